@@ -1,0 +1,153 @@
+"""Card tables compiled once per ruleset: codes, suits, ranks, trump orders, patterns.
+
+Cards are small integers (their index in deck order). Everything that depends on
+the trump suit (effective suit, strength in a trick, pattern matches, point
+values) is precomputed for each possible trump (every suit, and "no trump"), so
+that play never re-reads the rule file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tricklang import model as m
+
+from .errors import InvalidActionError
+
+NO_TRUMP = -1
+
+
+class CardTables:
+    """Lookup tables for one deck; see the module docstring."""
+
+    def __init__(self, deck: m.Deck, points: tuple[m.PointCard, ...] = ()) -> None:
+        self.suit_names = [s.name for s in deck.suits]
+        self.suit_letters = [s.name[0].upper() for s in deck.suits]
+        self.colours = [s.colour for s in deck.suits]
+        self.ranks = list(deck.ranks)
+        nr = len(self.ranks)
+        self.size = len(self.suit_names) * nr
+        self.codes = [r + self.suit_letters[s] for s in range(len(self.suit_names)) for r in self.ranks]
+        self.index = {code: i for i, code in enumerate(self.codes)}
+        self.suit = [i // nr for i in range(self.size)]
+        # Plain strength: higher is better. Ranks are listed high to low.
+        self.rank = [i % nr for i in range(self.size)]
+        self.plain = [nr - (i % nr) for i in range(self.size)]
+        self.nsuits = len(self.suit_names)
+        # Per trump suit t (index t; the last entry, index nsuits, is "no trump").
+        self.eff_suit: list[list[int]] = []
+        self.trump_strength: list[list[int]] = []
+        for t in range(self.nsuits + 1):
+            trump = t if t < self.nsuits else NO_TRUMP
+            eff = list(self.suit)
+            strength = [0] * self.size
+            if trump != NO_TRUMP:
+                order = self._trump_order(deck, trump)
+                for pos, card in enumerate(order):
+                    eff[card] = trump
+                    strength[card] = len(order) - pos
+            self.eff_suit.append(eff)
+            self.trump_strength.append(strength)
+        self.point_labels = [p.label for p in points]
+        self.point_tables: list[list[tuple[int, int]]] = []  # per trump: (card, label index) list
+        self.point_value: list[list[int]] = []
+        for t in range(self.nsuits + 1):
+            trump = t if t < self.nsuits else NO_TRUMP
+            values = [0] * self.size
+            labelled: list[tuple[int, int]] = []
+            for li, pc in enumerate(points):
+                test = self.pattern(pc.pattern)
+                for c in range(self.size):
+                    if test(c, trump):
+                        values[c] += pc.value
+                        labelled.append((c, li))
+            self.point_value.append(values)
+            self.point_tables.append(labelled)
+
+    def _trump_order(self, deck: m.Deck, trump: int) -> list[int]:
+        nr = len(self.ranks)
+        if deck.trump_ranks is None:
+            return [trump * nr + r for r in range(nr)]
+        order: list[int] = []
+        for item in deck.trump_ranks:
+            if isinstance(item, str):
+                card = trump * nr + self.ranks.index(item)
+                if card not in order:
+                    order.append(card)
+            else:
+                test = self.pattern(item)
+                for c in range(self.size):
+                    if test(c, trump) and c not in order:
+                        order.append(c)
+        return order
+
+    # ------------------------------------------------------------ patterns
+    def pattern(self, p: m.Pattern) -> Callable[[int, int], bool]:
+        """Compile a pattern into ``test(card, trump) -> bool``."""
+        if isinstance(p, m.PatWord):
+            w = p.word
+            if w == "any":
+                return lambda c, t: True
+            if w == "trump":
+                return lambda c, t: t != NO_TRUMP and self.eff_suit[t][c] == t
+            if w in self.suit_names:
+                s = self.suit_names.index(w)
+                return lambda c, t: self.eff_suit[t if t != NO_TRUMP else self.nsuits][c] == s
+            r = self.ranks.index(w)
+            return lambda c, t: self.rank[c] == r
+        if isinstance(p, m.PatCard):
+            r = self.ranks.index(p.rank)
+            ref = p.suit
+            if ref.same_colour:
+                def same_colour(c: int, t: int) -> bool:
+                    if t == NO_TRUMP or self.rank[c] != r:
+                        return False
+                    s = self.suit[c]
+                    return s != t and self.colours[s] == self.colours[t]
+                return same_colour
+            if ref.name == "trump":
+                return lambda c, t: t != NO_TRUMP and self.rank[c] == r and self.suit[c] == t
+            s = self.suit_names.index(ref.name)
+            return lambda c, t: self.rank[c] == r and self.suit[c] == s
+        if isinstance(p, m.PatNot):
+            inner = self.pattern(p.operand)
+            return lambda c, t: not inner(c, t)
+        if isinstance(p, m.PatOr):
+            tests = [self.pattern(o) for o in p.options]
+            return lambda c, t: any(f(c, t) for f in tests)
+        raise TypeError(p)  # pragma: no cover
+
+    def pattern_table(self, p: m.Pattern) -> list[list[bool]]:
+        """``table[trump_index][card]`` for a pattern (trump index nsuits = none)."""
+        test = self.pattern(p)
+        return [
+            [test(c, t if t < self.nsuits else NO_TRUMP) for c in range(self.size)]
+            for t in range(self.nsuits + 1)
+        ]
+
+    # ------------------------------------------------------------ codes
+    def parse_card(self, text: str) -> int:
+        """The card for a code such as ``KS``, ``10H`` or ``TH``.
+
+        Raises:
+            InvalidActionError: the code names no card of this deck.
+        """
+        code = text.strip().upper()
+        if code in self.index:
+            return self.index[code]
+        if code.startswith("T") and "10" + code[1:] in self.index:
+            return self.index["10" + code[1:]]
+        for rank in self.ranks:  # ranks written in lower case in the rule file
+            if code == (rank + code[-1:]).upper() and rank + code[-1:] in self.index:
+                return self.index[rank + code[-1:]]
+        raise InvalidActionError(
+            f"unknown card code {text!r}: codes are a rank then a suit letter, e.g. {self.codes[0]}"
+        )
+
+    def sort_key(self, card: int, trump: int) -> tuple[int, int]:
+        """Sort by suit, trumps first, then by strength, high first."""
+        t = trump if trump != NO_TRUMP else self.nsuits
+        s = self.eff_suit[t][card]
+        if trump != NO_TRUMP and s == trump:
+            return (-1, -self.trump_strength[t][card])
+        return (s, -self.plain[card])

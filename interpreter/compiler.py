@@ -1,0 +1,470 @@
+"""Compile a checked ruleset into a :class:`~interpreter.program.Program`.
+
+Expressions become Python closures over the game core, statements become a flat
+list of instructions with jumps. This happens once per ruleset and options, so
+that play never walks the syntax tree again.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any
+
+from tricklang import Ruleset
+from tricklang import model as m
+from tricklang.checker import Checker, type_of
+
+from . import instructions as ins
+from .cards import NO_TRUMP, CardTables
+from .core import Core
+from .errors import RuleRuntimeError
+from .program import Fn, Program
+
+_BINOPS: dict[str, Callable[[Any, Any], Any]] = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul,
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+    ">": operator.gt, ">=": operator.ge,
+}
+
+_CACHE: dict[tuple[str, tuple[tuple[str, Any], ...]], Program] = {}
+
+
+def compile_ruleset(ruleset: Ruleset) -> Program:
+    """The program for a ruleset and its option values (cached)."""
+    key = (ruleset.digest + ruleset.path, tuple(sorted(ruleset.options.items())))
+    prog = _CACHE.get(key)
+    if prog is None:
+        prog = _Compiler(ruleset).build()
+        if len(_CACHE) > 64:
+            _CACHE.clear()
+        _CACHE[key] = prog
+    return prog
+
+
+class _Compiler:
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.rules = ruleset.rules
+        assert self.rules.deck is not None and self.rules.players is not None
+        self.tables = CardTables(self.rules.deck, self.rules.points)
+        self.prog = Program(self.tables, self.rules.players.count, self.rules.players.teams)
+        self.prog.options = dict(ruleset.options)
+        self.checker = Checker(self.rules)
+        self.checker.run()
+        self.slots: dict[str, int] = {}
+        self.roles = {r.name: r.value for r in self.rules.roles}
+        self.loop_ends: list[list[ins.Jump]] = []
+        self.context: dict[str, str] = {}
+
+    # ------------------------------------------------------------ helpers
+    def slot(self, name: str) -> int:
+        if name not in self.slots:
+            self.slots[name] = len(self.prog.var_names)
+            self.prog.var_names.append(name)
+        return self.slots[name]
+
+    def hidden_slot(self, what: str) -> int:
+        return self.slot(f"<{what}#{len(self.prog.var_names)}>")
+
+    def type(self, e: m.Expr) -> str:
+        return type_of(self.checker, e, self.context)
+
+    def emit(self, instr: ins.Instruction, st: m.Stmt | None = None, laws: tuple[str, ...] = ()) -> int:
+        if st is not None:
+            instr.line = st.span.line
+            if st.cite is not None:
+                instr.laws = st.cite.laws
+        if laws and not instr.laws:
+            instr.laws = laws
+        self.prog.instructions.append(instr)
+        return len(self.prog.instructions) - 1
+
+    @property
+    def here(self) -> int:
+        return len(self.prog.instructions)
+
+    # ------------------------------------------------------------ build
+    def build(self) -> Program:
+        prog = self.prog
+        for z in self.rules.zones:
+            prog.add_zone(z.name, z.owner, z.visibility)
+            if z.pack:
+                prog.pack = prog.zone_base[z.name]
+        prog.hand = prog.zone_base["hand"]
+        if "won" in prog.zone_base:
+            prog.won = prog.zone_base["won"]
+            prog.won_kind = prog.zone_kind["won"]
+        mt = self.rules.match
+        if mt is not None:
+            if mt.target is not None:
+                prog.target = self.expr(mt.target)
+            prog.at_once = mt.target_when == "at_once"
+            if mt.ties is not None:
+                prog.ties = self.expr(mt.ties)
+                prog.ties_is_player = self.type(mt.ties) == "player"
+            prog.rotation = {"left": 1, "right": -1, "never": 0}[mt.rotation]
+            if isinstance(mt.first_dealer, int):
+                prog.first_dealer = mt.first_dealer
+            if mt.deal_limit is not None:
+                prog.deal_limit = mt.deal_limit
+        self.block(self.rules.deal)
+        return prog
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, e: m.Expr) -> Fn:
+        if isinstance(e, m.IntLit):
+            v = e.value
+            return lambda core: v
+        if isinstance(e, m.Name):
+            return self.name(e.name)
+        if isinstance(e, m.Of):
+            return self.of(e)
+        if isinstance(e, m.Call):
+            return self.call(e)
+        if isinstance(e, m.BinOp):
+            left, right = self.expr(e.left), self.expr(e.right)
+            if e.op == "and":
+                return lambda core: bool(left(core)) and bool(right(core))
+            if e.op == "or":
+                return lambda core: bool(left(core)) or bool(right(core))
+            op = _BINOPS[e.op]
+            return lambda core: op(left(core), right(core))
+        if isinstance(e, m.Not):
+            inner = self.expr(e.operand)
+            return lambda core: not inner(core)
+        if isinstance(e, m.Neg):
+            inner = self.expr(e.operand)
+            return lambda core: -inner(core)
+        if isinstance(e, m.Has):
+            zone = self.zone_expr(e.zone)
+            table = self.tables.pattern_table(e.pattern)
+            return lambda core: any(table[core.ti][c] for c in core.zones[zone(core)])
+        raise TypeError(e)  # pragma: no cover
+
+    def name(self, name: str) -> Fn:
+        prog = self.prog
+        if name in self.context or name in self.checker.variables:
+            slot = self.slot(name)
+            line_name = name
+
+            def read(core: Core) -> Any:
+                v = core.vars[slot]
+                if v is None:
+                    raise RuleRuntimeError(f"variable '{line_name}' was read before it was given a value")
+                return v
+            return read
+        if name == "dealer":
+            return lambda core: core.dealer
+        if name == "maker":
+            return lambda core: core.maker
+        if name == "bid":
+            return lambda core: core.bid
+        if name == "nobody":
+            return lambda core: -1
+        if name in ("true", "false"):
+            value = name == "true"
+            return lambda core: value
+        if name in prog.options:
+            opt = prog.options[name]
+            return lambda core: opt
+        if name in self.roles:
+            return self.expr(self.roles[name])
+        if name in self.checker.choice_values:
+            return lambda core: name
+        if name in prog.zone_base and prog.zone_kind[name] == "shared":
+            z = prog.zone_base[name]
+            return lambda core: z
+        raise RuleRuntimeError(f"cannot compile name '{name}'")  # pragma: no cover - checked
+
+    def of(self, e: m.Of) -> Fn:
+        prog = self.prog
+        arg = self.expr(e.arg)
+        n = prog.n
+        if e.name == "left":
+            return lambda core: (arg(core) + 1) % n
+        if e.name == "right":
+            return lambda core: (arg(core) - 1) % n
+        if e.name == "partner":
+            sides, side_of = prog.sides, prog.side_of
+
+            def partner(core: Core) -> int:
+                p = arg(core)
+                members = sides[side_of[p]]
+                return members[(members.index(p) + 1) % len(members)]
+            return partner
+        if e.name == "side":
+            side_of = prog.side_of
+            return lambda core: side_of[arg(core)]
+        if e.name == "opponents":
+            is_player = self.type(e.arg) == "player"
+            side_of = prog.side_of
+            nsides = len(prog.sides)
+
+            def opponents(core: Core) -> int:
+                s = arg(core)
+                if is_player:
+                    s = side_of[s]
+                if nsides != 2:
+                    raise RuleRuntimeError("'opponents of' needs exactly two sides")
+                return 1 - s
+            return opponents
+        return self.zone_expr(e)
+
+    def zone_expr(self, e: m.Expr | m.ZoneRef, subject: Fn | None = None) -> Fn:
+        prog = self.prog
+        if isinstance(e, m.ZoneRef):
+            name, owner_expr = e.name, e.owner
+        elif isinstance(e, m.Of):
+            name, owner_expr = e.name, e.arg
+        elif isinstance(e, m.Name):
+            name, owner_expr = e.name, None
+        else:  # pragma: no cover - checked
+            raise RuleRuntimeError("not a zone")
+        base = prog.zone_base[name]
+        kind = prog.zone_kind[name]
+        if kind == "shared":
+            return lambda core: base
+        owner = self.expr(owner_expr) if owner_expr is not None else subject
+        if owner is None:  # pragma: no cover - checked
+            raise RuleRuntimeError(f"zone '{name}' needs an owner")
+        if kind == "side":
+            owner_is_player = owner_expr is None or self.type(owner_expr) == "player"
+            side_of = prog.side_of
+            if owner_is_player:
+                return lambda core: base + side_of[owner(core)]
+        return lambda core: base + owner(core)
+
+    def call(self, e: m.Call) -> Fn:
+        prog = self.prog
+        args = e.args
+        if e.name in ("min", "max"):
+            fns = [self.expr(a.value) for a in args]
+            f = min if e.name == "min" else max
+            return lambda core: f(g(core) for g in fns)
+        arg = args[0]
+        if e.name == "count":
+            zone = self.zone_expr(arg.value)
+            if arg.matching is None:
+                return lambda core: len(core.zones[zone(core)])
+            table = self.tables.pattern_table(arg.matching)
+            return lambda core: sum(1 for c in core.zones[zone(core)] if table[core.ti][c])
+        who = self.expr(arg.value)
+        is_player = self.type(arg.value) == "player"
+        sides, side_of = prog.sides, prog.side_of
+        if e.name == "tricks":
+            if is_player:
+                return lambda core: core.tricks_won[who(core)]
+            return lambda core: sum(core.tricks_won[p] for p in sides[who(core)])
+        if e.name == "score":
+            if is_player:
+                return lambda core: core.scores[side_of[who(core)]]
+            return lambda core: core.scores[who(core)]
+        if e.name == "points":
+            won, per_side = prog.won, prog.won_kind == "side"
+            values = self.tables.point_value
+
+            def points(core: Core) -> int:
+                x = who(core)
+                if per_side:
+                    zs = [won + (side_of[x] if is_player else x)]
+                else:
+                    zs = [won + x] if is_player else [won + p for p in sides[x]]
+                table = values[core.ti]
+                return sum(table[c] for z in zs for c in core.zones[z])
+            return points
+        raise RuleRuntimeError(f"unknown function {e.name}")  # pragma: no cover - checked
+
+    def count_fns(self, c: m.Count) -> tuple[Fn, Fn | None]:
+        return self.expr(c.low), self.expr(c.high) if c.high is not None else None
+
+    # ------------------------------------------------------------ statements
+    def block(self, stmts: tuple[m.Statement, ...]) -> None:
+        for st in stmts:
+            self.stmt(st)
+
+    def stmt(self, st: m.Statement) -> None:
+        prog = self.prog
+        if isinstance(st, m.DealCards):
+            first = self.expr(st.first) if st.first is not None else None
+            self.emit(ins.DealCards(prog, [self.expr(p) for p in st.packets], first), st)
+        elif isinstance(st, m.TurnUp):
+            self.emit(ins.TurnUp(prog, self.expr(st.count), self.zone_expr(st.to)), st)
+        elif isinstance(st, m.SetTrump):
+            zone = self.zone_expr(st.zone) if st.zone is not None else None
+            suit = self.tables.suit_names.index(st.suit) if st.suit is not None else NO_TRUMP
+            self.emit(ins.SetTrump(prog, st.source, zone, suit), st)
+        elif isinstance(st, m.NameTrump):
+            self.emit(ins.NameTrump(prog, self.expr(st.player)), st)
+        elif isinstance(st, m.Score):
+            self.emit(self.score(st), st)
+        elif isinstance(st, m.Let):
+            self.emit(ins.SetVar(prog, self.slot(st.name), self.expr(st.value)), st)
+        elif isinstance(st, m.StopLoop):
+            jump = ins.Jump(prog)
+            self.emit(jump, st)
+            self.loop_ends[-1].append(jump)
+        elif isinstance(st, m.Pass):
+            pass
+        elif isinstance(st, m.EndDeal):
+            self.emit(ins.EndDeal(prog), st)
+        elif isinstance(st, m.Discard):
+            player = self.expr(st.player)
+            low, high = self.count_fns(st.count)
+            test = self.tables.pattern_table(st.matching) if st.matching is not None else None
+            hand = prog.hand
+            self.emit(ins.Select(prog, "discard", player, st.count.kind, low, high, test,
+                                 lambda core: hand + player(core), self.zone_expr(st.to, player)), st)
+        elif isinstance(st, m.Take):
+            player = self.expr(st.player)
+            low, high = self.count_fns(st.count)
+            test = self.tables.pattern_table(st.matching) if st.matching is not None else None
+            hand = prog.hand
+            self.emit(ins.Select(prog, st.verb, player, st.count.kind, low, high, test,
+                                 self.zone_expr(st.source, player), lambda core: hand + player(core)), st)
+        elif isinstance(st, m.Draw):
+            player = self.expr(st.player)
+            fallback = self.zone_expr(st.fallback, player) if st.fallback is not None else None
+            ftest = self.tables.pattern_table(st.fallback_matching) if st.fallback_matching is not None else None
+            self.emit(ins.Draw(prog, player, st.count.kind, self.expr(st.count.low),
+                               self.zone_expr(st.source, player), fallback, ftest), st)
+        elif isinstance(st, m.Move):
+            test = self.tables.pattern_table(st.matching) if st.matching is not None else None
+            self.emit(ins.Move(prog, test, self.zone_expr(st.source), self.zone_expr(st.to)), st)
+        elif isinstance(st, m.If):
+            self.if_stmt(st)
+        elif isinstance(st, m.Repeat):
+            assert isinstance(st.bound, m.IntLit)
+            counter = self.hidden_slot("repeat")
+            self.emit(ins.SetVar(prog, counter, lambda core: 0), st)
+            head = ins.LoopHead(prog, counter, st.bound.value, self.expr(st.condition) if st.condition is not None else None)
+            head_at = self.emit(head, st)
+            self.loop_ends.append([])
+            self.block(st.body)
+            self.emit(ins.Jump(prog, head_at))
+            head.end = self.here
+            for j in self.loop_ends.pop():
+                j.target = self.here
+        elif isinstance(st, m.ForEach):
+            order = self.hidden_slot("for")
+            var = self.slot(st.kind)
+            start = self.expr(st.start) if st.start is not None else None
+            exclude = self.expr(st.exclude) if st.exclude is not None else None
+            ex_player = st.exclude is not None and self.type(st.exclude) == "player"
+            self.emit(ins.ForInit(prog, order, st.kind, start, exclude, ex_player), st)
+            nxt = ins.ForNext(prog, order, var)
+            at = self.emit(nxt, st)
+            saved = dict(self.context)
+            self.context[st.kind] = st.kind
+            self.block(st.body)
+            self.context = saved
+            self.emit(ins.Jump(prog, at))
+            nxt.end = self.here
+        elif isinstance(st, m.Choose):
+            choose = ins.Choose(prog, self.expr(st.player), [o.name for o in st.options])
+            self.emit(choose, st)
+            ends: list[ins.Jump] = []
+            for opt in st.options:
+                choose.targets.append(self.here)
+                self.block(opt.body)
+                j = ins.Jump(prog)
+                self.emit(j)
+                ends.append(j)
+            for j in ends:
+                j.target = self.here
+        elif isinstance(st, m.Auction):
+            self.emit(ins.Auction(
+                prog, st.kind == "once_around", self.expr(st.start), self.expr(st.low), self.expr(st.high),
+                self.expr(st.all_pass_maker) if st.all_pass_maker is not None else None,
+                self.expr(st.all_pass_bid) if st.all_pass_bid is not None else None,
+                st.all_pass_cite.laws if st.all_pass_cite else (),
+            ), st)
+        elif isinstance(st, m.Tricks):
+            self.tricks(st)
+        else:  # pragma: no cover
+            raise TypeError(st)
+
+    def score(self, st: m.Score) -> ins.Score:
+        return ins.Score(self.prog, self.expr(st.who), self.type(st.who) == "player", self.expr(st.amount),
+                         st.label, -1 if st.negative else 1)
+
+    def if_stmt(self, st: m.If) -> None:
+        prog = self.prog
+        ends: list[ins.Jump] = []
+        for cond, body in st.branches:
+            test = ins.JumpUnless(prog, self.expr(cond))
+            self.emit(test, st)
+            self.block(body)
+            j = ins.Jump(prog)
+            self.emit(j)
+            ends.append(j)
+            test.target = self.here
+        self.block(st.orelse)
+        for j in ends:
+            j.target = self.here
+
+    def tricks(self, st: m.Tricks) -> None:
+        prog = self.prog
+        obligations = []
+        lead_rules: list[tuple[int, Fn | None]] = []
+        for ob in st.obligations:
+            guard = self.expr(ob.guard) if ob.guard is not None else None
+            laws = ob.cite.laws if ob.cite else ()
+            if ob.kind == "lead_until_broken":
+                assert ob.pattern is not None
+                prog.lead_patterns.append(self.tables.pattern_table(ob.pattern))
+                lead_rules.append((len(prog.lead_patterns) - 1, guard))
+            else:
+                obligations.append(ins.Obligation(ob.kind, guard, laws))
+        declarations = []
+        saved = dict(self.context)
+        self.context["declarer"] = "player"
+        declarer = self.slot("declarer")
+        for d in st.declarations:
+            declarations.append(ins.Declaration(
+                d.name, self.tables.pattern_table(d.holding), d.deadline == "before_first_card",
+                self.expr(d.guard) if d.guard is not None else None,
+                self.effects(d.body, d.cite.laws if d.cite else ()), d.cite.laws if d.cite else (), declarer,
+            ))
+            prog.declaration_names.append(d.name)
+        self.context = saved
+        self.emit(ins.Tricks(prog, self.expr(st.count), self.expr(st.leader), obligations, lead_rules, declarations), st)
+
+    def effects(self, stmts: tuple[m.Statement, ...], laws: tuple[str, ...]) -> Callable[[Core], None]:
+        """Compile the body of a declaration: scores, variables and conditions only."""
+        steps: list[Callable[[Core], None]] = []
+        for st in stmts:
+            if isinstance(st, m.Score):
+                score = self.score(st)
+                score.laws = st.cite.laws if st.cite else laws
+                score.line = st.span.line
+                steps.append(lambda core, s=score: ins.do_score(s, core))
+            elif isinstance(st, m.Let):
+                slot, value = self.slot(st.name), self.expr(st.value)
+
+                def assign(core: Core, slot: int = slot, value: Fn = value) -> None:
+                    core.vars[slot] = value(core)
+                steps.append(assign)
+            elif isinstance(st, m.If):
+                branches = [(self.expr(c), self.effects(b, laws)) for c, b in st.branches]
+                orelse = self.effects(st.orelse, laws)
+
+                def branch(core: Core, branches: list[tuple[Fn, Callable[[Core], None]]] = branches,
+                           orelse: Callable[[Core], None] = orelse) -> None:
+                    for cond, body in branches:
+                        if cond(core):
+                            body(core)
+                            return
+                    orelse(core)
+                steps.append(branch)
+            elif isinstance(st, m.Pass):
+                continue
+            else:
+                raise RuleRuntimeError(f"line {st.span.line}: a declaration may only score, set variables or test conditions")
+
+        def run(core: Core) -> None:
+            for step in steps:
+                if core.terminal:
+                    return
+                step(core)
+        return run

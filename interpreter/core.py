@@ -1,0 +1,75 @@
+"""The mutable data of one game in progress, kept flat so that copying is cheap."""
+
+from __future__ import annotations
+
+from typing import Any
+
+# An event: (full form, public form or None when everybody sees the full form,
+# bitmask of the seats that see the full form).
+Event = tuple[dict[str, Any], "dict[str, Any] | None", int]
+
+
+class Core:
+    """Everything that changes during a match. The :class:`Program` gives it meaning."""
+
+    __slots__ = (
+        "zones", "vars", "scores", "dealer", "deal_no", "trump", "ti", "maker", "bid", "pc",
+        "tr_active", "tr_total", "tr_no", "tr_leader", "tr_turn", "tr_cards", "tr_players",
+        "played", "declared", "broken", "tricks_won",
+        "au_active", "au_order", "au_pos", "au_high", "au_bidder", "au_passed",
+        "terminal", "winner", "events", "steps", "seed", "deck", "first_dealer",
+    )
+
+    zones: list[list[int]]
+    vars: list[Any]
+    scores: list[int]
+    dealer: int
+    deal_no: int
+    trump: int
+    ti: int
+    maker: int
+    bid: int
+    pc: int
+    tr_active: bool
+    tr_total: int
+    tr_no: int
+    tr_leader: int
+    tr_turn: int
+    tr_cards: list[int]
+    tr_players: list[int]
+    played: list[bool]
+    declared: set[tuple[str, int]]
+    broken: list[bool]
+    tricks_won: list[int]
+    au_active: bool
+    au_order: list[int]
+    au_pos: int
+    au_high: int
+    au_bidder: int
+    au_passed: list[bool]
+    terminal: bool
+    winner: int
+    events: list[Event]
+    steps: int
+    seed: int
+    deck: list[int] | None
+    first_dealer: int
+
+    def copy(self) -> Core:
+        """An independent copy (lists copied, immutable values shared)."""
+        new = Core.__new__(Core)
+        for name in Core.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.zones = [list(z) for z in self.zones]
+        new.vars = list(self.vars)
+        new.scores = list(self.scores)
+        new.tr_cards = list(self.tr_cards)
+        new.tr_players = list(self.tr_players)
+        new.played = list(self.played)
+        new.declared = set(self.declared)
+        new.broken = list(self.broken)
+        new.tricks_won = list(self.tricks_won)
+        new.au_order = list(self.au_order)
+        new.au_passed = list(self.au_passed)
+        new.events = list(self.events)
+        return new

@@ -1,0 +1,37 @@
+"""The runtime's errors. All derive from :class:`tricklang.TrickLangError`."""
+
+from __future__ import annotations
+
+from tricklang.diagnostics import TrickLangError
+
+
+class GameError(TrickLangError):
+    """Base class of the errors raised while running a game."""
+
+
+class InvalidActionError(GameError, ValueError):
+    """An action's text cannot be read (unknown verb or card code)."""
+
+
+class IllegalActionError(GameError, ValueError):
+    """A well-formed action that is not legal in this state.
+
+    The message names the action and the reason; the state is unchanged.
+    """
+
+    def __init__(self, action: str, reason: str) -> None:
+        super().__init__(f"illegal action '{action}': {reason}")
+        self.action = action
+        self.reason = reason
+
+
+class GameLimitError(GameError):
+    """A game exceeded a runtime limit (steps, deals), e.g. a rule file that loops."""
+
+
+class RuleRuntimeError(GameError):
+    """A rule did something impossible at run time (e.g. dealing from an empty pack)."""
+
+
+class RecordError(GameError, ValueError):
+    """A state or game record is corrupt, or does not fit its rule file."""

@@ -1,0 +1,796 @@
+"""The instructions a compiled deal is made of.
+
+Automatic instructions (``decision = False``) change the core and move ``pc`` on.
+Decision instructions (``decision = True``) wait for a player: ``ready`` prepares
+them (and may finish them, moving ``pc`` on, when nothing is left to decide),
+``actor`` says who decides, ``legal`` lists the actions in a fixed order and
+``apply`` carries one out. Nothing here knows any particular game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import combinations
+from typing import Any
+
+from .actions import Action
+from .cards import NO_TRUMP
+from .core import Core
+from .errors import GameLimitError, RuleRuntimeError
+from .program import Fn, Program
+
+MAX_CHOICES = 20_000
+"""The most card selections one decision may offer."""
+
+
+class Instruction:
+    decision = False
+    laws: tuple[str, ...] = ()
+    line = 0
+
+    def __init__(self, prog: Program) -> None:
+        self.prog = prog
+
+    def run(self, core: Core) -> None:  # pragma: no cover - overridden
+        core.pc += 1
+
+    def ready(self, core: Core) -> bool:  # pragma: no cover - overridden
+        return False
+
+    def actor(self, core: Core) -> int:  # pragma: no cover - overridden
+        return -1
+
+    def legal(self, core: Core) -> list[Action]:  # pragma: no cover - overridden
+        return []
+
+    def apply(self, core: Core, action: Action) -> None:  # pragma: no cover - overridden
+        pass
+
+    def phase(self, core: Core) -> str:
+        return type(self).__name__.lower()
+
+
+def _visible_mask(prog: Program, dest: int, source: int | None, actor: int) -> int:
+    mask = prog.zones[dest].mask
+    if source is not None and prog.zones[source].visibility == "public":
+        mask = prog.all_mask
+    if actor >= 0:
+        mask |= 1 << actor
+    return mask
+
+
+# ---------------------------------------------------------------- control flow
+
+
+class Jump(Instruction):
+    def __init__(self, prog: Program, target: int = -1) -> None:
+        super().__init__(prog)
+        self.target = target
+
+    def run(self, core: Core) -> None:
+        core.pc = self.target
+
+
+class JumpUnless(Instruction):
+    def __init__(self, prog: Program, cond: Fn, target: int = -1) -> None:
+        super().__init__(prog)
+        self.cond = cond
+        self.target = target
+
+    def run(self, core: Core) -> None:
+        core.pc = core.pc + 1 if self.cond(core) else self.target
+
+
+class SetVar(Instruction):
+    def __init__(self, prog: Program, slot: int, value: Fn) -> None:
+        super().__init__(prog)
+        self.slot = slot
+        self.value = value
+
+    def run(self, core: Core) -> None:
+        core.vars[self.slot] = self.value(core)
+        core.pc += 1
+
+
+class LoopHead(Instruction):
+    """`repeat at most N times while COND`: counts iterations in a hidden slot."""
+
+    def __init__(self, prog: Program, slot: int, bound: int, cond: Fn | None, end: int = -1) -> None:
+        super().__init__(prog)
+        self.slot = slot
+        self.bound = bound
+        self.cond = cond
+        self.end = end
+
+    def run(self, core: Core) -> None:
+        count = core.vars[self.slot]
+        if count >= self.bound or (self.cond is not None and not self.cond(core)):
+            core.pc = self.end
+        else:
+            core.vars[self.slot] = count + 1
+            core.pc += 1
+
+
+class ForInit(Instruction):
+    """`for each player|side [from X] [except Y]`: lays out the order to visit."""
+
+    def __init__(self, prog: Program, order_slot: int, kind: str, start: Fn | None, exclude: Fn | None, exclude_is_player: bool) -> None:
+        super().__init__(prog)
+        self.order_slot = order_slot
+        self.kind = kind
+        self.start = start
+        self.exclude = exclude
+        self.exclude_is_player = exclude_is_player
+
+    def run(self, core: Core) -> None:
+        prog = self.prog
+        if self.kind == "player":
+            first = self.start(core) if self.start is not None else (core.dealer + 1) % prog.n
+            order = [(first + i) % prog.n for i in range(prog.n)]
+            if self.exclude is not None:
+                ex = self.exclude(core)
+                order = [p for p in order if p != ex]
+        else:
+            order = list(range(len(prog.sides)))
+            if self.exclude is not None:
+                ex = self.exclude(core)
+                if self.exclude_is_player:
+                    ex = prog.side_of[ex]
+                order = [s for s in order if s != ex]
+        core.vars[self.order_slot] = (order, 0)
+        core.pc += 1
+
+
+class ForNext(Instruction):
+    def __init__(self, prog: Program, order_slot: int, var_slot: int, end: int = -1) -> None:
+        super().__init__(prog)
+        self.order_slot = order_slot
+        self.var_slot = var_slot
+        self.end = end
+
+    def run(self, core: Core) -> None:
+        order, i = core.vars[self.order_slot]
+        if i >= len(order):
+            core.pc = self.end
+            return
+        core.vars[self.var_slot] = order[i]
+        core.vars[self.order_slot] = (order, i + 1)
+        core.pc += 1
+
+
+class EndDeal(Instruction):
+    def run(self, core: Core) -> None:
+        core.pc = len(self.prog.instructions)
+
+
+# ---------------------------------------------------------------- cards
+
+
+class DealCards(Instruction):
+    def __init__(self, prog: Program, packets: list[Fn], first: Fn | None) -> None:
+        super().__init__(prog)
+        self.packets = packets
+        self.first = first
+
+    def run(self, core: Core) -> None:
+        prog = self.prog
+        n = prog.n
+        first = self.first(core) if self.first is not None else (core.dealer + 1) % n
+        pack = core.zones[prog.pack]
+        got: list[list[int]] = [[] for _ in range(n)]
+        for packet in self.packets:
+            k = packet(core)
+            for i in range(n):
+                p = (first + i) % n
+                if k > len(pack):
+                    raise RuleRuntimeError(f"line {self.line}: the pack ran out while dealing")
+                cards = [pack.pop() for _ in range(k)]
+                core.zones[prog.hand + p].extend(cards)
+                got[p].extend(cards)
+        codes = prog.tables.codes
+        for i in range(n):
+            p = (first + i) % n
+            prog.emit(
+                core,
+                {"type": "dealt", "player": p, "cards": [codes[c] for c in got[p]]},
+                {"type": "dealt", "player": p, "count": len(got[p])},
+                1 << p,
+            )
+        core.pc += 1
+
+
+class TurnUp(Instruction):
+    def __init__(self, prog: Program, count: Fn, dest: Fn) -> None:
+        super().__init__(prog)
+        self.count = count
+        self.dest = dest
+
+    def run(self, core: Core) -> None:
+        prog = self.prog
+        pack = core.zones[prog.pack]
+        k = self.count(core)
+        if k > len(pack):
+            raise RuleRuntimeError(f"line {self.line}: the pack ran out when turning up")
+        dest = self.dest(core)
+        cards = [pack.pop() for _ in range(k)]
+        core.zones[dest].extend(cards)
+        codes = [prog.tables.codes[c] for c in cards]
+        mask = prog.zones[dest].mask
+        prog.emit(core, {"type": "turn_up", "cards": codes, "zone": prog.zones[dest].name},
+                  None if mask == prog.all_mask else {"type": "turn_up", "count": k, "zone": prog.zones[dest].name},
+                  mask)
+        core.pc += 1
+
+
+class SetTrump(Instruction):
+    def __init__(self, prog: Program, source: str, zone: Fn | None, suit: int) -> None:
+        super().__init__(prog)
+        self.source = source
+        self.zone = zone
+        self.suit = suit
+
+    def run(self, core: Core) -> None:
+        prog = self.prog
+        if self.source == "zone":
+            assert self.zone is not None
+            cards = core.zones[self.zone(core)]
+            if not cards:
+                raise RuleRuntimeError(f"line {self.line}: 'trump is suit of' an empty zone")
+            suit = prog.tables.suit[cards[-1]]
+        elif self.source == "fixed":
+            suit = self.suit
+        else:
+            suit = NO_TRUMP
+        set_trump(prog, core, suit, None, self.laws)
+        core.pc += 1
+
+
+def set_trump(prog: Program, core: Core, suit: int, player: int | None, laws: tuple[str, ...]) -> None:
+    core.trump = suit
+    core.ti = suit if suit != NO_TRUMP else prog.tables.nsuits
+    event: dict[str, Any] = {"type": "trump", "suit": prog.tables.suit_names[suit] if suit != NO_TRUMP else None}
+    if player is not None:
+        event["player"] = player
+    if laws:
+        event["laws"] = list(laws)
+    prog.emit(core, event)
+
+
+class Draw(Instruction):
+    """Automatic drawing from the top of a zone, with an optional fallback zone."""
+
+    def __init__(self, prog: Program, player: Fn, kind: str, amount: Fn, source: Fn, fallback: Fn | None, fallback_test: list[list[bool]] | None) -> None:
+        super().__init__(prog)
+        self.player = player
+        self.kind = kind
+        self.amount = amount
+        self.source = source
+        self.fallback = fallback
+        self.fallback_test = fallback_test
+
+    def run(self, core: Core) -> None:
+        prog = self.prog
+        p = self.player(core)
+        hand = core.zones[prog.hand + p]
+        want = self.amount(core)
+        need = want - len(hand) if self.kind == "to" else want
+        src = core.zones[self.source(core)]
+        drawn: list[int] = []
+        while need > 0 and src:
+            drawn.append(src.pop())
+            need -= 1
+        back: list[int] = []
+        if need > 0 and self.fallback is not None:
+            fb = core.zones[self.fallback(core)]
+            test = self.fallback_test[core.ti] if self.fallback_test is not None else None
+            i = len(fb) - 1
+            while need > 0 and i >= 0:
+                c = fb[i]
+                if test is None or test[c]:
+                    back.append(fb.pop(i))
+                    need -= 1
+                i -= 1
+        hand.extend(drawn)
+        hand.extend(back)
+        if drawn or back:
+            codes = prog.tables.codes
+            full: dict[str, Any] = {"type": "draw", "player": p, "cards": [codes[c] for c in drawn], "count": len(drawn)}
+            public: dict[str, Any] = {"type": "draw", "player": p, "count": len(drawn)}
+            if back:
+                full["taken_back"] = [codes[c] for c in back]
+                public["taken_back"] = len(back)
+            if self.laws:
+                full["laws"] = public["laws"] = list(self.laws)
+            prog.emit(core, full, public, prog.zones[prog.hand + p].mask | (1 << p))
+        core.pc += 1
+
+
+class Move(Instruction):
+    def __init__(self, prog: Program, test: list[list[bool]] | None, source: Fn, dest: Fn) -> None:
+        super().__init__(prog)
+        self.test = test
+        self.source = source
+        self.dest = dest
+
+    def run(self, core: Core) -> None:
+        prog = self.prog
+        s, d = self.source(core), self.dest(core)
+        src = core.zones[s]
+        if self.test is None:
+            moved = list(src)
+            src.clear()
+        else:
+            t = self.test[core.ti]
+            moved = [c for c in src if t[c]]
+            core.zones[s] = [c for c in src if not t[c]]
+        core.zones[d].extend(moved)
+        if moved:
+            codes = prog.tables.codes
+            mask = _visible_mask(prog, d, s, -1)
+            prog.emit(
+                core,
+                {"type": "move", "from": prog.zone_label(s), "to": prog.zone_label(d), "cards": [codes[c] for c in moved]},
+                None if mask == prog.all_mask else {"type": "move", "from": prog.zone_label(s), "to": prog.zone_label(d), "count": len(moved)},
+                mask,
+            )
+        core.pc += 1
+
+
+class Score(Instruction):
+    def __init__(self, prog: Program, who: Fn, who_is_player: bool, amount: Fn, label: str, sign: int) -> None:
+        super().__init__(prog)
+        self.who = who
+        self.who_is_player = who_is_player
+        self.amount = amount
+        self.label = label
+        self.sign = sign
+
+    def run(self, core: Core) -> None:
+        do_score(self, core)
+        core.pc += 1
+
+
+def do_score(ins: Score, core: Core) -> None:
+    prog = ins.prog
+    who = ins.who(core)
+    if not isinstance(who, int) or who < 0:
+        raise RuleRuntimeError(f"line {ins.line}: nobody to score")
+    side = prog.side_of[who] if ins.who_is_player else who
+    amount = ins.amount(core)
+    if amount:
+        prog.add_score(core, side, ins.sign * amount, ins.label, ins.laws)
+
+
+# ---------------------------------------------------------------- decisions
+
+
+class Choose(Instruction):
+    decision = True
+
+    def __init__(self, prog: Program, player: Fn, names: list[str]) -> None:
+        super().__init__(prog)
+        self.player = player
+        self.names = names
+        self.targets: list[int] = []
+        self.actions = [Action(n) for n in names]
+
+    def ready(self, core: Core) -> bool:
+        return True
+
+    def actor(self, core: Core) -> int:
+        p: int = self.player(core)
+        return p
+
+    def legal(self, core: Core) -> list[Action]:
+        return self.actions
+
+    def apply(self, core: Core, action: Action) -> None:
+        i = self.names.index(action.verb)
+        self.prog.emit(core, {"type": "choice", "player": self.actor(core), "choice": action.verb, **({"laws": list(self.laws)} if self.laws else {})})
+        core.pc = self.targets[i]
+
+    def phase(self, core: Core) -> str:
+        return "choice"
+
+
+class Select(Instruction):
+    """A player picks cards from a zone: discards, taking from the stock, robbing."""
+
+    decision = True
+
+    def __init__(self, prog: Program, verb: str, player: Fn, kind: str, low: Fn, high: Fn | None,
+                 test: list[list[bool]] | None, source: Fn, dest: Fn) -> None:
+        super().__init__(prog)
+        self.verb = verb
+        self.player = player
+        self.kind = kind
+        self.low = low
+        self.high = high
+        self.test = test
+        self.source = source
+        self.dest = dest
+
+    def _bounds(self, core: Core) -> tuple[list[int], int, int]:
+        prog = self.prog
+        p = self.player(core)
+        src = core.zones[self.source(core)]
+        eligible = src if self.test is None else [c for c in src if self.test[core.ti][c]]
+        hand_size = len(core.zones[prog.hand + p])
+        if self.kind == "exact":
+            lo = hi = self.low(core)
+        elif self.kind == "range":
+            assert self.high is not None
+            lo, hi = self.low(core), self.high(core)
+        elif self.kind == "at_least":
+            lo, hi = self.low(core), len(eligible)
+        else:  # to N: as many as bring the hand to N
+            lo = hi = max(0, self.low(core) - hand_size)
+        hi = min(hi, len(eligible))
+        lo = max(0, min(lo, hi))
+        tables = prog.tables
+        trump = core.trump
+        ordered = sorted(eligible, key=lambda c: tables.sort_key(c, trump))
+        return ordered, lo, hi
+
+    def ready(self, core: Core) -> bool:
+        _, lo, hi = self._bounds(core)
+        if hi == 0:
+            core.pc += 1  # nothing to choose
+            return False
+        return True
+
+    def actor(self, core: Core) -> int:
+        p: int = self.player(core)
+        return p
+
+    def legal(self, core: Core) -> list[Action]:
+        ordered, lo, hi = self._bounds(core)
+        codes = self.prog.tables.codes
+        out: list[Action] = []
+        total = 0
+        for k in range(lo, hi + 1):
+            for combo in combinations(ordered, k):
+                total += 1
+                if total > MAX_CHOICES:
+                    raise GameLimitError(f"line {self.line}: more than {MAX_CHOICES} ways to choose cards")
+                out.append(Action(self.verb, tuple(codes[c] for c in combo) if combo else ("none",)))
+        return out
+
+    def apply(self, core: Core, action: Action) -> None:
+        prog = self.prog
+        p = self.actor(core)
+        s, d = self.source(core), self.dest(core)
+        cards = [] if action.args == ("none",) else [prog.tables.index[a] for a in action.args]
+        src = core.zones[s]
+        for c in cards:
+            src.remove(c)
+        core.zones[d].extend(cards)
+        mask = _visible_mask(prog, d, s, p)
+        full: dict[str, Any] = {"type": "select", "verb": self.verb, "player": p, "cards": list(action.args) if cards else [], "count": len(cards),
+                                "from": prog.zone_label(s), "to": prog.zone_label(d)}
+        if self.laws:
+            full["laws"] = list(self.laws)
+        public = None if mask == prog.all_mask else {k: v for k, v in full.items() if k != "cards"}
+        prog.emit(core, full, public, mask)
+        core.pc += 1
+
+    def phase(self, core: Core) -> str:
+        return self.verb
+
+
+class NameTrump(Instruction):
+    decision = True
+
+    def __init__(self, prog: Program, player: Fn) -> None:
+        super().__init__(prog)
+        self.player = player
+        self.actions = [Action("name", (s,)) for s in prog.tables.suit_names]
+
+    def ready(self, core: Core) -> bool:
+        return True
+
+    def actor(self, core: Core) -> int:
+        p: int = self.player(core)
+        return p
+
+    def legal(self, core: Core) -> list[Action]:
+        return self.actions
+
+    def apply(self, core: Core, action: Action) -> None:
+        suit = self.prog.tables.suit_names.index(action.args[0])
+        set_trump(self.prog, core, suit, self.actor(core), self.laws)
+        core.pc += 1
+
+    def phase(self, core: Core) -> str:
+        return "name trump"
+
+
+class Auction(Instruction):
+    decision = True
+
+    def __init__(self, prog: Program, once_around: bool, start: Fn, low: Fn, high: Fn,
+                 all_pass_maker: Fn | None, all_pass_bid: Fn | None, all_pass_laws: tuple[str, ...]) -> None:
+        super().__init__(prog)
+        self.once_around = once_around
+        self.start = start
+        self.low = low
+        self.high = high
+        self.all_pass_maker = all_pass_maker
+        self.all_pass_bid = all_pass_bid
+        self.all_pass_laws = all_pass_laws
+        self.pass_action = Action("pass")
+
+    def ready(self, core: Core) -> bool:
+        prog = self.prog
+        if not core.au_active:
+            core.au_active = True
+            first = self.start(core)
+            core.au_order = [(first + i) % prog.n for i in range(prog.n)]
+            core.au_pos = 0
+            core.au_high = 0
+            core.au_bidder = -1
+            core.au_passed = [False] * prog.n
+        if self._finished(core):
+            self._resolve(core)
+            return False
+        return True
+
+    def _finished(self, core: Core) -> bool:
+        n = self.prog.n
+        if self.once_around:
+            return core.au_pos >= n
+        active = n - sum(core.au_passed)
+        if core.au_bidder >= 0:
+            return active <= 1 or core.au_high >= self.high(core)
+        return active == 0
+
+    def _resolve(self, core: Core) -> None:
+        prog = self.prog
+        core.au_active = False
+        if core.au_bidder >= 0:
+            core.maker, core.bid = core.au_bidder, core.au_high
+            prog.emit(core, {"type": "contract", "maker": core.maker, "bid": core.bid, **({"laws": list(self.laws)} if self.laws else {})})
+            core.pc += 1
+        elif self.all_pass_maker is not None:
+            core.maker = self.all_pass_maker(core)
+            core.bid = self.all_pass_bid(core) if self.all_pass_bid is not None else 0
+            prog.emit(core, {"type": "contract", "maker": core.maker, "bid": core.bid, "all_passed": True, **({"laws": list(self.all_pass_laws)} if self.all_pass_laws else {})})
+            core.pc += 1
+        else:
+            prog.emit(core, {"type": "redeal", "reason": "all passed", **({"laws": list(self.all_pass_laws)} if self.all_pass_laws else {})})
+            core.pc = len(prog.instructions)
+
+    def actor(self, core: Core) -> int:
+        n = self.prog.n
+        pos = core.au_pos
+        while core.au_passed[core.au_order[pos % n]]:
+            pos += 1
+        core.au_pos = pos
+        return core.au_order[pos % n]
+
+    def legal(self, core: Core) -> list[Action]:
+        lo = max(self.low(core), core.au_high + 1 if core.au_bidder >= 0 else self.low(core))
+        hi = self.high(core)
+        return [self.pass_action] + [Action("bid", (str(b),)) for b in range(lo, hi + 1)]
+
+    def apply(self, core: Core, action: Action) -> None:
+        p = self.actor(core)
+        if action.verb == "pass":
+            core.au_passed[p] = True
+            self.prog.emit(core, {"type": "pass", "player": p})
+        else:
+            core.au_high = int(action.args[0])
+            core.au_bidder = p
+            self.prog.emit(core, {"type": "bid", "player": p, "bid": core.au_high})
+        core.au_pos += 1
+        if self._finished(core):
+            self._resolve(core)
+
+    def phase(self, core: Core) -> str:
+        return "auction"
+
+
+class Obligation:
+    __slots__ = ("kind", "guard", "may_trump", "laws")
+
+    def __init__(self, kind: str, guard: Fn | None, laws: tuple[str, ...]) -> None:
+        self.kind = kind
+        self.guard = guard
+        self.laws = laws
+
+
+class Declaration:
+    __slots__ = ("name", "test", "before_first_card", "guard", "effects", "laws", "action", "slot")
+
+    def __init__(self, name: str, test: list[list[bool]], before_first_card: bool, guard: Fn | None,
+                 effects: Callable[[Core], None], laws: tuple[str, ...], slot: int) -> None:
+        self.name = name
+        self.test = test
+        self.before_first_card = before_first_card
+        self.guard = guard
+        self.effects = effects
+        self.laws = laws
+        self.action = Action("declare", (name,))
+        self.slot = slot
+
+
+class Tricks(Instruction):
+    decision = True
+
+    def __init__(self, prog: Program, count: Fn, leader: Fn, obligations: list[Obligation],
+                 lead_rules: list[tuple[int, Fn | None]], declarations: list[Declaration]) -> None:
+        super().__init__(prog)
+        self.count = count
+        self.leader = leader
+        self.obligations = obligations
+        self.may_trump = [o for o in obligations if o.kind == "may_trump"]
+        self.chain = [o for o in obligations if o.kind != "may_trump"]
+        self.lead_rules = lead_rules
+        self.declarations = declarations
+        self.play_actions = [Action("play", (code,)) for code in prog.tables.codes]
+
+    def ready(self, core: Core) -> bool:
+        prog = self.prog
+        if not core.tr_active:
+            core.tr_active = True
+            core.tr_total = self.count(core)
+            core.tr_no = 0
+            core.tr_leader = core.tr_turn = self.leader(core)
+            core.tr_cards = []
+            core.tr_players = []
+        if not core.tr_cards:
+            hands = core.zones[prog.hand: prog.hand + prog.n]
+            if core.tr_no >= core.tr_total or not any(hands):
+                core.tr_active = False
+                core.pc += 1
+                return False
+            if not hands[core.tr_turn]:
+                core.tr_turn = self._next_with_cards(core, core.tr_turn)
+        return True
+
+    def _next_with_cards(self, core: Core, p: int) -> int:
+        prog = self.prog
+        for i in range(1, prog.n + 1):
+            q = (p + i) % prog.n
+            if core.zones[prog.hand + q]:
+                return q
+        return p
+
+    def actor(self, core: Core) -> int:
+        return core.tr_turn
+
+    def allowed_cards(self, core: Core, p: int) -> tuple[list[int], list[str]]:
+        """The cards p may play now, and the obligations that narrowed the choice."""
+        prog = self.prog
+        tables = prog.tables
+        hand = core.zones[prog.hand + p]
+        ti = core.ti
+        eff = tables.eff_suit[ti]
+        trump = core.trump
+        why: list[str] = []
+        if not core.tr_cards:
+            allowed = hand
+            for i, (pat_index, guard) in enumerate(self.lead_rules):
+                if core.broken[i] or (guard is not None and not guard(core)):
+                    continue
+                test = prog.lead_patterns[pat_index][ti]
+                rest = [c for c in allowed if not test[c]]
+                if rest and len(rest) < len(allowed):
+                    allowed = rest
+                    why.append("lead_until_broken")
+            return sorted(allowed, key=lambda c: tables.sort_key(c, trump)), why
+        led = eff[core.tr_cards[0]]
+        follow = [c for c in hand if eff[c] == led]
+        allowed = list(hand)
+        for ob in self.chain:
+            if ob.guard is not None and not ob.guard(core):
+                continue
+            if ob.kind == "follow_suit":
+                if follow:
+                    may = trump != NO_TRUMP and led != trump and any(
+                        o.guard is None or o.guard(core) for o in self.may_trump
+                    )
+                    narrowed = [c for c in allowed if eff[c] == led or (may and eff[c] == trump)]
+                    if narrowed and len(narrowed) < len(allowed):
+                        allowed = narrowed
+                        why.append("follow_suit")
+            elif ob.kind == "trump_if_void":
+                if not follow and trump != NO_TRUMP:
+                    trumps = [c for c in allowed if eff[c] == trump]
+                    if trumps and len(trumps) < len(allowed):
+                        allowed = trumps
+                        why.append("trump_if_void")
+            elif ob.kind == "beat_if_able":
+                best = self._winning_power(core, led)
+                power = self._power
+                winners = [c for c in allowed if power(c, led, ti, trump) > best]
+                if winners and len(winners) < len(allowed):
+                    allowed = winners
+                    why.append("beat_if_able")
+        return sorted(allowed, key=lambda c: tables.sort_key(c, trump)), why
+
+    def _power(self, c: int, led: int, ti: int, trump: int) -> int:
+        tables = self.prog.tables
+        s = tables.eff_suit[ti][c]
+        if trump != NO_TRUMP and s == trump:
+            return 1000 + tables.trump_strength[ti][c]
+        if s == led:
+            return tables.plain[c]
+        return 0
+
+    def _winning_power(self, core: Core, led: int) -> int:
+        return max(self._power(c, led, core.ti, core.trump) for c in core.tr_cards)
+
+    def available_declarations(self, core: Core, p: int) -> list[Declaration]:
+        out: list[Declaration] = []
+        names: set[str] = set()
+        hand = core.zones[self.prog.hand + p]
+        for d in self.declarations:
+            if d.name in names or (d.name, p) in core.declared:
+                continue
+            if d.guard is not None and not d.guard(core):
+                continue
+            if d.before_first_card and core.played[p]:
+                continue
+            test = d.test[core.ti]
+            if any(test[c] for c in hand):
+                out.append(d)
+                names.add(d.name)
+        return out
+
+    def legal(self, core: Core) -> list[Action]:
+        p = core.tr_turn
+        cards, _ = self.allowed_cards(core, p)
+        acts = self.play_actions
+        out = [acts[c] for c in cards]
+        if self.declarations:
+            out.extend(d.action for d in self.available_declarations(core, p))
+        return out
+
+    def apply(self, core: Core, action: Action) -> None:
+        prog = self.prog
+        p = core.tr_turn
+        if action.verb == "declare":
+            for d in self.available_declarations(core, p):
+                if d.name == action.args[0]:
+                    core.declared.add((d.name, p))
+                    prog.emit(core, {"type": "declare", "player": p, "name": d.name, **({"laws": list(d.laws)} if d.laws else {})})
+                    core.vars[d.slot] = p
+                    d.effects(core)
+                    return
+            return  # pragma: no cover - legality was checked by the caller
+        card = prog.tables.index[action.args[0]]
+        core.zones[prog.hand + p].remove(card)
+        core.tr_cards.append(card)
+        core.tr_players.append(p)
+        core.played[p] = True
+        prog.emit(core, {"type": "play", "player": p, "card": action.args[0], "trick": core.tr_no + 1})
+        nxt = self._next_with_cards(core, p)
+        if nxt == core.tr_leader or nxt == p or nxt in core.tr_players:
+            self._finish_trick(core)
+        else:
+            core.tr_turn = nxt
+
+    def _finish_trick(self, core: Core) -> None:
+        prog = self.prog
+        led = prog.tables.eff_suit[core.ti][core.tr_cards[0]]
+        powers = [self._power(c, led, core.ti, core.trump) for c in core.tr_cards]
+        best = max(range(len(powers)), key=powers.__getitem__)
+        winner = core.tr_players[best]
+        won = prog.won + (prog.side_of[winner] if prog.won_kind == "side" else winner)
+        core.zones[won].extend(core.tr_cards)
+        core.tricks_won[winner] += 1
+        for i, (pat_index, _) in enumerate(self.lead_rules):
+            test = prog.lead_patterns[pat_index][core.ti]
+            if any(test[c] for c in core.tr_cards):
+                core.broken[i] = True
+        codes = prog.tables.codes
+        prog.emit(core, {"type": "trick", "trick": core.tr_no + 1, "winner": winner,
+                         "cards": [codes[c] for c in core.tr_cards], "players": list(core.tr_players)})
+        core.tr_no += 1
+        core.tr_cards = []
+        core.tr_players = []
+        core.tr_leader = core.tr_turn = winner
+
+    def phase(self, core: Core) -> str:
+        return "play"

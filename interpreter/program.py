@@ -1,0 +1,229 @@
+"""A compiled ruleset: card tables, zone layout, instructions and the match flow.
+
+A :class:`Program` is built once per ruleset (see :mod:`interpreter.compiler`) and
+shared, read-only, by every state of every game played with it. It drives a
+:class:`~interpreter.core.Core`: ``advance`` runs automatic steps until a player
+must decide, or the match is over.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .cards import NO_TRUMP, CardTables
+from .core import Core
+from .errors import GameLimitError
+
+if TYPE_CHECKING:
+    from .instructions import Instruction
+
+MAX_STEPS_PER_DEAL = 100_000
+"""Automatic steps allowed in one deal before :class:`GameLimitError` is raised."""
+
+DEFAULT_DEAL_LIMIT = 1000
+"""Deals allowed in one match unless the rule file says `at most N deals`."""
+
+Fn = Callable[[Core], Any]
+
+
+class ZoneInfo:
+    """One zone instance: a declared zone, and whose copy it is (seat or side)."""
+
+    __slots__ = ("name", "kind", "owner", "visibility", "mask")
+
+    def __init__(self, name: str, kind: str, owner: int, visibility: str, mask: int) -> None:
+        self.name = name
+        self.kind = kind  # "player", "side" or "shared"
+        self.owner = owner  # seat or side index, -1 for shared
+        self.visibility = visibility
+        self.mask = mask  # seats that see the contents (all bits for public)
+
+
+class Program:
+    """See the module docstring."""
+
+    def __init__(self, tables: CardTables, players: int, teams: tuple[tuple[int, ...], ...]) -> None:
+        self.tables = tables
+        self.n = players
+        self.sides: list[list[int]] = [list(t) for t in teams] if teams else [[p] for p in range(players)]
+        self.side_of = [0] * players
+        for s, members in enumerate(self.sides):
+            for p in members:
+                self.side_of[p] = s
+        self.all_mask = (1 << players) - 1
+        self.zones: list[ZoneInfo] = []
+        self.zone_base: dict[str, int] = {}
+        self.zone_kind: dict[str, str] = {}
+        self.pack = -1
+        self.hand = -1
+        self.won = -1
+        self.won_kind = "side"
+        self.instructions: list[Instruction] = []
+        self.var_names: list[str] = []
+        self.target: Fn | None = None
+        self.at_once = False
+        self.ties: Fn | None = None
+        self.ties_is_player = False
+        self.rotation = 1
+        self.first_dealer: int | None = None
+        self.deal_limit = DEFAULT_DEAL_LIMIT
+        self.lead_patterns: list[list[list[bool]]] = []
+        self.options: dict[str, Any] = {}
+        self.declaration_names: list[str] = []
+
+    # ------------------------------------------------------------ layout
+    def add_zone(self, name: str, kind: str, visibility: str) -> None:
+        self.zone_base[name] = len(self.zones)
+        self.zone_kind[name] = kind
+        owners = range(self.n) if kind == "player" else range(len(self.sides)) if kind == "side" else [-1]
+        for owner in owners:
+            if visibility == "public":
+                mask = self.all_mask
+            elif visibility == "owner":
+                mask = (1 << owner) if kind == "player" else sum(1 << p for p in self.sides[owner]) if kind == "side" else 0
+            else:
+                mask = 0
+            self.zones.append(ZoneInfo(name, kind, owner, visibility, mask))
+
+    def zone_label(self, z: int) -> str:
+        info = self.zones[z]
+        if info.kind == "player":
+            return f"{info.name} of seat {info.owner}"
+        if info.kind == "side":
+            return f"{info.name} of side {info.owner}"
+        return info.name
+
+    # ------------------------------------------------------------ events
+    def emit(self, core: Core, full: dict[str, Any], public: dict[str, Any] | None = None, mask: int = 0) -> None:
+        """Log an event; seats outside ``mask`` see ``public`` (None: all see ``full``)."""
+        core.events.append((full, public, mask))
+
+    # ------------------------------------------------------------ the match
+    def new_core(self, seed: int, deck: list[int] | None, dealer: int | None) -> Core:
+        core = Core()
+        core.zones = [[] for _ in self.zones]
+        core.vars = [None] * len(self.var_names)
+        core.scores = [0] * len(self.sides)
+        core.seed = seed
+        core.deck = deck
+        if dealer is None:
+            dealer = self.first_dealer
+        if dealer is None:
+            dealer = random.Random(f"{seed}/first-dealer").randrange(self.n)
+        core.first_dealer = dealer
+        core.dealer = dealer
+        core.deal_no = 0
+        core.terminal = False
+        core.winner = -1
+        core.events = []
+        core.steps = 0
+        self.start_deal(core)
+        return core
+
+    def start_deal(self, core: Core) -> None:
+        """Gather and shuffle the cards (or lay out the prearranged deck) and reset the deal."""
+        for z in core.zones:
+            z.clear()
+        if core.deal_no == 0 and core.deck is not None:
+            order = list(reversed(core.deck))
+        else:
+            order = list(range(self.tables.size))
+            random.Random(f"{core.seed}/deal/{core.deal_no}").shuffle(order)
+        core.zones[self.pack] = order
+        core.vars = [None] * len(self.var_names)
+        core.trump = NO_TRUMP
+        core.ti = self.tables.nsuits
+        core.maker = -1
+        core.bid = 0
+        core.pc = 0
+        core.tr_active = False
+        core.tr_total = core.tr_no = 0
+        core.tr_leader = core.tr_turn = -1
+        core.tr_cards = []
+        core.tr_players = []
+        core.played = [False] * self.n
+        core.declared = set()
+        core.broken = [False] * len(self.lead_patterns)
+        core.tricks_won = [0] * self.n
+        core.au_active = False
+        core.au_order = []
+        core.au_pos = 0
+        core.au_high = 0
+        core.au_bidder = -1
+        core.au_passed = []
+        core.steps = 0
+        self.emit(core, {"type": "deal", "deal": core.deal_no + 1, "dealer": core.dealer})
+
+    def end_deal(self, core: Core) -> None:
+        """Score the match at the end of a deal and start the next one, or end the match."""
+        self.emit(core, {"type": "deal_end", "deal": core.deal_no + 1, "scores": list(core.scores)})
+        if not self.at_once and self.target is not None:
+            self._check_target_after_deal(core)
+            if core.terminal:
+                return
+        core.deal_no += 1
+        if core.deal_no >= self.deal_limit:
+            raise GameLimitError(f"the match did not end within {self.deal_limit} deals")
+        core.dealer = (core.dealer + self.rotation) % self.n
+        self.start_deal(core)
+
+    def add_score(self, core: Core, side: int, amount: int, label: str, laws: tuple[str, ...]) -> None:
+        core.scores[side] += amount
+        self.emit(
+            core,
+            {"type": "score", "side": side, "points": amount, "label": label, "laws": list(laws),
+             "scores": list(core.scores)},
+        )
+        if self.at_once and self.target is not None and amount > 0:
+            if core.scores[side] >= self.target(core):
+                self._finish(core, side)
+
+    def _check_target_after_deal(self, core: Core) -> None:
+        assert self.target is not None
+        target = self.target(core)
+        reached = [s for s in range(len(self.sides)) if core.scores[s] >= target]
+        if not reached:
+            return
+        if len(reached) > 1 and self.ties is not None:
+            who = self.ties(core)
+            if isinstance(who, int) and who >= 0:
+                side = self.side_of[who] if self.ties_is_player else who
+                if side in reached:
+                    self._finish(core, side, tie_break=True)
+                    return
+        best = max(core.scores[s] for s in reached)
+        top = [s for s in reached if core.scores[s] == best]
+        if len(top) == 1:
+            self._finish(core, top[0])
+
+    def _finish(self, core: Core, side: int, tie_break: bool = False) -> None:
+        core.terminal = True
+        core.winner = side
+        event: dict[str, Any] = {"type": "match_end", "winner": side, "scores": list(core.scores)}
+        if tie_break:
+            event["tie_break"] = True
+        self.emit(core, event)
+
+    def advance(self, core: Core) -> None:
+        """Run automatic steps until a decision is needed or the match ends.
+
+        Raises:
+            GameLimitError: a deal took more than :data:`MAX_STEPS_PER_DEAL` steps.
+        """
+        instructions = self.instructions
+        end = len(instructions)
+        while not core.terminal:
+            if core.pc >= end:
+                self.end_deal(core)
+                continue
+            ins = instructions[core.pc]
+            core.steps += 1
+            if core.steps > MAX_STEPS_PER_DEAL:
+                raise GameLimitError(f"a deal took more than {MAX_STEPS_PER_DEAL} steps")
+            if ins.decision:
+                if ins.ready(core):
+                    return
+            else:
+                ins.run(core)

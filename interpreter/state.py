@@ -1,0 +1,427 @@
+"""The public game state: legal actions, apply, observations, JSON.
+
+A :class:`State` is a function of (ruleset, options, seed or deck, first dealer,
+actions): everything else is derived, and :meth:`State.to_json` stores exactly
+that. Cloning copies a small flat core and shares the compiled program.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tricklang import Ruleset, load
+from tricklang.diagnostics import TrickLangError
+
+from .actions import Action
+from .cards import NO_TRUMP
+from .compiler import compile_ruleset
+from .core import Core
+from .errors import IllegalActionError, InvalidActionError, RecordError
+from .instructions import Instruction, Tricks
+from .program import Program
+
+STATE_FORMAT = "tricklang-state"
+STATE_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a match ended: the winning side (a seat's index when there are no
+    partnerships), its members, and the final scores per side."""
+
+    winner: int
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+    deals: int
+
+    def result(self) -> str:
+        """A short human-readable result, e.g. ``'seat 1 wins 5-3'``."""
+        who = "seat " + str(self.winners[0]) if len(self.winners) == 1 else "seats " + "+".join(map(str, self.winners))
+        return f"{who} win{'s' if len(self.winners) == 1 else ''} " + "-".join(map(str, self.scores))
+
+
+class LegalActions(Sequence[Action]):
+    """The legal actions of a state, in their fixed order; supports ``in`` with text."""
+
+    def __init__(self, actions: list[Action]) -> None:
+        self._actions = actions
+        self._texts = {a.text for a in actions}
+
+    def __len__(self) -> int:
+        return len(self._actions)
+
+    def __getitem__(self, i: int) -> Action:  # type: ignore[override]
+        return self._actions[i]
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self._actions)
+
+    def __contains__(self, item: object) -> bool:
+        if isinstance(item, Action):
+            return item.text in self._texts
+        if isinstance(item, str):
+            return " ".join(item.split()) in self._texts
+        return False
+
+    def __repr__(self) -> str:
+        return "<LegalActions " + ", ".join(a.text for a in self._actions) + ">"
+
+
+class State:
+    """A game in progress. Build one with :func:`new_game`."""
+
+    __slots__ = ("ruleset", "program", "core", "actions", "_legal", "_seed_given")
+
+    ruleset: Ruleset
+    program: Program
+    core: Core
+    actions: list[str]
+
+    # ------------------------------------------------------------ basics
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, or None when the match is over."""
+        if self.core.terminal:
+            return None
+        return self._instruction().actor(self.core)
+
+    @property
+    def scores(self) -> list[int]:
+        """Match score per side (per seat when there are no partnerships)."""
+        return list(self.core.scores)
+
+    @property
+    def sides(self) -> list[list[int]]:
+        """The seats of each side; without partnerships each seat is its own side."""
+        return [list(s) for s in self.program.sides]
+
+    @property
+    def dealer(self) -> int:
+        return self.core.dealer
+
+    @property
+    def deal_number(self) -> int:
+        """1 for the first deal of the match."""
+        return self.core.deal_no + 1
+
+    @property
+    def trump(self) -> str | None:
+        """The trump suit's name, or None when there is no trump (yet)."""
+        return self.program.tables.suit_names[self.core.trump] if self.core.trump != NO_TRUMP else None
+
+    @property
+    def seed(self) -> int:
+        return self.core.seed
+
+    @property
+    def phase(self) -> str:
+        """What is being decided now: 'choice', 'discard', 'auction', 'play', ... or 'over'."""
+        if self.core.terminal:
+            return "over"
+        return self._instruction().phase(self.core)
+
+    def is_terminal(self) -> bool:
+        return self.core.terminal
+
+    def outcome(self) -> Outcome | None:
+        """The result once the match is over, else None."""
+        if not self.core.terminal:
+            return None
+        w = self.core.winner
+        return Outcome(w, tuple(self.program.sides[w]), tuple(self.core.scores), self.core.deal_no + 1)
+
+    def _instruction(self) -> Instruction:
+        return self.program.instructions[self.core.pc]
+
+    # ------------------------------------------------------------ actions
+    def legal_actions(self) -> LegalActions:
+        """The legal actions, in a fixed order (empty when the match is over)."""
+        if self._legal is None:
+            acts = [] if self.core.terminal else self._instruction().legal(self.core)
+            self._legal = LegalActions(acts)
+        return self._legal
+
+    def is_legal(self, action: Action | str) -> bool:
+        try:
+            return self._canonical(action) in self.legal_actions()
+        except InvalidActionError:
+            return False
+
+    def _canonical(self, action: Action | str) -> str:
+        """The action's notation with card codes normalised (``th`` -> ``10H``)."""
+        text = action.text if isinstance(action, Action) else str(action)
+        words = text.split()
+        if not words:
+            raise InvalidActionError("empty action")
+        verb = words[0].lower()
+        args = words[1:]
+        tables = self.program.tables
+        if verb in ("play",) or (args and args != ["none"] and verb not in ("bid", "name", "declare")):
+            cards = [tables.parse_card(a) for a in args] if args != ["none"] else []
+            trump = self.core.trump
+            cards.sort(key=lambda c: tables.sort_key(c, trump))
+            args = [tables.codes[c] for c in cards] or (["none"] if args else [])
+        else:
+            args = [a.lower() for a in args]
+        return " ".join([verb] + args)
+
+    def apply(self, action: Action | str) -> None:
+        """Carry out an action (an :class:`Action` or its text).
+
+        Raises:
+            InvalidActionError: the text names an unknown card.
+            IllegalActionError: the action is not legal now; the state is unchanged.
+        """
+        if self.core.terminal:
+            raise IllegalActionError(str(action), "the match is over")
+        text = self._canonical(action)
+        legal = self.legal_actions()
+        if text not in legal:
+            raise IllegalActionError(text, self.why_illegal(text))
+        chosen = next(a for a in legal if a.text == text)
+        self._apply_unchecked(chosen)
+
+    def _apply_unchecked(self, action: Action) -> None:
+        core = self.core
+        self._instruction().apply(core, action)
+        self.actions.append(action.text)
+        self._legal = None
+        self.program.advance(core)
+
+    def apply_unchecked(self, action: Action) -> None:
+        """Apply an action taken from :meth:`legal_actions` without checking it (fast path)."""
+        self._apply_unchecked(action)
+
+    def why_illegal(self, action: Action | str) -> str:
+        """A sentence saying why an action is not legal now (or '' if it is)."""
+        if self.core.terminal:
+            return "the match is over"
+        try:
+            text = self._canonical(action)
+        except InvalidActionError as err:
+            return str(err)
+        legal = self.legal_actions()
+        if text in legal:
+            return ""
+        verb = text.split()[0]
+        verbs = sorted({a.verb for a in legal})
+        player = self.current_player
+        if verb not in verbs:
+            return f"seat {player} must now {' or '.join(verbs)}" if verbs else "nothing can be done now"
+        ins = self._instruction()
+        if isinstance(ins, Tricks) and verb == "play":
+            tables = self.program.tables
+            card = tables.parse_card(text.split()[1])
+            assert player is not None
+            if card not in self.core.zones[self.program.hand + player]:
+                return f"seat {player} does not hold {tables.codes[card]}"
+            _, why = ins.allowed_cards(self.core, player)
+            names = {"follow_suit": "must follow suit", "trump_if_void": "must trump when void in the suit led",
+                     "beat_if_able": "must beat the trick when able", "lead_until_broken": "may not lead that suit until it is broken"}
+            reasons = [names.get(w, w) for w in why]
+            return "the player " + (", and ".join(reasons) if reasons else "cannot play that card now")
+        if verb == "declare":
+            return "that declaration is not available now"
+        examples = ", ".join(a.text for a in list(legal)[:3])
+        return f"not one of the legal {verb} actions (e.g. {examples})"
+
+    # ------------------------------------------------------------ copies and JSON
+    def clone(self) -> State:
+        new = State.__new__(State)
+        new.ruleset = self.ruleset
+        new.program = self.program
+        new.core = self.core.copy()
+        new.actions = list(self.actions)
+        new._legal = self._legal
+        new._seed_given = self._seed_given
+        return new
+
+    def to_json(self) -> str:
+        """The state as JSON: the rule file's text, options, seed, deck, dealer and actions."""
+        return json.dumps(self.to_dict(), ensure_ascii=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        core = self.core
+        data: dict[str, Any] = {
+            "format": STATE_FORMAT,
+            "version": STATE_VERSION,
+            "rules": {"path": self.ruleset.path, "sha256": self.ruleset.digest, "source": self.ruleset.source},
+            "options": dict(self.ruleset.options),
+            "seed": core.seed,
+            "dealer": core.first_dealer,
+            "actions": list(self.actions),
+        }
+        if core.deck is not None:
+            data["deck"] = [self.program.tables.codes[c] for c in core.deck]
+        return data
+
+    @classmethod
+    def from_json(cls, text: str | Mapping[str, Any]) -> State:
+        """Rebuild a state from :meth:`to_json` output, replaying and re-checking every action.
+
+        Raises:
+            RecordError: the JSON is corrupt, or an action no longer fits the rules.
+        """
+        try:
+            data = json.loads(text) if isinstance(text, str) else dict(text)
+        except json.JSONDecodeError as err:
+            raise RecordError(f"state is not valid JSON: {err}") from None
+        if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
+            raise RecordError(f"not a tricklang state (expected format '{STATE_FORMAT}')")
+        try:
+            rules = data["rules"]
+            ruleset = load(rules["source"], path=rules.get("path", "<state>"), options=data.get("options") or {})
+            seed, dealer, actions = data["seed"], data["dealer"], data["actions"]
+            if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+                raise RecordError("'actions' must be a list of action texts")
+            state = new_game(ruleset, seed=seed, deck=data.get("deck"), dealer=dealer)
+        except (KeyError, TypeError) as err:
+            raise RecordError(f"state is missing or has a bad field: {err}") from None
+        except RecordError:
+            raise
+        except TrickLangError as err:
+            raise RecordError(f"state cannot be rebuilt: {err}") from None
+        for i, a in enumerate(actions):
+            try:
+                state.apply(a)
+            except TrickLangError as err:
+                raise RecordError(f"action {i + 1} ({a!r}) does not fit the rules: {err}") from None
+        return state
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return self.to_dict() == other.to_dict() and self.observation(None) == other.observation(None)
+
+    def __hash__(self) -> int:
+        return hash(self.to_json())
+
+    def __repr__(self) -> str:
+        return f"<State {self.ruleset.name!r} seed={self.core.seed} actions={len(self.actions)} phase={self.phase!r}>"
+
+    # ------------------------------------------------------------ observations and events
+    def events(self, player: int | None = None) -> list[dict[str, Any]]:
+        """The event log, as seen by a seat (None: everything, for referees and transcripts)."""
+        out = []
+        for full, public, mask in self.core.events:
+            if player is None or public is None or mask >> player & 1:
+                out.append(full)
+            else:
+                out.append(public)
+        return out
+
+    def observation(self, player: int | None) -> dict[str, Any]:
+        """What a seat may know, as a JSON-able dict (None: the omniscient view).
+
+        Hidden zones show only their size; the event log is filtered by the
+        visibility the rule file declares for each zone.
+        """
+        prog, core = self.program, self.core
+        codes = prog.tables.codes
+        zones: dict[str, Any] = {}
+        for z, info in enumerate(prog.zones):
+            cards = core.zones[z]
+            if player is None or info.mask >> player & 1:
+                shown: Any = sorted((codes[c] for c in cards)) if info.name != prog.zones[prog.pack].name else [codes[c] for c in cards]
+                if info.name == "hand" or info.visibility != "hidden":
+                    shown = [codes[c] for c in sorted(cards, key=lambda c: prog.tables.sort_key(c, core.trump))]
+                value: Any = {"cards": shown, "count": len(cards)}
+            else:
+                value = {"count": len(cards)}
+            if info.kind == "shared":
+                zones[info.name] = value
+            else:
+                zones.setdefault(info.name, {})[str(info.owner)] = value
+        obs: dict[str, Any] = {
+            "seat": player,
+            "deal": core.deal_no + 1,
+            "dealer": core.dealer,
+            "scores": list(core.scores),
+            "trump": self.trump,
+            "maker": core.maker if core.maker >= 0 else None,
+            "bid": core.bid,
+            "phase": self.phase,
+            "current_player": self.current_player,
+            "trick": [[p, codes[c]] for p, c in zip(core.tr_players, core.tr_cards)],
+            "tricks_won": list(core.tricks_won),
+            "zones": zones,
+            "events": self.events(player),
+        }
+        if player is not None and self.current_player == player or player is None and not core.terminal:
+            obs["legal_actions"] = [a.text for a in self.legal_actions()]
+        if core.terminal:
+            outcome = self.outcome()
+            assert outcome is not None
+            obs["winner"] = list(outcome.winners)
+        return obs
+
+    def hand(self, player: int) -> list[str]:
+        """A seat's cards (omniscient: for referees, tests and transcripts)."""
+        prog = self.program
+        cards = self.core.zones[prog.hand + player]
+        return [prog.tables.codes[c] for c in sorted(cards, key=lambda c: prog.tables.sort_key(c, self.core.trump))]
+
+    def zone(self, name: str, owner: int | None = None) -> list[str]:
+        """The cards of a zone, top last (omniscient)."""
+        prog = self.program
+        base = prog.zone_base[name]
+        z = base + (owner or 0) if prog.zone_kind[name] != "shared" else base
+        return [prog.tables.codes[c] for c in self.core.zones[z]]
+
+
+def new_game(
+    ruleset: Ruleset,
+    *,
+    seed: int | None = None,
+    deck: Sequence[str] | None = None,
+    dealer: int | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> State:
+    """Start a match.
+
+    Args:
+        ruleset: from :func:`tricklang.load`.
+        seed: the seed of every shuffle and of the first dealer (random if None).
+        deck: card codes in dealing order for a prearranged first deal.
+        dealer: the seat that deals first (overrides the rule file).
+        options: option values for this game.
+
+    Raises:
+        OptionError: an unknown option or a bad value.
+        InvalidActionError: ``deck`` holds an unknown card code.
+        RecordError: ``deck`` is not the whole pack exactly once, or ``dealer`` is not a seat.
+    """
+    ruleset = ruleset.with_options(options)
+    program = compile_ruleset(ruleset)
+    seed_given = seed is not None
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise RecordError(f"seed must be an integer, not {seed!r}")
+    cards: list[int] | None = None
+    if deck is not None:
+        cards = [program.tables.parse_card(c) for c in deck]
+        if sorted(cards) != list(range(program.tables.size)):
+            missing = sorted(set(range(program.tables.size)) - set(cards))
+            dup = sorted({c for c in cards if cards.count(c) > 1})
+            detail = []
+            if missing:
+                detail.append("missing " + " ".join(program.tables.codes[c] for c in missing))
+            if dup:
+                detail.append("repeated " + " ".join(program.tables.codes[c] for c in dup))
+            raise RecordError(f"a prearranged deck must hold each of the {program.tables.size} cards once ({'; '.join(detail)})")
+    if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < program.n):
+        raise RecordError(f"dealer must be a seat 0..{program.n - 1}, not {dealer!r}")
+    state = State.__new__(State)
+    state.ruleset = ruleset
+    state.program = program
+    state.core = program.new_core(seed, cards, dealer)
+    state.actions = []
+    state._legal = None
+    state._seed_given = seed_given
+    program.advance(state.core)
+    return state

@@ -1,0 +1,612 @@
+"""The static checker: every problem in a parsed rule file, as diagnostics.
+
+The checker never stops at the first problem. It resolves every name, checks the
+type of every expression, the deck, the zones, the options, the loop bounds and
+the card counts, and reports each problem with a stable code. Warnings (lints)
+do not stop a rule file from loading.
+
+Codes: ``missing-version``, ``unsupported-version``, ``missing-section``,
+``duplicate-section``, ``duplicate-name``, ``undefined-name``, ``type-error``,
+``bad-rank``, ``bad-suit``, ``bad-colour``, ``ambiguous-card-code``,
+``bad-option-default``, ``bad-partnerships``, ``missing-pack``, ``bad-zone``,
+``deck-too-small``, ``stop-outside-loop``, ``duplicate-choice``, ``bad-count``,
+``bad-bound``, ``limit-exceeded``, ``bad-call``; warnings ``unreachable-code``,
+``unused-option``, ``unused-variable``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from . import model as m
+from .diagnostics import Diagnostic
+
+LANGUAGE_VERSION = 1
+MAX_PLAYERS = 16
+MAX_CARDS = 1000
+MAX_REPEAT = 10_000
+MAX_NAME = 64
+COLOURS = ("red", "black", "blue", "green", "yellow", "white", "none")
+
+BUILTIN_PLAYERS = ("dealer", "maker", "nobody")
+FUNCTIONS = {"count": (1, 1), "tricks": (1, 1), "points": (1, 1), "score": (1, 1), "min": (1, 16), "max": (1, 16)}
+OF_FORMS = {"left": "player", "right": "player", "partner": "player", "side": "side", "opponents": "side"}
+
+INT, BOOL, PLAYER, SIDE, ZONE, ANY = "int", "bool", "player", "side", "zone", "any"
+
+
+@dataclass
+class _Scope:
+    names: dict[str, str] = field(default_factory=dict)
+    in_loop: bool = False
+
+
+@dataclass
+class Checker:
+    """Checks one :class:`~tricklang.model.RuleFile`; see :func:`check`."""
+
+    rules: m.RuleFile
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    used_names: set[str] = field(default_factory=set)
+
+    # ------------------------------------------------------------ reporting
+    def error(self, code: str, message: str, span: m.Span | None, hint: str = "") -> None:
+        self._add(code, message, span, hint, "error")
+
+    def warn(self, code: str, message: str, span: m.Span | None, hint: str = "") -> None:
+        self._add(code, message, span, hint, "warning")
+
+    def _add(self, code: str, message: str, span: m.Span | None, hint: str, severity: str) -> None:
+        line, col, end = (span.line, span.column, span.end_column if span.end_line == span.line else 0) if span else (0, 0, 0)
+        self.diagnostics.append(
+            Diagnostic(code, message, line, col, end, severity, hint, self.rules.path)  # type: ignore[arg-type]
+        )
+
+    # ------------------------------------------------------------ entry point
+    def run(self) -> list[Diagnostic]:
+        r = self.rules
+        self._check_header()
+        self.suits = {s.name: s for s in r.deck.suits} if r.deck else {}
+        self.ranks = set(r.deck.ranks) if r.deck else set()
+        self.zones = {z.name: z for z in r.zones}
+        self.options = {o.name: o for o in r.options}
+        self.choice_values: dict[str, str] = {}
+        for o in r.options:
+            for c in o.choices:
+                self.choice_values.setdefault(c, o.name)
+        self._check_deck()
+        self._check_options()
+        self._check_zones()
+        self.env = self._global_names()
+        for role in r.roles:
+            self._expect(role.value, PLAYER, _Scope(dict(self.env)))
+        self.variables = self._collect_variables(r.deal)
+        for pc in r.points:
+            self._check_pattern(pc.pattern)
+        self._check_match()
+        scope = _Scope(dict(self.env))
+        scope.names.update(self.variables)
+        self._check_block(r.deal, scope)
+        self._check_card_counts()
+        for name, opt in self.options.items():
+            if name not in self.used_names:
+                self.warn("unused-option", f"option '{name}' is never used", opt.span)
+        return self.diagnostics
+
+    # ------------------------------------------------------------ sections
+    def _check_header(self) -> None:
+        r = self.rules
+        if r.version is None:
+            self.error("missing-version", "the rule file does not start with 'tricklang 1'", m.Span(line=1, column=1, end_line=1, end_column=2), "write 'tricklang 1' on the first line")
+        elif r.version != LANGUAGE_VERSION:
+            self.error("unsupported-version", f"language version {r.version} is not supported (this is version {LANGUAGE_VERSION})", r.version_span)
+        seen: dict[str, m.Span] = {}
+        for name, span in r.sections:
+            if name in seen and name != "points":
+                self.error("duplicate-section", f"the '{name}' section appears twice", span, f"the first is on line {seen[name].line}")
+            seen.setdefault(name, span)
+        for needed in ("players", "deck", "deal"):
+            if needed not in seen:
+                self.error("missing-section", f"the rule file has no '{needed}' section", None)
+        if r.game is None:
+            self.error("missing-section", "the rule file has no 'game \"Name\"' line", None)
+        p = r.players
+        if p is not None:
+            if not 2 <= p.count <= MAX_PLAYERS:
+                self.error("limit-exceeded", f"{p.count} players: the language supports 2 to {MAX_PLAYERS}", p.span)
+            elif p.teams:
+                seats = [s for t in p.teams for s in t]
+                if sorted(seats) != list(range(p.count)) or len({len(t) for t in p.teams}) != 1 or len(p.teams) < 2:
+                    self.error("bad-partnerships", f"partnerships must divide seats 0..{p.count - 1} into equal teams, each seat once", p.span)
+
+    def _check_deck(self) -> None:
+        d = self.rules.deck
+        if d is None:
+            return
+        names: set[str] = set()
+        letters: dict[str, str] = {}
+        for s in d.suits:
+            if s.name in names:
+                self.error("duplicate-name", f"suit '{s.name}' is declared twice", s.span)
+            names.add(s.name)
+            if s.colour not in COLOURS:
+                self.error("bad-colour", f"unknown colour '{s.colour}'", s.span, "colours are " + ", ".join(COLOURS))
+            letter = s.name[0].upper()
+            if letter in letters:
+                self.error("ambiguous-card-code", f"suits '{letters[letter]}' and '{s.name}' both start with '{letter}', so card codes would be ambiguous", s.span)
+            letters[letter] = s.name
+        seen: set[str] = set()
+        for rank in d.ranks:
+            if rank in seen:
+                self.error("bad-rank", f"rank '{rank}' is listed twice", d.ranks_span)
+            seen.add(rank)
+            if len(rank) > 3:
+                self.error("bad-rank", f"rank '{rank}' is too long: ranks are written as 1 to 3 characters (K, 10, 7)", d.ranks_span)
+        if not d.suits or not d.ranks:
+            self.error("missing-section", "the deck needs 'suits' and 'ranks' lines", d.span)
+        if len(d.suits) * len(d.ranks) > MAX_CARDS:
+            self.error("limit-exceeded", f"the deck would have {len(d.suits) * len(d.ranks)} cards; at most {MAX_CARDS} are allowed", d.span)
+        if d.trump_ranks is not None:
+            for item in d.trump_ranks:
+                if isinstance(item, str):
+                    if item not in seen:
+                        self.error("bad-rank", f"trump rank '{item}' is not a rank of the deck", d.trump_span)
+                else:
+                    self._check_pattern(item)
+            listed = {i for i in d.trump_ranks if isinstance(i, str)}
+            missing = [r for r in d.ranks if r not in listed]
+            if missing:
+                self.error("bad-rank", "the trump order leaves out rank(s) " + " ".join(missing), d.trump_span, "list every rank of the trump suit, high to low")
+
+    def _check_options(self) -> None:
+        seen: set[str] = set()
+        for o in self.rules.options:
+            if o.name in seen:
+                self.error("duplicate-name", f"option '{o.name}' is declared twice", o.span)
+            seen.add(o.name)
+            if o.type == "int":
+                if not isinstance(o.default, int) or isinstance(o.default, bool):
+                    self.error("bad-option-default", f"option '{o.name}' is an int but its default {o.default!r} is not a number", o.span)
+                elif o.low is not None and o.high is not None and not o.low <= o.default <= o.high:
+                    self.error("bad-option-default", f"option '{o.name}' defaults to {o.default}, outside {o.low}..{o.high}", o.span)
+                if o.low is not None and o.high is not None and o.low > o.high:
+                    self.error("bad-option-default", f"option '{o.name}' has an empty range {o.low}..{o.high}", o.span)
+            elif o.type == "bool":
+                if not isinstance(o.default, bool):
+                    self.error("bad-option-default", f"option '{o.name}' is a bool; its default must be true or false", o.span)
+            else:
+                if o.default not in o.choices:
+                    self.error("bad-option-default", f"option '{o.name}' defaults to '{o.default}', which is not one of its choices", o.span, "choices: " + ", ".join(o.choices))
+                if len(set(o.choices)) != len(o.choices):
+                    self.error("duplicate-name", f"option '{o.name}' lists a choice twice", o.span)
+
+    def _check_zones(self) -> None:
+        seen: set[str] = set()
+        for z in self.rules.zones:
+            if z.name in seen:
+                self.error("duplicate-name", f"zone '{z.name}' is declared twice", z.span)
+            seen.add(z.name)
+            if len(z.name) > MAX_NAME:
+                self.error("limit-exceeded", f"zone name is longer than {MAX_NAME} characters", z.span)
+        packs = [z for z in self.rules.zones if z.pack]
+        if not packs and self.rules.deal:
+            self.error("missing-pack", "no zone is marked 'pack' (the undealt cards)", None, "e.g. 'zone stock: shared, hidden, pack'")
+        for z in packs[1:]:
+            self.error("missing-pack", "only one zone may be the pack", z.span)
+        for z in packs[:1]:
+            if z.owner != "shared":
+                self.error("bad-zone", "the pack must be a shared zone", z.span)
+        hand = self.zones.get("hand")
+        if hand is None:
+            self.error("missing-section", "no 'hand' zone: declare 'zone hand: per player, owner'", None)
+        elif hand.owner != "player":
+            self.error("bad-zone", "the 'hand' zone must be per player", hand.span)
+        if self.rules.players and not self.rules.players.teams:
+            for z in self.rules.zones:
+                if z.owner == "side":
+                    pass  # without partnerships each player is a side of one
+
+    def _check_match(self) -> None:
+        mt = self.rules.match
+        if mt is None:
+            return
+        if mt.target is not None:
+            self._expect(mt.target, INT, _Scope(dict(self.env)))
+        if mt.ties is not None:
+            scope = _Scope(dict(self.env))
+            scope.names.update(self.variables)
+            t = self._type(mt.ties, scope)
+            if t not in (PLAYER, SIDE, ANY):
+                self.error("type-error", f"'ties go to' needs a player or a side, not {t}", mt.ties.span)
+        if mt.deal_limit is not None and not 1 <= mt.deal_limit <= 100_000:
+            self.error("limit-exceeded", "the deal limit must be 1..100000", mt.span)
+        if isinstance(mt.first_dealer, int) and self.rules.players and mt.first_dealer >= self.rules.players.count:
+            self.error("bad-zone", f"seat {mt.first_dealer} does not exist", mt.span)
+
+    # ------------------------------------------------------------ names and types
+    def _global_names(self) -> dict[str, str]:
+        env: dict[str, str] = {name: PLAYER for name in BUILTIN_PLAYERS}
+        env.update({"bid": INT, "true": BOOL, "false": BOOL})
+        for o in self.rules.options:
+            env[o.name] = {"int": INT, "bool": BOOL}.get(o.type, "choice:" + o.name)
+        for value, opt in self.choice_values.items():
+            env.setdefault(value, "choice:" + opt)
+        for z in self.rules.zones:
+            env.setdefault(z.name, ZONE)
+        seen: set[str] = set()
+        for role in self.rules.roles:
+            if role.name in seen or role.name in BUILTIN_PLAYERS:
+                self.error("duplicate-name", f"role '{role.name}' is declared twice or shadows a built-in name", role.span)
+            seen.add(role.name)
+            env[role.name] = PLAYER
+        return env
+
+    def _collect_variables(self, stmts: Iterable[m.Statement]) -> dict[str, str]:
+        found: dict[str, str] = {}
+        for st in _walk(stmts):
+            if isinstance(st, m.Let) and not st.rebind:
+                scope = _Scope(dict(self.env))
+                scope.names.update(found)
+                scope.names.update({"player": PLAYER, "side": SIDE})
+                t = self._type(st.value, scope, report=False)
+                found.setdefault(st.name, t)
+        return found
+
+    def _type(self, e: m.Expr, scope: _Scope, report: bool = True) -> str:
+        if isinstance(e, m.IntLit):
+            return INT
+        if isinstance(e, m.Name):
+            if e.name in scope.names:
+                self.used_names.add(e.name)
+                t = scope.names[e.name]
+                if e.name in self.choice_values and e.name not in self.options:
+                    self.used_names.add(self.choice_values[e.name])
+                return t
+            if report:
+                self.error("undefined-name", f"undefined name '{e.name}'", e.span, self._suggest(e.name, scope))
+            return ANY
+        if isinstance(e, m.Of):
+            if e.name in OF_FORMS:
+                arg = self._type(e.arg, scope, report)
+                wanted = (PLAYER, SIDE) if e.name == "opponents" else (PLAYER,)
+                if arg not in wanted + (ANY,) and report:
+                    self.error("type-error", f"'{e.name} of' needs a player, not {arg}", e.arg.span)
+                return OF_FORMS[e.name]
+            if e.name in self.zones:
+                self._expect(e.arg, PLAYER if self.zones[e.name].owner == "player" else ANY, scope, report)
+                return ZONE
+            if report:
+                self.error("undefined-name", f"undefined name '{e.name} of ...'", e.span, "known forms: left of, right of, partner of, side of, opponents of, or ZONE of PLAYER")
+            return ANY
+        if isinstance(e, m.Call):
+            if e.name not in FUNCTIONS:
+                if report:
+                    self.error("undefined-name", f"unknown function '{e.name}'", e.span, "functions: " + ", ".join(FUNCTIONS))
+                return ANY
+            lo, hi = FUNCTIONS[e.name]
+            if not lo <= len(e.args) <= hi and report:
+                self.error("bad-call", f"'{e.name}' takes {lo if lo == hi else f'{lo} to {hi}'} argument(s), not {len(e.args)}", e.span)
+            for a in e.args:
+                if a.matching is not None:
+                    if e.name != "count" and report:
+                        self.error("bad-call", "only count() takes 'matching'", a.span)
+                    self._check_pattern(a.matching, report)
+                if e.name == "count":
+                    self._expect(a.value, ZONE, scope, report)
+                elif e.name in ("min", "max"):
+                    self._expect(a.value, INT, scope, report)
+                else:
+                    t = self._type(a.value, scope, report)
+                    if t not in (PLAYER, SIDE, ANY) and report:
+                        self.error("type-error", f"'{e.name}' needs a player or a side, not {t}", a.span)
+            return INT
+        if isinstance(e, m.BinOp):
+            if e.op in ("and", "or"):
+                self._expect(e.left, BOOL, scope, report)
+                self._expect(e.right, BOOL, scope, report)
+                return BOOL
+            left = self._type(e.left, scope, report)
+            right = self._type(e.right, scope, report)
+            if e.op in ("==", "!="):
+                if ANY not in (left, right) and left != right and report:
+                    self.error("type-error", f"cannot compare {_show(left)} with {_show(right)}", e.span)
+                return BOOL
+            for side, t in ((e.left, left), (e.right, right)):
+                if t not in (INT, ANY) and report:
+                    self.error("type-error", f"'{e.op}' needs numbers, not {_show(t)}", side.span)
+            return BOOL if e.op in ("<", "<=", ">", ">=") else INT
+        if isinstance(e, m.Not):
+            self._expect(e.operand, BOOL, scope, report)
+            return BOOL
+        if isinstance(e, m.Neg):
+            self._expect(e.operand, INT, scope, report)
+            return INT
+        if isinstance(e, m.Has):
+            self._expect(e.zone, ZONE, scope, report)
+            self._check_pattern(e.pattern, report)
+            return BOOL
+        return ANY  # pragma: no cover
+
+    def _expect(self, e: m.Expr, wanted: str, scope: _Scope, report: bool = True) -> None:
+        t = self._type(e, scope, report)
+        if wanted != ANY and t not in (wanted, ANY) and report:
+            self.error("type-error", f"expected {_show(wanted)}, found {_show(t)}", e.span)
+
+    def _suggest(self, name: str, scope: _Scope) -> str:
+        import difflib
+
+        close = difflib.get_close_matches(name, list(scope.names) + list(self.zones), n=1)
+        return f"did you mean '{close[0]}'?" if close else ""
+
+    def _check_pattern(self, p: m.Pattern, report: bool = True) -> None:
+        if not report:
+            return
+        if isinstance(p, m.PatWord):
+            if p.word not in self.ranks and p.word not in self.suits and p.word not in ("trump", "any"):
+                self.error("bad-rank", f"'{p.word}' is not a rank, a suit, 'trump' or 'any'", p.span, self._suggest_card(p.word))
+        elif isinstance(p, m.PatCard):
+            if p.rank not in self.ranks:
+                self.error("bad-rank", f"'{p.rank}' is not a rank of the deck", p.span, self._suggest_card(p.rank))
+            if p.suit.name != "trump" and p.suit.name not in self.suits:
+                self.error("bad-suit", f"'{p.suit.name}' is not a suit of the deck", p.suit.span, self._suggest_card(p.suit.name))
+        elif isinstance(p, m.PatNot):
+            self._check_pattern(p.operand)
+        elif isinstance(p, m.PatOr):
+            for o in p.options:
+                self._check_pattern(o)
+
+    def _suggest_card(self, word: str) -> str:
+        import difflib
+
+        close = difflib.get_close_matches(word, list(self.ranks) + list(self.suits) + ["trump"], n=1)
+        return f"did you mean '{close[0]}'?" if close else ""
+
+    # ------------------------------------------------------------ statements
+    def _check_block(self, stmts: Iterable[m.Statement], scope: _Scope) -> None:
+        ended = False
+        for st in stmts:
+            if ended:
+                self.warn("unreachable-code", "this statement can never run: the block was left above it", st.span)
+                ended = False
+            self._check_stmt(st, scope)
+            if isinstance(st, (m.StopLoop, m.EndDeal)):
+                ended = True
+
+    def _zone(self, ref: m.ZoneRef, scope: _Scope, subject: bool = False) -> None:
+        z = self.zones.get(ref.name)
+        if z is None:
+            self.error("undefined-name", f"undefined zone '{ref.name}'", ref.span, self._suggest(ref.name, _Scope({n: ZONE for n in self.zones})))
+            return
+        if ref.owner is not None:
+            if z.owner == "shared":
+                self.error("bad-zone", f"zone '{ref.name}' is shared; it has no owner", ref.span)
+            else:
+                self._expect(ref.owner, PLAYER if z.owner == "player" else ANY, scope)
+        elif z.owner != "shared" and not subject:
+            self.error("bad-zone", f"zone '{ref.name}' belongs to each {z.owner}: say whose, e.g. '{ref.name} of dealer'", ref.span)
+
+    def _check_count(self, c: m.Count, scope: _Scope) -> None:
+        self._expect(c.low, INT, scope)
+        if c.high is not None:
+            self._expect(c.high, INT, scope)
+        for e in (c.low, c.high):
+            if isinstance(e, m.IntLit) and e.value > MAX_CARDS:
+                self.error("limit-exceeded", f"{e.value} cards is more than any deck may hold", e.span)
+        if isinstance(c.low, m.IntLit) and isinstance(c.high, m.IntLit) and c.low.value > c.high.value:
+            self.error("bad-count", f"the range {c.low.value}..{c.high.value} is empty", c.span)
+
+    def _check_stmt(self, st: m.Statement, scope: _Scope) -> None:
+        if isinstance(st, m.DealCards):
+            for p in st.packets:
+                self._expect(p, INT, scope)
+            if st.first is not None:
+                self._expect(st.first, PLAYER, scope)
+        elif isinstance(st, m.TurnUp):
+            self._expect(st.count, INT, scope)
+            self._zone(st.to, scope)
+        elif isinstance(st, m.SetTrump):
+            if st.source == "zone" and st.zone is not None:
+                self._zone(st.zone, scope)
+            elif st.source == "fixed" and st.suit not in self.suits:
+                self.error("bad-suit", f"'{st.suit}' is not a suit of the deck", st.span)
+        elif isinstance(st, m.NameTrump):
+            self._expect(st.player, PLAYER, scope)
+        elif isinstance(st, m.Score):
+            t = self._type(st.who, scope)
+            if t not in (PLAYER, SIDE, ANY):
+                self.error("type-error", f"only a player or a side can score, not {_show(t)}", st.who.span)
+            self._expect(st.amount, INT, scope)
+        elif isinstance(st, m.Let):
+            if st.name not in self.variables:
+                self.error("undefined-name", f"'set {st.name}' before any 'let {st.name} = ...'", st.span)
+            elif st.name in self.env:
+                self.error("duplicate-name", f"variable '{st.name}' shadows a name already defined", st.span)
+            else:
+                t = self._type(st.value, scope)
+                want = self.variables[st.name]
+                if ANY not in (t, want) and t != want:
+                    self.error("type-error", f"'{st.name}' holds {_show(want)}, not {_show(t)}", st.value.span)
+        elif isinstance(st, m.StopLoop):
+            if not scope.in_loop:
+                self.error("stop-outside-loop", "'stop' is only allowed inside 'repeat'", st.span)
+        elif isinstance(st, m.Discard):
+            self._expect(st.player, PLAYER, scope)
+            self._check_count(st.count, scope)
+            if st.matching is not None:
+                self._check_pattern(st.matching)
+            self._zone(st.to, scope, subject=True)
+        elif isinstance(st, m.Take):
+            self._expect(st.player, PLAYER, scope)
+            self._check_count(st.count, scope)
+            if st.matching is not None:
+                self._check_pattern(st.matching)
+            self._zone(st.source, scope, subject=True)
+        elif isinstance(st, m.Draw):
+            self._expect(st.player, PLAYER, scope)
+            self._check_count(st.count, scope)
+            if st.count.kind in ("range", "at_least"):
+                self.error("bad-count", "a draw takes an exact number of cards ('N' or 'to N'), not a range", st.count.span)
+            self._zone(st.source, scope, subject=True)
+            if st.fallback is not None:
+                self._zone(st.fallback, scope, subject=True)
+            if st.fallback_matching is not None:
+                self._check_pattern(st.fallback_matching)
+        elif isinstance(st, m.Move):
+            if st.matching is not None:
+                self._check_pattern(st.matching)
+            self._zone(st.source, scope)
+            self._zone(st.to, scope)
+        elif isinstance(st, m.If):
+            for cond, body in st.branches:
+                self._expect(cond, BOOL, scope)
+                self._check_block(body, scope)
+            self._check_block(st.orelse, scope)
+        elif isinstance(st, m.Repeat):
+            if not isinstance(st.bound, m.IntLit):
+                self.error("bad-bound", "a repeat bound must be a plain number, so that every game ends", st.bound.span, "write e.g. 'repeat at most 21 times while ...'")
+            elif not 1 <= st.bound.value <= MAX_REPEAT:
+                self.error("limit-exceeded", f"a repeat bound must be 1..{MAX_REPEAT}", st.bound.span)
+            if st.condition is not None:
+                self._expect(st.condition, BOOL, scope)
+            self._check_block(st.body, _Scope(scope.names, True))
+        elif isinstance(st, m.ForEach):
+            if st.start is not None:
+                self._expect(st.start, PLAYER, scope)
+            if st.exclude is not None:
+                t = self._type(st.exclude, scope)
+                want = PLAYER if st.kind == "player" else SIDE
+                if t not in (want, ANY):
+                    self.error("type-error", f"'except' here needs a {want}, not {_show(t)}", st.exclude.span)
+            inner = _Scope(dict(scope.names), scope.in_loop)
+            inner.names[st.kind] = PLAYER if st.kind == "player" else SIDE
+            self._check_block(st.body, inner)
+        elif isinstance(st, m.Choose):
+            self._expect(st.player, PLAYER, scope)
+            seen: set[str] = set()
+            for opt in st.options:
+                if opt.name in seen:
+                    self.error("duplicate-choice", f"choice '{opt.name}' is offered twice", opt.span)
+                seen.add(opt.name)
+                self._check_block(opt.body, scope)
+        elif isinstance(st, m.Auction):
+            self._expect(st.start, PLAYER, scope)
+            self._expect(st.low, INT, scope)
+            self._expect(st.high, INT, scope)
+            if isinstance(st.low, m.IntLit) and isinstance(st.high, m.IntLit) and not 0 <= st.low.value <= st.high.value <= 10_000:
+                self.error("bad-count", f"bids {st.low.value}..{st.high.value} are not a valid range", st.span)
+            if st.all_pass_maker is not None:
+                self._expect(st.all_pass_maker, PLAYER, scope)
+            if st.all_pass_bid is not None:
+                self._expect(st.all_pass_bid, INT, scope)
+        elif isinstance(st, m.Tricks):
+            self._expect(st.count, INT, scope)
+            self._expect(st.leader, PLAYER, scope)
+            if "won" not in self.zones:
+                self.error("missing-section", "trick play needs a 'won' zone for the tricks taken", st.span, "declare 'zone won: per side, public'")
+            for ob in st.obligations:
+                if ob.guard is not None:
+                    self._expect(ob.guard, BOOL, scope)
+                if ob.pattern is not None:
+                    self._check_pattern(ob.pattern)
+            for dec in st.declarations:
+                self._check_pattern(dec.holding)
+                if dec.guard is not None:
+                    self._expect(dec.guard, BOOL, scope)
+                inner = _Scope(dict(scope.names), scope.in_loop)
+                inner.names["declarer"] = PLAYER
+                self._check_block(dec.body, inner)
+
+    # ------------------------------------------------------------ card counts
+    def _check_card_counts(self) -> None:
+        r = self.rules
+        if r.deck is None or r.players is None:
+            return
+        deck_size = len(r.deck.suits) * len(r.deck.ranks)
+        defaults = {o.name: o.default for o in r.options}
+        dealt = 0
+        for st in _walk(r.deal):
+            if isinstance(st, m.DealCards):
+                total = 0
+                for p in st.packets:
+                    v = _constant(p, defaults)
+                    if v is None:
+                        return
+                    if v < 0:
+                        self.error("bad-count", "a packet cannot hold a negative number of cards", p.span)
+                    total += v
+                dealt += total * r.players.count
+                if dealt > deck_size:
+                    self.error("deck-too-small", f"dealing {total} cards to each of {r.players.count} players needs {dealt} cards; the deck has {deck_size}", st.span)
+                    return
+            elif isinstance(st, m.TurnUp):
+                v = _constant(st.count, defaults)
+                if v is None:
+                    return
+                dealt += v
+                if dealt > deck_size:
+                    self.error("deck-too-small", f"turning up {v} card(s) here needs {dealt} cards; the deck has {deck_size}", st.span)
+                    return
+
+
+def _constant(e: m.Expr, values: dict[str, int | bool | str]) -> int | None:
+    """The value of a constant integer expression (options at their defaults)."""
+    if isinstance(e, m.IntLit):
+        return e.value
+    if isinstance(e, m.Name):
+        v = values.get(e.name)
+        return v if isinstance(v, int) and not isinstance(v, bool) else None
+    if isinstance(e, m.Neg):
+        v = _constant(e.operand, values)
+        return -v if v is not None else None
+    if isinstance(e, m.BinOp) and e.op in ("+", "-", "*"):
+        a, b = _constant(e.left, values), _constant(e.right, values)
+        if a is None or b is None:
+            return None
+        return a + b if e.op == "+" else a - b if e.op == "-" else a * b
+    return None
+
+
+def _walk(stmts: Iterable[m.Statement]) -> Iterator[m.Statement]:
+    """Every statement, depth first, including those nested in blocks."""
+    for st in stmts:
+        yield st
+        if isinstance(st, m.If):
+            for _, body in st.branches:
+                yield from _walk(body)
+            yield from _walk(st.orelse)
+        elif isinstance(st, (m.Repeat, m.ForEach)):
+            yield from _walk(st.body)
+        elif isinstance(st, m.Choose):
+            for opt in st.options:
+                yield from _walk(opt.body)
+        elif isinstance(st, m.Tricks):
+            for dec in st.declarations:
+                yield from _walk(dec.body)
+
+
+def walk(stmts: Iterable[m.Statement]) -> Iterator[m.Statement]:
+    """Public form of the statement walk, used by the interpreter's lints."""
+    return _walk(stmts)
+
+
+def _show(t: str) -> str:
+    if t.startswith("choice:"):
+        return f"a choice of option '{t[7:]}'"
+    return {INT: "a number", BOOL: "a condition", PLAYER: "a player", SIDE: "a side", ZONE: "a zone"}.get(t, t)
+
+
+def check(rules: m.RuleFile) -> list[Diagnostic]:
+    """Return every diagnostic (errors and warnings) for a parsed rule file."""
+    return Checker(rules).run()
+
+
+def type_of(checker: Checker, expr: m.Expr, context: dict[str, str] | None = None) -> str:
+    """The static type of an expression ('int', 'bool', 'player', 'side', 'zone',
+    'choice:OPTION' or 'any'), for a checker that has already run."""
+    scope = _Scope(dict(checker.env))
+    scope.names.update(checker.variables)
+    scope.names.update({"player": PLAYER, "side": SIDE, "declarer": PLAYER})
+    if context:
+        scope.names.update(context)
+    return checker._type(expr, scope, report=False)

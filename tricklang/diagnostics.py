@@ -1,0 +1,97 @@
+"""Diagnostics and the error hierarchy of the rules language.
+
+Every problem found in a rule file is a :class:`Diagnostic` with a stable ``code``
+(tests assert codes, so wording may improve), a severity, a position and a hint.
+:class:`RulesError` carries all of them and renders them compiler-style::
+
+    rules/x.trick:12:5: error: undefined name 'eldr' [undefined-name]
+       12 |     eldr chooses:
+          |     ^^^^
+      hint: did you mean 'elder'?
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem in a rule file."""
+
+    code: str
+    message: str
+    line: int = 0
+    column: int = 0
+    end_column: int = 0
+    severity: Severity = "error"
+    hint: str = ""
+    path: str = "<string>"
+
+    def render(self, source: str | None = None) -> str:
+        """Return the message as ``path:line:col: severity: message [code]``,
+        followed by the source line with a caret and the hint, where known."""
+        where = f"{self.path}:{self.line}:{self.column}" if self.line else self.path
+        out = [f"{where}: {self.severity}: {self.message} [{self.code}]"]
+        if source is not None and self.line:
+            lines = source.splitlines()
+            if 0 < self.line <= len(lines):
+                text = lines[self.line - 1].rstrip()
+                gutter = f"{self.line:>5} | "
+                out.append(gutter + text)
+                width = max(1, (self.end_column or self.column + 1) - self.column)
+                width = min(width, max(1, len(text) - self.column + 1))
+                out.append(" " * (len(gutter) - 2) + "| " + " " * (self.column - 1) + "^" * width)
+        if self.hint:
+            out.append(f"  hint: {self.hint}")
+        return "\n".join(out)
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-able form, for editors and CI."""
+        return {
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "end_column": self.end_column,
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+            "hint": self.hint,
+        }
+
+
+class TrickLangError(Exception):
+    """Base class of every error raised by tricklang and its interpreter."""
+
+
+@dataclass
+class RulesError(TrickLangError):
+    """A rule file could not be loaded: it carries every diagnostic found.
+
+    ``str(error)`` renders them all with source lines and carets.
+    """
+
+    diagnostics: list[Diagnostic]
+    source: str | None = None
+    warnings: list[Diagnostic] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        return "\n".join(d.render(self.source) for d in self.diagnostics)
+
+    def __str__(self) -> str:
+        return self.render()
+
+    @property
+    def codes(self) -> list[str]:
+        """The codes of the diagnostics, in order."""
+        return [d.code for d in self.diagnostics]
+
+
+class OptionError(TrickLangError, ValueError):
+    """An unknown option name, or an option value of the wrong type or range."""

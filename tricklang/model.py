@@ -1,0 +1,434 @@
+"""The typed syntax model of a rule file: frozen pydantic nodes with source spans.
+
+The parser (:mod:`tricklang.parser`) builds these nodes from the Lark tree; nothing
+after the parser imports Lark. Every node carries a :class:`Span` so that the
+checker and the interpreter can point at the line that caused a problem.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Union
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Node(BaseModel):
+    """Base class of every syntax node: immutable, with a source span."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Span(Node):
+    """A region of a rule file (1-based lines and columns)."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+NO_SPAN = Span(line=0, column=0, end_line=0, end_column=0)
+
+
+# ---------------------------------------------------------------- expressions
+
+
+class IntLit(Node):
+    value: int
+    span: Span
+
+
+class Name(Node):
+    name: str
+    span: Span
+
+
+class Of(Node):
+    """`left of dealer`, `side of maker`, `discards of player`."""
+
+    name: str
+    arg: Expr
+    span: Span
+
+
+class Arg(Node):
+    value: Expr
+    matching: Pattern | None = None
+    span: Span
+
+
+class Call(Node):
+    """`count(stock)`, `tricks(elder)`, `min(5, count(stock))`."""
+
+    name: str
+    args: tuple[Arg, ...]
+    span: Span
+
+
+class BinOp(Node):
+    op: str  # + - * == != < <= > >= and or
+    left: Expr
+    right: Expr
+    span: Span
+
+
+class Not(Node):
+    operand: Expr
+    span: Span
+
+
+class Neg(Node):
+    operand: Expr
+    span: Span
+
+
+class Has(Node):
+    """`turnup has K`: some card of a zone matches a pattern."""
+
+    zone: Expr
+    pattern: Pattern
+    span: Span
+
+
+Expr = Union[IntLit, Name, Of, Call, BinOp, Not, Neg, Has]
+
+
+# ---------------------------------------------------------------- patterns
+
+
+class SuitRef(Node):
+    """A suit in a card pattern: a suit name, `trump`, or `same colour as trump`."""
+
+    name: str
+    same_colour: bool = False
+    span: Span
+
+
+class PatWord(Node):
+    """A single word: a rank (`K`), a suit (`hearts`), `trump` or `any`."""
+
+    word: str
+    span: Span
+
+
+class PatCard(Node):
+    """`K of trump`, `5 of same colour as trump`, `Q of spades`."""
+
+    rank: str
+    suit: SuitRef
+    span: Span
+
+
+class PatNot(Node):
+    operand: Pattern
+    span: Span
+
+
+class PatOr(Node):
+    options: tuple[Pattern, ...]
+    span: Span
+
+
+Pattern = Union[PatWord, PatCard, PatNot, PatOr]
+
+
+# ---------------------------------------------------------------- header and sections
+
+
+class Citation(Node):
+    """The laws a rule implements, e.g. ``[E22-E31]`` gives ``("E22-E31",)``."""
+
+    laws: tuple[str, ...]
+    span: Span
+
+    def __str__(self) -> str:
+        return "[" + ", ".join(self.laws) + "]"
+
+
+class Players(Node):
+    count: int
+    teams: tuple[tuple[int, ...], ...] = ()
+    cite: Citation | None = None
+    span: Span
+
+
+class Role(Node):
+    name: str
+    value: Expr
+    cite: Citation | None = None
+    span: Span
+
+
+class SuitDecl(Node):
+    name: str
+    colour: str
+    span: Span
+
+
+class Deck(Node):
+    suits: tuple[SuitDecl, ...]
+    ranks: tuple[str, ...]
+    trump_ranks: tuple[str | Pattern, ...] | None = None
+    cite: Citation | None = None
+    span: Span
+    ranks_span: Span
+    trump_span: Span | None = None
+
+
+OptionType = Literal["int", "bool", "choice"]
+
+
+class Option(Node):
+    name: str
+    type: OptionType
+    default: int | bool | str
+    choices: tuple[str, ...] = ()
+    low: int | None = None
+    high: int | None = None
+    doc: str = ""
+    cite: Citation | None = None
+    span: Span
+
+
+class Zone(Node):
+    name: str
+    owner: Literal["player", "side", "shared"]
+    visibility: Literal["public", "owner", "hidden"]
+    pack: bool = False
+    cite: Citation | None = None
+    span: Span
+
+
+class PointCard(Node):
+    label: str
+    pattern: Pattern
+    value: int
+    cite: Citation | None = None
+    span: Span
+
+
+class Match(Node):
+    first_dealer: int | Literal["random"] = "random"
+    rotation: Literal["left", "right", "never"] = "left"
+    target: Expr | None = None
+    target_when: Literal["at_once", "after_deal"] = "after_deal"
+    ties: Expr | None = None
+    deal_limit: int | None = None
+    cite: Citation | None = None
+    span: Span
+    cites: tuple[Citation, ...] = ()
+
+
+# ---------------------------------------------------------------- statements
+
+
+class Count(Node):
+    """How many cards: exactly N, N..M, at least N, or to N (fill the hand)."""
+
+    kind: Literal["exact", "range", "at_least", "to"]
+    low: Expr
+    high: Expr | None = None
+    span: Span
+
+
+class ZoneRef(Node):
+    name: str
+    owner: Expr | None = None
+    span: Span
+
+
+class Stmt(Node):
+    cite: Citation | None = None
+    span: Span
+
+
+class DealCards(Stmt):
+    packets: tuple[Expr, ...]
+    first: Expr | None = None
+
+
+class TurnUp(Stmt):
+    count: Expr
+    to: ZoneRef
+
+
+class SetTrump(Stmt):
+    source: Literal["zone", "none", "fixed"]
+    zone: ZoneRef | None = None
+    suit: str | None = None
+
+
+class NameTrump(Stmt):
+    player: Expr
+
+
+class Score(Stmt):
+    who: Expr
+    amount: Expr
+    label: str = ""
+    negative: bool = False
+
+
+class Let(Stmt):
+    name: str
+    value: Expr
+    rebind: bool = False  # True for `set`
+
+
+class StopLoop(Stmt):
+    pass
+
+
+class Pass(Stmt):
+    pass
+
+
+class EndDeal(Stmt):
+    pass
+
+
+class Discard(Stmt):
+    player: Expr
+    count: Count
+    matching: Pattern | None = None
+    to: ZoneRef
+
+
+class Take(Stmt):
+    player: Expr
+    count: Count
+    matching: Pattern | None = None
+    source: ZoneRef
+    verb: str = "take"
+
+
+class Draw(Stmt):
+    player: Expr
+    count: Count
+    source: ZoneRef
+    fallback: ZoneRef | None = None
+    fallback_matching: Pattern | None = None
+
+
+class Move(Stmt):
+    matching: Pattern | None = None
+    source: ZoneRef
+    to: ZoneRef
+
+
+class If(Stmt):
+    branches: tuple[tuple[Expr, tuple[Statement, ...]], ...]
+    orelse: tuple[Statement, ...] = ()
+
+
+class Repeat(Stmt):
+    bound: Expr
+    condition: Expr | None = None
+    body: tuple[Statement, ...]
+
+
+class ForEach(Stmt):
+    kind: Literal["player", "side"]
+    start: Expr | None = None
+    exclude: Expr | None = None
+    body: tuple[Statement, ...]
+
+
+class ChoiceOption(Node):
+    name: str
+    body: tuple[Statement, ...]
+    span: Span
+
+
+class Choose(Stmt):
+    player: Expr
+    options: tuple[ChoiceOption, ...]
+
+
+class Auction(Stmt):
+    kind: Literal["once_around", "until_passes"]
+    start: Expr
+    low: Expr
+    high: Expr
+    all_pass: Literal["maker", "redeal"] = "redeal"
+    all_pass_maker: Expr | None = None
+    all_pass_bid: Expr | None = None
+    all_pass_cite: Citation | None = None
+
+
+ObligationKind = Literal[
+    "follow_suit", "may_trump", "trump_if_void", "beat_if_able", "lead_until_broken"
+]
+
+
+class Obligation(Node):
+    kind: ObligationKind
+    pattern: Pattern | None = None
+    guard: Expr | None = None
+    cite: Citation | None = None
+    span: Span
+
+
+class Declaration(Node):
+    name: str
+    holding: Pattern
+    deadline: Literal["before_first_card", "before_playing_it"]
+    guard: Expr | None = None
+    body: tuple[Statement, ...]
+    cite: Citation | None = None
+    span: Span
+
+
+class Tricks(Stmt):
+    count: Expr
+    leader: Expr
+    obligations: tuple[Obligation, ...] = ()
+    declarations: tuple[Declaration, ...] = ()
+
+
+Statement = Union[
+    DealCards,
+    TurnUp,
+    SetTrump,
+    NameTrump,
+    Score,
+    Let,
+    StopLoop,
+    Pass,
+    EndDeal,
+    Discard,
+    Take,
+    Draw,
+    Move,
+    If,
+    Repeat,
+    ForEach,
+    Choose,
+    Auction,
+    Tricks,
+]
+
+
+class RuleFile(Node):
+    """A whole parsed rule file, before checking."""
+
+    path: str
+    version: int | None = None
+    version_span: Span | None = None
+    game: str | None = None
+    source: str | None = None
+    players: Players | None = None
+    roles: tuple[Role, ...] = ()
+    deck: Deck | None = None
+    options: tuple[Option, ...] = ()
+    zones: tuple[Zone, ...] = ()
+    points: tuple[PointCard, ...] = ()
+    match: Match | None = None
+    deal: tuple[Statement, ...] = ()
+    deal_span: Span | None = None
+    sections: tuple[tuple[str, Span], ...] = ()
+
+
+for _model in list(globals().values()):
+    if isinstance(_model, type) and issubclass(_model, Node) and _model is not Node:
+        _model.model_rebuild()

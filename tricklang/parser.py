@@ -1,0 +1,947 @@
+"""From rule-file text to the typed model: Lark parsing and tree transformation.
+
+This is the only module that imports Lark. Syntax errors become
+:class:`~tricklang.diagnostics.Diagnostic` objects with a position, the line, a
+caret and what was expected.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import (
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+    VisitError,
+)
+from lark.indenter import DedentError, Indenter
+
+from . import model as m
+from .diagnostics import Diagnostic, RulesError
+
+MAX_SOURCE_BYTES = 1_000_000
+"""Rule files larger than this are refused before parsing."""
+
+MAX_NESTING = 40
+"""Indentation deeper than this many levels is refused (see ``too-deep``)."""
+
+
+class _TrickIndenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 8
+
+
+@lru_cache(maxsize=1)
+def _lark() -> Lark:
+    grammar = resources.files("tricklang").joinpath("grammar.lark").read_text(encoding="utf-8")
+    return Lark(
+        grammar,
+        parser="lalr",
+        postlex=_TrickIndenter(),
+        propagate_positions=True,
+        maybe_placeholders=False,
+    )
+
+
+# Friendly names for the grammar's terminals, used in "expected ..." messages.
+_TERMINAL_NAMES = {
+    "_NL": "end of line",
+    "_INDENT": "an indented block",
+    "_DEDENT": "end of block",
+    "NAME": "a name",
+    "INT": "a number",
+    "SIGNED_INT": "a number",
+    "STRING": 'a quoted string ("...")',
+    "CITE": "a law citation like [E42]",
+    "COLON": "':'",
+    "COMMA": "','",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "EQUAL": "'='",
+    "COMP_OP": "a comparison",
+    "ADD_OP": "'+' or '-'",
+    "MUL_OP": "'*'",
+    "MINUS": "'-'",
+    "LOOP_KIND": "'player' or 'side'",
+    "$END": "end of file",
+}
+
+
+def _describe_expected(expected: set[str]) -> str:
+    names: list[str] = []
+    for term in sorted(expected):
+        if term in _TERMINAL_NAMES:
+            name = _TERMINAL_NAMES[term]
+        else:
+            pattern = _lark().get_terminal(term).pattern if term in _terminal_names() else None
+            value = getattr(pattern, "value", None)
+            name = f"'{value}'" if isinstance(value, str) and pattern and pattern.type == "str" else term.lower()
+        if name not in names:
+            names.append(name)
+    if not names:
+        return "something else"
+    if len(names) > 8:
+        return ", ".join(names[:8]) + f" or one of {len(names) - 8} more"
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+@lru_cache(maxsize=1)
+def _terminal_names() -> frozenset[str]:
+    return frozenset(t.name for t in _lark().terminals)
+
+
+def _syntax_diagnostic(err: UnexpectedInput, path: str) -> Diagnostic:
+    line = getattr(err, "line", 0) or 0
+    column = getattr(err, "column", 0) or 0
+    if isinstance(err, UnexpectedCharacters):
+        char = err.char
+        return Diagnostic(
+            "syntax-error",
+            f"unexpected character {char!r}",
+            line,
+            column,
+            column + 1,
+            hint="expected " + _describe_expected(set(err.allowed or ())),
+            path=path,
+        )
+    if isinstance(err, UnexpectedToken):
+        tok = err.token
+        if tok.type == "$END":
+            what = "end of file"
+        elif tok.type == "_NL":
+            what = "end of line"
+        elif tok.type == "_INDENT":
+            what = "indented block"
+        elif tok.type == "_DEDENT":
+            what = "end of block"
+        else:
+            what = repr(str(tok))
+        expected = set(err.accepts or err.expected or ())
+        hint = ""
+        if tok.type == "_INDENT":
+            hint = "this line is indented more than the line before it, which does not open a block"
+        elif "_INDENT" in expected and len(expected) == 1:
+            hint = "a line ending in ':' (or a section heading) must be followed by an indented block"
+        end = (tok.end_column or column + 1) if tok.type not in ("_NL", "_DEDENT", "$END") else column + 1
+        return Diagnostic(
+            "syntax-error",
+            f"unexpected {what}; expected {_describe_expected(expected)}",
+            tok.line or line,
+            tok.column or column,
+            end,
+            hint=hint,
+            path=path,
+        )
+    if isinstance(err, UnexpectedEOF):
+        return Diagnostic(
+            "syntax-error",
+            f"unexpected end of file; expected {_describe_expected(set(err.expected or ()))}",
+            line,
+            column,
+            path=path,
+        )
+    return Diagnostic("syntax-error", str(err).splitlines()[0], line, column, path=path)
+
+
+def _span(meta: Any) -> m.Span:
+    if getattr(meta, "empty", False) or not hasattr(meta, "line"):
+        return m.NO_SPAN
+    return m.Span(line=meta.line, column=meta.column, end_line=meta.end_line, end_column=meta.end_column)
+
+
+def _tok_span(tok: Token) -> m.Span:
+    return m.Span(
+        line=tok.line or 0,
+        column=tok.column or 0,
+        end_line=tok.end_line or tok.line or 0,
+        end_column=tok.end_column or (tok.column or 0) + len(tok),
+    )
+
+
+def _one(children: list[Any], kind: type) -> Any:
+    for child in children:
+        if isinstance(child, kind):
+            return child
+    return None
+
+
+def _cite(children: list[Any]) -> m.Citation | None:
+    c = _one(children, m.Citation)
+    return c if isinstance(c, m.Citation) else None
+
+
+def _exprs(children: list[Any]) -> list[Any]:
+    return [c for c in children if isinstance(c, (m.IntLit, m.Name, m.Of, m.Call, m.BinOp, m.Not, m.Neg, m.Has))]
+
+
+def _stmts(children: list[Any]) -> tuple[Any, ...]:
+    return tuple(c for c in children if isinstance(c, m.Stmt))
+
+
+class _Block:
+    """An indented suite, before it is attached to its statement."""
+
+    def __init__(self, stmts: tuple[Any, ...], cite: m.Citation | None) -> None:
+        self.stmts = stmts
+        self.cite = cite
+
+
+class _Tagged:
+    """A keyword alternative (e.g. ``at_once``) passed up the tree."""
+
+    def __init__(self, tag: str, value: Any = None) -> None:
+        self.tag = tag
+        self.value = value
+
+
+@v_args(meta=True)
+class _ToModel(Transformer[Token, m.RuleFile]):
+    def __init__(self, path: str) -> None:
+        super().__init__(visit_tokens=True)
+        self.path = path
+
+    # ------------------------------------------------------------ tokens
+    def CITE(self, tok: Token) -> m.Citation:  # noqa: N802 - Lark naming
+        body = str(tok)[1:-1]
+        laws = tuple(part.strip() for part in body.split(",") if part.strip())
+        return m.Citation(laws=laws, span=_tok_span(tok))
+
+    def cite(self, meta: Any, children: list[Any]) -> m.Citation:
+        c: m.Citation = children[0]
+        return c
+
+    # ------------------------------------------------------------ header
+    def start(self, meta: Any, children: list[Any]) -> m.RuleFile:
+        fields: dict[str, Any] = {"path": self.path}
+        roles: list[m.Role] = []
+        options: list[m.Option] = []
+        zones: list[m.Zone] = []
+        points: list[m.PointCard] = []
+        sections: list[tuple[str, m.Span]] = []
+        for child in children:
+            if isinstance(child, _Tagged):
+                tag, (value, span) = child.tag, child.value
+                sections.append((tag, span))
+                if tag == "version":
+                    fields["version"], fields["version_span"] = value, span
+                elif tag == "deal":
+                    fields["deal"], fields["deal_span"] = value, span
+                elif tag == "points":
+                    points.extend(value)
+                elif tag in fields:
+                    continue  # a duplicate section: the checker reports it from `sections`
+                else:
+                    fields[tag] = value
+            elif isinstance(child, m.Role):
+                roles.append(child)
+            elif isinstance(child, m.Option):
+                options.append(child)
+            elif isinstance(child, m.Zone):
+                zones.append(child)
+        return m.RuleFile(
+            **fields,
+            roles=tuple(roles),
+            options=tuple(options),
+            zones=tuple(zones),
+            points=tuple(points),
+            sections=tuple(sections),
+        )
+
+    def version(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("version", (int(children[0]), _span(meta)))
+
+    def game(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("game", (str(children[0])[1:-1], _span(meta)))
+
+    def source(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("source", (str(children[0])[1:-1], _span(meta)))
+
+    def players(self, meta: Any, children: list[Any]) -> _Tagged:
+        teams = _one(children, tuple) or ()
+        node = m.Players(count=int(children[0]), teams=teams, cite=_cite(children), span=_span(meta))
+        return _Tagged("players", (node, _span(meta)))
+
+    def partnerships(self, meta: Any, children: list[Any]) -> tuple[tuple[int, ...], ...]:
+        return tuple(children)
+
+    def team(self, meta: Any, children: list[Any]) -> tuple[int, ...]:
+        return tuple(int(c) for c in children)
+
+    def role(self, meta: Any, children: list[Any]) -> m.Role:
+        return m.Role(name=str(children[0]), value=children[1], cite=_cite(children), span=_span(meta))
+
+    # ------------------------------------------------------------ deck
+    def deck(self, meta: Any, children: list[Any]) -> _Tagged:
+        suits: tuple[m.SuitDecl, ...] = ()
+        ranks: tuple[str, ...] = ()
+        ranks_span = _span(meta)
+        trump: tuple[Any, ...] | None = None
+        trump_span = None
+        for child in children:
+            if isinstance(child, _Tagged):
+                if child.tag == "suits":
+                    suits = child.value
+                elif child.tag == "ranks":
+                    ranks, ranks_span = child.value
+                elif child.tag == "trump_ranks":
+                    trump, trump_span = child.value
+        node = m.Deck(
+            suits=suits,
+            ranks=ranks,
+            trump_ranks=trump,
+            cite=_cite(children),
+            span=_span(meta),
+            ranks_span=ranks_span,
+            trump_span=trump_span,
+        )
+        return _Tagged("deck", (node, _span(meta)))
+
+    def suits(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("suits", tuple(c for c in children if isinstance(c, m.SuitDecl)))
+
+    def suit_decl(self, meta: Any, children: list[Any]) -> m.SuitDecl:
+        return m.SuitDecl(name=str(children[0]), colour=str(children[1]), span=_span(meta))
+
+    def ranks(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("ranks", (tuple(str(c) for c in children if isinstance(c, Token)), _span(meta)))
+
+    def trump_ranks(self, meta: Any, children: list[Any]) -> _Tagged:
+        items: list[Any] = []
+        for c in children:
+            if isinstance(c, Token):
+                items.append(str(c))
+            elif isinstance(c, m.PatOr) and len(c.options) == 1:
+                items.append(c.options[0])
+            elif not isinstance(c, m.Citation):
+                items.append(c)
+        return _Tagged("trump_ranks", (tuple(items), _span(meta)))
+
+    # ------------------------------------------------------------ options and zones
+    def option(self, meta: Any, children: list[Any]) -> m.Option:
+        name = str(children[0])
+        kind, choices = children[1].value
+        default_tok: Token = children[2]
+        domain = _one(children, tuple)
+        doc = next((str(c)[1:-1] for c in children[3:] if isinstance(c, Token) and c.type == "STRING"), "")
+        default: int | bool | str
+        text = str(default_tok)
+        if default_tok.type == "SIGNED_INT":
+            default = int(text)
+        elif text in ("true", "false"):
+            default = text == "true"
+        else:
+            default = text
+        return m.Option(
+            name=name,
+            type=kind,
+            default=default,
+            choices=choices,
+            low=domain[0] if domain else None,
+            high=domain[1] if domain else None,
+            doc=doc,
+            cite=_cite(children),
+            span=_span(meta),
+        )
+
+    def int_type(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("type", ("int", ()))
+
+    def bool_type(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("type", ("bool", ()))
+
+    def choice_type(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("type", ("choice", tuple(str(c) for c in children)))
+
+    def opt_value(self, meta: Any, children: list[Any]) -> Token:
+        tok: Token = children[0]
+        return tok
+
+    def domain(self, meta: Any, children: list[Any]) -> tuple[int, int]:
+        return (int(children[0]), int(children[1]))
+
+    def zone(self, meta: Any, children: list[Any]) -> m.Zone:
+        return m.Zone(
+            name=str(children[0]),
+            owner=children[1].tag,
+            visibility=children[2].tag,
+            pack=any(isinstance(c, _Tagged) and c.tag == "pack" for c in children),
+            cite=_cite(children),
+            span=_span(meta),
+        )
+
+    def zone_pack(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("pack")
+
+    def per_player(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("player")
+
+    def per_side(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("side")
+
+    def shared(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("shared")
+
+    def public(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("public")
+
+    def owner(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("owner")
+
+    def hidden(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("hidden")
+
+    def points(self, meta: Any, children: list[Any]) -> _Tagged:
+        cite = _cite(children)
+        lines = []
+        for c in children:
+            if isinstance(c, m.PointCard):
+                lines.append(c if c.cite or cite is None else c.model_copy(update={"cite": cite}))
+        return _Tagged("points", (tuple(lines), _span(meta)))
+
+    def point_line(self, meta: Any, children: list[Any]) -> m.PointCard:
+        return m.PointCard(
+            label=str(children[0])[1:-1],
+            pattern=children[1],
+            value=int(children[2]),
+            cite=_cite(children),
+            span=_span(meta),
+        )
+
+    # ------------------------------------------------------------ match
+    def match(self, meta: Any, children: list[Any]) -> _Tagged:
+        fields: dict[str, Any] = {}
+        cites: list[m.Citation] = []
+        for c in children:
+            if isinstance(c, _Tagged):
+                value, cite = c.value
+                if c.tag == "target":
+                    fields["target"], fields["target_when"] = value
+                else:
+                    fields[c.tag] = value
+                if cite is not None:
+                    cites.append(cite)
+        node = m.Match(**fields, cite=_cite(children), cites=tuple(cites), span=_span(meta))
+        return _Tagged("match", (node, _span(meta)))
+
+    def first_dealer(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("first_dealer", (children[0].value, _cite(children)))
+
+    def fd_random(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("fd", "random")
+
+    def fd_seat(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("fd", int(children[0]))
+
+    def rotation(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("rotation", (children[0].value, _cite(children)))
+
+    def rot_left(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("rot", "left")
+
+    def rot_right(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("rot", "right")
+
+    def rot_never(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("rot", "never")
+
+    def target(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("target", ((children[0], children[1].tag), _cite(children)))
+
+    def at_once(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("at_once")
+
+    def after_deal(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("after_deal")
+
+    def ties(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("ties", (children[0], _cite(children)))
+
+    def deal_limit(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("deal_limit", (int(children[0]), _cite(children)))
+
+    # ------------------------------------------------------------ the deal
+    def deal_section(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("deal", (_stmts(children), _span(meta)))
+
+    def stmt(self, meta: Any, children: list[Any]) -> Any:
+        node = children[0]
+        cite = _cite(children[1:])
+        if cite is not None and isinstance(node, m.Stmt):
+            return node.model_copy(update={"cite": cite})
+        return node
+
+    def inline_suite(self, meta: Any, children: list[Any]) -> _Block:
+        node = children[0]
+        cite = _cite(children[1:])
+        if cite is not None:
+            node = node.model_copy(update={"cite": cite})
+        return _Block((node,), None)
+
+    def block_suite(self, meta: Any, children: list[Any]) -> _Block:
+        # A block's citation covers the statements in it that cite nothing themselves.
+        cite = _cite(children)
+        stmts = _stmts(children)
+        if cite is not None:
+            stmts = tuple(s if s.cite is not None else s.model_copy(update={"cite": cite}) for s in stmts)
+        return _Block(stmts, cite)
+
+    def deal_cards(self, meta: Any, children: list[Any]) -> m.DealCards:
+        start = _one(children, _FromMarker)
+        return m.DealCards(
+            packets=tuple(_exprs(children)), first=start.expr if start else None, span=_span(meta)
+        )
+
+    def start_from(self, meta: Any, children: list[Any]) -> _FromMarker:
+        return _FromMarker(children[0])
+
+    def except_clause(self, meta: Any, children: list[Any]) -> _ExceptMarker:
+        return _ExceptMarker(children[0])
+
+    def turn_up(self, meta: Any, children: list[Any]) -> m.TurnUp:
+        return m.TurnUp(count=children[0], to=children[1], span=_span(meta))
+
+    def set_trump(self, meta: Any, children: list[Any]) -> m.SetTrump:
+        src: _Tagged = children[0]
+        if src.tag == "zone":
+            return m.SetTrump(source="zone", zone=src.value, span=_span(meta))
+        if src.tag == "none":
+            return m.SetTrump(source="none", span=_span(meta))
+        return m.SetTrump(source="fixed", suit=src.value, span=_span(meta))
+
+    def trump_of_zone(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("zone", children[0])
+
+    def trump_none(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("none")
+
+    def trump_fixed(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("fixed", str(children[0]))
+
+    def name_trump(self, meta: Any, children: list[Any]) -> m.NameTrump:
+        return m.NameTrump(player=children[0], span=_span(meta))
+
+    def score(self, meta: Any, children: list[Any]) -> m.Score:
+        label = str(children[2])[1:-1] if len(children) > 2 else ""
+        return m.Score(who=children[0], amount=children[1], label=label, span=_span(meta))
+
+    def lose(self, meta: Any, children: list[Any]) -> m.Score:
+        label = str(children[2])[1:-1] if len(children) > 2 else ""
+        return m.Score(who=children[0], amount=children[1], label=label, negative=True, span=_span(meta))
+
+    def let_stmt(self, meta: Any, children: list[Any]) -> m.Let:
+        return m.Let(name=str(children[0]), value=children[1], span=_span(meta))
+
+    def set_stmt(self, meta: Any, children: list[Any]) -> m.Let:
+        return m.Let(name=str(children[0]), value=children[1], rebind=True, span=_span(meta))
+
+    def stop(self, meta: Any, children: list[Any]) -> m.StopLoop:
+        return m.StopLoop(span=_span(meta))
+
+    def pass_stmt(self, meta: Any, children: list[Any]) -> m.Pass:
+        return m.Pass(span=_span(meta))
+
+    def end_deal(self, meta: Any, children: list[Any]) -> m.EndDeal:
+        return m.EndDeal(span=_span(meta))
+
+    def discard(self, meta: Any, children: list[Any]) -> m.Discard:
+        return m.Discard(
+            player=children[0],
+            count=children[1],
+            matching=_one(children, _Matching) and _one(children, _Matching).pattern,
+            to=children[-1],
+            span=_span(meta),
+        )
+
+    def take(self, meta: Any, children: list[Any]) -> m.Take:
+        verb = next((str(c) for c in children if isinstance(c, Token) and c.type == "NAME"), "take")
+        matching = _one(children, _Matching)
+        return m.Take(
+            player=children[0],
+            count=children[1],
+            matching=matching.pattern if matching else None,
+            source=_one(children, m.ZoneRef),
+            verb=verb,
+            span=_span(meta),
+        )
+
+    def draw(self, meta: Any, children: list[Any]) -> m.Draw:
+        zones = [c for c in children if isinstance(c, m.ZoneRef)]
+        matching = _one(children, _Matching)
+        return m.Draw(
+            player=children[0],
+            count=children[1],
+            source=zones[0],
+            fallback=zones[1] if len(zones) > 1 else None,
+            fallback_matching=matching.pattern if matching else None,
+            span=_span(meta),
+        )
+
+    def move(self, meta: Any, children: list[Any]) -> m.Move:
+        zones = [c for c in children if isinstance(c, m.ZoneRef)]
+        matching = _one(children, _Matching)
+        return m.Move(
+            matching=matching.pattern if matching else None, source=zones[0], to=zones[1], span=_span(meta)
+        )
+
+    def count_exact(self, meta: Any, children: list[Any]) -> m.Count:
+        return m.Count(kind="exact", low=children[0], span=_span(meta))
+
+    def count_range(self, meta: Any, children: list[Any]) -> m.Count:
+        return m.Count(kind="range", low=children[0], high=children[1], span=_span(meta))
+
+    def count_at_least(self, meta: Any, children: list[Any]) -> m.Count:
+        return m.Count(kind="at_least", low=children[0], span=_span(meta))
+
+    def count_to(self, meta: Any, children: list[Any]) -> m.Count:
+        return m.Count(kind="to", low=children[0], span=_span(meta))
+
+    def matching(self, meta: Any, children: list[Any]) -> _Matching:
+        return _Matching(children[0])
+
+    def zone_ref(self, meta: Any, children: list[Any]) -> m.ZoneRef:
+        owner = children[1] if len(children) > 1 else None
+        return m.ZoneRef(name=str(children[0]), owner=owner, span=_span(meta))
+
+    def if_stmt(self, meta: Any, children: list[Any]) -> m.If:
+        branches = [(children[0], children[1].stmts)]
+        orelse: tuple[Any, ...] = ()
+        cite = children[1].cite
+        for c in children[2:]:
+            if isinstance(c, _Tagged) and c.tag == "elif":
+                branches.append(c.value)
+            elif isinstance(c, _Tagged) and c.tag == "else":
+                orelse = c.value
+        return m.If(branches=tuple(branches), orelse=orelse, cite=cite, span=_span(meta))
+
+    def elif_clause(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("elif", (children[0], children[1].stmts))
+
+    def else_clause(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("else", children[0].stmts)
+
+    def repeat_stmt(self, meta: Any, children: list[Any]) -> m.Repeat:
+        block: _Block = children[-1]
+        cond = children[1] if len(children) == 3 else None
+        return m.Repeat(bound=children[0], condition=cond, body=block.stmts, cite=block.cite, span=_span(meta))
+
+    def for_stmt(self, meta: Any, children: list[Any]) -> m.ForEach:
+        block: _Block = children[-1]
+        kind = str(children[0])
+        start = exclude = None
+        for c in children[1:-1]:
+            if isinstance(c, _FromMarker):
+                start = c.expr
+            elif isinstance(c, _ExceptMarker):
+                exclude = c.expr
+        return m.ForEach(
+            kind="side" if kind == "side" else "player",
+            start=start,
+            exclude=exclude,
+            body=block.stmts,
+            cite=block.cite,
+            span=_span(meta),
+        )
+
+    def choose_stmt(self, meta: Any, children: list[Any]) -> m.Choose:
+        options = tuple(c for c in children if isinstance(c, m.ChoiceOption))
+        return m.Choose(player=children[0], options=options, cite=_cite(children), span=_span(meta))
+
+    def choice_option(self, meta: Any, children: list[Any]) -> m.ChoiceOption:
+        block: _Block = children[1]
+        body = block.stmts
+        return m.ChoiceOption(name=str(children[0]), body=body, span=_span(meta))
+
+    def auction_stmt(self, meta: Any, children: list[Any]) -> m.Auction:
+        kind: _Tagged = children[0]
+        exprs = _exprs(children[1:])
+        fields: dict[str, Any] = {}
+        allpass = next((c for c in children[1:] if isinstance(c, _Tagged)), None)
+        if allpass is not None:
+            if allpass.tag == "all_pass_maker":
+                fields["all_pass"] = "maker"
+                fields["all_pass_maker"], fields["all_pass_bid"], fields["all_pass_cite"] = allpass.value
+            else:
+                fields["all_pass"] = "redeal"
+                fields["all_pass_cite"] = allpass.value
+        return m.Auction(
+            kind=kind.tag,  # type: ignore[arg-type]
+            start=exprs[0],
+            low=exprs[1],
+            high=exprs[2],
+            cite=next((c for c in children if isinstance(c, m.Citation)), None),
+            span=_span(meta),
+            **fields,
+        )
+
+    def once_around(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("once_around")
+
+    def until_passes(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("until_passes")
+
+    def all_pass_maker(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("all_pass_maker", (children[0], children[1], _cite(children)))
+
+    def all_pass_redeal(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("all_pass_redeal", _cite(children))
+
+    def tricks_stmt(self, meta: Any, children: list[Any]) -> m.Tricks:
+        exprs = _exprs(children)
+        return m.Tricks(
+            count=exprs[0],
+            leader=exprs[1],
+            obligations=tuple(c for c in children if isinstance(c, m.Obligation)),
+            declarations=tuple(c for c in children if isinstance(c, m.Declaration)),
+            cite=_cite(children),
+            span=_span(meta),
+        )
+
+    def obligation(self, meta: Any, children: list[Any]) -> m.Obligation:
+        kind: _Tagged = children[0]
+        guard = _one(children, _Guard)
+        return m.Obligation(
+            kind=kind.tag,  # type: ignore[arg-type]
+            pattern=kind.value,
+            guard=guard.expr if guard else None,
+            cite=_cite(children),
+            span=_span(meta),
+        )
+
+    def follow_suit(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("follow_suit")
+
+    def may_trump(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("may_trump")
+
+    def trump_if_void(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("trump_if_void")
+
+    def beat_if_able(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("beat_if_able")
+
+    def lead_until_broken(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("lead_until_broken", children[0])
+
+    def guard(self, meta: Any, children: list[Any]) -> _Guard:
+        return _Guard(children[0])
+
+    def declaration(self, meta: Any, children: list[Any]) -> m.Declaration:
+        block: _Block = children[-1]
+        guard = _one(children, _Guard)
+        deadline: _Tagged = children[2]
+        cite = block.cite
+        body = block.stmts
+        if cite is None and len(body) == 1 and body[0].cite is not None:
+            cite = body[0].cite
+        return m.Declaration(
+            name=str(children[0]),
+            holding=children[1],
+            deadline=deadline.tag,  # type: ignore[arg-type]
+            guard=guard.expr if guard else None,
+            body=body,
+            cite=cite,
+            span=_span(meta),
+        )
+
+    def before_first_card(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("before_first_card")
+
+    def before_playing_it(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("before_playing_it")
+
+    # ------------------------------------------------------------ patterns
+    def pattern(self, meta: Any, children: list[Any]) -> Any:
+        if len(children) == 1:
+            return children[0]
+        return m.PatOr(options=tuple(children), span=_span(meta))
+
+    def pat_negate(self, meta: Any, children: list[Any]) -> m.PatNot:
+        return m.PatNot(operand=children[0], span=_span(meta))
+
+    def pat_word(self, meta: Any, children: list[Any]) -> m.PatWord:
+        return m.PatWord(word=str(children[0]), span=_span(meta))
+
+    def pat_card(self, meta: Any, children: list[Any]) -> m.PatCard:
+        return m.PatCard(rank=str(children[0]), suit=children[1], span=_span(meta))
+
+    def suit_named(self, meta: Any, children: list[Any]) -> m.SuitRef:
+        return m.SuitRef(name=str(children[0]), span=_span(meta))
+
+    def suit_same_colour(self, meta: Any, children: list[Any]) -> m.SuitRef:
+        return m.SuitRef(name=str(children[0]), same_colour=True, span=_span(meta))
+
+    # ------------------------------------------------------------ expressions
+    def int_lit(self, meta: Any, children: list[Any]) -> m.IntLit:
+        return m.IntLit(value=int(children[0]), span=_span(meta))
+
+    def name(self, meta: Any, children: list[Any]) -> m.Name:
+        return m.Name(name=str(children[0]), span=_span(meta))
+
+    def of_expr(self, meta: Any, children: list[Any]) -> m.Of:
+        return m.Of(name=str(children[0]), arg=children[1], span=_span(meta))
+
+    def call(self, meta: Any, children: list[Any]) -> m.Call:
+        args = tuple(c for c in children[1:] if isinstance(c, m.Arg))
+        return m.Call(name=str(children[0]), args=args, span=_span(meta))
+
+    def arg(self, meta: Any, children: list[Any]) -> m.Arg:
+        matching = _one(children, _Matching)
+        return m.Arg(value=children[0], matching=matching.pattern if matching else None, span=_span(meta))
+
+    def _chain(self, meta: Any, children: list[Any], ops: list[str] | None = None) -> Any:
+        node = children[0]
+        i = 1
+        while i < len(children):
+            if ops is not None:
+                op, right = ops[0], children[i]
+                i += 1
+            else:
+                op, right = str(children[i]), children[i + 1]
+                i += 2
+            node = m.BinOp(op=op, left=node, right=right, span=_span(meta))
+        return node
+
+    def or_expr(self, meta: Any, children: list[Any]) -> Any:
+        return self._chain(meta, children, ["or"])
+
+    def and_expr(self, meta: Any, children: list[Any]) -> Any:
+        return self._chain(meta, children, ["and"])
+
+    def comparison(self, meta: Any, children: list[Any]) -> Any:
+        return self._chain(meta, children)
+
+    def sum(self, meta: Any, children: list[Any]) -> Any:
+        return self._chain(meta, children)
+
+    def product(self, meta: Any, children: list[Any]) -> Any:
+        return self._chain(meta, children)
+
+    def not_op(self, meta: Any, children: list[Any]) -> m.Not:
+        return m.Not(operand=children[0], span=_span(meta))
+
+    def neg(self, meta: Any, children: list[Any]) -> m.Neg:
+        return m.Neg(operand=children[0], span=_span(meta))
+
+    def has(self, meta: Any, children: list[Any]) -> m.Has:
+        return m.Has(zone=children[0], pattern=children[1], span=_span(meta))
+
+
+class _Matching:
+    def __init__(self, pattern: Any) -> None:
+        self.pattern = pattern
+
+
+class _Guard:
+    def __init__(self, expr: Any) -> None:
+        self.expr = expr
+
+
+class _FromMarker:
+    def __init__(self, expr: Any) -> None:
+        self.expr = expr
+
+
+class _ExceptMarker:
+    def __init__(self, expr: Any) -> None:
+        self.expr = expr
+
+
+def parse(source: str, path: str = "<string>") -> m.RuleFile:
+    """Parse rule-file text into a :class:`~tricklang.model.RuleFile`.
+
+    Raises:
+        RulesError: with a ``syntax-error`` (or ``too-large``, ``too-deep``)
+            diagnostic giving the position, the line, a caret and what was expected.
+    """
+    if len(source.encode("utf-8", "replace")) > MAX_SOURCE_BYTES:
+        raise RulesError(
+            [Diagnostic("too-large", f"rule file is larger than {MAX_SOURCE_BYTES} bytes", path=path)],
+            source=None,
+        )
+    depth = _max_indent_depth(source)
+    if depth[0] > MAX_NESTING:
+        raise RulesError(
+            [
+                Diagnostic(
+                    "too-deep",
+                    f"blocks are nested more than {MAX_NESTING} levels deep",
+                    depth[1],
+                    1,
+                    path=path,
+                )
+            ],
+            source,
+        )
+    text = source if source.endswith("\n") else source + "\n"
+    try:
+        tree = _lark().parse(text)
+    except DedentError as err:
+        line = _dedent_line(text, str(err))
+        raise RulesError(
+            [
+                Diagnostic(
+                    "bad-indent",
+                    "this line's indentation does not match any enclosing block",
+                    line,
+                    1,
+                    hint="indent it exactly as far as a line above it",
+                    path=path,
+                )
+            ],
+            source,
+        ) from None
+    except UnexpectedInput as err:
+        raise RulesError([_syntax_diagnostic(err, path)], source) from None
+    try:
+        result = _ToModel(path).transform(tree)
+    except VisitError as err:  # pragma: no cover - a bug in the transformer
+        raise RulesError(
+            [Diagnostic("internal-error", f"could not build the model: {err.orig_exc}", path=path)], source
+        ) from None
+    assert isinstance(result, m.RuleFile)
+    return result
+
+
+def _max_indent_depth(source: str) -> tuple[int, int]:
+    levels = [0]
+    deepest, where = 0, 0
+    for number, line in enumerate(source.splitlines(), 1):
+        stripped = line.lstrip(" \t")
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(line) - len(stripped)
+        while levels and indent < levels[-1]:
+            levels.pop()
+        if not levels or indent > levels[-1]:
+            levels.append(indent)
+        if len(levels) - 1 > deepest:
+            deepest, where = len(levels) - 1, number
+    return deepest, where
+
+
+def _dedent_line(text: str, message: str) -> int:
+    levels = [0]
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.lstrip(" \t")
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(line) - len(stripped)
+        if indent > levels[-1]:
+            levels.append(indent)
+        else:
+            while indent < levels[-1]:
+                levels.pop()
+            if indent != levels[-1]:
+                return number
+    return 0

@@ -1,0 +1,161 @@
+"""A checked rule file with its option values bound: what the interpreter runs."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from . import model as m
+from .checker import check
+from .diagnostics import Diagnostic, OptionError, RulesError
+from .parser import parse
+
+OptionValue = int | bool | str
+
+
+class Ruleset(BaseModel):
+    """A parsed and checked rule file, with every option given a value.
+
+    Build one with :func:`tricklang.load`; derive a variant with :meth:`with_options`.
+    """
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    rules: m.RuleFile
+    source: str
+    path: str
+    options: dict[str, OptionValue]
+    warnings: tuple[Diagnostic, ...] = ()
+
+    @property
+    def name(self) -> str:
+        """The game's name, from the `game` line."""
+        return self.rules.game or "?"
+
+    @property
+    def digest(self) -> str:
+        """SHA-256 of the rule file's text, to tie records to the exact rules."""
+        return hashlib.sha256(self.source.encode("utf-8")).hexdigest()
+
+    @property
+    def player_count(self) -> int:
+        assert self.rules.players is not None
+        return self.rules.players.count
+
+    @property
+    def cards(self) -> list[str]:
+        """Every card code of the deck, suit by suit, ranks high to low."""
+        assert self.rules.deck is not None
+        return card_codes(self.rules.deck)
+
+    def option_specs(self) -> tuple[m.Option, ...]:
+        """The declared options (name, type, default, range, doc, law)."""
+        return self.rules.options
+
+    def with_options(self, options: Mapping[str, Any] | None) -> Ruleset:
+        """Return the same rules with some options changed.
+
+        Raises:
+            OptionError: an unknown option, or a value of the wrong type or range.
+        """
+        if not options:
+            return self
+        values = dict(self.options)
+        values.update(bind_options(self.rules.options, options))
+        return self.model_copy(update={"options": values})
+
+    def __repr__(self) -> str:
+        changed = {k: v for k, v in self.options.items() if v != _defaults(self.rules)[k]}
+        return f"<Ruleset {self.name!r} from {self.path!r}" + (f" options={changed}>" if changed else ">")
+
+
+def card_codes(deck: m.Deck) -> list[str]:
+    """Card codes (rank then suit letter: ``KS``, ``10H``) in deck order."""
+    return [rank + suit.name[0].upper() for suit in deck.suits for rank in deck.ranks]
+
+
+def _defaults(rules: m.RuleFile) -> dict[str, OptionValue]:
+    return {o.name: o.default for o in rules.options}
+
+
+def parse_option_value(spec: m.Option, value: Any) -> OptionValue:
+    """Convert and validate one option value (a Python value or CLI text).
+
+    Raises:
+        OptionError: naming the option, the value and what was expected.
+    """
+    name = spec.name
+    if spec.type == "bool":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "1", "0", "on", "off"):
+            return value.lower() in ("true", "yes", "1", "on")
+        raise OptionError(f"option '{name}' is a bool (true or false), not {value!r}")
+    if spec.type == "int":
+        if isinstance(value, bool):
+            raise OptionError(f"option '{name}' is a number, not {value!r}")
+        if isinstance(value, str):
+            try:
+                value = int(value.strip())
+            except ValueError:
+                raise OptionError(f"option '{name}' is a number, not {value!r}") from None
+        if not isinstance(value, int):
+            raise OptionError(f"option '{name}' is a number, not {value!r}")
+        if spec.low is not None and spec.high is not None and not spec.low <= value <= spec.high:
+            raise OptionError(f"option '{name}' must be in {spec.low}..{spec.high}, not {value}")
+        return value
+    if not isinstance(value, str) or value not in spec.choices:
+        raise OptionError(f"option '{name}' must be one of {', '.join(spec.choices)}, not {value!r}")
+    return value
+
+
+def bind_options(specs: tuple[m.Option, ...], given: Mapping[str, Any]) -> dict[str, OptionValue]:
+    """Validate a mapping of option values against the declared options.
+
+    Raises:
+        OptionError: for an unknown option name or a bad value.
+    """
+    by_name = {o.name: o for o in specs}
+    out: dict[str, OptionValue] = {}
+    for key, value in given.items():
+        spec = by_name.get(key)
+        if spec is None:
+            known = ", ".join(sorted(by_name)) or "none"
+            raise OptionError(f"unknown option '{key}' (this rule file's options: {known})")
+        out[key] = parse_option_value(spec, value)
+    return out
+
+
+def load(source: str | Path, *, options: Mapping[str, Any] | None = None, path: str | None = None) -> Ruleset:
+    """Parse and check a rule file, given as a path or as its text.
+
+    A string containing a newline is taken as rule-file text; any other string or
+    :class:`~pathlib.Path` is a file name.
+
+    Raises:
+        RulesError: the file cannot be read, or has errors (all of them are listed).
+        OptionError: an unknown option, or a value of the wrong type or range.
+    """
+    if isinstance(source, Path) or "\n" not in source:
+        file = Path(source)
+        try:
+            text = file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+            raise RulesError([Diagnostic("unreadable-file", f"cannot read rule file: {reason}", path=str(file))]) from None
+        where = path or str(source)
+    else:
+        text, where = source, path or "<string>"
+    rules = parse(text, where)
+    found = check(rules)
+    errors = [d for d in found if d.severity == "error"]
+    warnings = tuple(d for d in found if d.severity == "warning")
+    if errors:
+        raise RulesError(errors, text, list(warnings))
+    values = _defaults(rules)
+    ruleset = Ruleset(rules=rules, source=text, path=where, options=values, warnings=warnings)
+    return ruleset.with_options(options)
