@@ -165,7 +165,14 @@ class Program:
                 return
         core.deal_no += 1
         if core.deal_no >= self.deal_limit:
-            raise GameLimitError(f"the match did not end within {self.deal_limit} deals")
+            # The match is abandoned without a winner (e.g. random bidders in a
+            # set-back game can go on for ever). Not an error: simulations go on.
+            core.terminal = True
+            core.winner = -1
+            self.emit(core, {"type": "match_end", "winner": None, "abandoned": True,
+                             "reason": f"no side reached the target within {self.deal_limit} deals",
+                             "scores": list(core.scores)})
+            return
         core.dealer = (core.dealer + self.rotation) % self.n
         self.start_deal(core)
 

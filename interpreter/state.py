@@ -33,13 +33,15 @@ class Outcome:
     """How a match ended: the winning side (a seat's index when there are no
     partnerships), its members, and the final scores per side."""
 
-    winner: int
+    winner: int | None
     winners: tuple[int, ...]
     scores: tuple[int, ...]
     deals: int
 
     def result(self) -> str:
         """A short human-readable result, e.g. ``'seat 1 wins 5-3'``."""
+        if self.winner is None:
+            return "abandoned without a winner at " + "-".join(map(str, self.scores))
         who = "seat " + str(self.winners[0]) if len(self.winners) == 1 else "seats " + "+".join(map(str, self.winners))
         return f"{who} win{'s' if len(self.winners) == 1 else ''} " + "-".join(map(str, self.scores))
 
@@ -132,6 +134,8 @@ class State:
         if not self.core.terminal:
             return None
         w = self.core.winner
+        if w < 0:
+            return Outcome(None, (), tuple(self.core.scores), self.core.deal_no)
         return Outcome(w, tuple(self.program.sides[w]), tuple(self.core.scores), self.core.deal_no + 1)
 
     def _instruction(self) -> Instruction:

@@ -1,0 +1,39 @@
+# Set-up and everyday commands. Everything runs inside .venv, created on demand.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+SEED ?= 2026
+
+.PHONY: demo test lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@ $(VENV)/.installed
+
+## demo: a full Écarté match between the built-in players, as a transcript
+demo: $(VENV)/.installed
+	$(BIN)/python -m interpreter.demo rules/ecarte.trick --seed $(SEED) --seats heuristic,random
+
+## test: the whole test suite (with doctests)
+test: $(VENV)/.installed-test
+	$(BIN)/python -m pytest
+
+## lint: ruff and mypy --strict
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check tricklang interpreter tests benchmarks
+	$(BIN)/mypy
+
+## bench: interpreter speed against a hand-written Écarté
+bench: $(VENV)/.installed
+	$(BIN)/python benchmarks/bench_ecarte.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,108 @@
+"""Readable transcripts of a game, rendered from its event log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .state import State
+
+
+def _laws(event: dict[str, Any]) -> str:
+    laws = event.get("laws")
+    return f"  [{', '.join(laws)}]" if laws else ""
+
+
+def seat_name(state: State, seat: int) -> str:
+    return f"seat {seat}"
+
+
+def side_name(state: State, side: int) -> str:
+    members = state.program.sides[side]
+    if len(members) == 1:
+        return seat_name(state, members[0])
+    return "seats " + " & ".join(str(p) for p in members)
+
+
+def render(state: State, player: int | None = None) -> str:
+    """The game so far as text, seen by ``player`` (None: everything)."""
+    return "\n".join(lines(state, player))
+
+
+def lines(state: State, player: int | None = None) -> list[str]:
+    out: list[str] = []
+    name = state.ruleset.name
+    out.append(f"{name}: seed {state.seed}, first dealer seat {state.core.first_dealer}")
+    opts = ", ".join(f"{k}={v}" for k, v in state.ruleset.options.items())
+    if opts:
+        out.append(f"options: {opts}")
+    for e in state.events(player):
+        out.extend(event_lines(state, e))
+    return out
+
+
+def event_lines(state: State, e: dict[str, Any]) -> list[str]:
+    t = e["type"]
+    who = seat_name(state, e["player"]) if "player" in e else ""
+    if t == "deal":
+        return ["", f"Deal {e['deal']}: {seat_name(state, e['dealer'])} deals"]
+    if t == "dealt":
+        if "cards" in e:
+            return [f"  {who} is dealt {' '.join(e['cards'])}"]
+        return [f"  {who} is dealt {e['count']} cards"]
+    if t == "turn_up":
+        if "cards" in e:
+            return [f"  turned up: {' '.join(e['cards'])}"]
+        return [f"  {e['count']} card(s) turned up face down"]
+    if t == "trump":
+        suit = e["suit"] or "none"
+        by = f" (named by {seat_name(state, e['player'])})" if "player" in e else ""
+        return [f"  trumps: {suit}{by}{_laws(e)}"]
+    if t == "choice":
+        return [f"  {who}: {e['choice']}{_laws(e)}"]
+    if t == "select":
+        cards = " ".join(e["cards"]) if "cards" in e else f"{e['count']} card(s)"
+        if e.get("count", 0) == 0:
+            cards = "nothing"
+        return [f"  {who} {e['verb']}s {cards}{_laws(e)}"]
+    if t == "draw":
+        if "cards" in e:
+            text = f"  {who} draws {' '.join(e['cards']) or 'nothing'}"
+            if e.get("taken_back"):
+                text += f", takes back {' '.join(e['taken_back'])}"
+        else:
+            text = f"  {who} draws {e['count']} card(s)"
+            if e.get("taken_back"):
+                text += f", takes back {e['taken_back']}"
+        return [text + _laws(e)]
+    if t == "move":
+        cards = " ".join(e["cards"]) if "cards" in e else f"{e['count']} card(s)"
+        return [f"  {cards} moved from {e['from']} to {e['to']}"]
+    if t == "bid":
+        return [f"  {who} bids {e['bid']}"]
+    if t == "pass":
+        return [f"  {who} passes"]
+    if t == "contract":
+        extra = " (all passed)" if e.get("all_passed") else ""
+        return [f"  {seat_name(state, e['maker'])} makes at {e['bid']}{extra}{_laws(e)}"]
+    if t == "redeal":
+        return [f"  all passed: the deal is abandoned{_laws(e)}"]
+    if t == "declare":
+        return [f"  {who} declares {e['name']}{_laws(e)}"]
+    if t == "play":
+        return []
+    if t == "trick":
+        plays = ", ".join(f"{seat_name(state, p)} {c}" for p, c in zip(e["players"], e["cards"]))
+        return [f"  trick {e['trick']}: {plays} -> won by {seat_name(state, e['winner'])}"]
+    if t == "score":
+        verb = "scores" if e["points"] >= 0 else "loses"
+        label = f" ({e['label']})" if e.get("label") else ""
+        return [f"  {side_name(state, e['side'])} {verb} {abs(e['points'])}{label}{_laws(e)}"]
+    if t == "deal_end":
+        return [f"  score after deal {e['deal']}: " + ", ".join(f"{side_name(state, s)} {v}" for s, v in enumerate(e["scores"]))]
+    if t == "match_end":
+        if e.get("winner") is None:
+            return ["", f"Match abandoned: {e.get('reason', 'no winner')}"]
+        tb = " (tie broken by the rules)" if e.get("tie_break") else ""
+        score = "-".join(str(v) for v in e["scores"])
+        return ["", f"{side_name(state, e['winner'])} win{'s' if len(state.program.sides[e['winner']]) == 1 else ''} the match {score}{tb}"]
+    return [f"  {e}"]
