@@ -11,11 +11,12 @@ from __future__ import annotations
 class Action:
     """One move: a verb and its arguments. Equal actions have equal text."""
 
-    __slots__ = ("verb", "args", "_text")
+    __slots__ = ("verb", "args", "_text", "card")
 
-    def __init__(self, verb: str, args: tuple[str, ...] = ()) -> None:
+    def __init__(self, verb: str, args: tuple[str, ...] = (), card: int = -1) -> None:
         self.verb = verb
         self.args = args
+        self.card = card  # the card's index, for the interpreter's play actions
         self._text = verb + "".join(" " + a for a in args) if args else verb
 
     def __str__(self) -> str:

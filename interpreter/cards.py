@@ -48,6 +48,32 @@ class CardTables:
                     strength[card] = len(order) - pos
             self.eff_suit.append(eff)
             self.trump_strength.append(strength)
+        # order[t][card]: position of the card when a hand is sorted by suit
+        # (trumps first) and strength (high first), for each trump index t.
+        self.order: list[list[int]] = []
+        for t in range(self.nsuits + 1):
+            trump = t if t < self.nsuits else NO_TRUMP
+            keys = sorted(range(self.size), key=lambda c: self.sort_key(c, trump))
+            rank_of = [0] * self.size
+            for pos, c in enumerate(keys):
+                rank_of[c] = pos
+            self.order.append(rank_of)
+        # power[t][led][card]: how strongly a card plays to a trick led in suit
+        # `led` under trump index t: trumps above the led suit, other cards 0.
+        self.power: list[list[list[int]]] = []
+        for t in range(self.nsuits + 1):
+            trump = t if t < self.nsuits else NO_TRUMP
+            per_led = []
+            for led in range(self.nsuits):
+                row = [0] * self.size
+                for c in range(self.size):
+                    s = self.eff_suit[t][c]
+                    if trump != NO_TRUMP and s == trump:
+                        row[c] = 1000 + self.trump_strength[t][c]
+                    elif s == led:
+                        row[c] = self.plain[c]
+                per_led.append(row)
+            self.power.append(per_led)
         self.point_labels = [p.label for p in points]
         self.point_tables: list[list[tuple[int, int]]] = []  # per trump: (card, label index) list
         self.point_value: list[list[int]] = []

@@ -112,7 +112,53 @@ class _Compiler:
         return prog
 
     # ------------------------------------------------------------ expressions
+    _NOT_CONSTANT = object()
+
+    def constant(self, e: m.Expr) -> Any:
+        """The value of an expression made of literals and options only, else a sentinel."""
+        nc = self._NOT_CONSTANT
+        if isinstance(e, m.IntLit):
+            return e.value
+        if isinstance(e, m.Name):
+            if e.name in self.context or e.name in self.checker.variables:
+                return nc
+            if e.name in self.prog.options:
+                return self.prog.options[e.name]
+            if e.name in ("true", "false"):
+                return e.name == "true"
+            if e.name in self.checker.choice_values and e.name not in self.roles:
+                return e.name
+            return nc
+        if isinstance(e, m.Not):
+            v = self.constant(e.operand)
+            return nc if v is nc else not v
+        if isinstance(e, m.Neg):
+            v = self.constant(e.operand)
+            return nc if v is nc else -v
+        if isinstance(e, m.BinOp):
+            a, b = self.constant(e.left), self.constant(e.right)
+            if a is nc or b is nc:
+                return nc
+            if e.op == "and":
+                return bool(a) and bool(b)
+            if e.op == "or":
+                return bool(a) or bool(b)
+            return _BINOPS[e.op](a, b)
+        return nc
+
+    def guard(self, e: m.Expr | None) -> Fn | None | bool:
+        """A guard's test; True when it always holds (or is absent), False when it never does."""
+        if e is None:
+            return True
+        v = self.constant(e)
+        if v is not self._NOT_CONSTANT:
+            return bool(v)
+        return self.expr(e)
+
     def expr(self, e: m.Expr) -> Fn:
+        value = self.constant(e)
+        if value is not self._NOT_CONSTANT:
+            return lambda core: value
         if isinstance(e, m.IntLit):
             v = e.value
             return lambda core: v
@@ -408,7 +454,10 @@ class _Compiler:
         obligations = []
         lead_rules: list[tuple[int, Fn | None]] = []
         for ob in st.obligations:
-            guard = self.expr(ob.guard) if ob.guard is not None else None
+            test = self.guard(ob.guard)
+            if test is False:
+                continue  # switched off by an option
+            guard = None if test is True else test
             laws = ob.cite.laws if ob.cite else ()
             if ob.kind == "lead_until_broken":
                 assert ob.pattern is not None
@@ -421,9 +470,12 @@ class _Compiler:
         self.context["declarer"] = "player"
         declarer = self.slot("declarer")
         for d in st.declarations:
+            test = self.guard(d.guard)
+            if test is False:
+                continue  # switched off by an option
             declarations.append(ins.Declaration(
                 d.name, self.tables.pattern_table(d.holding), d.deadline == "before_first_card",
-                self.expr(d.guard) if d.guard is not None else None,
+                None if test is True else test,
                 self.effects(d.body, d.cite.laws if d.cite else ()), d.cite.laws if d.cite else (), declarer,
             ))
             prog.declaration_names.append(d.name)

@@ -409,6 +409,7 @@ class Select(Instruction):
         self.test = test
         self.source = source
         self.dest = dest
+        self.cache: dict[tuple[int, ...], Action] = {}
 
     def _bounds(self, core: Core) -> tuple[list[int], int, int]:
         prog = self.prog
@@ -427,9 +428,7 @@ class Select(Instruction):
             lo = hi = max(0, self.low(core) - hand_size)
         hi = min(hi, len(eligible))
         lo = max(0, min(lo, hi))
-        tables = prog.tables
-        trump = core.trump
-        ordered = sorted(eligible, key=lambda c: tables.sort_key(c, trump))
+        ordered = sorted(eligible, key=prog.tables.order[core.ti].__getitem__)
         return ordered, lo, hi
 
     def ready(self, core: Core) -> bool:
@@ -446,6 +445,8 @@ class Select(Instruction):
     def legal(self, core: Core) -> list[Action]:
         ordered, lo, hi = self._bounds(core)
         codes = self.prog.tables.codes
+        cache = self.cache
+        verb = self.verb
         out: list[Action] = []
         total = 0
         for k in range(lo, hi + 1):
@@ -453,7 +454,12 @@ class Select(Instruction):
                 total += 1
                 if total > MAX_CHOICES:
                     raise GameLimitError(f"line {self.line}: more than {MAX_CHOICES} ways to choose cards")
-                out.append(Action(self.verb, tuple(codes[c] for c in combo) if combo else ("none",)))
+                action = cache.get(combo)
+                if action is None:
+                    if len(cache) > 200_000:
+                        cache.clear()
+                    action = cache[combo] = Action(verb, tuple(codes[c] for c in combo) if combo else ("none",))
+                out.append(action)
         return out
 
     def apply(self, core: Core, action: Action) -> None:
@@ -627,7 +633,8 @@ class Tricks(Instruction):
         self.chain = [o for o in obligations if o.kind != "may_trump"]
         self.lead_rules = lead_rules
         self.declarations = declarations
-        self.play_actions = [Action("play", (code,)) for code in prog.tables.codes]
+        self.only_before_first_card = all(d.before_first_card for d in declarations)
+        self.play_actions = [Action("play", (code,), i) for i, code in enumerate(prog.tables.codes)]
 
     def ready(self, core: Core) -> bool:
         prog = self.prog
@@ -665,8 +672,7 @@ class Tricks(Instruction):
         tables = prog.tables
         hand = core.zones[prog.hand + p]
         ti = core.ti
-        eff = tables.eff_suit[ti]
-        trump = core.trump
+        order = tables.order[ti].__getitem__
         why: list[str] = []
         if not core.tr_cards:
             allowed = hand
@@ -678,45 +684,43 @@ class Tricks(Instruction):
                 if rest and len(rest) < len(allowed):
                     allowed = rest
                     why.append("lead_until_broken")
-            return sorted(allowed, key=lambda c: tables.sort_key(c, trump)), why
+            return sorted(allowed, key=order), why
+        eff = tables.eff_suit[ti]
+        trump = core.trump
         led = eff[core.tr_cards[0]]
         follow = [c for c in hand if eff[c] == led]
-        allowed = list(hand)
+        allowed = hand
         for ob in self.chain:
             if ob.guard is not None and not ob.guard(core):
                 continue
-            if ob.kind == "follow_suit":
+            kind = ob.kind
+            if kind == "follow_suit":
                 if follow:
                     may = trump != NO_TRUMP and led != trump and any(
                         o.guard is None or o.guard(core) for o in self.may_trump
                     )
-                    narrowed = [c for c in allowed if eff[c] == led or (may and eff[c] == trump)]
+                    narrowed = [c for c in allowed if eff[c] == led or (may and eff[c] == trump)] if may else [
+                        c for c in allowed if eff[c] == led]
                     if narrowed and len(narrowed) < len(allowed):
                         allowed = narrowed
                         why.append("follow_suit")
-            elif ob.kind == "trump_if_void":
+            elif kind == "trump_if_void":
                 if not follow and trump != NO_TRUMP:
                     trumps = [c for c in allowed if eff[c] == trump]
                     if trumps and len(trumps) < len(allowed):
                         allowed = trumps
                         why.append("trump_if_void")
-            elif ob.kind == "beat_if_able":
-                best = self._winning_power(core, led)
-                power = self._power
-                winners = [c for c in allowed if power(c, led, ti, trump) > best]
+            elif kind == "beat_if_able":
+                power = tables.power[ti][led]
+                best = max(power[c] for c in core.tr_cards)
+                winners = [c for c in allowed if power[c] > best]
                 if winners and len(winners) < len(allowed):
                     allowed = winners
                     why.append("beat_if_able")
-        return sorted(allowed, key=lambda c: tables.sort_key(c, trump)), why
+        return sorted(allowed, key=order), why
 
     def _power(self, c: int, led: int, ti: int, trump: int) -> int:
-        tables = self.prog.tables
-        s = tables.eff_suit[ti][c]
-        if trump != NO_TRUMP and s == trump:
-            return 1000 + tables.trump_strength[ti][c]
-        if s == led:
-            return tables.plain[c]
-        return 0
+        return self.prog.tables.power[ti][led][c]
 
     def _winning_power(self, core: Core, led: int) -> int:
         return max(self._power(c, led, core.ti, core.trump) for c in core.tr_cards)
@@ -743,7 +747,7 @@ class Tricks(Instruction):
         cards, _ = self.allowed_cards(core, p)
         acts = self.play_actions
         out = [acts[c] for c in cards]
-        if self.declarations:
+        if self.declarations and not (self.only_before_first_card and core.played[p]):
             out.extend(d.action for d in self.available_declarations(core, p))
         return out
 
@@ -759,7 +763,7 @@ class Tricks(Instruction):
                     d.effects(core)
                     return
             return  # pragma: no cover - legality was checked by the caller
-        card = prog.tables.index[action.args[0]]
+        card = action.card
         core.zones[prog.hand + p].remove(card)
         core.tr_cards.append(card)
         core.tr_players.append(p)
@@ -774,7 +778,8 @@ class Tricks(Instruction):
     def _finish_trick(self, core: Core) -> None:
         prog = self.prog
         led = prog.tables.eff_suit[core.ti][core.tr_cards[0]]
-        powers = [self._power(c, led, core.ti, core.trump) for c in core.tr_cards]
+        power = prog.tables.power[core.ti][led]
+        powers = [power[c] for c in core.tr_cards]
         best = max(range(len(powers)), key=powers.__getitem__)
         winner = core.tr_players[best]
         won = prog.won + (prog.side_of[winner] if prog.won_kind == "side" else winner)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,31 +46,33 @@ class Outcome:
         return f"{who} win{'s' if len(self.winners) == 1 else ''} " + "-".join(map(str, self.scores))
 
 
-class LegalActions(Sequence[Action]):
-    """The legal actions of a state, in their fixed order; supports ``in`` with text."""
+class LegalActions(list[Action]):
+    """The legal actions of a state, in their fixed order.
+
+    A list of :class:`Action`; ``in`` also accepts an action's text.
+    """
+
+    __slots__ = ("_texts",)
 
     def __init__(self, actions: list[Action]) -> None:
-        self._actions = actions
-        self._texts = {a.text for a in actions}
-
-    def __len__(self) -> int:
-        return len(self._actions)
-
-    def __getitem__(self, i: int) -> Action:  # type: ignore[override]
-        return self._actions[i]
-
-    def __iter__(self) -> Iterator[Action]:
-        return iter(self._actions)
+        super().__init__(actions)
+        self._texts: set[str] | None = None
 
     def __contains__(self, item: object) -> bool:
+        if self._texts is None:
+            self._texts = {a.text for a in self}
         if isinstance(item, Action):
             return item.text in self._texts
         if isinstance(item, str):
             return " ".join(item.split()) in self._texts
         return False
 
+    def texts(self) -> list[str]:
+        """The notation of each action, in order."""
+        return [a.text for a in self]
+
     def __repr__(self) -> str:
-        return "<LegalActions " + ", ".join(a.text for a in self._actions) + ">"
+        return "<LegalActions " + ", ".join(a.text for a in self) + ">"
 
 
 class State:
@@ -166,8 +168,7 @@ class State:
         tables = self.program.tables
         if verb in ("play",) or (args and args != ["none"] and verb not in ("bid", "name", "declare")):
             cards = [tables.parse_card(a) for a in args] if args != ["none"] else []
-            trump = self.core.trump
-            cards.sort(key=lambda c: tables.sort_key(c, trump))
+            cards.sort(key=tables.order[self.core.ti].__getitem__)
             args = [tables.codes[c] for c in cards] or (["none"] if args else [])
         else:
             args = [a.lower() for a in args]
@@ -182,8 +183,13 @@ class State:
         """
         if self.core.terminal:
             raise IllegalActionError(str(action), "the match is over")
-        text = self._canonical(action)
         legal = self.legal_actions()
+        if isinstance(action, Action):
+            for a in legal:  # fast path: an action taken from legal_actions()
+                if a is action:
+                    self._apply_unchecked(a)
+                    return
+        text = self._canonical(action)
         if text not in legal:
             raise IllegalActionError(text, self.why_illegal(text))
         chosen = next(a for a in legal if a.text == text)
@@ -332,7 +338,7 @@ class State:
             if player is None or info.mask >> player & 1:
                 shown: Any = sorted((codes[c] for c in cards)) if info.name != prog.zones[prog.pack].name else [codes[c] for c in cards]
                 if info.name == "hand" or info.visibility != "hidden":
-                    shown = [codes[c] for c in sorted(cards, key=lambda c: prog.tables.sort_key(c, core.trump))]
+                    shown = [codes[c] for c in sorted(cards, key=prog.tables.order[core.ti].__getitem__)]
                 value: Any = {"cards": shown, "count": len(cards)}
             else:
                 value = {"count": len(cards)}
@@ -367,7 +373,7 @@ class State:
         """A seat's cards (omniscient: for referees, tests and transcripts)."""
         prog = self.program
         cards = self.core.zones[prog.hand + player]
-        return [prog.tables.codes[c] for c in sorted(cards, key=lambda c: prog.tables.sort_key(c, self.core.trump))]
+        return [prog.tables.codes[c] for c in sorted(cards, key=prog.tables.order[self.core.ti].__getitem__)]
 
     def zone(self, name: str, owner: int | None = None) -> list[str]:
         """The cards of a zone, top last (omniscient)."""
