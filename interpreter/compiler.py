@@ -109,6 +109,23 @@ class _Compiler:
             if mt.deal_limit is not None:
                 prog.deal_limit = mt.deal_limit
         self.block(self.rules.deal)
+        prog.deal_end = self.emit(ins.FinishDeal(prog))
+        self.context["offender"] = "player"
+        offender = self.slot("offender")
+        for irr in self.rules.irregularities:
+            test = self.guard(irr.guard)
+            if test is False:
+                continue
+            laws = irr.cite.laws if irr.cite else ()
+            entry = ins.IrregularityEntry(
+                irr.name, self.expr(irr.by) if irr.by is not None else None,
+                frozenset(irr.phases or ("any",)), None if test is True else test, laws, offender,
+            )
+            entry.entry = self.here
+            self.block(irr.body)
+            self.emit(ins.Return(prog))
+            prog.irregularities.append(entry)
+        del self.context["offender"]
         return prog
 
     # ------------------------------------------------------------ expressions
@@ -376,7 +393,16 @@ class _Compiler:
                                self.zone_expr(st.source, player), fallback, ftest), st)
         elif isinstance(st, m.Move):
             test = self.tables.pattern_table(st.matching) if st.matching is not None else None
-            self.emit(ins.Move(prog, test, self.zone_expr(st.source), self.zone_expr(st.to)), st)
+            amount = self.expr(st.amount) if st.amount is not None else None
+            self.emit(ins.Move(prog, st.mode, amount, test, self.zone_expr(st.source), self.zone_expr(st.to)), st)
+        elif isinstance(st, m.Redeal):
+            self.emit(ins.Redeal(prog, st.same_dealer), st)
+        elif isinstance(st, m.Expose):
+            self.emit(ins.Expose(prog, self.zone_expr(st.zone)), st)
+        elif isinstance(st, m.Forbid):
+            self.emit(ins.Forbid(prog, st.declaration, self.expr(st.who)), st)
+        elif isinstance(st, m.Cancel):
+            self.emit(ins.Cancel(prog, st.label, self.expr(st.who), self.type(st.who) == "player"), st)
         elif isinstance(st, m.If):
             self.if_stmt(st)
         elif isinstance(st, m.Repeat):

@@ -18,6 +18,7 @@ class Core:
         "played", "declared", "broken", "tricks_won",
         "au_active", "au_order", "au_pos", "au_high", "au_bidder", "au_passed",
         "terminal", "winner", "events", "steps", "seed", "deck", "first_dealer",
+        "table", "calls", "exposed", "deal_scores", "deal_events", "chance",
     )
 
     zones: list[list[int]]
@@ -54,6 +55,12 @@ class Core:
     seed: int
     deck: list[int] | None
     first_dealer: int
+    table: bool
+    calls: list[int]
+    exposed: set[int]
+    deal_scores: list[int]
+    deal_events: int
+    chance: int
 
     def copy(self) -> Core:
         """An independent copy (lists copied, immutable values shared)."""
@@ -72,4 +79,6 @@ class Core:
         new.au_order = list(self.au_order)
         new.au_passed = list(self.au_passed)
         new.events = list(self.events)
+        new.calls = list(self.calls)
+        new.exposed = set(self.exposed)
         return new

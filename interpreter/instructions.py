@@ -9,6 +9,7 @@ them (and may finish them, moving ``pc`` on, when nothing is left to decide),
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from itertools import combinations
 from typing import Any
@@ -50,9 +51,9 @@ class Instruction:
         return type(self).__name__.lower()
 
 
-def _visible_mask(prog: Program, dest: int, source: int | None, actor: int) -> int:
-    mask = prog.zones[dest].mask
-    if source is not None and prog.zones[source].visibility == "public":
+def _visible_mask(prog: Program, core: Core, dest: int, source: int | None, actor: int) -> int:
+    mask = prog.zone_mask(core, dest)
+    if source is not None and prog.zone_mask(core, source) == prog.all_mask:
         mask = prog.all_mask
     if actor >= 0:
         mask |= 1 << actor
@@ -159,8 +160,89 @@ class ForNext(Instruction):
 
 
 class EndDeal(Instruction):
+    """`end the deal`: skip the rest of the deal (and leave any irregularity)."""
+
     def run(self, core: Core) -> None:
-        core.pc = len(self.prog.instructions)
+        core.calls.clear()
+        core.pc = self.prog.deal_end
+
+
+class FinishDeal(Instruction):
+    """The end of the deal's code: score the match, then the next deal or the end."""
+
+    def run(self, core: Core) -> None:
+        self.prog.end_deal(core)
+
+
+class Return(Instruction):
+    """The end of an irregularity: back to the decision that was interrupted."""
+
+    def run(self, core: Core) -> None:
+        core.pc = core.calls.pop() if core.calls else self.prog.deal_end
+
+
+class Redeal(Instruction):
+    def __init__(self, prog: Program, same_dealer: bool) -> None:
+        super().__init__(prog)
+        self.same_dealer = same_dealer
+
+    def run(self, core: Core) -> None:
+        self.prog.redeal(core, self.same_dealer, self.laws)
+
+
+class Expose(Instruction):
+    def __init__(self, prog: Program, zone: Fn) -> None:
+        super().__init__(prog)
+        self.zone = zone
+
+    def run(self, core: Core) -> None:
+        prog = self.prog
+        z = self.zone(core)
+        core.exposed.add(z)
+        event: dict[str, Any] = {"type": "exposed", "zone": prog.zone_label(z),
+                                 "cards": [prog.tables.codes[c] for c in core.zones[z]]}
+        if self.laws:
+            event["laws"] = list(self.laws)
+        prog.emit(core, event)
+        core.pc += 1
+
+
+class Forbid(Instruction):
+    def __init__(self, prog: Program, name: str, who: Fn) -> None:
+        super().__init__(prog)
+        self.name = name
+        self.who = who
+
+    def run(self, core: Core) -> None:
+        p = self.who(core)
+        core.declared.add((self.name, p))
+        event: dict[str, Any] = {"type": "forbid", "player": p, "declaration": self.name}
+        if self.laws:
+            event["laws"] = list(self.laws)
+        self.prog.emit(core, event)
+        core.pc += 1
+
+
+class Cancel(Instruction):
+    """Take back the points a side scored this deal under a label."""
+
+    def __init__(self, prog: Program, label: str, who: Fn, who_is_player: bool) -> None:
+        super().__init__(prog)
+        self.label = label
+        self.who = who
+        self.who_is_player = who_is_player
+
+    def run(self, core: Core) -> None:
+        prog = self.prog
+        who = self.who(core)
+        side = prog.side_of[who] if self.who_is_player else who
+        total = 0
+        for full, _, _ in core.events[core.deal_events:]:
+            if full["type"] == "score" and full["side"] == side and full.get("label") == self.label:
+                total += full["points"]
+        if total:
+            prog.add_score(core, side, -total, f"{self.label} cancelled", self.laws)
+        core.pc += 1
 
 
 # ---------------------------------------------------------------- cards
@@ -215,7 +297,7 @@ class TurnUp(Instruction):
         cards = [pack.pop() for _ in range(k)]
         core.zones[dest].extend(cards)
         codes = [prog.tables.codes[c] for c in cards]
-        mask = prog.zones[dest].mask
+        mask = prog.zone_mask(core, dest)
         prog.emit(core, {"type": "turn_up", "cards": codes, "zone": prog.zones[dest].name},
                   None if mask == prog.all_mask else {"type": "turn_up", "count": k, "zone": prog.zones[dest].name},
                   mask)
@@ -301,13 +383,18 @@ class Draw(Instruction):
                 public["taken_back"] = len(back)
             if self.laws:
                 full["laws"] = public["laws"] = list(self.laws)
-            prog.emit(core, full, public, prog.zones[prog.hand + p].mask | (1 << p))
+            prog.emit(core, full, public, prog.zone_mask(core, prog.hand + p) | (1 << p))
         core.pc += 1
 
 
 class Move(Instruction):
-    def __init__(self, prog: Program, test: list[list[bool]] | None, source: Fn, dest: Fn) -> None:
+    """Automatic movement: all (matching) cards, N from the top, or N at random."""
+
+    def __init__(self, prog: Program, mode: str, amount: Fn | None, test: list[list[bool]] | None,
+                 source: Fn, dest: Fn) -> None:
         super().__init__(prog)
+        self.mode = mode
+        self.amount = amount
         self.test = test
         self.source = source
         self.dest = dest
@@ -316,23 +403,32 @@ class Move(Instruction):
         prog = self.prog
         s, d = self.source(core), self.dest(core)
         src = core.zones[s]
-        if self.test is None:
-            moved = list(src)
-            src.clear()
+        t = self.test[core.ti] if self.test is not None else None
+        candidates = [i for i, c in enumerate(src) if t is None or t[c]]
+        if self.mode == "all":
+            chosen = candidates
         else:
-            t = self.test[core.ti]
-            moved = [c for c in src if t[c]]
-            core.zones[s] = [c for c in src if not t[c]]
+            assert self.amount is not None
+            k = max(0, min(self.amount(core), len(candidates)))
+            if self.mode == "top":
+                chosen = candidates[len(candidates) - k:][::-1] if k else []
+            else:
+                core.chance += 1
+                rng = random.Random(f"{core.seed}/chance/{core.deal_no}/{core.chance}")
+                chosen = rng.sample(candidates, k)
+        moved = [src[i] for i in chosen]
+        drop = set(chosen)
+        core.zones[s] = [c for i, c in enumerate(src) if i not in drop]
         core.zones[d].extend(moved)
         if moved:
             codes = prog.tables.codes
-            mask = _visible_mask(prog, d, s, -1)
-            prog.emit(
-                core,
-                {"type": "move", "from": prog.zone_label(s), "to": prog.zone_label(d), "cards": [codes[c] for c in moved]},
-                None if mask == prog.all_mask else {"type": "move", "from": prog.zone_label(s), "to": prog.zone_label(d), "count": len(moved)},
-                mask,
-            )
+            mask = _visible_mask(prog, core, d, s, -1)
+            full: dict[str, Any] = {"type": "move", "from": prog.zone_label(s), "to": prog.zone_label(d),
+                                    "cards": [codes[c] for c in moved], "count": len(moved)}
+            if self.laws:
+                full["laws"] = list(self.laws)
+            public = None if mask == prog.all_mask else {k: v for k, v in full.items() if k != "cards"}
+            prog.emit(core, full, public, mask)
         core.pc += 1
 
 
@@ -471,7 +567,7 @@ class Select(Instruction):
         for c in cards:
             src.remove(c)
         core.zones[d].extend(cards)
-        mask = _visible_mask(prog, d, s, p)
+        mask = _visible_mask(prog, core, d, s, p)
         full: dict[str, Any] = {"type": "select", "verb": self.verb, "player": p, "cards": list(action.args) if cards else [], "count": len(cards),
                                 "from": prog.zone_label(s), "to": prog.zone_label(d)}
         if self.laws:
@@ -508,7 +604,7 @@ class NameTrump(Instruction):
         core.pc += 1
 
     def phase(self, core: Core) -> str:
-        return "name trump"
+        return "naming"
 
 
 class Auction(Instruction):
@@ -564,7 +660,7 @@ class Auction(Instruction):
             core.pc += 1
         else:
             prog.emit(core, {"type": "redeal", "reason": "all passed", **({"laws": list(self.all_pass_laws)} if self.all_pass_laws else {})})
-            core.pc = len(prog.instructions)
+            core.pc = prog.deal_end
 
     def actor(self, core: Core) -> int:
         n = self.prog.n
@@ -594,6 +690,21 @@ class Auction(Instruction):
 
     def phase(self, core: Core) -> str:
         return "auction"
+
+
+class IrregularityEntry:
+    """A compiled irregularity: who may commit it, during which decisions, and where its remedy starts."""
+
+    __slots__ = ("name", "by", "phases", "guard", "entry", "laws", "slot")
+
+    def __init__(self, name: str, by: Fn | None, phases: frozenset[str], guard: Fn | None, laws: tuple[str, ...], slot: int) -> None:
+        self.name = name
+        self.by = by
+        self.phases = phases
+        self.guard = guard
+        self.entry = -1
+        self.laws = laws
+        self.slot = slot
 
 
 class Obligation:

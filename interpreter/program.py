@@ -72,6 +72,8 @@ class Program:
         self.lead_patterns: list[list[list[bool]]] = []
         self.options: dict[str, Any] = {}
         self.declaration_names: list[str] = []
+        self.deal_end = 0  # index of the FinishDeal instruction; irregularities follow it
+        self.irregularities: list[Any] = []
 
     # ------------------------------------------------------------ layout
     def add_zone(self, name: str, kind: str, visibility: str) -> None:
@@ -101,8 +103,13 @@ class Program:
         core.events.append((full, public, mask))
 
     # ------------------------------------------------------------ the match
-    def new_core(self, seed: int, deck: list[int] | None, dealer: int | None) -> Core:
+    def zone_mask(self, core: Core, z: int) -> int:
+        """The seats that see zone instance z now (exposed zones are seen by all)."""
+        return self.all_mask if z in core.exposed else self.zones[z].mask
+
+    def new_core(self, seed: int, deck: list[int] | None, dealer: int | None, table: bool = False) -> Core:
         core = Core()
+        core.table = table
         core.zones = [[] for _ in self.zones]
         core.vars = [None] * len(self.var_names)
         core.scores = [0] * len(self.sides)
@@ -154,7 +161,28 @@ class Program:
         core.au_bidder = -1
         core.au_passed = []
         core.steps = 0
+        core.calls = []
+        core.exposed = set()
+        core.deal_scores = list(core.scores)
+        core.deal_events = len(core.events)
+        core.chance = 0
         self.emit(core, {"type": "deal", "deal": core.deal_no + 1, "dealer": core.dealer})
+
+    def redeal(self, core: Core, same_dealer: bool, laws: tuple[str, ...]) -> None:
+        """Abandon the deal: its points are taken back and the cards dealt again."""
+        core.scores = list(core.deal_scores)
+        event: dict[str, Any] = {"type": "redeal", "by": "same dealer" if same_dealer else "next dealer",
+                                 "scores": list(core.scores)}
+        if laws:
+            event["laws"] = list(laws)
+        self.emit(core, event)
+        core.deal_no += 1
+        if core.deal_no >= self.deal_limit:
+            self._abandon(core)
+            return
+        if not same_dealer:
+            core.dealer = (core.dealer + self.rotation) % self.n
+        self.start_deal(core)
 
     def end_deal(self, core: Core) -> None:
         """Score the match at the end of a deal and start the next one, or end the match."""
@@ -165,16 +193,19 @@ class Program:
                 return
         core.deal_no += 1
         if core.deal_no >= self.deal_limit:
-            # The match is abandoned without a winner (e.g. random bidders in a
-            # set-back game can go on for ever). Not an error: simulations go on.
-            core.terminal = True
-            core.winner = -1
-            self.emit(core, {"type": "match_end", "winner": None, "abandoned": True,
-                             "reason": f"no side reached the target within {self.deal_limit} deals",
-                             "scores": list(core.scores)})
+            self._abandon(core)
             return
         core.dealer = (core.dealer + self.rotation) % self.n
         self.start_deal(core)
+
+    def _abandon(self, core: Core) -> None:
+        # The match ends without a winner (e.g. random bidders in a set-back game
+        # can go on for ever). Not an error: simulations go on.
+        core.terminal = True
+        core.winner = -1
+        self.emit(core, {"type": "match_end", "winner": None, "abandoned": True,
+                         "reason": f"no side reached the target within {self.deal_limit} deals",
+                         "scores": list(core.scores)})
 
     def add_score(self, core: Core, side: int, amount: int, label: str, laws: tuple[str, ...]) -> None:
         core.scores[side] += amount
@@ -220,11 +251,7 @@ class Program:
             GameLimitError: a deal took more than :data:`MAX_STEPS_PER_DEAL` steps.
         """
         instructions = self.instructions
-        end = len(instructions)
         while not core.terminal:
-            if core.pc >= end:
-                self.end_deal(core)
-                continue
             ins = instructions[core.pc]
             core.steps += 1
             if core.steps > MAX_STEPS_PER_DEAL:

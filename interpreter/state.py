@@ -147,9 +147,34 @@ class State:
     def legal_actions(self) -> LegalActions:
         """The legal actions, in a fixed order (empty when the match is over)."""
         if self._legal is None:
-            acts = [] if self.core.terminal else self._instruction().legal(self.core)
+            if self.core.terminal:
+                acts: list[Action] = []
+            else:
+                acts = self._instruction().legal(self.core)
+                if self.core.table and not self.core.calls:
+                    acts = acts + self._irregular_actions()
             self._legal = LegalActions(acts)
         return self._legal
+
+    @property
+    def mode(self) -> str:
+        """'strict' (only regular actions) or 'table' (the rule file's irregularities too)."""
+        return "table" if self.core.table else "strict"
+
+    def _irregular_actions(self) -> list[Action]:
+        core, prog = self.core, self.program
+        if not prog.irregularities:
+            return []
+        phase = self._instruction().phase(core)
+        out: list[Action] = []
+        for irr in prog.irregularities:
+            if "any" not in irr.phases and phase not in irr.phases:
+                continue
+            if irr.guard is not None and not irr.guard(core):
+                continue
+            seats = [irr.by(core)] if irr.by is not None else range(prog.n)
+            out.extend(Action("irregular", (irr.name, str(p))) for p in seats if 0 <= p < prog.n)
+        return out
 
     def is_legal(self, action: Action | str) -> bool:
         try:
@@ -166,7 +191,7 @@ class State:
         verb = words[0].lower()
         args = words[1:]
         tables = self.program.tables
-        if verb in ("play",) or (args and args != ["none"] and verb not in ("bid", "name", "declare")):
+        if verb in ("play",) or (args and args != ["none"] and verb not in ("bid", "name", "declare", "irregular")):
             cards = [tables.parse_card(a) for a in args] if args != ["none"] else []
             cards.sort(key=tables.order[self.core.ti].__getitem__)
             args = [tables.codes[c] for c in cards] or (["none"] if args else [])
@@ -197,10 +222,25 @@ class State:
 
     def _apply_unchecked(self, action: Action) -> None:
         core = self.core
-        self._instruction().apply(core, action)
+        if action.verb == "irregular":
+            self._start_irregularity(action)
+        else:
+            self._instruction().apply(core, action)
         self.actions.append(action.text)
         self._legal = None
         self.program.advance(core)
+
+    def _start_irregularity(self, action: Action) -> None:
+        core, prog = self.core, self.program
+        name, seat = action.args[0], int(action.args[1])
+        irr = next(i for i in prog.irregularities if i.name == name)
+        event: dict[str, Any] = {"type": "irregularity", "name": name, "offender": seat}
+        if irr.laws:
+            event["laws"] = list(irr.laws)
+        prog.emit(core, event)
+        core.calls.append(core.pc)
+        core.vars[irr.slot] = seat
+        core.pc = irr.entry
 
     def apply_unchecked(self, action: Action) -> None:
         """Apply an action taken from :meth:`legal_actions` without checking it (fast path)."""
@@ -265,6 +305,8 @@ class State:
             "dealer": core.first_dealer,
             "actions": list(self.actions),
         }
+        if core.table:
+            data["mode"] = "table"
         if core.deck is not None:
             data["deck"] = [self.program.tables.codes[c] for c in core.deck]
         return data
@@ -288,7 +330,7 @@ class State:
             seed, dealer, actions = data["seed"], data["dealer"], data["actions"]
             if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
                 raise RecordError("'actions' must be a list of action texts")
-            state = new_game(ruleset, seed=seed, deck=data.get("deck"), dealer=dealer)
+            state = new_game(ruleset, seed=seed, deck=data.get("deck"), dealer=dealer, mode=data.get("mode", "strict"))
         except (KeyError, TypeError) as err:
             raise RecordError(f"state is missing or has a bad field: {err}") from None
         except RecordError:
@@ -335,8 +377,8 @@ class State:
         zones: dict[str, Any] = {}
         for z, info in enumerate(prog.zones):
             cards = core.zones[z]
-            if player is None or info.mask >> player & 1:
-                shown: Any = sorted((codes[c] for c in cards)) if info.name != prog.zones[prog.pack].name else [codes[c] for c in cards]
+            if player is None or prog.zone_mask(core, z) >> player & 1:
+                shown: Any = sorted(codes[c] for c in cards) if info.name != prog.zones[prog.pack].name else [codes[c] for c in cards]
                 if info.name == "hand" or info.visibility != "hidden":
                     shown = [codes[c] for c in sorted(cards, key=prog.tables.order[core.ti].__getitem__)]
                 value: Any = {"cards": shown, "count": len(cards)}
@@ -390,6 +432,7 @@ def new_game(
     deck: Sequence[str] | None = None,
     dealer: int | None = None,
     options: Mapping[str, Any] | None = None,
+    mode: str = "strict",
 ) -> State:
     """Start a match.
 
@@ -399,6 +442,8 @@ def new_game(
         deck: card codes in dealing order for a prearranged first deal.
         dealer: the seat that deals first (overrides the rule file).
         options: option values for this game.
+        mode: 'strict' (default: regular actions only) or 'table' (the rule file's
+            irregularities are offered too, as ``irregular NAME SEAT`` actions).
 
     Raises:
         OptionError: an unknown option or a bad value.
@@ -424,12 +469,14 @@ def new_game(
             if dup:
                 detail.append("repeated " + " ".join(program.tables.codes[c] for c in dup))
             raise RecordError(f"a prearranged deck must hold each of the {program.tables.size} cards once ({'; '.join(detail)})")
+    if mode not in ("strict", "table"):
+        raise RecordError(f"mode must be 'strict' or 'table', not {mode!r}")
     if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < program.n):
         raise RecordError(f"dealer must be a seat 0..{program.n - 1}, not {dealer!r}")
     state = State.__new__(State)
     state.ruleset = ruleset
     state.program = program
-    state.core = program.new_core(seed, cards, dealer)
+    state.core = program.new_core(seed, cards, dealer, table=mode == "table")
     state.actions = []
     state._legal = None
     state._seed_given = seed_given

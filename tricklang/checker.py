@@ -81,13 +81,14 @@ class Checker:
         self.env = self._global_names()
         for role in r.roles:
             self._expect(role.value, PLAYER, _Scope(dict(self.env)))
-        self.variables = self._collect_variables(r.deal)
+        self.variables = self._collect_variables(walk_all(r))
         for pc in r.points:
             self._check_pattern(pc.pattern)
         self._check_match()
         scope = _Scope(dict(self.env))
         scope.names.update(self.variables)
         self._check_block(r.deal, scope)
+        self._check_irregularities()
         self._check_card_counts()
         for name, opt in self.options.items():
             if name not in self.used_names:
@@ -245,10 +246,10 @@ class Checker:
     def _collect_variables(self, stmts: Iterable[m.Statement]) -> dict[str, str]:
         found: dict[str, str] = {}
         for st in _walk(stmts):
-            if isinstance(st, m.Let) and not st.rebind:
+            if isinstance(st, m.Let) and not st.rebind:  # noqa: SIM102
                 scope = _Scope(dict(self.env))
                 scope.names.update(found)
-                scope.names.update({"player": PLAYER, "side": SIDE})
+                scope.names.update({"player": PLAYER, "side": SIDE, "offender": PLAYER, "declarer": PLAYER})
                 t = self._type(st.value, scope, report=False)
                 found.setdefault(st.name, t)
         return found
@@ -455,8 +456,20 @@ class Checker:
         elif isinstance(st, m.Move):
             if st.matching is not None:
                 self._check_pattern(st.matching)
+            if st.amount is not None:
+                self._expect(st.amount, INT, scope)
             self._zone(st.source, scope)
             self._zone(st.to, scope)
+        elif isinstance(st, m.Expose):
+            self._zone(st.zone, scope)
+        elif isinstance(st, m.Forbid):
+            self._expect(st.who, PLAYER, scope)
+            if st.declaration not in self._declaration_names():
+                self.error("undefined-name", f"no declaration named '{st.declaration}'", st.span)
+        elif isinstance(st, m.Cancel):
+            t = self._type(st.who, scope)
+            if t not in (PLAYER, SIDE, ANY):
+                self.error("type-error", f"'cancel' needs a player or a side, not {_show(t)}", st.who.span)
         elif isinstance(st, m.If):
             for cond, body in st.branches:
                 self._expect(cond, BOOL, scope)
@@ -516,6 +529,46 @@ class Checker:
                 inner = _Scope(dict(scope.names), scope.in_loop)
                 inner.names["declarer"] = PLAYER
                 self._check_block(dec.body, inner)
+
+    def _declaration_names(self) -> set[str]:
+        return {d.name for st in _walk(self.rules.deal) if isinstance(st, m.Tricks) for d in st.declarations}
+
+    def _decision_kinds(self) -> set[str]:
+        kinds = {"any"}
+        for st in _walk(self.rules.deal):
+            if isinstance(st, m.Tricks):
+                kinds.add("play")
+            elif isinstance(st, m.Auction):
+                kinds.add("auction")
+            elif isinstance(st, m.NameTrump):
+                kinds.add("naming")
+            elif isinstance(st, m.Choose):
+                kinds.add("choice")
+            elif isinstance(st, m.Discard):
+                kinds.add("discard")
+            elif isinstance(st, m.Take):
+                kinds.add(st.verb)
+        return kinds
+
+    def _check_irregularities(self) -> None:
+        seen: set[str] = set()
+        kinds = self._decision_kinds()
+        for irr in self.rules.irregularities:
+            if irr.name in seen:
+                self.error("duplicate-name", f"irregularity '{irr.name}' is declared twice", irr.span)
+            seen.add(irr.name)
+            scope = _Scope(dict(self.env))
+            scope.names.update(self.variables)
+            scope.names["offender"] = PLAYER
+            if irr.by is not None:
+                self._expect(irr.by, PLAYER, scope)
+            for phase in irr.phases:
+                if phase not in kinds:
+                    self.error("undefined-name", f"'{phase}' is not a kind of decision in this game", irr.span,
+                               "kinds here: " + ", ".join(sorted(kinds)))
+            if irr.guard is not None:
+                self._expect(irr.guard, BOOL, scope)
+            self._check_block(irr.body, scope)
 
     # ------------------------------------------------------------ card counts
     def _check_card_counts(self) -> None:
@@ -585,6 +638,13 @@ def _walk(stmts: Iterable[m.Statement]) -> Iterator[m.Statement]:
                 yield from _walk(dec.body)
 
 
+def walk_all(rules: m.RuleFile) -> Iterator[m.Statement]:
+    """Every statement of the deal and of the irregularities."""
+    yield from _walk(rules.deal)
+    for irr in rules.irregularities:
+        yield from _walk(irr.body)
+
+
 def walk(stmts: Iterable[m.Statement]) -> Iterator[m.Statement]:
     """Public form of the statement walk, used by the interpreter's lints."""
     return _walk(stmts)
@@ -606,7 +666,7 @@ def type_of(checker: Checker, expr: m.Expr, context: dict[str, str] | None = Non
     'choice:OPTION' or 'any'), for a checker that has already run."""
     scope = _Scope(dict(checker.env))
     scope.names.update(checker.variables)
-    scope.names.update({"player": PLAYER, "side": SIDE, "declarer": PLAYER})
+    scope.names.update({"player": PLAYER, "side": SIDE, "declarer": PLAYER, "offender": PLAYER})
     if context:
         scope.names.update(context)
     return checker._type(expr, scope, report=False)

@@ -311,9 +311,39 @@ class Draw(Stmt):
 
 
 class Move(Stmt):
+    """`move all|N|N at random [matching P] from Z to Z`."""
+
+    mode: Literal["all", "top", "random"] = "all"
+    amount: Expr | None = None
     matching: Pattern | None = None
     source: ZoneRef
     to: ZoneRef
+
+
+class Redeal(Stmt):
+    """Abandon the deal (its points are cancelled) and deal again."""
+
+    same_dealer: bool
+
+
+class Expose(Stmt):
+    """A zone is shown to everybody for the rest of the deal (an exposed hand)."""
+
+    zone: ZoneRef
+
+
+class Forbid(Stmt):
+    """`forbid declare king for offender`: a declaration is no longer allowed."""
+
+    declaration: str
+    who: Expr
+
+
+class Cancel(Stmt):
+    """`cancel "king" for offender`: take back this deal's points under a label."""
+
+    label: str
+    who: Expr
 
 
 class If(Stmt):
@@ -400,6 +430,10 @@ Statement = Union[
     Take,
     Draw,
     Move,
+    Redeal,
+    Expose,
+    Forbid,
+    Cancel,
     If,
     Repeat,
     ForEach,
@@ -407,6 +441,18 @@ Statement = Union[
     Auction,
     Tricks,
 ]
+
+
+class Irregularity(Node):
+    """A named irregularity: who may commit it, when, and the law's remedy."""
+
+    name: str
+    by: Expr | None = None
+    phases: tuple[str, ...] = ()
+    guard: Expr | None = None
+    body: tuple[Statement, ...]
+    cite: Citation | None = None
+    span: Span
 
 
 class RuleFile(Node):
@@ -426,6 +472,7 @@ class RuleFile(Node):
     match: Match | None = None
     deal: tuple[Statement, ...] = ()
     deal_span: Span | None = None
+    irregularities: tuple[Irregularity, ...] = ()
     sections: tuple[tuple[str, Span], ...] = ()
 
 
