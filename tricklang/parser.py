@@ -7,6 +7,7 @@ caret and what was expected.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -30,6 +31,31 @@ MAX_SOURCE_BYTES = 1_000_000
 MAX_NESTING = 40
 """Indentation deeper than this many levels is refused (see ``too-deep``)."""
 
+MAX_DEPTH = 150
+"""Syntax trees nested deeper than this (long operator chains count once per
+operator) are refused (see ``too-deep``), so that no later pass can overflow the stack."""
+
+_CHAIN_RULES = frozenset({"or_expr", "and_expr", "comparison", "sum", "product", "pattern"})
+
+MAX_DIGITS = 18
+"""Numbers longer than this many digits are refused (``limit-exceeded``)."""
+
+
+class _NumberTooLargeError(Exception):
+    def __init__(self, token: Token) -> None:
+        super().__init__(str(token))
+        self.token = token
+
+
+class _BadDedentError(DedentError):
+    """A dedent to a column no enclosing block starts at, with the newline token
+    that led to it (its end is the start of the offending line)."""
+
+    def __init__(self, message: str, newline: Token, levels: tuple[int, ...]) -> None:
+        super().__init__(message)
+        self.newline = newline
+        self.levels = levels
+
 
 class _TrickIndenter(Indenter):
     NL_type = "_NL"
@@ -38,6 +64,13 @@ class _TrickIndenter(Indenter):
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 8
+
+    def handle_NL(self, token: Token) -> Iterator[Token]:  # noqa: N802 - Lark naming
+        levels = tuple(self.indent_level)
+        try:
+            yield from super().handle_NL(token)
+        except DedentError as err:
+            raise _BadDedentError(str(err), token, levels) from None
 
 
 @lru_cache(maxsize=1)
@@ -101,11 +134,37 @@ def _terminal_names() -> frozenset[str]:
     return frozenset(t.name for t in _lark().terminals)
 
 
-def _syntax_diagnostic(err: UnexpectedInput, path: str) -> Diagnostic:
+_CITE_HINT = "cite laws as capital letters and a number: [E42], [C2, C25] or [E22-E31]"
+
+
+def _line_of(text: str, line: int) -> str:
+    lines = text.splitlines()
+    return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+def _syntax_diagnostic(err: UnexpectedInput, path: str, text: str = "") -> Diagnostic:
     line = getattr(err, "line", 0) or 0
     column = getattr(err, "column", 0) or 0
     if isinstance(err, UnexpectedCharacters):
         char = err.char
+        rest = _line_of(text, line)[column - 1 :] if column > 0 else ""
+        if char == '"' and '"' not in rest[1:]:
+            return Diagnostic(
+                "syntax-error",
+                "unterminated string",
+                line,
+                column,
+                column + len(rest.rstrip()),
+                hint='close the string with a \'"\' on the same line',
+                path=path,
+            )
+        if char == "[":
+            close = rest.find("]")
+            shown = rest[: close + 1] if close >= 0 else rest.rstrip()
+            what = "malformed law citation" if close >= 0 else "unclosed law citation"
+            return Diagnostic(
+                "syntax-error", f"{what} {shown!r}", line, column, column + len(shown), hint=_CITE_HINT, path=path
+            )
         return Diagnostic(
             "syntax-error",
             f"unexpected character {char!r}",
@@ -117,21 +176,30 @@ def _syntax_diagnostic(err: UnexpectedInput, path: str) -> Diagnostic:
         )
     if isinstance(err, UnexpectedToken):
         tok = err.token
+        expected = set(err.accepts or err.expected or ())
+        if tok.type == "_INDENT":
+            # The token borrows the position of the newline before it: point at the
+            # indentation of the offending line instead.
+            hint = "only a line ending in ':' or a section heading (deck, points, match, deal) opens a block"
+            return Diagnostic(
+                "bad-indent",
+                "unexpected indentation: this line is indented more than the line before it",
+                tok.end_line or line,
+                1,
+                max(2, tok.end_column or 2),
+                hint=hint + (_TAB_NOTE if "\t" in str(tok) else ""),
+                path=path,
+            )
         if tok.type == "$END":
             what = "end of file"
         elif tok.type == "_NL":
             what = "end of line"
-        elif tok.type == "_INDENT":
-            what = "indented block"
         elif tok.type == "_DEDENT":
             what = "end of block"
         else:
             what = repr(str(tok))
-        expected = set(err.accepts or err.expected or ())
         hint = ""
-        if tok.type == "_INDENT":
-            hint = "this line is indented more than the line before it, which does not open a block"
-        elif "_INDENT" in expected and len(expected) == 1:
+        if "_INDENT" in expected and len(expected) == 1:
             hint = "a line ending in ':' (or a section heading) must be followed by an indented block"
         end = (tok.end_column or column + 1) if tok.type not in ("_NL", "_DEDENT", "$END") else column + 1
         return Diagnostic(
@@ -152,6 +220,27 @@ def _syntax_diagnostic(err: UnexpectedInput, path: str) -> Diagnostic:
             path=path,
         )
     return Diagnostic("syntax-error", str(err).splitlines()[0], line, column, path=path)
+
+
+_TAB_NOTE = "; a tab counts as 8 spaces, so indent with spaces only"
+
+
+def _bad_dedent_diagnostic(err: _BadDedentError, path: str) -> Diagnostic:
+    newline = err.newline
+    indent_str = str(newline).rsplit("\n", 1)[-1]
+    indent = indent_str.count(" ") + indent_str.count("\t") * _TrickIndenter.tab_len
+    below = max((n for n in err.levels if n < indent), default=0)
+    above = min((n for n in err.levels if n > indent), default=below)
+    hint = f"indent it by {below} or {above} spaces, to line up with a line above it"
+    return Diagnostic(
+        "bad-indent",
+        "this line's indentation does not match any enclosing block",
+        newline.end_line or 0,
+        1,
+        1 + max(1, len(indent_str)),
+        hint=hint + (_TAB_NOTE if "\t" in indent_str else ""),
+        path=path,
+    )
 
 
 def _span(meta: Any) -> m.Span:
@@ -212,6 +301,14 @@ class _ToModel(Transformer[Token, m.RuleFile]):
         self.path = path
 
     # ------------------------------------------------------------ tokens
+    def INT(self, tok: Token) -> Token:  # noqa: N802 - Lark naming
+        if len(tok.lstrip("-")) > MAX_DIGITS:
+            raise _NumberTooLargeError(tok)
+        return tok
+
+    def SIGNED_INT(self, tok: Token) -> Token:  # noqa: N802 - Lark naming
+        return self.INT(tok)
+
     def CITE(self, tok: Token) -> m.Citation:  # noqa: N802 - Lark naming
         body = str(tok)[1:-1]
         laws = tuple(part.strip() for part in body.split(",") if part.strip())
@@ -227,6 +324,7 @@ class _ToModel(Transformer[Token, m.RuleFile]):
         roles: list[m.Role] = []
         options: list[m.Option] = []
         zones: list[m.Zone] = []
+        irregularities: list[m.Irregularity] = []
         points: list[m.PointCard] = []
         sections: list[tuple[str, m.Span]] = []
         for child in children:
@@ -249,12 +347,15 @@ class _ToModel(Transformer[Token, m.RuleFile]):
                 options.append(child)
             elif isinstance(child, m.Zone):
                 zones.append(child)
+            elif isinstance(child, m.Irregularity):
+                irregularities.append(child)
         return m.RuleFile(
             **fields,
             roles=tuple(roles),
             options=tuple(options),
             zones=tuple(zones),
             points=tuple(points),
+            irregularities=tuple(irregularities),
             sections=tuple(sections),
         )
 
@@ -590,8 +691,54 @@ class _ToModel(Transformer[Token, m.RuleFile]):
     def move(self, meta: Any, children: list[Any]) -> m.Move:
         zones = [c for c in children if isinstance(c, m.ZoneRef)]
         matching = _one(children, _Matching)
+        mode, amount = children[0].value
         return m.Move(
-            matching=matching.pattern if matching else None, source=zones[0], to=zones[1], span=_span(meta)
+            mode=mode,
+            amount=amount,
+            matching=matching.pattern if matching else None,
+            source=zones[0],
+            to=zones[1],
+            span=_span(meta),
+        )
+
+    def move_all(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("count", ("all", None))
+
+    def move_top(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("count", ("top", children[0]))
+
+    def move_random(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("count", ("random", children[0]))
+
+    def redeal(self, meta: Any, children: list[Any]) -> m.Redeal:
+        return m.Redeal(same_dealer=children[0].tag == "same", span=_span(meta))
+
+    def same_dealer(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("same")
+
+    def next_dealer(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("next")
+
+    def expose(self, meta: Any, children: list[Any]) -> m.Expose:
+        return m.Expose(zone=children[0], span=_span(meta))
+
+    def forbid(self, meta: Any, children: list[Any]) -> m.Forbid:
+        return m.Forbid(declaration=str(children[0]), who=children[1], span=_span(meta))
+
+    def cancel(self, meta: Any, children: list[Any]) -> m.Cancel:
+        return m.Cancel(label=str(children[0])[1:-1], who=children[1], span=_span(meta))
+
+    def irregularity(self, meta: Any, children: list[Any]) -> m.Irregularity:
+        name = str(children[0])
+        by = next((c for c in children[1:] if isinstance(c, (m.IntLit, m.Name, m.Of, m.Call, m.BinOp, m.Not, m.Neg, m.Has))), None)
+        phases = tuple(str(c) for c in children[1:] if isinstance(c, Token) and c.type == "NAME")
+        guard = _one(children, _Guard)
+        cite = _cite(children)
+        body = _stmts(children)
+        if cite is not None:
+            body = tuple(s if s.cite is not None else s.model_copy(update={"cite": cite}) for s in body)
+        return m.Irregularity(
+            name=name, by=by, phases=phases, guard=guard.expr if guard else None, body=body, cite=cite, span=_span(meta)
         )
 
     def count_exact(self, meta: Any, children: list[Any]) -> m.Count:
@@ -886,31 +1033,70 @@ def parse(source: str, path: str = "<string>") -> m.RuleFile:
     text = source if source.endswith("\n") else source + "\n"
     try:
         tree = _lark().parse(text)
-    except DedentError as err:
-        line = _dedent_line(text, str(err))
+    except _BadDedentError as err:
+        raise RulesError([_bad_dedent_diagnostic(err, path)], source) from None
+    except UnexpectedInput as err:
+        raise RulesError([_syntax_diagnostic(err, path, text)], source) from None
+    deep = _too_deep(tree)
+    if deep is not None:
         raise RulesError(
             [
                 Diagnostic(
-                    "bad-indent",
-                    "this line's indentation does not match any enclosing block",
-                    line,
-                    1,
-                    hint="indent it exactly as far as a line above it",
+                    "too-deep",
+                    f"this is nested more than {MAX_DEPTH} levels deep",
+                    getattr(deep.meta, "line", 0),
+                    getattr(deep.meta, "column", 0),
+                    hint="split it up, e.g. with 'let'",
                     path=path,
                 )
             ],
             source,
-        ) from None
-    except UnexpectedInput as err:
-        raise RulesError([_syntax_diagnostic(err, path)], source) from None
+        )
     try:
         result = _ToModel(path).transform(tree)
-    except VisitError as err:  # pragma: no cover - a bug in the transformer
-        raise RulesError(
-            [Diagnostic("internal-error", f"could not build the model: {err.orig_exc}", path=path)], source
-        ) from None
+    except VisitError as err:
+        raise RulesError([_visit_diagnostic(err, path)], source) from None
     assert isinstance(result, m.RuleFile)
     return result
+
+
+def _too_deep(tree: Tree) -> Tree | None:
+    """The first subtree nested more than :data:`MAX_DEPTH` levels deep, if any.
+
+    Iterative, so that it cannot itself overflow the stack. A chain like
+    ``1 + 2 + 3`` is one flat tree but becomes nested nodes, one per operator."""
+    stack: list[tuple[Tree, int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return node
+        subtrees = [c for c in node.children if isinstance(c, Tree)]
+        step = 1 + (len(subtrees) - 1 if node.data in _CHAIN_RULES and subtrees else 0)
+        stack.extend((c, depth + step) for c in subtrees)
+    return None
+
+
+def _visit_diagnostic(err: VisitError, path: str) -> Diagnostic:
+    if isinstance(err.orig_exc, _NumberTooLargeError):
+        tok = err.orig_exc.token
+        return Diagnostic(
+            "limit-exceeded",
+            f"number is too large: numbers have at most {MAX_DIGITS} digits",
+            tok.line or 0,
+            tok.column or 0,
+            tok.end_column or 0,
+            path=path,
+        )
+    # Otherwise a bug in the transformer: still say where it happened.
+    obj = err.obj
+    meta = obj.meta if isinstance(obj, Tree) else obj
+    return Diagnostic(
+        "internal-error",
+        f"could not build the model: {err.orig_exc}",
+        getattr(meta, "line", 0) or 0,
+        getattr(meta, "column", 0) or 0,
+        path=path,
+    )
 
 
 def _max_indent_depth(source: str) -> tuple[int, int]:
@@ -928,20 +1114,3 @@ def _max_indent_depth(source: str) -> tuple[int, int]:
         if len(levels) - 1 > deepest:
             deepest, where = len(levels) - 1, number
     return deepest, where
-
-
-def _dedent_line(text: str, message: str) -> int:
-    levels = [0]
-    for number, line in enumerate(text.splitlines(), 1):
-        stripped = line.lstrip(" \t")
-        if not stripped or stripped.startswith("#"):
-            continue
-        indent = len(line) - len(stripped)
-        if indent > levels[-1]:
-            levels.append(indent)
-        else:
-            while indent < levels[-1]:
-                levels.pop()
-            if indent != levels[-1]:
-                return number
-    return 0
