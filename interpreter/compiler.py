@@ -265,7 +265,7 @@ class _Compiler:
             nsides = len(prog.sides)
 
             def opponents(core: Core) -> int:
-                s = arg(core)
+                s: int = arg(core)
                 if is_player:
                     s = side_of[s]
                 if nsides != 2:
@@ -516,7 +516,9 @@ class _Compiler:
                 score = self.score(st)
                 score.laws = st.cite.laws if st.cite else laws
                 score.line = st.span.line
-                steps.append(lambda core, s=score: ins.do_score(s, core))
+                def add(core: Core, s: ins.Score = score) -> None:
+                    ins.do_score(s, core)
+                steps.append(add)
             elif isinstance(st, m.Let):
                 slot, value = self.slot(st.name), self.expr(st.value)
 

@@ -84,6 +84,8 @@ class State:
     program: Program
     core: Core
     actions: list[str]
+    _legal: LegalActions | None
+    _seed_given: bool
 
     # ------------------------------------------------------------ basics
     @property
