@@ -35,6 +35,12 @@ OF_FORMS = {"left": "player", "right": "player", "partner": "player", "side": "s
 
 INT, BOOL, PLAYER, SIDE, ZONE, ANY = "int", "bool", "player", "side", "zone", "any"
 
+_REQUIRED_SECTIONS = (
+    ("players", "e.g. 'players 4 in partnerships 0 2, 1 3'"),
+    ("deck", "e.g. 'deck' followed by indented 'suits ...' and 'ranks ...' lines"),
+    ("deal", "the 'deal' section, with its indented statements, says how each deal is played"),
+)
+
 
 @dataclass
 class _Scope:
@@ -93,6 +99,13 @@ class Checker:
         for name, opt in self.options.items():
             if name not in self.used_names:
                 self.warn("unused-option", f"option '{name}' is never used", opt.span)
+        first_let: dict[str, m.Span] = {}
+        for st in walk_all(r):
+            if isinstance(st, m.Let) and not st.rebind:
+                first_let.setdefault(st.name, st.span)
+        for name, span in first_let.items():
+            if name not in self.used_names:
+                self.warn("unused-variable", f"variable '{name}' is never used", span)
         return self.diagnostics
 
     # ------------------------------------------------------------ sections
@@ -107,11 +120,11 @@ class Checker:
             if name in seen and name != "points":
                 self.error("duplicate-section", f"the '{name}' section appears twice", span, f"the first is on line {seen[name].line}")
             seen.setdefault(name, span)
-        for needed in ("players", "deck", "deal"):
+        for needed, example in _REQUIRED_SECTIONS:
             if needed not in seen:
-                self.error("missing-section", f"the rule file has no '{needed}' section", None)
+                self.error("missing-section", f"the rule file has no '{needed}' section", self._header_span(), example)
         if r.game is None:
-            self.error("missing-section", "the rule file has no 'game \"Name\"' line", None)
+            self.error("missing-section", "the rule file has no 'game \"Name\"' line", self._header_span(), 'e.g. \'game "Écarté"\'')
         p = r.players
         if p is not None:
             if not 2 <= p.count <= MAX_PLAYERS:
@@ -120,6 +133,15 @@ class Checker:
                 seats = [s for t in p.teams for s in t]
                 if sorted(seats) != list(range(p.count)) or len({len(t) for t in p.teams}) != 1 or len(p.teams) < 2:
                     self.error("bad-partnerships", f"partnerships must divide seats 0..{p.count - 1} into equal teams, each seat once", p.span)
+
+    def _header_span(self) -> m.Span:
+        """Where to report something missing from the whole file: its version line,
+        else its first line."""
+        return self.rules.version_span or m.Span(line=1, column=1, end_line=1, end_column=2)
+
+    def _zones_span(self) -> m.Span:
+        """Where to report a zone that is missing: the first zone declared, else the header."""
+        return self.rules.zones[0].span if self.rules.zones else self._header_span()
 
     def _check_deck(self) -> None:
         d = self.rules.deck
@@ -169,10 +191,10 @@ class Checker:
             if o.type == "int":
                 if not isinstance(o.default, int) or isinstance(o.default, bool):
                     self.error("bad-option-default", f"option '{o.name}' is an int but its default {o.default!r} is not a number", o.span)
+                elif o.low is not None and o.high is not None and o.low > o.high:
+                    self.error("bad-option-default", f"option '{o.name}' has an empty range {o.low}..{o.high}", o.span)
                 elif o.low is not None and o.high is not None and not o.low <= o.default <= o.high:
                     self.error("bad-option-default", f"option '{o.name}' defaults to {o.default}, outside {o.low}..{o.high}", o.span)
-                if o.low is not None and o.high is not None and o.low > o.high:
-                    self.error("bad-option-default", f"option '{o.name}' has an empty range {o.low}..{o.high}", o.span)
             elif o.type == "bool":
                 if not isinstance(o.default, bool):
                     self.error("bad-option-default", f"option '{o.name}' is a bool; its default must be true or false", o.span)
@@ -192,7 +214,7 @@ class Checker:
                 self.error("limit-exceeded", f"zone name is longer than {MAX_NAME} characters", z.span)
         packs = [z for z in self.rules.zones if z.pack]
         if not packs and self.rules.deal:
-            self.error("missing-pack", "no zone is marked 'pack' (the undealt cards)", None, "e.g. 'zone stock: shared, hidden, pack'")
+            self.error("missing-pack", "no zone is marked 'pack' (the undealt cards)", self._zones_span(), "e.g. 'zone stock: shared, hidden, pack'")
         for z in packs[1:]:
             self.error("missing-pack", "only one zone may be the pack", z.span)
         for z in packs[:1]:
@@ -200,7 +222,7 @@ class Checker:
                 self.error("bad-zone", "the pack must be a shared zone", z.span)
         hand = self.zones.get("hand")
         if hand is None:
-            self.error("missing-section", "no 'hand' zone: declare 'zone hand: per player, owner'", None)
+            self.error("missing-section", "no 'hand' zone: declare 'zone hand: per player, owner'", self._zones_span())
         elif hand.owner != "player":
             self.error("bad-zone", "the 'hand' zone must be per player", hand.span)
         if self.rules.players and not self.rules.players.teams:
@@ -229,19 +251,33 @@ class Checker:
     def _global_names(self) -> dict[str, str]:
         env: dict[str, str] = {name: PLAYER for name in BUILTIN_PLAYERS}
         env.update({"bid": INT, "true": BOOL, "false": BOOL})
+        self._check_global_clashes(set(env))
         for o in self.rules.options:
             env[o.name] = {"int": INT, "bool": BOOL}.get(o.type, "choice:" + o.name)
         for value, opt in self.choice_values.items():
             env.setdefault(value, "choice:" + opt)
         for z in self.rules.zones:
             env.setdefault(z.name, ZONE)
-        seen: set[str] = set()
         for role in self.rules.roles:
-            if role.name in seen or role.name in BUILTIN_PLAYERS:
-                self.error("duplicate-name", f"role '{role.name}' is declared twice or shadows a built-in name", role.span)
-            seen.add(role.name)
             env[role.name] = PLAYER
         return env
+
+    def _check_global_clashes(self, builtins: set[str]) -> None:
+        """Options, zones and roles share one namespace: report a role declared
+        twice, a name declared as two kinds of thing, and a built-in name reused.
+        (An option or a zone declared twice is reported with the options and zones.)"""
+        declared: dict[str, tuple[str, m.Span]] = {}
+        named: list[tuple[str, str, m.Span]] = [("option", o.name, o.span) for o in self.rules.options]
+        named += [("zone", z.name, z.span) for z in self.rules.zones]
+        named += [("role", r.name, r.span) for r in self.rules.roles]
+        for kind, name, span in named:
+            first = declared.get(name)
+            if name in builtins:
+                self.error("duplicate-name", f"{kind} '{name}' reuses the built-in name '{name}'", span, "choose another name")
+            elif first is not None and (first[0] != kind or kind == "role"):
+                what = "declared twice" if first[0] == kind else f"already declared as {'an' if first[0] == 'option' else 'a'} {first[0]}"
+                self.error("duplicate-name", f"{kind} '{name}' is {what}", span, f"the first is on line {first[1].line}")
+            declared.setdefault(name, (kind, span))
 
     def _collect_variables(self, stmts: Iterable[m.Statement]) -> dict[str, str]:
         found: dict[str, str] = {}
@@ -341,8 +377,8 @@ class Checker:
         return f"did you mean '{close[0]}'?" if close else ""
 
     def _check_pattern(self, p: m.Pattern, report: bool = True) -> None:
-        if not report:
-            return
+        if not report or self.rules.deck is None:
+            return  # without a deck (reported once) every card would be unknown
         if isinstance(p, m.PatWord):
             if p.word not in self.ranks and p.word not in self.suits and p.word not in ("trump", "any"):
                 self.error("bad-rank", f"'{p.word}' is not a rank, a suit, 'trump' or 'any'", p.span, self._suggest_card(p.word))
@@ -409,7 +445,7 @@ class Checker:
         elif isinstance(st, m.SetTrump):
             if st.source == "zone" and st.zone is not None:
                 self._zone(st.zone, scope)
-            elif st.source == "fixed" and st.suit not in self.suits:
+            elif st.source == "fixed" and st.suit not in self.suits and self.rules.deck is not None:
                 self.error("bad-suit", f"'{st.suit}' is not a suit of the deck", st.span)
         elif isinstance(st, m.NameTrump):
             self._expect(st.player, PLAYER, scope)

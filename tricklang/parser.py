@@ -35,7 +35,7 @@ MAX_DEPTH = 150
 """Syntax trees nested deeper than this (long operator chains count once per
 operator) are refused (see ``too-deep``), so that no later pass can overflow the stack."""
 
-_CHAIN_RULES = frozenset({"or_expr", "and_expr", "comparison", "sum", "product", "pattern"})
+_CHAIN_RULES = frozenset({"or_expr", "and_expr", "comparison", "sum", "product"})
 
 MAX_DIGITS = 18
 """Numbers longer than this many digits are refused (``limit-exceeded``)."""
@@ -956,7 +956,10 @@ class _ToModel(Transformer[Token, m.RuleFile]):
             else:
                 op, right = str(children[i]), children[i + 1]
                 i += 2
-            node = m.BinOp(op=op, left=node, right=right, span=_span(meta))
+            # Each link of a chain like `5 - 2 - 1` spans its own operands only.
+            first, last = node.span, right.span
+            span = m.Span(line=first.line, column=first.column, end_line=last.end_line, end_column=last.end_column)
+            node = m.BinOp(op=op, left=node, right=right, span=span)
         return node
 
     def or_expr(self, meta: Any, children: list[Any]) -> Any:
@@ -1008,8 +1011,10 @@ def parse(source: str, path: str = "<string>") -> m.RuleFile:
     """Parse rule-file text into a :class:`~tricklang.model.RuleFile`.
 
     Raises:
-        RulesError: with a ``syntax-error`` (or ``too-large``, ``too-deep``)
-            diagnostic giving the position, the line, a caret and what was expected.
+        RulesError: with one ``syntax-error``, ``bad-indent``, ``too-deep``,
+            ``limit-exceeded`` (a number of more than :data:`MAX_DIGITS` digits) or
+            ``too-large`` diagnostic giving the position, the line, a caret and what
+            was expected.
     """
     if len(source.encode("utf-8", "replace")) > MAX_SOURCE_BYTES:
         raise RulesError(
@@ -1060,12 +1065,12 @@ def parse(source: str, path: str = "<string>") -> m.RuleFile:
     return result
 
 
-def _too_deep(tree: Tree) -> Tree | None:
+def _too_deep(tree: Tree[Token]) -> Tree[Token] | None:
     """The first subtree nested more than :data:`MAX_DEPTH` levels deep, if any.
 
     Iterative, so that it cannot itself overflow the stack. A chain like
     ``1 + 2 + 3`` is one flat tree but becomes nested nodes, one per operator."""
-    stack: list[tuple[Tree, int]] = [(tree, 1)]
+    stack: list[tuple[Tree[Token], int]] = [(tree, 1)]
     while stack:
         node, depth = stack.pop()
         if depth > MAX_DEPTH:
