@@ -400,7 +400,7 @@ class State:
             "bid": core.bid,
             "phase": self.phase,
             "current_player": self.current_player,
-            "trick": [[p, codes[c]] for p, c in zip(core.tr_players, core.tr_cards)],
+            "trick": [[p, codes[c]] for p, c in zip(core.tr_players, core.tr_cards, strict=False)],
             "tricks_won": list(core.tricks_won),
             "zones": zones,
             "events": self.events(player),

@@ -91,7 +91,7 @@ def event_lines(state: State, e: dict[str, Any]) -> list[str]:
     if t == "play":
         return []
     if t == "trick":
-        plays = ", ".join(f"{seat_name(state, p)} {c}" for p, c in zip(e["players"], e["cards"]))
+        plays = ", ".join(f"{seat_name(state, p)} {c}" for p, c in zip(e["players"], e["cards"], strict=False))
         return [f"  trick {e['trick']}: {plays} -> won by {seat_name(state, e['winner'])}"]
     if t == "score":
         verb = "scores" if e["points"] >= 0 else "loses"

@@ -7,7 +7,7 @@ checker and the interpreter can point at the line that caused a problem.
 
 from __future__ import annotations
 
-from typing import Literal, Union
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -90,7 +90,16 @@ class Has(Node):
     span: Span
 
 
-Expr = Union[IntLit, Name, Of, Call, BinOp, Not, Neg, Has]
+Expr = (
+    IntLit
+    | Name
+    | Of
+    | Call
+    | BinOp
+    | Not
+    | Neg
+    | Has
+)
 
 
 # ---------------------------------------------------------------- patterns
@@ -129,7 +138,12 @@ class PatOr(Node):
     span: Span
 
 
-Pattern = Union[PatWord, PatCard, PatNot, PatOr]
+Pattern = (
+    PatWord
+    | PatCard
+    | PatNot
+    | PatOr
+)
 
 
 # ---------------------------------------------------------------- header and sections
@@ -416,31 +430,31 @@ class Tricks(Stmt):
     declarations: tuple[Declaration, ...] = ()
 
 
-Statement = Union[
-    DealCards,
-    TurnUp,
-    SetTrump,
-    NameTrump,
-    Score,
-    Let,
-    StopLoop,
-    Pass,
-    EndDeal,
-    Discard,
-    Take,
-    Draw,
-    Move,
-    Redeal,
-    Expose,
-    Forbid,
-    Cancel,
-    If,
-    Repeat,
-    ForEach,
-    Choose,
-    Auction,
-    Tricks,
-]
+Statement = (
+    DealCards
+    | TurnUp
+    | SetTrump
+    | NameTrump
+    | Score
+    | Let
+    | StopLoop
+    | Pass
+    | EndDeal
+    | Discard
+    | Take
+    | Draw
+    | Move
+    | Redeal
+    | Expose
+    | Forbid
+    | Cancel
+    | If
+    | Repeat
+    | ForEach
+    | Choose
+    | Auction
+    | Tricks
+)
 
 
 class Irregularity(Node):
