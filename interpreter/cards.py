@@ -74,21 +74,22 @@ class CardTables:
                         row[c] = self.plain[c]
                 per_led.append(row)
             self.power.append(per_led)
-        self.point_labels = [p.label for p in points]
-        self.point_tables: list[list[tuple[int, int]]] = []  # per trump: (card, label index) list
-        self.point_value: list[list[int]] = []
-        for t in range(self.nsuits + 1):
-            trump = t if t < self.nsuits else NO_TRUMP
-            values = [0] * self.size
-            labelled: list[tuple[int, int]] = []
-            for li, pc in enumerate(points):
-                test = self.pattern(pc.pattern)
-                for c in range(self.size):
-                    if test(c, trump):
-                        values[c] += pc.value
-                        labelled.append((c, li))
-            self.point_value.append(values)
-            self.point_tables.append(labelled)
+        # Point tables: point_values[table][trump index][card]; "" is the main table.
+        self.point_values: dict[str, list[list[int]]] = {}
+        for table in dict.fromkeys([""] + [p.table for p in points]):
+            rows = []
+            for t in range(self.nsuits + 1):
+                trump = t if t < self.nsuits else NO_TRUMP
+                values = [0] * self.size
+                for pc in points:
+                    if pc.table == table:
+                        test = self.pattern(pc.pattern)
+                        for c in range(self.size):
+                            if test(c, trump):
+                                values[c] += pc.value
+                rows.append(values)
+            self.point_values[table] = rows
+        self.point_value = self.point_values[""]
 
     def _trump_order(self, deck: m.Deck, trump: int) -> list[int]:
         nr = len(self.ranks)

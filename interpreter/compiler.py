@@ -22,7 +22,7 @@ from .errors import RuleRuntimeError
 from .program import Fn, Program
 
 _BINOPS: dict[str, Callable[[Any, Any], Any]] = {
-    "+": operator.add, "-": operator.sub, "*": operator.mul,
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "%": operator.mod,
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
     ">": operator.gt, ">=": operator.ge,
 }
@@ -95,8 +95,11 @@ class _Compiler:
         if "won" in prog.zone_base:
             prog.won = prog.zone_base["won"]
             prog.won_kind = prog.zone_kind["won"]
+        for counter in self.rules.counters:
+            prog.counters[counter.name] = counter.owner
         mt = self.rules.match
         if mt is not None:
+            prog.lowest_wins = mt.lowest_wins
             if mt.target is not None:
                 prog.target = self.expr(mt.target)
             prog.at_once = mt.target_when == "at_once"
@@ -199,6 +202,8 @@ class _Compiler:
         if isinstance(e, m.Neg):
             inner = self.expr(e.operand)
             return lambda core: -inner(core)
+        if isinstance(e, m.CardHolder):
+            return self.card_holder(e)
         if isinstance(e, m.Has):
             zone = self.zone_expr(e.zone)
             table = self.tables.pattern_table(e.pattern)
@@ -225,6 +230,12 @@ class _Compiler:
             return lambda core: core.bid
         if name == "nobody":
             return lambda core: -1
+        if name == "deal_number":
+            return lambda core: core.deal_no + 1
+        if name == "total_bids":
+            return lambda core: sum(b for b in core.bids if b >= 0)
+        if name == "trump":
+            return lambda core: core.trump
         if name in ("true", "false"):
             value = name == "true"
             return lambda core: value
@@ -259,6 +270,24 @@ class _Compiler:
         if e.name == "side":
             side_of = prog.side_of
             return lambda core: side_of[arg(core)]
+        if e.name == "suit":
+            zone = self.zone_expr(e.arg)
+            suits = self.tables.suit
+            return lambda core: suits[core.zones[zone(core)][-1]] if core.zones[zone(core)] else -1
+        if e.name in prog.counters:
+            name, kind = e.name, prog.counters[e.name]
+            owner_is_player = self.type(e.arg) == "player"
+            side_of = prog.side_of
+
+            def counter(core: Core) -> int:
+                owner = arg(core)
+                if kind == "side" and owner_is_player:
+                    owner = side_of[owner]
+                elif kind == "shared":
+                    owner = 0
+                value: int = core.counters[name][owner]
+                return value
+            return counter
         if e.name == "opponents":
             is_player = self.type(e.arg) == "player"
             side_of = prog.side_of
@@ -319,13 +348,20 @@ class _Compiler:
             if is_player:
                 return lambda core: core.tricks_won[who(core)]
             return lambda core: sum(core.tricks_won[p] for p in sides[who(core)])
+        if e.name == "bids":
+            if is_player:
+                return lambda core: max(core.bids[who(core)], 0)
+            return lambda core: sum(max(core.bids[p], 0) for p in sides[who(core)])
         if e.name == "score":
             if is_player:
                 return lambda core: core.scores[side_of[who(core)]]
             return lambda core: core.scores[who(core)]
         if e.name == "points":
             won, per_side = prog.won, prog.won_kind == "side"
-            values = self.tables.point_value
+            table_name = ""
+            if len(args) > 1 and isinstance(args[1].value, m.Name):
+                table_name = args[1].value.name
+            values = self.tables.point_values[table_name]
 
             def points(core: Core) -> int:
                 x = who(core)
@@ -337,6 +373,35 @@ class _Compiler:
                 return sum(table[c] for z in zs for c in core.zones[z])
             return points
         raise RuleRuntimeError(f"unknown function {e.name}")  # pragma: no cover - checked
+
+    def card_holder(self, e: m.CardHolder) -> Fn:
+        """`holder of`, `original holder of`, `taker of` a card chosen by a pattern."""
+        prog, tables = self.prog, self.tables
+        table = tables.pattern_table(e.card.pattern)
+        ranking, kind = e.card.ranking, e.kind
+        hand, n = prog.hand, prog.n
+
+        def pick(core: Core) -> int:
+            t = table[core.ti]
+            in_play = [c for c in range(tables.size) if t[c] and core.dealt_to[c] >= 0]
+            if not in_play:
+                return -1
+            if ranking is None:
+                card = in_play[0]
+            else:
+                strength = tables.trump_strength[core.ti]
+                def key(c: int) -> tuple[int, int]:
+                    return (strength[c], tables.plain[c])
+                card = max(in_play, key=key) if ranking == "highest" else min(in_play, key=key)
+            if kind == "original":
+                return core.dealt_to[card]
+            if kind == "taker":
+                return core.taken_by[card]
+            for p in range(n):
+                if card in core.zones[hand + p]:
+                    return p
+            return -1
+        return pick
 
     def count_fns(self, c: m.Count) -> tuple[Fn, Fn | None]:
         return self.expr(c.low), self.expr(c.high) if c.high is not None else None
@@ -358,9 +423,20 @@ class _Compiler:
             suit = self.tables.suit_names.index(st.suit) if st.suit is not None else NO_TRUMP
             self.emit(ins.SetTrump(prog, st.source, zone, suit), st)
         elif isinstance(st, m.NameTrump):
-            self.emit(ins.NameTrump(prog, self.expr(st.player)), st)
+            exclude = self.expr(st.exclude) if st.exclude is not None else None
+            self.emit(ins.NameTrump(prog, self.expr(st.player), exclude), st)
+        elif isinstance(st, m.Bid):
+            forbidden = self.expr(st.forbidden) if st.forbidden is not None else None
+            self.emit(ins.Bid(prog, self.expr(st.player), self.expr(st.low), self.expr(st.high), forbidden), st)
+        elif isinstance(st, m.Add):
+            self.emit(ins.AddCounter(prog, st.counter, self.expr(st.amount), self.expr(st.owner),
+                                     self.type(st.owner) == "player"), st)
+        elif isinstance(st, m.Phase):
+            self.block(st.body)
         elif isinstance(st, m.Score):
             self.emit(self.score(st), st)
+        elif isinstance(st, m.Let) and st.rebind and st.name in ("maker", "bid"):
+            self.emit(ins.SetBuiltin(prog, st.name, self.expr(st.value)), st)
         elif isinstance(st, m.Let):
             self.emit(ins.SetVar(prog, self.slot(st.name), self.expr(st.value)), st)
         elif isinstance(st, m.StopLoop):
@@ -428,10 +504,13 @@ class _Compiler:
             at = self.emit(nxt, st)
             saved = dict(self.context)
             self.context[st.kind] = st.kind
+            self.loop_ends.append([])
             self.block(st.body)
             self.context = saved
             self.emit(ins.Jump(prog, at))
             nxt.end = self.here
+            for j in self.loop_ends.pop():
+                j.target = self.here
         elif isinstance(st, m.Choose):
             choose = ins.Choose(prog, self.expr(st.player), [o.name for o in st.options])
             self.emit(choose, st)
@@ -490,7 +569,8 @@ class _Compiler:
                 prog.lead_patterns.append(self.tables.pattern_table(ob.pattern))
                 lead_rules.append((len(prog.lead_patterns) - 1, guard))
             else:
-                obligations.append(ins.Obligation(ob.kind, guard, laws))
+                table = self.tables.pattern_table(ob.pattern) if ob.pattern is not None else None
+                obligations.append(ins.Obligation(ob.kind, guard, laws, table))
         declarations = []
         saved = dict(self.context)
         self.context["declarer"] = "player"

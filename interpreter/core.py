@@ -19,6 +19,7 @@ class Core:
         "au_active", "au_order", "au_pos", "au_high", "au_bidder", "au_passed",
         "terminal", "winner", "events", "steps", "seed", "deck", "first_dealer",
         "table", "calls", "exposed", "deal_scores", "deal_events", "chance",
+        "bids", "counters", "dealt_to", "taken_by",
     )
 
     zones: list[list[int]]
@@ -61,6 +62,10 @@ class Core:
     deal_scores: list[int]
     deal_events: int
     chance: int
+    bids: list[int]
+    counters: dict[str, list[int]]
+    dealt_to: list[int]
+    taken_by: list[int]
 
     def copy(self) -> Core:
         """An independent copy (lists copied, immutable values shared)."""
@@ -81,4 +86,8 @@ class Core:
         new.events = list(self.events)
         new.calls = list(self.calls)
         new.exposed = set(self.exposed)
+        new.bids = list(self.bids)
+        new.counters = {k: list(v) for k, v in self.counters.items()}
+        new.dealt_to = list(self.dealt_to)
+        new.taken_by = list(self.taken_by)
         return new

@@ -268,6 +268,7 @@ class DealCards(Instruction):
                     raise RuleRuntimeError(f"line {self.line}: the pack ran out while dealing")
                 cards = [pack.pop() for _ in range(k)]
                 core.zones[prog.hand + p].extend(cards)
+                prog.note_hand(core, prog.hand + p, cards)
                 got[p].extend(cards)
         codes = prog.tables.codes
         for i in range(n):
@@ -374,6 +375,7 @@ class Draw(Instruction):
                 i -= 1
         hand.extend(drawn)
         hand.extend(back)
+        prog.note_hand(core, prog.hand + p, drawn + back)
         if drawn or back:
             codes = prog.tables.codes
             full: dict[str, Any] = {"type": "draw", "player": p, "cards": [codes[c] for c in drawn], "count": len(drawn)}
@@ -420,6 +422,7 @@ class Move(Instruction):
         drop = set(chosen)
         core.zones[s] = [c for i, c in enumerate(src) if i not in drop]
         core.zones[d].extend(moved)
+        prog.note_hand(core, d, moved)
         if moved:
             codes = prog.tables.codes
             mask = _visible_mask(prog, core, d, s, -1)
@@ -567,6 +570,7 @@ class Select(Instruction):
         for c in cards:
             src.remove(c)
         core.zones[d].extend(cards)
+        prog.note_hand(core, d, cards)
         mask = _visible_mask(prog, core, d, s, p)
         full: dict[str, Any] = {"type": "select", "verb": self.verb, "player": p, "cards": list(action.args) if cards else [], "count": len(cards),
                                 "from": prog.zone_label(s), "to": prog.zone_label(d)}
@@ -583,9 +587,10 @@ class Select(Instruction):
 class NameTrump(Instruction):
     decision = True
 
-    def __init__(self, prog: Program, player: Fn) -> None:
+    def __init__(self, prog: Program, player: Fn, exclude: Fn | None = None) -> None:
         super().__init__(prog)
         self.player = player
+        self.exclude = exclude
         self.actions = [Action("name", (s,)) for s in prog.tables.suit_names]
 
     def ready(self, core: Core) -> bool:
@@ -596,7 +601,10 @@ class NameTrump(Instruction):
         return p
 
     def legal(self, core: Core) -> list[Action]:
-        return self.actions
+        if self.exclude is None:
+            return self.actions
+        banned = self.exclude(core)
+        return [a for i, a in enumerate(self.actions) if i != banned]
 
     def apply(self, core: Core, action: Action) -> None:
         suit = self.prog.tables.suit_names.index(action.args[0])
@@ -692,6 +700,94 @@ class Auction(Instruction):
         return "auction"
 
 
+class SetBuiltin(Instruction):
+    """`set maker = P`, `set bid = N`: the contract, when no auction makes it."""
+
+    def __init__(self, prog: Program, name: str, value: Fn) -> None:
+        super().__init__(prog)
+        self.name = name
+        self.value = value
+
+    def run(self, core: Core) -> None:
+        v = self.value(core)
+        if self.name == "maker":
+            core.maker = v
+        else:
+            core.bid = v
+        self.prog.emit(core, {"type": "contract", "maker": core.maker, "bid": core.bid,
+                              **({"laws": list(self.laws)} if self.laws else {})})
+        core.pc += 1
+
+
+class AddCounter(Instruction):
+    def __init__(self, prog: Program, name: str, amount: Fn, owner: Fn, owner_is_player: bool) -> None:
+        super().__init__(prog)
+        self.name = name
+        self.amount = amount
+        self.owner = owner
+        self.owner_is_player = owner_is_player
+
+    def run(self, core: Core) -> None:
+        prog = self.prog
+        kind = prog.counters[self.name]
+        owner = self.owner(core)
+        if kind == "side" and self.owner_is_player:
+            owner = prog.side_of[owner]
+        elif kind == "shared":
+            owner = 0
+        amount = self.amount(core)
+        core.counters[self.name][owner] += amount
+        if amount:
+            prog.emit(core, {"type": "counter", "counter": self.name, "owner": owner, "change": amount,
+                             "value": core.counters[self.name][owner], **({"laws": list(self.laws)} if self.laws else {})})
+        core.pc += 1
+
+
+class Bid(Instruction):
+    """A player's own bid (not an auction): `player bids 0..13 but not N`."""
+
+    decision = True
+
+    def __init__(self, prog: Program, player: Fn, low: Fn, high: Fn, forbidden: Fn | None) -> None:
+        super().__init__(prog)
+        self.player = player
+        self.low = low
+        self.high = high
+        self.forbidden = forbidden
+        self.cache: dict[int, Action] = {}
+
+    def ready(self, core: Core) -> bool:
+        return True
+
+    def actor(self, core: Core) -> int:
+        p: int = self.player(core)
+        return p
+
+    def legal(self, core: Core) -> list[Action]:
+        banned = self.forbidden(core) if self.forbidden is not None else None
+        out = []
+        for b in range(self.low(core), self.high(core) + 1):
+            if b == banned:
+                continue
+            a = self.cache.get(b)
+            if a is None:
+                a = self.cache[b] = Action("bid", (str(b),))
+            out.append(a)
+        if not out:
+            raise RuleRuntimeError(f"line {self.line}: no bid is left to make")
+        return out
+
+    def apply(self, core: Core, action: Action) -> None:
+        p = self.actor(core)
+        core.bids[p] = int(action.args[0])
+        self.prog.emit(core, {"type": "bid", "player": p, "bid": core.bids[p],
+                              **({"laws": list(self.laws)} if self.laws else {})})
+        core.pc += 1
+
+    def phase(self, core: Core) -> str:
+        return "bidding"
+
+
 class IrregularityEntry:
     """A compiled irregularity: who may commit it, during which decisions, and where its remedy starts."""
 
@@ -708,12 +804,13 @@ class IrregularityEntry:
 
 
 class Obligation:
-    __slots__ = ("kind", "guard", "may_trump", "laws")
+    __slots__ = ("kind", "guard", "laws", "test")
 
-    def __init__(self, kind: str, guard: Fn | None, laws: tuple[str, ...]) -> None:
+    def __init__(self, kind: str, guard: Fn | None, laws: tuple[str, ...], test: list[list[bool]] | None = None) -> None:
         self.kind = kind
         self.guard = guard
         self.laws = laws
+        self.test = test  # the pattern's table, for lead_first and not_first_trick
 
 
 class Declaration:
@@ -741,7 +838,9 @@ class Tricks(Instruction):
         self.leader = leader
         self.obligations = obligations
         self.may_trump = [o for o in obligations if o.kind == "may_trump"]
-        self.chain = [o for o in obligations if o.kind != "may_trump"]
+        self.sets_trump = [o for o in obligations if o.kind == "first_lead_trump"]
+        self.lead_chain = [o for o in obligations if o.kind in ("lead_first", "not_first_trick")]
+        self.chain = [o for o in obligations if o.kind not in ("may_trump", "first_lead_trump", "lead_first")]
         self.lead_rules = lead_rules
         self.declarations = declarations
         self.only_before_first_card = all(d.before_first_card for d in declarations)
@@ -795,6 +894,19 @@ class Tricks(Instruction):
                 if rest and len(rest) < len(allowed):
                     allowed = rest
                     why.append("lead_until_broken")
+            if core.tr_no == 0:
+                for ob in self.lead_chain:
+                    if ob.guard is not None and not ob.guard(core):
+                        continue
+                    assert ob.test is not None
+                    t = ob.test[ti]
+                    if ob.kind == "lead_first":
+                        narrowed = [c for c in allowed if t[c]]
+                    else:
+                        narrowed = [c for c in allowed if not t[c]]
+                    if narrowed and len(narrowed) < len(allowed):
+                        allowed = narrowed
+                        why.append(ob.kind)
             return sorted(allowed, key=order), why
         eff = tables.eff_suit[ti]
         trump = core.trump
@@ -821,6 +933,14 @@ class Tricks(Instruction):
                     if trumps and len(trumps) < len(allowed):
                         allowed = trumps
                         why.append("trump_if_void")
+            elif kind == "not_first_trick":
+                if core.tr_no == 0:
+                    assert ob.test is not None
+                    t = ob.test[ti]
+                    rest = [c for c in allowed if not t[c]]
+                    if rest and len(rest) < len(allowed):
+                        allowed = rest
+                        why.append("not_first_trick")
             elif kind == "beat_if_able":
                 power = tables.power[ti][led]
                 best = max(power[c] for c in core.tr_cards)
@@ -875,6 +995,8 @@ class Tricks(Instruction):
                     return
             return  # pragma: no cover - legality was checked by the caller
         card = action.card
+        if self.sets_trump and core.trump == NO_TRUMP and core.tr_no == 0 and not core.tr_cards:
+            set_trump(prog, core, prog.tables.suit[card], p, self.sets_trump[0].laws)
         core.zones[prog.hand + p].remove(card)
         core.tr_cards.append(card)
         core.tr_players.append(p)
@@ -896,6 +1018,8 @@ class Tricks(Instruction):
         won = prog.won + (prog.side_of[winner] if prog.won_kind == "side" else winner)
         core.zones[won].extend(core.tr_cards)
         core.tricks_won[winner] += 1
+        for c in core.tr_cards:
+            core.taken_by[c] = winner
         for i, (pat_index, _) in enumerate(self.lead_rules):
             test = prog.lead_patterns[pat_index][core.ti]
             if any(test[c] for c in core.tr_cards):

@@ -74,6 +74,8 @@ class Program:
         self.declaration_names: list[str] = []
         self.deal_end = 0  # index of the FinishDeal instruction; irregularities follow it
         self.irregularities: list[Any] = []
+        self.counters: dict[str, str] = {}  # counter name -> "player" | "side" | "shared"
+        self.lowest_wins = False
 
     # ------------------------------------------------------------ layout
     def add_zone(self, name: str, kind: str, visibility: str) -> None:
@@ -103,6 +105,15 @@ class Program:
         core.events.append((full, public, mask))
 
     # ------------------------------------------------------------ the match
+    def note_hand(self, core: Core, z: int, cards: list[int]) -> None:
+        """Remember who was first given each card this deal (for `original holder of`)."""
+        info = self.zones[z]
+        if info.name == "hand":
+            dealt_to = core.dealt_to
+            for c in cards:
+                if dealt_to[c] < 0:
+                    dealt_to[c] = info.owner
+
     def zone_mask(self, core: Core, z: int) -> int:
         """The seats that see zone instance z now (exposed zones are seen by all)."""
         return self.all_mask if z in core.exposed else self.zones[z].mask
@@ -113,6 +124,10 @@ class Program:
         core.zones = [[] for _ in self.zones]
         core.vars = [None] * len(self.var_names)
         core.scores = [0] * len(self.sides)
+        core.counters = {
+            name: [0] * (self.n if kind == "player" else len(self.sides) if kind == "side" else 1)
+            for name, kind in self.counters.items()
+        }
         core.seed = seed
         core.deck = deck
         if dealer is None:
@@ -166,6 +181,9 @@ class Program:
         core.deal_scores = list(core.scores)
         core.deal_events = len(core.events)
         core.chance = 0
+        core.bids = [-1] * self.n
+        core.dealt_to = [-1] * self.tables.size
+        core.taken_by = [-1] * self.tables.size
         self.emit(core, {"type": "deal", "deal": core.deal_no + 1, "dealer": core.dealer})
 
     def redeal(self, core: Core, same_dealer: bool, laws: tuple[str, ...]) -> None:
@@ -215,7 +233,9 @@ class Program:
              "scores": list(core.scores)},
         )
         if self.at_once and self.target is not None and amount > 0:
-            if core.scores[side] >= self.target(core):
+            if self.lowest_wins:
+                self._check_target_after_deal(core)
+            elif core.scores[side] >= self.target(core):
                 self._finish(core, side)
 
     def _check_target_after_deal(self, core: Core) -> None:
@@ -224,15 +244,21 @@ class Program:
         reached = [s for s in range(len(self.sides)) if core.scores[s] >= target]
         if not reached:
             return
-        if len(reached) > 1 and self.ties is not None:
+        if len(reached) > 1 and self.ties is not None and not self.lowest_wins:
             who = self.ties(core)
             if isinstance(who, int) and who >= 0:
                 side = self.side_of[who] if self.ties_is_player else who
                 if side in reached:
                     self._finish(core, side, tie_break=True)
                     return
-        best = max(core.scores[s] for s in reached)
-        top = [s for s in reached if core.scores[s] == best]
+        if self.lowest_wins:
+            # Penalty points: the game ends when someone reaches the target,
+            # and the lowest score wins.
+            low = min(core.scores)
+            top = [s for s in range(len(self.sides)) if core.scores[s] == low]
+        else:
+            best = max(core.scores[s] for s in reached)
+            top = [s for s in reached if core.scores[s] == best]
         if len(top) == 1:
             self._finish(core, top[0])
 

@@ -273,7 +273,9 @@ class State:
                 return f"seat {player} does not hold {tables.codes[card]}"
             _, why = ins.allowed_cards(self.core, player)
             names = {"follow_suit": "must follow suit", "trump_if_void": "must trump when void in the suit led",
-                     "beat_if_able": "must beat the trick when able", "lead_until_broken": "may not lead that suit until it is broken"}
+                     "beat_if_able": "must beat the trick when able", "lead_until_broken": "may not lead that suit until it is broken",
+                     "lead_first": "must lead the card the rules name to the first trick",
+                     "not_first_trick": "may not play that card to the first trick"}
             reasons = [names.get(w, w) for w in why]
             return "the player " + (", and ".join(reasons) if reasons else "cannot play that card now")
         if verb == "declare":

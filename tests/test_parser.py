@@ -159,7 +159,7 @@ def test_move_all_top_and_random() -> None:
 def test_score_lose_let_set_and_the_simple_statements() -> None:
     score, lose, let, set_, stop, pass_, end = parse_deal(
         """
-        taker scores 2 "vole"
+        winner scores 2 "vole"
         makers loses bid
         let exchanges = 0
         set exchanges = exchanges + 1
@@ -169,7 +169,7 @@ def test_score_lose_let_set_and_the_simple_statements() -> None:
         """
     )
     assert isinstance(score, m.Score) and (show(score.who), show(score.amount), score.label, score.negative) == (
-        "taker",
+        "winner",
         "2",
         "vole",
         False,
@@ -252,16 +252,16 @@ def test_a_pattern_word_records_where_it_is() -> None:
 def test_if_elif_else_with_inline_and_block_suites() -> None:
     st = one(
         """
-        if taker == penalty_to: taker scores 2 "penalty"
-        elif tricks(taker) == 5:
-          taker scores 2 "vole"
+        if winner == penalty_to: winner scores 2 "penalty"
+        elif tricks(winner) == 5:
+          winner scores 2 "vole"
         else:
-          taker scores 1 "point"
+          winner scores 1 "point"
           pass
         """
     )
     assert isinstance(st, m.If)
-    assert [show(cond) for cond, _ in st.branches] == ["(== taker penalty_to)", "(== tricks(taker) 5)"]
+    assert [show(cond) for cond, _ in st.branches] == ["(== winner penalty_to)", "(== tricks(winner) 5)"]
     assert [[type(s).__name__ for s in body] for _, body in st.branches] == [["Score"], ["Score"]]
     assert [type(s).__name__ for s in st.orelse] == ["Score", "Pass"]
 

@@ -30,10 +30,12 @@ MAX_NAME = 64
 COLOURS = ("red", "black", "blue", "green", "yellow", "white", "none")
 
 BUILTIN_PLAYERS = ("dealer", "maker", "nobody")
-FUNCTIONS = {"count": (1, 1), "tricks": (1, 1), "points": (1, 1), "score": (1, 1), "min": (1, 16), "max": (1, 16)}
+FUNCTIONS = {"count": (1, 1), "tricks": (1, 1), "points": (1, 2), "score": (1, 1), "bids": (1, 1),
+             "min": (1, 16), "max": (1, 16)}
 OF_FORMS = {"left": "player", "right": "player", "partner": "player", "side": "side", "opponents": "side"}
 
-INT, BOOL, PLAYER, SIDE, ZONE, ANY = "int", "bool", "player", "side", "zone", "any"
+INT, BOOL, PLAYER, SIDE, ZONE, SUIT, ANY = "int", "bool", "player", "side", "zone", "suit", "any"
+ASSIGNABLE_BUILTINS = {"maker": PLAYER, "bid": INT}
 
 _REQUIRED_SECTIONS = (
     ("players", "e.g. 'players 4 in partnerships 0 2, 1 3'"),
@@ -250,7 +252,7 @@ class Checker:
     # ------------------------------------------------------------ names and types
     def _global_names(self) -> dict[str, str]:
         env: dict[str, str] = {name: PLAYER for name in BUILTIN_PLAYERS}
-        env.update({"bid": INT, "true": BOOL, "false": BOOL})
+        env.update({"bid": INT, "true": BOOL, "false": BOOL, "deal_number": INT, "total_bids": INT, "trump": SUIT})
         self._check_global_clashes(set(env))
         for o in self.rules.options:
             env[o.name] = {"int": INT, "bool": BOOL}.get(o.type, "choice:" + o.name)
@@ -260,6 +262,11 @@ class Checker:
             env.setdefault(z.name, ZONE)
         for role in self.rules.roles:
             env[role.name] = PLAYER
+        seen: set[str] = set()
+        for c in self.rules.counters:
+            if c.name in env or c.name in seen:
+                self.error("duplicate-name", f"counter '{c.name}' reuses a name already declared", c.span)
+            seen.add(c.name)
         return env
 
     def _check_global_clashes(self, builtins: set[str]) -> None:
@@ -313,6 +320,15 @@ class Checker:
             if e.name in self.zones:
                 self._expect(e.arg, PLAYER if self.zones[e.name].owner == "player" else ANY, scope, report)
                 return ZONE
+            if e.name == "suit":
+                self._expect(e.arg, ZONE, scope, report)
+                return SUIT
+            counters = {c.name: c for c in self.rules.counters}
+            if e.name in counters:
+                t = self._type(e.arg, scope, report)
+                if t not in (PLAYER, SIDE, ANY) and report:
+                    self.error("type-error", f"'{e.name} of' needs a player or a side, not {_show(t)}", e.arg.span)
+                return INT
             if report:
                 self.error("undefined-name", f"undefined name '{e.name} of ...'", e.span, "known forms: left of, right of, partner of, side of, opponents of, or ZONE of PLAYER")
             return ANY
@@ -333,6 +349,11 @@ class Checker:
                     self._expect(a.value, ZONE, scope, report)
                 elif e.name in ("min", "max"):
                     self._expect(a.value, INT, scope, report)
+                elif e.name == "points" and a is not e.args[0]:
+                    tables = {pc.table for pc in self.rules.points if pc.table}
+                    if not (isinstance(a.value, m.Name) and a.value.name in tables) and report:
+                        self.error("undefined-name", "the second argument of points() names a points table", a.span,
+                                   "tables: " + (", ".join(sorted(tables)) or "none (declare 'points NAME')"))
                 else:
                     t = self._type(a.value, scope, report)
                     if t not in (PLAYER, SIDE, ANY) and report:
@@ -363,6 +384,9 @@ class Checker:
             self._expect(e.zone, ZONE, scope, report)
             self._check_pattern(e.pattern, report)
             return BOOL
+        if isinstance(e, m.CardHolder):
+            self._check_pattern(e.card.pattern, report)
+            return PLAYER
         return ANY  # pragma: no cover
 
     def _expect(self, e: m.Expr, wanted: str, scope: _Scope, report: bool = True) -> None:
@@ -449,11 +473,33 @@ class Checker:
                 self.error("bad-suit", f"'{st.suit}' is not a suit of the deck", st.span)
         elif isinstance(st, m.NameTrump):
             self._expect(st.player, PLAYER, scope)
+            if st.exclude is not None:
+                self._expect(st.exclude, SUIT, scope)
+        elif isinstance(st, m.Bid):
+            self._expect(st.player, PLAYER, scope)
+            self._expect(st.low, INT, scope)
+            self._expect(st.high, INT, scope)
+            if st.forbidden is not None:
+                self._expect(st.forbidden, INT, scope)
+        elif isinstance(st, m.Add):
+            self._expect(st.amount, INT, scope)
+            counter = next((c for c in self.rules.counters if c.name == st.counter), None)
+            if counter is None:
+                self.error("undefined-name", f"no counter named '{st.counter}'", st.span,
+                           "declare it, e.g. 'counter bags: per side'")
+            else:
+                t = self._type(st.owner, scope)
+                if t not in (PLAYER, SIDE, ANY):
+                    self.error("type-error", f"a counter belongs to a player or a side, not {_show(t)}", st.owner.span)
+        elif isinstance(st, m.Phase):
+            self._check_block(st.body, scope)
         elif isinstance(st, m.Score):
             t = self._type(st.who, scope)
             if t not in (PLAYER, SIDE, ANY):
                 self.error("type-error", f"only a player or a side can score, not {_show(t)}", st.who.span)
             self._expect(st.amount, INT, scope)
+        elif isinstance(st, m.Let) and st.rebind and st.name in ASSIGNABLE_BUILTINS:
+            self._expect(st.value, ASSIGNABLE_BUILTINS[st.name], scope)
         elif isinstance(st, m.Let):
             if st.name not in self.variables:
                 self.error("undefined-name", f"'set {st.name}' before any 'let {st.name} = ...'", st.span)
@@ -466,7 +512,7 @@ class Checker:
                     self.error("type-error", f"'{st.name}' holds {_show(want)}, not {_show(t)}", st.value.span)
         elif isinstance(st, m.StopLoop):
             if not scope.in_loop:
-                self.error("stop-outside-loop", "'stop' is only allowed inside 'repeat'", st.span)
+                self.error("stop-outside-loop", "'stop' is only allowed inside 'repeat' or 'for each'", st.span)
         elif isinstance(st, m.Discard):
             self._expect(st.player, PLAYER, scope)
             self._check_count(st.count, scope)
@@ -527,7 +573,7 @@ class Checker:
                 want = PLAYER if st.kind == "player" else SIDE
                 if t not in (want, ANY):
                     self.error("type-error", f"'except' here needs a {want}, not {_show(t)}", st.exclude.span)
-            inner = _Scope(dict(scope.names), scope.in_loop)
+            inner = _Scope(dict(scope.names), True)
             inner.names[st.kind] = PLAYER if st.kind == "player" else SIDE
             self._check_block(st.body, inner)
         elif isinstance(st, m.Choose):
@@ -578,6 +624,8 @@ class Checker:
                 kinds.add("auction")
             elif isinstance(st, m.NameTrump):
                 kinds.add("naming")
+            elif isinstance(st, m.Bid):
+                kinds.add("bidding")
             elif isinstance(st, m.Choose):
                 kinds.add("choice")
             elif isinstance(st, m.Discard):
@@ -664,7 +712,7 @@ def _walk(stmts: Iterable[m.Statement]) -> Iterator[m.Statement]:
             for _, body in st.branches:
                 yield from _walk(body)
             yield from _walk(st.orelse)
-        elif isinstance(st, (m.Repeat, m.ForEach)):
+        elif isinstance(st, (m.Repeat, m.ForEach, m.Phase)):
             yield from _walk(st.body)
         elif isinstance(st, m.Choose):
             for opt in st.options:
@@ -689,7 +737,8 @@ def walk(stmts: Iterable[m.Statement]) -> Iterator[m.Statement]:
 def _show(t: str) -> str:
     if t.startswith("choice:"):
         return f"a choice of option '{t[7:]}'"
-    return {INT: "a number", BOOL: "a condition", PLAYER: "a player", SIDE: "a side", ZONE: "a zone"}.get(t, t)
+    return {INT: "a number", BOOL: "a condition", PLAYER: "a player", SIDE: "a side", ZONE: "a zone",
+            SUIT: "a suit"}.get(t, t)
 
 
 def check(rules: m.RuleFile) -> list[Diagnostic]:

@@ -90,6 +90,23 @@ class Has(Node):
     span: Span
 
 
+class CardChoice(Node):
+    """A card named by a pattern, optionally the highest or lowest of those in play."""
+
+    ranking: Literal["highest", "lowest"] | None = None
+    pattern: Pattern
+    span: Span
+
+
+class CardHolder(Node):
+    """`holder of P` (in hand now), `original holder of P` (dealt to), `taker of P`
+    (won the trick containing it); `nobody` when no such card is in play."""
+
+    kind: Literal["holder", "original", "taker"]
+    card: CardChoice
+    span: Span
+
+
 Expr = (
     IntLit
     | Name
@@ -99,6 +116,7 @@ Expr = (
     | Not
     | Neg
     | Has
+    | CardHolder
 )
 
 
@@ -213,7 +231,17 @@ class Zone(Node):
     span: Span
 
 
+class Counter(Node):
+    """A tally per side or player kept across the match (e.g. bags)."""
+
+    name: str
+    owner: Literal["player", "side", "shared"]
+    cite: Citation | None = None
+    span: Span
+
+
 class PointCard(Node):
+    table: str = ""
     label: str
     pattern: Pattern
     value: int
@@ -228,6 +256,7 @@ class Match(Node):
     target_when: Literal["at_once", "after_deal"] = "after_deal"
     ties: Expr | None = None
     deal_limit: int | None = None
+    lowest_wins: bool = False
     cite: Citation | None = None
     span: Span
     cites: tuple[Citation, ...] = ()
@@ -274,6 +303,31 @@ class SetTrump(Stmt):
 
 class NameTrump(Stmt):
     player: Expr
+    exclude: Expr | None = None
+
+
+class Bid(Stmt):
+    """A player's own bid: `player bids 0..13 [but not EXPR]`."""
+
+    player: Expr
+    low: Expr
+    high: Expr
+    forbidden: Expr | None = None
+
+
+class Add(Stmt):
+    """`add N to bags of side`: change a counter."""
+
+    amount: Expr
+    counter: str
+    owner: Expr
+
+
+class Phase(Stmt):
+    """A named part of the deal, which an extending rule file may replace."""
+
+    name: str
+    body: tuple[Statement, ...]
 
 
 class Score(Stmt):
@@ -401,6 +455,7 @@ class Auction(Stmt):
 
 
 ObligationKind = Literal[
+    "lead_first", "not_first_trick", "first_lead_trump",
     "follow_suit", "may_trump", "trump_if_void", "beat_if_able", "lead_until_broken"
 ]
 
@@ -431,7 +486,10 @@ class Tricks(Stmt):
 
 
 Statement = (
-    DealCards
+    Bid
+    | Add
+    | Phase
+    | DealCards
     | TurnUp
     | SetTrump
     | NameTrump
@@ -487,6 +545,9 @@ class RuleFile(Node):
     deal: tuple[Statement, ...] = ()
     deal_span: Span | None = None
     irregularities: tuple[Irregularity, ...] = ()
+    counters: tuple[Counter, ...] = ()
+    extends: str | None = None
+    extends_span: Span | None = None
     sections: tuple[tuple[str, Span], ...] = ()
 
 

@@ -271,7 +271,10 @@ def _cite(children: list[Any]) -> m.Citation | None:
 
 
 def _exprs(children: list[Any]) -> list[Any]:
-    return [c for c in children if isinstance(c, (m.IntLit, m.Name, m.Of, m.Call, m.BinOp, m.Not, m.Neg, m.Has))]
+    return [c for c in children if isinstance(c, _EXPR_TYPES)]
+
+
+_EXPR_TYPES = (m.IntLit, m.Name, m.Of, m.Call, m.BinOp, m.Not, m.Neg, m.Has, m.CardHolder)
 
 
 def _stmts(children: list[Any]) -> tuple[Any, ...]:
@@ -325,6 +328,7 @@ class _ToModel(Transformer[Token, m.RuleFile]):
         options: list[m.Option] = []
         zones: list[m.Zone] = []
         irregularities: list[m.Irregularity] = []
+        counters: list[m.Counter] = []
         points: list[m.PointCard] = []
         sections: list[tuple[str, m.Span]] = []
         for child in children:
@@ -337,6 +341,8 @@ class _ToModel(Transformer[Token, m.RuleFile]):
                     fields["deal"], fields["deal_span"] = value, span
                 elif tag == "points":
                     points.extend(value)
+                elif tag == "extends":
+                    fields["extends"], fields["extends_span"] = value, span
                 elif tag in fields:
                     continue  # a duplicate section: the checker reports it from `sections`
                 else:
@@ -349,6 +355,8 @@ class _ToModel(Transformer[Token, m.RuleFile]):
                 zones.append(child)
             elif isinstance(child, m.Irregularity):
                 irregularities.append(child)
+            elif isinstance(child, m.Counter):
+                counters.append(child)
         return m.RuleFile(
             **fields,
             roles=tuple(roles),
@@ -356,8 +364,15 @@ class _ToModel(Transformer[Token, m.RuleFile]):
             zones=tuple(zones),
             points=tuple(points),
             irregularities=tuple(irregularities),
+            counters=tuple(counters),
             sections=tuple(sections),
         )
+
+    def extends(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("extends", (str(children[0])[1:-1], _span(meta)))
+
+    def counter(self, meta: Any, children: list[Any]) -> m.Counter:
+        return m.Counter(name=str(children[0]), owner=children[1].tag, cite=_cite(children), span=_span(meta))
 
     def version(self, meta: Any, children: list[Any]) -> _Tagged:
         return _Tagged("version", (int(children[0]), _span(meta)))
@@ -504,10 +519,14 @@ class _ToModel(Transformer[Token, m.RuleFile]):
 
     def points(self, meta: Any, children: list[Any]) -> _Tagged:
         cite = _cite(children)
+        table = next((str(c) for c in children if isinstance(c, Token) and c.type == "NAME"), "")
         lines = []
         for c in children:
             if isinstance(c, m.PointCard):
-                lines.append(c if c.cite or cite is None else c.model_copy(update={"cite": cite}))
+                update: dict[str, Any] = {"table": table}
+                if c.cite is None and cite is not None:
+                    update["cite"] = cite
+                lines.append(c.model_copy(update=update))
         return _Tagged("points", (tuple(lines), _span(meta)))
 
     def point_line(self, meta: Any, children: list[Any]) -> m.PointCard:
@@ -571,6 +590,9 @@ class _ToModel(Transformer[Token, m.RuleFile]):
     def deal_limit(self, meta: Any, children: list[Any]) -> _Tagged:
         return _Tagged("deal_limit", (int(children[0]), _cite(children)))
 
+    def lowest_wins(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("lowest_wins", (True, _cite(children)))
+
     # ------------------------------------------------------------ the deal
     def deal_section(self, meta: Any, children: list[Any]) -> _Tagged:
         return _Tagged("deal", (_stmts(children), _span(meta)))
@@ -630,7 +652,8 @@ class _ToModel(Transformer[Token, m.RuleFile]):
         return _Tagged("fixed", str(children[0]))
 
     def name_trump(self, meta: Any, children: list[Any]) -> m.NameTrump:
-        return m.NameTrump(player=children[0], span=_span(meta))
+        exprs = _exprs(children)
+        return m.NameTrump(player=exprs[0], exclude=exprs[1] if len(exprs) > 1 else None, span=_span(meta))
 
     def score(self, meta: Any, children: list[Any]) -> m.Score:
         label = str(children[2])[1:-1] if len(children) > 2 else ""
@@ -853,6 +876,48 @@ class _ToModel(Transformer[Token, m.RuleFile]):
             cite=_cite(children),
             span=_span(meta),
         )
+
+    def lead_first(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("lead_first", children[0])
+
+    def not_first_trick(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("not_first_trick", children[0])
+
+    def first_lead_trump(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("first_lead_trump")
+
+    def phase_stmt(self, meta: Any, children: list[Any]) -> m.Phase:
+        cite = _cite(children)
+        body = _stmts(children)
+        if cite is not None:
+            body = tuple(s if s.cite is not None else s.model_copy(update={"cite": cite}) for s in body)
+        return m.Phase(name=str(children[0]), body=body, cite=cite, span=_span(meta))
+
+    def bid_stmt(self, meta: Any, children: list[Any]) -> m.Bid:
+        exprs = _exprs(children)
+        return m.Bid(player=exprs[0], low=exprs[1], high=exprs[2],
+                     forbidden=exprs[3] if len(exprs) > 3 else None, span=_span(meta))
+
+    def add_stmt(self, meta: Any, children: list[Any]) -> m.Add:
+        return m.Add(amount=children[0], counter=str(children[1]), owner=children[2], span=_span(meta))
+
+    def card_any(self, meta: Any, children: list[Any]) -> m.CardChoice:
+        return m.CardChoice(pattern=children[0], span=_span(meta))
+
+    def card_highest(self, meta: Any, children: list[Any]) -> m.CardChoice:
+        return m.CardChoice(ranking="highest", pattern=children[0], span=_span(meta))
+
+    def card_lowest(self, meta: Any, children: list[Any]) -> m.CardChoice:
+        return m.CardChoice(ranking="lowest", pattern=children[0], span=_span(meta))
+
+    def holder_of(self, meta: Any, children: list[Any]) -> m.CardHolder:
+        return m.CardHolder(kind="holder", card=children[0], span=_span(meta))
+
+    def original_holder_of(self, meta: Any, children: list[Any]) -> m.CardHolder:
+        return m.CardHolder(kind="original", card=children[0], span=_span(meta))
+
+    def taker_of(self, meta: Any, children: list[Any]) -> m.CardHolder:
+        return m.CardHolder(kind="taker", card=children[0], span=_span(meta))
 
     def obligation(self, meta: Any, children: list[Any]) -> m.Obligation:
         kind: _Tagged = children[0]

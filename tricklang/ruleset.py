@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict
 from . import model as m
 from .checker import check
 from .diagnostics import Diagnostic, OptionError, RulesError
+from .extend import MAX_EXTENDS_DEPTH, merge
 from .parser import parse
 
 OptionValue = int | bool | str
@@ -30,6 +31,7 @@ class Ruleset(BaseModel):
     path: str
     options: dict[str, OptionValue]
     warnings: tuple[Diagnostic, ...] = ()
+    bases: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -39,7 +41,10 @@ class Ruleset(BaseModel):
     @property
     def digest(self) -> str:
         """SHA-256 of the rule file's text, to tie records to the exact rules."""
-        return hashlib.sha256(self.source.encode("utf-8")).hexdigest()
+        digest = hashlib.sha256(self.source.encode("utf-8"))
+        for base in self.bases:  # a variant is tied to the text of what it extends too
+            digest.update(b"\0" + base.encode("utf-8"))
+        return digest.hexdigest()
 
     @property
     def player_count(self) -> int:
@@ -130,32 +135,63 @@ def bind_options(specs: tuple[m.Option, ...], given: Mapping[str, Any]) -> dict[
     return out
 
 
+def _read(file: Path) -> str:
+    try:
+        return file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        raise RulesError([Diagnostic("unreadable-file", f"cannot read rule file: {reason}", path=str(file))]) from None
+
+
+def _resolve(text: str, where: str, depth: int, chain: tuple[str, ...]) -> tuple[m.RuleFile, list[str], list[Diagnostic]]:
+    """Parse a rule file and apply it over its base (if it `extends` one), recursively.
+
+    Returns the merged rules, the texts of the bases, and the merge diagnostics.
+    """
+    rules = parse(text, where)
+    if rules.extends is None:
+        return rules, [], []
+    span = rules.extends_span
+    line, col = (span.line, span.column) if span else (0, 0)
+    base_dir = Path(where).parent if where not in ("<string>", "") else Path(".")
+    base_file = (base_dir / rules.extends).resolve()
+    if depth >= MAX_EXTENDS_DEPTH or str(base_file) in chain:
+        reason = "extends itself" if str(base_file) in chain else f"extends more than {MAX_EXTENDS_DEPTH} levels deep"
+        raise RulesError([Diagnostic("bad-extends", f"this rule file {reason}", line, col, path=where)], text)
+    if not base_file.is_file():
+        raise RulesError([Diagnostic("bad-extends", f"cannot find the base rule file '{rules.extends}'", line, col,
+                                     hint=f"looked for {base_file}", path=where)], text)
+    base_text = _read(base_file)
+    base_rules, texts, _ = _resolve(base_text, str(base_file), depth + 1, chain + (str(base_file),))
+    base_errors = [d for d in check(base_rules) if d.severity == "error"]
+    if base_errors:
+        raise RulesError(base_errors, base_text)
+    merged, problems = merge(base_rules, rules)
+    return merged, [base_text, *texts], problems
+
+
 def load(source: str | Path, *, options: Mapping[str, Any] | None = None, path: str | None = None) -> Ruleset:
     """Parse and check a rule file, given as a path or as its text.
 
     A string containing a newline is taken as rule-file text; any other string or
-    :class:`~pathlib.Path` is a file name.
+    :class:`~pathlib.Path` is a file name. A rule file that `extends` another is
+    applied over it (the base's path is relative to this file's).
 
     Raises:
         RulesError: the file cannot be read, or has errors (all of them are listed).
         OptionError: an unknown option, or a value of the wrong type or range.
     """
     if isinstance(source, Path) or "\n" not in source:
-        file = Path(source)
-        try:
-            text = file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
-            raise RulesError([Diagnostic("unreadable-file", f"cannot read rule file: {reason}", path=str(file))]) from None
+        text = _read(Path(source))
         where = path or str(source)
     else:
         text, where = source, path or "<string>"
-    rules = parse(text, where)
-    found = check(rules)
+    rules, bases, problems = _resolve(text, where, 0, (str(Path(where).resolve()),))
+    found = problems + check(rules)
     errors = [d for d in found if d.severity == "error"]
     warnings = tuple(d for d in found if d.severity == "warning")
     if errors:
         raise RulesError(errors, text, list(warnings))
     values = _defaults(rules)
-    ruleset = Ruleset(rules=rules, source=text, path=where, options=values, warnings=warnings)
+    ruleset = Ruleset(rules=rules, source=text, path=where, options=values, warnings=warnings, bases=tuple(bases))
     return ruleset.with_options(options)
