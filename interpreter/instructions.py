@@ -863,6 +863,14 @@ class Tricks(Instruction):
                 return False
             if not hands[core.tr_turn]:
                 core.tr_turn = self._next_with_cards(core, core.tr_turn)
+        elif not core.zones[prog.hand + core.tr_turn]:
+            # The player to play has no card left (e.g. after an irregularity):
+            # he is passed over, and the trick ends when nobody else can play to it.
+            nxt = self._next_with_cards(core, core.tr_turn)
+            if nxt == core.tr_turn or nxt in core.tr_players:
+                self._finish_trick(core)
+                return self.ready(core)
+            core.tr_turn = nxt
         return True
 
     def _next_with_cards(self, core: Core, p: int) -> int:

@@ -172,10 +172,21 @@ class State:
         for irr in prog.irregularities:
             if "any" not in irr.phases and phase not in irr.phases:
                 continue
-            if irr.guard is not None and not irr.guard(core):
-                continue
             seats = [irr.by(core)] if irr.by is not None else range(prog.n)
-            out.extend(Action("irregular", (irr.name, str(p))) for p in seats if 0 <= p < prog.n)
+            for p in seats:
+                if not 0 <= p < prog.n:
+                    continue
+                if irr.guard is not None:
+                    # The guard may speak of the offender: try it with this seat.
+                    saved = core.vars[irr.slot]
+                    core.vars[irr.slot] = p
+                    try:
+                        allowed = irr.guard(core)
+                    finally:
+                        core.vars[irr.slot] = saved
+                    if not allowed:
+                        continue
+                out.append(Action("irregular", (irr.name, str(p))))
         return out
 
     def is_legal(self, action: Action | str) -> bool:
@@ -267,7 +278,10 @@ class State:
         ins = self._instruction()
         if isinstance(ins, Tricks) and verb == "play":
             tables = self.program.tables
-            card = tables.parse_card(text.split()[1])
+            words = text.split()
+            if len(words) != 2:
+                return "name one card to play, e.g. 'play " + (legal[0].args[0] if legal and legal[0].args else "KS") + "'"
+            card = tables.parse_card(words[1])
             assert player is not None
             if card not in self.core.zones[self.program.hand + player]:
                 return f"seat {player} does not hold {tables.codes[card]}"
