@@ -476,7 +476,7 @@ class _Compiler:
         elif isinstance(st, m.Expose):
             self.emit(ins.Expose(prog, self.zone_expr(st.zone)), st)
         elif isinstance(st, m.Forbid):
-            self.emit(ins.Forbid(prog, st.declaration, self.expr(st.who)), st)
+            self.emit(ins.Forbid(prog, st.declaration, self.expr(st.who), st.kind), st)
         elif isinstance(st, m.Cancel):
             self.emit(ins.Cancel(prog, st.label, self.expr(st.who), self.type(st.who) == "player"), st)
         elif isinstance(st, m.If):

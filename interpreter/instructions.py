@@ -208,15 +208,16 @@ class Expose(Instruction):
 
 
 class Forbid(Instruction):
-    def __init__(self, prog: Program, name: str, who: Fn) -> None:
+    def __init__(self, prog: Program, name: str, who: Fn, kind: str = "declare") -> None:
         super().__init__(prog)
         self.name = name
         self.who = who
+        self.kind = kind
 
     def run(self, core: Core) -> None:
         p = self.who(core)
-        core.declared.add((self.name, p))
-        event: dict[str, Any] = {"type": "forbid", "player": p, "declaration": self.name}
+        core.declared.add((self.name if self.kind == "declare" else "choice:" + self.name, p))
+        event: dict[str, Any] = {"type": "forbid", "player": p, self.kind: self.name}
         if self.laws:
             event["laws"] = list(self.laws)
         self.prog.emit(core, event)
@@ -481,9 +482,18 @@ class Choose(Instruction):
         return p
 
     def legal(self, core: Core) -> list[Action]:
+        if core.declared:
+            p = self.actor(core)
+            allowed = [a for a in self.actions if ("choice:" + a.verb, p) not in core.declared]
+            if allowed:
+                return allowed
         return self.actions
 
     def apply(self, core: Core, action: Action) -> None:
+        if core.declared:
+            p = self.actor(core)
+            for a in self.actions:  # a withheld option is withheld once
+                core.declared.discard(("choice:" + a.verb, p))
         i = self.names.index(action.verb)
         self.prog.emit(core, {"type": "choice", "player": self.actor(core), "choice": action.verb, **({"laws": list(self.laws)} if self.laws else {})})
         core.pc = self.targets[i]

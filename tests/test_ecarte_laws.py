@@ -437,6 +437,28 @@ def test_e28_looking_at_discards_exposes_the_hand_at_the_adversary_option() -> N
     assert regular(strict) == ["stand", "propose"]
 
 
+def test_e32_card_turned_while_serving_costs_the_next_refusal() -> None:
+    state = game()
+    state.apply("propose")
+    state.apply("accept")
+    state.apply("discard 7C")
+    stock_before = len(state.zone("stock"))
+    scores_before = list(state.scores)
+    state.apply("irregular card_turned_while_serving 0")
+    assert len(state.zone("stock")) == stock_before - 1  # the turned card went to the discards
+    assert state.scores == scores_before
+    assert_all_cards_accounted(state)
+    while state.phase != "choice":
+        state.apply(state.legal_actions()[0])
+    state.apply("propose")
+    assert regular(state) == ["accept"]  # the next proposal cannot be refused
+    state.apply("accept")
+    while state.phase != "choice":
+        state.apply(state.legal_actions()[0])
+    state.apply("propose")
+    assert regular(state) == ["refuse", "accept"]  # ...but only the next one
+
+
 def test_e33_faced_card_for_the_elder_he_takes_it_or_new_deal() -> None:
     state = game()
     state.apply("propose")

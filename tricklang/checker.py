@@ -546,7 +546,11 @@ class Checker:
             self._zone(st.zone, scope)
         elif isinstance(st, m.Forbid):
             self._expect(st.who, PLAYER, scope)
-            if st.declaration not in self._declaration_names():
+            if st.kind == "choice":
+                options = {o.name for c in _walk(self.rules.deal) if isinstance(c, m.Choose) for o in c.options}
+                if st.declaration not in options:
+                    self.error("undefined-name", f"no choice offers an option named '{st.declaration}'", st.span)
+            elif st.declaration not in self._declaration_names():
                 self.error("undefined-name", f"no declaration named '{st.declaration}'", st.span)
         elif isinstance(st, m.Cancel):
             t = self._type(st.who, scope)

@@ -401,8 +401,10 @@ class Expose(Stmt):
 
 
 class Forbid(Stmt):
-    """`forbid declare king for offender`: a declaration is no longer allowed."""
+    """`forbid declare king for offender`: a declaration is no longer allowed;
+    `forbid choice refuse for dealer`: that option is withheld the next time."""
 
+    kind: Literal["declare", "choice"] = "declare"
     declaration: str
     who: Expr
 

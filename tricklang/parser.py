@@ -746,7 +746,8 @@ class _ToModel(Transformer[Token, m.RuleFile]):
         return m.Expose(zone=children[0], span=_span(meta))
 
     def forbid(self, meta: Any, children: list[Any]) -> m.Forbid:
-        return m.Forbid(declaration=str(children[0]), who=children[1], span=_span(meta))
+        kind = "choice" if str(children[0]) == "choice" else "declare"
+        return m.Forbid(kind=kind, declaration=str(children[1]), who=children[2], span=_span(meta))
 
     def cancel(self, meta: Any, children: list[Any]) -> m.Cancel:
         return m.Cancel(label=str(children[0])[1:-1], who=children[1], span=_span(meta))

@@ -1,0 +1,380 @@
+"""Game records: one human-readable JSON file that replays a whole game.
+
+A record names the rule file (its path and the SHA-256 of its text), the
+language version, the option values, the seed, the prearranged deck if any, the
+first dealer, who sat where, and every action in order with the seat that took
+it. :meth:`Record.replay` re-reads the rule file, refuses it if its text has
+changed, and re-checks every action::
+
+    {
+      "format": "tricklang-record",
+      "version": 1,
+      "game": "Écarté",
+      "rules": {"path": "../rules/ecarte.trick", "sha256": "…", "language": 1},
+      "options": {"target": 5, …},
+      "seed": 7,
+      "deck": null,
+      "first_dealer": 1,
+      "seats": ["human", "heuristic"],
+      "actions": [
+        [0, "propose"],
+        [1, "accept"],
+        …
+      ],
+      "result": {"scores": [5, 3], "winners": [0], "deals": 6, "over": true}
+    }
+
+A relative rule path is resolved against the record's directory first, then the
+current directory. ``result`` is informational: replay checks that it ends the
+same way.
+
+>>> import tricklang, interpreter
+>>> from interpreter.agents import RandomAgent
+>>> state = interpreter.new_game(tricklang.load("rules/ecarte.trick"), seed=5)
+>>> for _ in range(4):
+...     state.apply(RandomAgent(1)(state))
+>>> record = Record.from_state(state, seats=["random", "random"])
+>>> Record.from_json(record.to_json()).replay().actions == state.actions
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tricklang
+from tricklang import Ruleset
+from tricklang.diagnostics import TrickLangError
+
+from .errors import IllegalActionError, RecordError
+from .state import State, new_game
+
+RECORD_FORMAT = "tricklang-record"
+RECORD_VERSION = 1
+
+Move = tuple[int, str]
+"""One recorded action: the seat that took it and the action's text."""
+
+
+@dataclass
+class Record:
+    """Everything needed to replay a game exactly; see the module docstring."""
+
+    rules_path: str
+    rules_sha256: str
+    options: dict[str, int | bool | str]
+    seed: int
+    first_dealer: int
+    moves: list[Move]
+    seats: list[str] = field(default_factory=list)
+    deck: list[str] | None = None
+    language: int | None = None
+    game: str = ""
+    result: dict[str, Any] | None = None
+    base_dir: Path | None = None
+    """Where a relative ``rules_path`` is looked up first (the record's directory)."""
+
+    # ------------------------------------------------------------ building
+    @classmethod
+    def from_state(
+        cls,
+        state: State,
+        seats: Sequence[str] | None = None,
+        *,
+        actors: Sequence[int] | None = None,
+    ) -> Record:
+        """The record of a game so far.
+
+        Args:
+            state: a game whose rules were loaded from a file.
+            seats: a name per seat (``human``, ``heuristic``, ...), optional.
+            actors: the seat that took each action; recomputed by replaying if None.
+
+        Raises:
+            RecordError: the rules were not loaded from a file, or ``seats``/``actors``
+                do not fit the game.
+        """
+        ruleset = state.ruleset
+        path = Path(ruleset.path)
+        if not path.is_file():
+            raise RecordError(f"the rules of this game were not loaded from a file ({ruleset.path!r})")
+        data = state.to_dict()
+        if actors is None:
+            actors = _actors(state)
+        if len(actors) != len(state.actions):
+            raise RecordError(f"{len(actors)} actors given for {len(state.actions)} actions")
+        names = list(seats) if seats is not None else []
+        if names and len(names) != ruleset.player_count:
+            raise RecordError(f"{len(names)} seat names given for {ruleset.player_count} players")
+        outcome = state.outcome()
+        result: dict[str, Any] = {
+            "scores": state.scores,
+            "winners": list(outcome.winners) if outcome is not None and outcome.winner is not None else None,
+            "deals": state.deal_number if outcome is None else outcome.deals,
+            "over": state.is_terminal(),
+        }
+        return cls(
+            rules_path=str(path.resolve()),
+            rules_sha256=ruleset.digest,
+            options=dict(ruleset.options),
+            seed=int(data["seed"]),
+            first_dealer=int(data["dealer"]),
+            moves=list(zip(actors, state.actions, strict=True)),
+            seats=names,
+            deck=list(data["deck"]) if data.get("deck") is not None else None,
+            language=ruleset.rules.version,
+            game=ruleset.name,
+            result=result,
+        )
+
+    @property
+    def actions(self) -> list[str]:
+        """The action texts, in order."""
+        return [a for _, a in self.moves]
+
+    # ------------------------------------------------------------ JSON
+    def to_dict(self, relative_to: str | Path | None = None) -> dict[str, Any]:
+        """The record as a JSON-able dict; the rule path is made relative to
+        ``relative_to`` (a directory) when given."""
+        path = self.rules_path
+        if relative_to is not None and Path(path).is_absolute():
+            try:
+                path = Path(os.path.relpath(path, Path(relative_to).resolve())).as_posix()
+            except ValueError:  # another drive (Windows)
+                pass
+        return {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "game": self.game,
+            "rules": {"path": path, "sha256": self.rules_sha256, "language": self.language},
+            "options": dict(self.options),
+            "seed": self.seed,
+            "deck": self.deck,
+            "first_dealer": self.first_dealer,
+            "seats": list(self.seats),
+            "actions": [[seat, text] for seat, text in self.moves],
+            "result": self.result,
+        }
+
+    def to_json(self, relative_to: str | Path | None = None) -> str:
+        """Pretty JSON, one action per line."""
+        data = self.to_dict(relative_to)
+        parts = []
+        for key, value in data.items():
+            if key == "actions":
+                rows = ",\n".join("    " + json.dumps(m, ensure_ascii=False) for m in value)
+                text = "[\n" + rows + "\n  ]" if rows else "[]"
+            else:
+                text = json.dumps(value, ensure_ascii=False)
+            parts.append(f"  {json.dumps(key)}: {text}")
+        return "{\n" + ",\n".join(parts) + "\n}\n"
+
+    def save(self, path: str | Path) -> Path:
+        """Write the record to ``path`` (the rule path is stored relative to it).
+
+        Raises:
+            RecordError: the file cannot be written.
+        """
+        out = Path(path)
+        try:
+            out.write_text(self.to_json(relative_to=out.parent), encoding="utf-8")
+        except OSError as err:
+            raise RecordError(f"cannot write record {str(out)!r}: {err.strerror or err}") from None
+        return out
+
+    @classmethod
+    def from_json(cls, text: str | Mapping[str, Any], base_dir: str | Path | None = None) -> Record:
+        """Read a record from its JSON (text or parsed).
+
+        Raises:
+            RecordError: not JSON, not a record, or a field is missing or has the wrong type.
+        """
+        if isinstance(text, str):
+            try:
+                data: Any = json.loads(text)
+            except json.JSONDecodeError as err:
+                raise RecordError(f"not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})") from None
+        else:
+            data = dict(text)
+        if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
+            raise RecordError(f"not a tricklang game record (no \"format\": \"{RECORD_FORMAT}\")")
+        version = data.get("version")
+        if not isinstance(version, int) or version > RECORD_VERSION:
+            raise RecordError(f"record version {version!r} is not supported (this tricklang reads version {RECORD_VERSION})")
+        rules = _field(data, "rules", dict)
+        moves_raw = _field(data, "actions", list)
+        moves: list[Move] = []
+        for i, m in enumerate(moves_raw, 1):
+            if (not isinstance(m, list) or len(m) != 2 or not _is_int(m[0]) or not isinstance(m[1], str)):
+                raise RecordError(f"step {i}: an action must be [seat, \"text\"], not {json.dumps(m, ensure_ascii=False)}")
+            moves.append((m[0], m[1]))
+        deck = data.get("deck")
+        if deck is not None and (not isinstance(deck, list) or not all(isinstance(c, str) for c in deck)):
+            raise RecordError("'deck' must be null or a list of card codes")
+        seats = data.get("seats") or []
+        if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+            raise RecordError("'seats' must be a list of names")
+        options = data.get("options") or {}
+        if not isinstance(options, dict):
+            raise RecordError("'options' must be an object")
+        language = rules.get("language")
+        result = data.get("result")
+        return cls(
+            rules_path=_field(rules, "path", str, "rules.path"),
+            rules_sha256=_field(rules, "sha256", str, "rules.sha256"),
+            options=options,
+            seed=_field(data, "seed", int),
+            first_dealer=_field(data, "first_dealer", int),
+            moves=moves,
+            seats=list(seats),
+            deck=deck,
+            language=language if _is_int(language) else None,
+            game=str(data.get("game") or ""),
+            result=result if isinstance(result, dict) else None,
+            base_dir=Path(base_dir) if base_dir is not None else None,
+        )
+
+    @classmethod
+    def load(cls, path: str | Path) -> Record:
+        """Read a record file.
+
+        Raises:
+            RecordError: the file cannot be read or is not a valid record.
+        """
+        file = Path(path)
+        try:
+            text = file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+            raise RecordError(f"cannot read record {str(file)!r}: {reason}") from None
+        try:
+            return cls.from_json(text, base_dir=file.parent)
+        except RecordError as err:
+            raise RecordError(f"{file}: {err}") from None
+
+    # ------------------------------------------------------------ replay
+    def rules_file(self) -> Path:
+        """The rule file this record names, looked up relative to the record's
+        directory, then the current directory.
+
+        Raises:
+            RecordError: no such file.
+        """
+        path = Path(self.rules_path)
+        candidates = [path] if path.is_absolute() else [
+            *([self.base_dir / path] if self.base_dir is not None else []),
+            path,
+        ]
+        for c in candidates:
+            if c.is_file():
+                return Path(os.path.normpath(c))
+        where = " or ".join(repr(str(c)) for c in candidates)
+        raise RecordError(f"the record's rule file is not found (looked for {where})")
+
+    def load_rules(self) -> Ruleset:
+        """Load the rule file with the record's options, checking its SHA-256.
+
+        Raises:
+            RecordError: the file is missing, has changed, has errors, or the
+                options no longer fit.
+        """
+        file = self.rules_file()
+        try:
+            ruleset = tricklang.load(file)
+        except TrickLangError as err:
+            raise RecordError(f"the record's rule file {str(file)!r} does not load:\n{err}") from None
+        if ruleset.digest != self.rules_sha256:
+            raise RecordError(
+                f"the rule file {str(file)!r} has changed since the record was made "
+                f"(its sha256 is {ruleset.digest[:12]}…, the record's is {self.rules_sha256[:12]}…)"
+            )
+        if self.language is not None and ruleset.rules.version != self.language:
+            raise RecordError(f"the record is for tricklang {self.language}, the rule file is tricklang {ruleset.rules.version}")
+        try:
+            return ruleset.with_options(self.options)
+        except TrickLangError as err:
+            raise RecordError(f"the record's options do not fit the rule file: {err}") from None
+
+    def replay(self, ruleset: Ruleset | None = None, *, check_result: bool = True) -> State:
+        """Rebuild the game, re-checking every action; returns the final state.
+
+        Args:
+            ruleset: rules to use instead of re-loading the rule file (no digest check).
+            check_result: also check that the game ends as ``result`` says.
+
+        Raises:
+            RecordError: naming the step and the reason when an action does not fit.
+        """
+        if ruleset is None:
+            ruleset = self.load_rules()
+        if self.seats and len(self.seats) != ruleset.player_count:
+            raise RecordError(f"the record names {len(self.seats)} seats, the game has {ruleset.player_count}")
+        state = rebuild(ruleset, self.seed, self.deck, self.first_dealer, self.moves)
+        if check_result and self.result is not None:
+            want = self.result.get("scores")
+            if want is not None and want != state.scores:
+                raise RecordError(f"the replay ends with scores {state.scores}, the record says {want}")
+        return state
+
+
+def rebuild(
+    ruleset: Ruleset,
+    seed: int,
+    deck: Sequence[str] | None,
+    first_dealer: int,
+    moves: Sequence[Move] | Sequence[str],
+) -> State:
+    """A new game with these parameters after the given actions (seat, text) or texts.
+
+    Raises:
+        RecordError: naming the step (1-based), the action and why it does not fit.
+    """
+    try:
+        state = new_game(ruleset, seed=seed, deck=deck, dealer=first_dealer)
+    except TrickLangError as err:
+        raise RecordError(f"the game cannot be started: {err}") from None
+    for step, move in enumerate(moves, 1):
+        seat, text = move if isinstance(move, tuple) else (None, move)
+        if state.is_terminal():
+            raise RecordError(f"step {step} ({text!r}): the match was already over")
+        actor = state.current_player
+        if seat is not None and seat != actor:
+            raise RecordError(f"step {step} ({text!r}): recorded for seat {seat}, but seat {actor} is to act")
+        try:
+            state.apply(text)
+        except IllegalActionError as err:
+            raise RecordError(f"step {step} ({text!r}, seat {actor}): not legal: {err.reason}") from None
+        except TrickLangError as err:
+            raise RecordError(f"step {step} ({text!r}, seat {actor}): {err}") from None
+    return state
+
+
+def _actors(state: State) -> list[int]:
+    """The seat that took each action of a state (by replaying it)."""
+    data = state.to_dict()
+    replay = new_game(state.ruleset, seed=data["seed"], deck=data.get("deck"), dealer=data["dealer"])
+    actors: list[int] = []
+    for text in state.actions:
+        seat = replay.current_player
+        assert seat is not None
+        actors.append(seat)
+        replay.apply(text)
+    return actors
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _field(data: Mapping[str, Any], key: str, kind: type, label: str | None = None) -> Any:
+    if key not in data:
+        raise RecordError(f"the record has no '{label or key}'")
+    value = data[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise RecordError(f"'{label or key}' must be {'a number' if kind is int else 'text' if kind is str else f'a {kind.__name__}'}, not {json.dumps(value, ensure_ascii=False)}")
+    return value
