@@ -960,6 +960,11 @@ class Tricks(Instruction):
                         allowed = rest
                         why.append("not_first_trick")
             elif kind == "beat_if_able":
+                # Beating is a duty of a player who follows suit, or who must trump
+                # (then he must over-trump if he can); a void player free to
+                # discard is not made to trump by it.
+                if not follow and "trump_if_void" not in why:
+                    continue
                 power = tables.power[ti][led]
                 best = max(power[c] for c in core.tr_cards)
                 winners = [c for c in allowed if power[c] > best]
