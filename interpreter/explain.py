@@ -367,6 +367,8 @@ class _Explainer:
         if kind == "Expose":
             return say(f"{self.zone(st.zone)} is exposed: everybody sees it for the rest of the deal")
         if kind == "Forbid":
+            if getattr(st, "kind", "declare") == "choice":
+                return say(f"{self.expr(st.who)} may not choose **{st.declaration}** the next time that choice comes")
             return say(f"{self.expr(st.who)} may no longer declare **{st.declaration}**")
         if kind == "Cancel":
             return say(f"the points that {self.expr(st.who)} scored this deal as “{st.label}” are cancelled")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, Literal
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import (
@@ -746,7 +746,7 @@ class _ToModel(Transformer[Token, m.RuleFile]):
         return m.Expose(zone=children[0], span=_span(meta))
 
     def forbid(self, meta: Any, children: list[Any]) -> m.Forbid:
-        kind = "choice" if str(children[0]) == "choice" else "declare"
+        kind: Literal["declare", "choice"] = "choice" if str(children[0]) == "choice" else "declare"
         return m.Forbid(kind=kind, declaration=str(children[1]), who=children[2], span=_span(meta))
 
     def cancel(self, meta: Any, children: list[Any]) -> m.Cancel:
