@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from .actions import Action
 from .cards import NO_TRUMP
 from .errors import GameLimitError
-from .instructions import Auction, Choose, NameTrump, Select, Tricks
+from .instructions import Auction, Bid, Choose, NameTrump, Select, Tricks
 from .state import State
 
 Agent = Callable[[State], Action]
@@ -75,6 +75,8 @@ class HeuristicAgent:
             return self._select(state, ins, legal)
         if isinstance(ins, Auction):
             return self._bid(state, legal)
+        if isinstance(ins, Bid):
+            return self._own_bid(state, legal)
         if isinstance(ins, NameTrump):
             return self._name(state, legal)
         if isinstance(ins, Choose):
@@ -151,6 +153,29 @@ class HeuristicAgent:
         wanted = int(best)  # a rough count of the points the hand can win
         affordable = [a for a in bids if int(a.args[0]) <= wanted]
         return affordable[0] if affordable else legal[0]
+
+    def _own_bid(self, state: State, legal: Sequence[Action]) -> Action:
+        """Bid the number of tricks the hand looks likely to take (Spades, Oh Hell)."""
+        tables, core, prog = state.program.tables, state.core, state.program
+        p = state.current_player
+        assert p is not None
+        hand = core.zones[prog.hand + p]
+        eff = tables.eff_suit[core.ti]
+        expected = 0.0
+        top = max(1, max(tables.trump_strength[core.ti]))
+        trumps = sorted((c for c in hand if core.trump != NO_TRUMP and eff[c] == core.trump),
+                        key=lambda c: -tables.trump_strength[core.ti][c])
+        for i, c in enumerate(trumps):
+            # High trumps are likely winners; beyond the third, length wins tricks too.
+            expected += 1.0 if i >= 3 else 0.3 + 0.7 * tables.trump_strength[core.ti][c] / top
+        for c in hand:
+            if core.trump != NO_TRUMP and eff[c] == core.trump:
+                continue
+            else:
+                top = tables.rank[c]  # 0 is the highest rank
+                expected += (0.9, 0.5, 0.15)[top] if top < 3 else 0.0
+        target = round(expected * 13 / max(13, prog.tables.size // prog.n))
+        return min(legal, key=lambda a: (abs(int(a.args[0]) - target), int(a.args[0])))
 
     def _name(self, state: State, legal: Sequence[Action]) -> Action:
         tables, core, prog = state.program.tables, state.core, state.program

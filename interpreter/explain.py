@@ -148,6 +148,13 @@ class _Explainer:
             return f"-{self.expr(e.operand)}"
         if isinstance(e, m.Has):
             return f"{self.expr(e.zone)} holds {self.pattern(e.pattern)}"
+        if isinstance(e, m.CardHolder):
+            card = self.pattern(e.card.pattern)
+            if e.card.ranking is not None:
+                card = f"the {e.card.ranking} {card} dealt"
+            who = {"holder": "the player holding", "original": "the player who was dealt",
+                   "taker": "the player who took the trick with"}[e.kind]
+            return f"{who} {card}"
         return "`?`"
 
     def name(self, name: str) -> str:
@@ -374,6 +381,13 @@ class _Explainer:
             return say(f"the points that {self.expr(st.who)} scored this deal as “{st.label}” are cancelled")
         if isinstance(st, m.If):
             return self.if_stmt(st)
+        if isinstance(st, m.Phase):
+            return self.inline(f"Phase **{st.name}**", st.body, c, lines=lines)
+        if isinstance(st, m.Bid):
+            but = f", but not {self.expr(st.forbidden)}" if st.forbidden is not None else ""
+            return say(f"{self.expr(st.player)} bids a number from {self.expr(st.low)} to {self.expr(st.high)}{but}")
+        if isinstance(st, m.Add):
+            return say(f"{self.expr(st.amount)} is added to the {st.counter} of {self.expr(st.owner)}")
         if isinstance(st, m.Repeat):
             cond = f", while {self.condition(st.condition)}" if st.condition is not None else ""
             return [self.item(f"Repeat at most {self.expr(st.bound)} times{cond}", c, lines=lines, subs=self.block(st.body))]
@@ -437,13 +451,18 @@ class _Explainer:
             "follow_suit": "each player must follow suit if able",
             "may_trump": "a player may trump instead of following suit",
             "trump_if_void": "a player who cannot follow suit must trump if able",
-            "beat_if_able": "a player must beat the best card played to the trick so far if able",
+            "beat_if_able": "a player who follows suit (or must trump) must beat the best card played so far if able",
+            "first_lead_trump": "the suit of the first card led becomes trumps",
         }
         if not st.obligations:
             subs.append(("Any card may be played to any trick", [], []))
         for ob in st.obligations:
             if ob.kind == "lead_until_broken" and ob.pattern is not None:
                 rule = f"nobody may lead {self.pattern(ob.pattern)} until such a card has been played to a trick"
+            elif ob.kind == "lead_first" and ob.pattern is not None:
+                rule = f"the first trick must be led with {self.pattern(ob.pattern)} if the leader holds it"
+            elif ob.kind == "not_first_trick" and ob.pattern is not None:
+                rule = f"nobody may play {self.pattern(ob.pattern)} to the first trick unless he has nothing else he may play"
             else:
                 rule = say.get(ob.kind, ob.kind.replace("_", " "))
             if ob.guard is not None:

@@ -724,8 +724,11 @@ class SetBuiltin(Instruction):
             core.maker = v
         else:
             core.bid = v
-        self.prog.emit(core, {"type": "contract", "maker": core.maker, "bid": core.bid,
-                              **({"laws": list(self.laws)} if self.laws else {})})
+        event: dict[str, Any] = {"type": "maker", "maker": core.maker} if self.name == "maker" else {
+            "type": "contract_bid", "bid": core.bid}
+        if self.laws:
+            event["laws"] = list(self.laws)
+        self.prog.emit(core, event)
         core.pc += 1
 
 
@@ -904,8 +907,8 @@ class Tricks(Instruction):
         why: list[str] = []
         if not core.tr_cards:
             allowed = hand
-            for i, (pat_index, guard) in enumerate(self.lead_rules):
-                if core.broken[i] or (guard is not None and not guard(core)):
+            for pat_index, guard in self.lead_rules:
+                if core.broken[pat_index] or (guard is not None and not guard(core)):
                     continue
                 test = prog.lead_patterns[pat_index][ti]
                 rest = [c for c in allowed if not test[c]]
@@ -1043,10 +1046,10 @@ class Tricks(Instruction):
         core.tricks_won[winner] += 1
         for c in core.tr_cards:
             core.taken_by[c] = winner
-        for i, (pat_index, _) in enumerate(self.lead_rules):
+        for pat_index, _ in self.lead_rules:
             test = prog.lead_patterns[pat_index][core.ti]
             if any(test[c] for c in core.tr_cards):
-                core.broken[i] = True
+                core.broken[pat_index] = True
         codes = prog.tables.codes
         prog.emit(core, {"type": "trick", "trick": core.tr_no + 1, "winner": winner,
                          "cards": [codes[c] for c in core.tr_cards], "players": list(core.tr_players)})

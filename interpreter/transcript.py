@@ -84,8 +84,26 @@ def event_lines(state: State, e: dict[str, Any]) -> list[str]:
     if t == "contract":
         extra = " (all passed)" if e.get("all_passed") else ""
         return [f"  {seat_name(state, e['maker'])} makes at {e['bid']}{extra}{_laws(e)}"]
+    if t == "maker":
+        return [f"  {seat_name(state, e['maker'])} is the maker{_laws(e)}"]
+    if t == "contract_bid":
+        return [f"  the contract is {e['bid']}{_laws(e)}"]
+    if t == "counter":
+        owner = e["owner"]
+        kind = state.program.counters.get(e["counter"], "side")
+        whose = side_name(state, owner) if kind == "side" else seat_name(state, owner) if kind == "player" else "the table"
+        return [f"  {whose}: {e['counter']} {e['change']:+d} = {e['value']}{_laws(e)}"]
+    if t == "irregularity":
+        return [f"  irregularity: {e['name']} by {seat_name(state, e['offender'])}{_laws(e)}"]
+    if t == "exposed":
+        return [f"  {e['zone']} is exposed: {' '.join(e['cards'])}{_laws(e)}"]
+    if t == "forbid":
+        what = e.get("declare") or e.get("choice")
+        return [f"  {seat_name(state, e['player'])} may not {'declare' if 'declare' in e else 'choose'} {what}{_laws(e)}"]
     if t == "redeal":
-        return [f"  all passed: the deal is abandoned{_laws(e)}"]
+        if e.get("reason") == "all passed":
+            return [f"  all passed: the deal is abandoned{_laws(e)}"]
+        return [f"  the deal is cancelled and dealt again by the {e.get('by', 'next dealer')}{_laws(e)}"]
     if t == "declare":
         return [f"  {who} declares {e['name']}{_laws(e)}"]
     if t == "play":
@@ -94,7 +112,8 @@ def event_lines(state: State, e: dict[str, Any]) -> list[str]:
         plays = ", ".join(f"{seat_name(state, p)} {c}" for p, c in zip(e["players"], e["cards"], strict=False))
         return [f"  trick {e['trick']}: {plays} -> won by {seat_name(state, e['winner'])}"]
     if t == "score":
-        verb = "scores" if e["points"] >= 0 else "loses"
+        plural = len(state.program.sides[e["side"]]) > 1
+        verb = ("score" if plural else "scores") if e["points"] >= 0 else ("lose" if plural else "loses")
         label = f" ({e['label']})" if e.get("label") else ""
         return [f"  {side_name(state, e['side'])} {verb} {abs(e['points'])}{label}{_laws(e)}"]
     if t == "deal_end":
