@@ -447,6 +447,8 @@ class _Compiler:
             pass
         elif isinstance(st, m.EndDeal):
             self.emit(ins.EndDeal(prog), st)
+        elif isinstance(st, m.EndMatch):
+            self.emit(ins.EndMatch(prog), st)
         elif isinstance(st, m.Discard):
             player = self.expr(st.player)
             low, high = self.count_fns(st.count)

@@ -19,7 +19,7 @@ class Core:
         "au_active", "au_order", "au_pos", "au_high", "au_bidder", "au_passed",
         "terminal", "winner", "events", "steps", "seed", "deck", "first_dealer",
         "table", "calls", "exposed", "deal_scores", "deal_events", "chance",
-        "bids", "counters", "dealt_to", "taken_by",
+        "bids", "counters", "dealt_to", "taken_by", "last_deal",
     )
 
     zones: list[list[int]]
@@ -66,6 +66,7 @@ class Core:
     counters: dict[str, list[int]]
     dealt_to: list[int]
     taken_by: list[int]
+    last_deal: bool
 
     def copy(self) -> Core:
         """An independent copy (lists copied, immutable values shared)."""

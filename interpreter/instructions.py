@@ -167,6 +167,15 @@ class EndDeal(Instruction):
         core.pc = self.prog.deal_end
 
 
+class EndMatch(Instruction):
+    """`end the match`: the match ends when this deal has been scored."""
+
+    def run(self, core: Core) -> None:
+        core.last_deal = True
+        self.prog.emit(core, {"type": "last_deal", **({"laws": list(self.laws)} if self.laws else {})})
+        core.pc += 1
+
+
 class FinishDeal(Instruction):
     """The end of the deal's code: score the match, then the next deal or the end."""
 
@@ -865,7 +874,10 @@ class Tricks(Instruction):
             core.tr_active = True
             core.tr_total = self.count(core)
             core.tr_no = 0
-            core.tr_leader = core.tr_turn = self.leader(core)
+            leader = self.leader(core)
+            if not isinstance(leader, int) or not 0 <= leader < prog.n:
+                raise RuleRuntimeError(f"line {self.line}: nobody to lead the first trick")
+            core.tr_leader = core.tr_turn = leader
             core.tr_cards = []
             core.tr_players = []
         if not core.tr_cards:

@@ -139,6 +139,7 @@ class Program:
         core.deal_no = 0
         core.terminal = False
         core.winner = -1
+        core.last_deal = False
         core.events = []
         core.steps = 0
         self.start_deal(core)
@@ -209,12 +210,35 @@ class Program:
             self._check_target_after_deal(core)
             if core.terminal:
                 return
+        if core.last_deal:
+            self._finish_by_best_score(core)
+            return
         core.deal_no += 1
         if core.deal_no >= self.deal_limit:
             self._abandon(core)
             return
         core.dealer = (core.dealer + self.rotation) % self.n
         self.start_deal(core)
+
+    def _finish_by_best_score(self, core: Core) -> None:
+        """The match's last deal is over: the best score wins (a tie: `ties go to`, else a draw)."""
+        best = min(core.scores) if self.lowest_wins else max(core.scores)
+        top = [s for s in range(len(self.sides)) if core.scores[s] == best]
+        if len(top) > 1 and self.ties is not None:
+            who = self.ties(core)
+            if isinstance(who, int) and who >= 0:
+                side = self.side_of[who] if self.ties_is_player else who
+                if side in top:
+                    self._finish(core, side, tie_break=True)
+                    return
+        if len(top) == 1:
+            self._finish(core, top[0])
+            return
+        core.terminal = True
+        core.winner = -1
+        self.emit(core, {"type": "match_end", "winner": None, "drawn": True, "tied": top,
+                         "reason": "the last deal left " + " and ".join(map(str, top)) + " level",
+                         "scores": list(core.scores)})
 
     def _abandon(self, core: Core) -> None:
         # The match ends without a winner (e.g. random bidders in a set-back game

@@ -41,7 +41,7 @@ class Outcome:
     def result(self) -> str:
         """A short human-readable result, e.g. ``'seat 1 wins 5-3'``."""
         if self.winner is None:
-            return "abandoned without a winner at " + "-".join(map(str, self.scores))
+            return "no winner (drawn or abandoned) at " + "-".join(map(str, self.scores))
         who = "seat " + str(self.winners[0]) if len(self.winners) == 1 else "seats " + "+".join(map(str, self.winners))
         return f"{who} win{'s' if len(self.winners) == 1 else ''} " + "-".join(map(str, self.scores))
 
@@ -139,7 +139,8 @@ class State:
             return None
         w = self.core.winner
         if w < 0:
-            return Outcome(None, (), tuple(self.core.scores), self.core.deal_no)
+            deals = self.core.deal_no + (1 if self.core.last_deal else 0)
+            return Outcome(None, (), tuple(self.core.scores), deals)
         return Outcome(w, tuple(self.program.sides[w]), tuple(self.core.scores), self.core.deal_no + 1)
 
     def _instruction(self) -> Instruction:
@@ -281,7 +282,10 @@ class State:
             words = text.split()
             if len(words) != 2:
                 return "name one card to play, e.g. 'play " + (legal[0].args[0] if legal and legal[0].args else "KS") + "'"
-            card = tables.parse_card(words[1])
+            try:
+                card = tables.parse_card(words[1])
+            except InvalidActionError as err:
+                return str(err)
             assert player is not None
             if card not in self.core.zones[self.program.hand + player]:
                 return f"seat {player} does not hold {tables.codes[card]}"

@@ -118,7 +118,11 @@ def event_lines(state: State, e: dict[str, Any]) -> list[str]:
         return [f"  {side_name(state, e['side'])} {verb} {abs(e['points'])}{label}{_laws(e)}"]
     if t == "deal_end":
         return [f"  score after deal {e['deal']}: " + ", ".join(f"{side_name(state, s)} {v}" for s, v in enumerate(e["scores"]))]
+    if t == "last_deal":
+        return [f"  this is the last deal of the match{_laws(e)}"]
     if t == "match_end":
+        if e.get("drawn"):
+            return ["", f"The match is drawn: {e.get('reason', '')}"]
         if e.get("winner") is None:
             return ["", f"Match abandoned: {e.get('reason', 'no winner')}"]
         tb = " (tie broken by the rules)" if e.get("tie_break") else ""

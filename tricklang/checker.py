@@ -314,6 +314,12 @@ class Checker:
             if e.name in OF_FORMS:
                 arg = self._type(e.arg, scope, report)
                 wanted = (PLAYER, SIDE) if e.name == "opponents" else (PLAYER,)
+                if e.name == "opponents" and report and self.rules.players is not None:
+                    p = self.rules.players
+                    sides = len(p.teams) if p.teams else p.count
+                    if sides != 2:
+                        self.error("type-error", f"'opponents of' needs exactly two sides; this game has {sides}", e.span,
+                                   "use 'for each side except side of X' instead")
                 if arg not in wanted + (ANY,) and report:
                     self.error("type-error", f"'{e.name} of' needs a player, not {arg}", e.arg.span)
                 return OF_FORMS[e.name]

@@ -355,6 +355,10 @@ class EndDeal(Stmt):
     pass
 
 
+class EndMatch(Stmt):
+    """This is the last deal of the match (Oh Hell's fixed series of deals)."""
+
+
 class Discard(Stmt):
     player: Expr
     count: Count
@@ -504,6 +508,7 @@ Statement = (
     | Take
     | Draw
     | Move
+    | EndMatch
     | Redeal
     | Expose
     | Forbid

@@ -678,6 +678,9 @@ class _ToModel(Transformer[Token, m.RuleFile]):
     def end_deal(self, meta: Any, children: list[Any]) -> m.EndDeal:
         return m.EndDeal(span=_span(meta))
 
+    def end_match(self, meta: Any, children: list[Any]) -> m.EndMatch:
+        return m.EndMatch(span=_span(meta))
+
     def discard(self, meta: Any, children: list[Any]) -> m.Discard:
         return m.Discard(
             player=children[0],

@@ -1,0 +1,474 @@
+"""Lints: warnings about rule files that load but are probably not what was meant.
+
+:func:`lint` takes a parsed rule file that has passed the checker (every name
+resolved) and returns warnings; it never raises on a well-formed file. Codes:
+
+``cards-exceed-deck``
+    A draw or take from the pack needs more cards than the pack can still hold at
+    that point, with the options at their defaults: the deck minus what was dealt,
+    turned up, moved, drawn and taken before, along the statements that always run
+    (conditional blocks are left out). Draws with a fallback zone (``then from``)
+    are left out too: the author planned for a short pack. At run time such a draw
+    silently gives fewer cards. Also: a ``to N`` target larger than the deck.
+    (Deals and turn-ups that need too many cards are already the checker's
+    ``deck-too-small`` errors.)
+``no-legal-card``
+    In this runtime an obligation (``must follow suit``, ``must trump if void``,
+    ``must beat if able``, ``may not lead P until broken``) applies only when it
+    leaves at least one card, so obligations can never leave a player without a
+    legal card. What can happen is an empty hand: ``tricks N`` when each hand holds
+    fewer than N cards at that point (a player with no card is skipped, and trick
+    play ends when nobody has a card left). That is what this code reports, when
+    the hand size is known (every hand dealt, drawn and discarded alike).
+``point-total-mismatch``
+    ``auction ..., bids LO..HI`` in a rule file with a ``points`` table whose cards
+    are worth, in all, something other than HI (for every possible trump suit):
+    usually a bid range copied from another game, or a point card left out.
+``phase-unreachable``
+    Code that can never run: a branch whose condition is false (or an ``elif`` /
+    ``else`` after a condition that is true) *whatever the options' values*
+    (checked on every bool and choice value and on the boundaries of int ranges,
+    so that option-dependent branches are never reported); a loop whose ``while``
+    is always false; an obligation, declaration or irregularity whose ``when`` is
+    always false; and statements after a ``redeal`` or after a block every path of
+    which ends the deal or leaves the loop. (A statement right after ``stop`` or
+    ``end the deal`` is the checker's ``unreachable-code``.)
+
+The checker's own warnings ``unreachable-code`` and ``unused-option`` are not
+repeated here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from itertools import product
+from typing import Any, Literal
+
+from . import model as m
+from .diagnostics import Diagnostic
+
+CODES = ("cards-exceed-deck", "no-legal-card", "point-total-mismatch", "phase-unreachable")
+
+MAX_COMBINATIONS = 4096
+"""Option combinations tried when deciding whether a condition is constant."""
+
+_UNKNOWN = object()
+
+Leave = Literal["deal", "loop"] | None
+
+
+def lint(rules: m.RuleFile) -> list[Diagnostic]:
+    """Every warning for a rule file that passed the checker (see the module docstring)."""
+    if rules.deck is None or rules.players is None:
+        return []
+    return _Linter(rules).run()
+
+
+@dataclass
+class _Linter:
+    rules: m.RuleFile
+    found: list[Diagnostic] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        r = self.rules
+        assert r.deck is not None and r.players is not None
+        self.n = r.players.count
+        self.deck_size = len(r.deck.suits) * len(r.deck.ranks)
+        self.options = {o.name: o for o in r.options}
+        self.defaults: dict[str, Any] = {o.name: o.default for o in r.options}
+        self.choice_values = {c for o in r.options for c in o.choices}
+        self.pack = next((z.name for z in r.zones if z.pack), None)
+
+    def warn(self, code: str, message: str, span: m.Span | None, hint: str = "") -> None:
+        line, col, end = (span.line, span.column, span.end_column if span.end_line == span.line else 0) if span else (0, 0, 0)
+        self.found.append(Diagnostic(code, message, line, col, end, "warning", hint, self.rules.path))
+
+    def run(self) -> list[Diagnostic]:
+        self._unreachable(self.rules.deal)
+        for irr in self.rules.irregularities:
+            if irr.guard is not None and self.always(irr.guard) is False:
+                self.warn("phase-unreachable", f"irregularity '{irr.name}' is never offered: its condition is always false",
+                          irr.span)
+            self._unreachable(irr.body)
+        _Cards(self).block(self.rules.deal, 1)
+        self._point_totals()
+        self.found.sort(key=lambda d: (d.line, d.column, d.code))
+        return self.found
+
+    # ------------------------------------------------------------ constant conditions
+    def value(self, e: m.Expr, env: dict[str, Any]) -> Any:
+        """The value of an expression of literals and options, else _UNKNOWN."""
+        if isinstance(e, m.IntLit):
+            return e.value
+        if isinstance(e, m.Name):
+            if e.name in env:
+                return env[e.name]
+            if e.name in ("true", "false"):
+                return e.name == "true"
+            if e.name in self.choice_values:
+                return e.name
+            return _UNKNOWN
+        if isinstance(e, m.Not):
+            v = self.value(e.operand, env)
+            return _UNKNOWN if v is _UNKNOWN else not v
+        if isinstance(e, m.Neg):
+            v = self.value(e.operand, env)
+            return _UNKNOWN if v is _UNKNOWN or isinstance(v, (bool, str)) else -v
+        if isinstance(e, m.Call) and e.name in ("min", "max") and e.args:
+            vals = [self.value(a.value, env) for a in e.args]
+            if any(v is _UNKNOWN for v in vals):
+                return _UNKNOWN
+            return min(vals) if e.name == "min" else max(vals)
+        if isinstance(e, m.BinOp):
+            a = self.value(e.left, env)
+            if e.op == "and" and a is False or e.op == "or" and a is True:
+                return a
+            b = self.value(e.right, env)
+            if e.op in ("and", "or"):
+                if b is _UNKNOWN or a is _UNKNOWN:
+                    return b if (e.op == "and" and b is False or e.op == "or" and b is True) else _UNKNOWN
+                return (a and b) if e.op == "and" else (a or b)
+            if a is _UNKNOWN or b is _UNKNOWN:
+                return _UNKNOWN
+            try:
+                return _BINOPS[e.op](a, b)
+            except (KeyError, TypeError, ZeroDivisionError):
+                return _UNKNOWN
+        return _UNKNOWN
+
+    def always(self, cond: m.Expr) -> bool | None:
+        """True or False when the condition has that value whatever the options, else None."""
+        names = sorted({n.name for n in _names(cond) if n.name in self.options})
+        literals = {x.value for x in _ints(cond)}
+        domains = [self._candidates(self.options[name], literals) for name in names]
+        total = 1
+        for d in domains:
+            total *= len(d)
+        if total > MAX_COMBINATIONS:
+            return None
+        seen: set[bool] = set()
+        for combo in product(*domains):
+            env = dict(self.defaults)
+            env.update(zip(names, combo, strict=True))
+            v = self.value(cond, env)
+            if v is _UNKNOWN or not isinstance(v, bool):
+                return None
+            seen.add(v)
+            if len(seen) > 1:
+                return None
+        return seen.pop() if seen else None
+
+    @staticmethod
+    def _candidates(o: m.Option, literals: set[int]) -> list[Any]:
+        if o.type == "bool":
+            return [False, True]
+        if o.type == "choice":
+            return list(o.choices)
+        assert isinstance(o.default, int)
+        lo = o.low if o.low is not None else -(10**18)
+        hi = o.high if o.high is not None else 10**18
+        values = {o.default, lo, hi}
+        for c in literals:  # the truth of a comparison can only change around a literal
+            values.update(v for v in (c - 1, c, c + 1) if lo <= v <= hi)
+        return sorted(values)
+
+    # ------------------------------------------------------------ unreachable code
+    def _unreachable(self, stmts: Sequence[m.Statement]) -> Leave:
+        """Report unreachable code in a block; say whether every path leaves it."""
+        leaves: Leave = None
+        for st in stmts:
+            if leaves is not None:
+                self.warn("phase-unreachable", "this statement can never run: every path above it "
+                          + ("ends the deal" if leaves == "deal" else "leaves the loop"), st.span)
+                return leaves
+            leaves = self._statement(st)
+            if isinstance(st, (m.StopLoop, m.EndDeal)):
+                return leaves  # the checker's unreachable-code reports what follows
+        return leaves
+
+    def _statement(self, st: m.Statement) -> Leave:
+        if isinstance(st, m.StopLoop):
+            return "loop"
+        if isinstance(st, (m.EndDeal, m.Redeal)):
+            return "deal"
+        if isinstance(st, m.If):
+            outcomes: list[Leave] = []
+            decided = False
+            for cond, body in st.branches:
+                if decided:
+                    self.warn("phase-unreachable", "this branch can never run: a condition above it is always true",
+                              body[0].span if body else cond.span)
+                    continue
+                verdict = self.always(cond)
+                if verdict is False:
+                    self.warn("phase-unreachable", "this branch can never run: its condition is always false, "
+                              "whatever the options", cond.span)
+                    continue
+                outcomes.append(self._unreachable(body))
+                decided = verdict is True
+            if decided:
+                if st.orelse:
+                    self.warn("phase-unreachable", "this 'else' can never run: a condition above it is always true",
+                              st.orelse[0].span)
+            else:
+                outcomes.append(self._unreachable(st.orelse) if st.orelse else None)
+            return _weakest(outcomes)
+        if isinstance(st, m.Choose):
+            return _weakest([self._unreachable(o.body) for o in st.options])
+        if isinstance(st, m.Repeat):
+            if st.condition is not None and self.always(st.condition) is False:
+                self.warn("phase-unreachable", "this loop never runs: its 'while' condition is always false",
+                          st.condition.span)
+                return None
+            inner = self._unreachable(st.body)
+            return "deal" if inner == "deal" and st.condition is None else None
+        if isinstance(st, m.ForEach):
+            inner = self._unreachable(st.body)
+            return "deal" if inner == "deal" else None
+        if isinstance(st, m.Tricks):
+            for ob in st.obligations:
+                if ob.guard is not None and self.always(ob.guard) is False:
+                    self.warn("phase-unreachable", "this obligation never applies: its condition is always false", ob.span)
+            for dec in st.declarations:
+                if dec.guard is not None and self.always(dec.guard) is False:
+                    self.warn("phase-unreachable", f"declaration '{dec.name}' is never offered: its condition is "
+                              "always false", dec.span)
+                self._unreachable(dec.body)
+            return None
+        inner_block: Any = getattr(st, "body", None)
+        if isinstance(inner_block, tuple):  # a named phase
+            return self._unreachable(inner_block)
+        return None
+
+    # ------------------------------------------------------------ point totals
+    def _point_totals(self) -> None:
+        deck = self.rules.deck
+        assert deck is not None
+        lines = [p for p in self.rules.points if not p.table]
+        auctions = [st for st in _walk(self.rules.deal) if isinstance(st, m.Auction)]
+        if not lines or not auctions:
+            return
+        totals = sorted({self._points_with_trump(lines, t.name) for t in deck.suits})
+        for au in auctions:
+            top = self.value(au.high, self.defaults)
+            if not isinstance(top, int) or isinstance(top, bool) or top in totals:
+                continue
+            worth = str(totals[0]) if len(totals) == 1 else f"{totals[0]} to {totals[-1]} (by trump suit)"
+            self.warn("point-total-mismatch", f"bids go up to {top}, but the point cards are worth {worth} in all",
+                      au.span, "make the top bid the total of the points table, or check the table")
+
+    def _points_with_trump(self, lines: Sequence[m.PointCard], trump: str) -> int:
+        deck = self.rules.deck
+        assert deck is not None
+        total = 0
+        for suit in deck.suits:
+            for rank in deck.ranks:
+                card = _Card(rank, suit.name, suit.colour)
+                for line in lines:
+                    if self._matches(line.pattern, card, trump):
+                        total += line.value
+        return total
+
+    def _is_trump(self, card: _Card, trump: str) -> bool:
+        deck = self.rules.deck
+        assert deck is not None
+        if card.suit == trump:
+            return True
+        colours = {s.name: s.colour for s in deck.suits}
+        for item in deck.trump_ranks or ():
+            if not isinstance(item, str) and self._matches(item, card, trump, colours, plain=True):
+                return True
+        return False
+
+    def _matches(self, p: m.Pattern, card: _Card, trump: str, colours: dict[str, str] | None = None,
+                 plain: bool = False) -> bool:
+        deck = self.rules.deck
+        assert deck is not None
+        if colours is None:
+            colours = {s.name: s.colour for s in deck.suits}
+        if isinstance(p, m.PatWord):
+            if p.word == "any":
+                return True
+            is_trump = card.suit == trump if plain else self._is_trump(card, trump)
+            if p.word == "trump":
+                return is_trump
+            if p.word in colours:
+                return (trump if is_trump else card.suit) == p.word
+            return card.rank == p.word
+        if isinstance(p, m.PatCard):
+            if card.rank != p.rank:
+                return False
+            if p.suit.same_colour:
+                return card.suit != trump and colours.get(card.suit) == colours.get(trump)
+            return card.suit == (trump if p.suit.name == "trump" else p.suit.name)
+        if isinstance(p, m.PatNot):
+            return not self._matches(p.operand, card, trump, colours, plain)
+        return any(self._matches(o, card, trump, colours, plain) for o in p.options)
+
+
+@dataclass(frozen=True)
+class _Card:
+    rank: str
+    suit: str
+    colour: str
+
+
+class _Cards:
+    """Cards taken from the pack, along the statements that always run (defaults)."""
+
+    def __init__(self, linter: _Linter) -> None:
+        self.lt = linter
+        self.pack = linter.deck_size
+        self.hand: int | None = 0  # every hand's size, while all hands are alike
+        self.taken: list[str] = []
+
+    def count(self, e: m.Expr) -> int | None:
+        v = self.lt.value(e, self.lt.defaults)
+        return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+    def block(self, stmts: Sequence[m.Statement], each: int) -> bool:
+        """Follow a block; ``each``: how many players run each statement (1, or n in a
+        for-each). False when what follows is no longer certain."""
+        return all(self.statement(st, each) for st in stmts)
+
+    def statement(self, st: m.Statement, each: int) -> bool:
+        """Follow one statement; False when what follows is no longer certain."""
+        lt = self.lt
+        if isinstance(st, m.DealCards):
+            packets = [self.count(p) for p in st.packets]
+            if any(p is None for p in packets):
+                return False
+            per = sum(p for p in packets if p is not None)
+            self.pack -= per * lt.n
+            self.hand = None if self.hand is None else self.hand + per
+        elif isinstance(st, m.TurnUp):
+            k = self.count(st.count)
+            if k is None:
+                return False
+            self.pack -= k
+        elif isinstance(st, m.Move):
+            if st.source.name == lt.pack:
+                k = self.count(st.amount) if st.amount is not None else None
+                if k is None:
+                    return False
+                self.pack = max(0, self.pack - k)
+            if st.to.name == "hand" or st.source.name == "hand":
+                self.hand = None
+        elif isinstance(st, (m.Draw, m.Take)):
+            source = st.source
+            if st.count.kind == "to":
+                target = self.count(st.count.low)
+                if target is not None and target > lt.deck_size:
+                    lt.warn("cards-exceed-deck", f"a hand can never hold {target} cards: the deck has {lt.deck_size}",
+                           st.count.span)
+                    return False
+                need = None if target is None or self.hand is None else max(0, target - self.hand)
+            elif st.count.kind == "exact":
+                need = self.count(st.count.low)
+                target = None if need is None or self.hand is None else self.hand + need
+            else:  # a range or 'at least': the fewest the player may take
+                need, target = self.count(st.count.low), None
+            fallback = isinstance(st, m.Draw) and st.fallback is not None
+            if source.name == lt.pack and need is not None and not fallback:
+                wanted = need * each
+                if wanted > self.pack:
+                    verb = "draw" if isinstance(st, m.Draw) else "take"
+                    lt.warn("cards-exceed-deck", f"{wanted} card(s) are to {verb} here but at most {max(self.pack, 0)} "
+                           f"remain in '{lt.pack}' (a deck of {lt.deck_size}, with the options at their defaults)",
+                           st.span, "deal fewer cards, or draw with a fallback: 'then from ZONE'")
+                    return False
+                self.pack -= wanted
+            elif source.name == lt.pack:
+                return False
+            self.hand = target if each == lt.n else None
+        elif isinstance(st, m.Discard):
+            k = self.count(st.count.low) if st.count.kind == "exact" else None
+            self.hand = None if k is None or self.hand is None or each != lt.n else self.hand - k
+        elif isinstance(st, m.ForEach):
+            if st.kind != "player":
+                return False
+            return self.block(st.body, lt.n - (1 if st.exclude is not None else 0))
+        elif isinstance(st, m.Tricks):
+            count = self.count(st.count)
+            if count is not None and self.hand is not None and self.hand < count:
+                lt.warn("no-legal-card", f"{count} tricks are to be played, but each hand holds {self.hand} card(s) "
+                       f"here: after {self.hand} trick(s) nobody has a card left to play",
+                       st.span, "play as many tricks as there are cards in each hand")
+            self.hand = None
+        elif isinstance(st, (m.Redeal, m.EndDeal, m.StopLoop)):
+            return False
+        elif isinstance(st, (m.If, m.Choose, m.Repeat)):
+            # What follows runs only on some paths, but then it surely runs after what
+            # came before: go on unless the block itself may move cards.
+            return not any(isinstance(s, _MOVES_CARDS) for s in list(_walk([st]))[1:])
+        else:
+            phase: Any = getattr(st, "body", None)
+            if isinstance(phase, tuple):  # a named phase: its statements run in order
+                return self.block(phase, each)
+        return True
+
+
+
+_MOVES_CARDS = (m.DealCards, m.TurnUp, m.Move, m.Draw, m.Take, m.Discard, m.Tricks)
+
+
+def _weakest(outcomes: Sequence[Leave]) -> Leave:
+    """How a statement with these alternative blocks leaves: only if all of them do."""
+    if not outcomes or any(o is None for o in outcomes):
+        return None
+    return "deal" if all(o == "deal" for o in outcomes) else "loop"
+
+
+_BINOPS: dict[str, Any] = {
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b, "%": lambda a, b: a % b,
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+}
+
+
+def _walk(stmts: Sequence[m.Statement]) -> Iterator[m.Statement]:
+    for st in stmts:
+        yield st
+        if isinstance(st, m.If):
+            for _, body in st.branches:
+                yield from _walk(body)
+            yield from _walk(st.orelse)
+        elif isinstance(st, m.Choose):
+            for opt in st.options:
+                yield from _walk(opt.body)
+        elif isinstance(st, m.Tricks):
+            for dec in st.declarations:
+                yield from _walk(dec.body)
+        else:
+            inner: Any = getattr(st, "body", None)
+            if isinstance(inner, tuple):
+                yield from _walk(inner)
+
+
+def _children(e: Any) -> Iterator[Any]:
+    if isinstance(e, m.Node):
+        for name in type(e).model_fields:
+            value = getattr(e, name)
+            if isinstance(value, tuple):
+                yield from (v for v in value if isinstance(v, m.Node))
+            elif isinstance(value, m.Node) and not isinstance(value, m.Span):
+                yield value
+
+
+def _names(e: m.Expr) -> Iterator[m.Name]:
+    stack: list[Any] = [e]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, m.Name):
+            yield node
+        stack.extend(_children(node))
+
+
+def _ints(e: m.Expr) -> Iterator[m.IntLit]:
+    stack: list[Any] = [e]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, m.IntLit):
+            yield node
+        stack.extend(_children(node))
