@@ -455,7 +455,7 @@ class _Compiler:
             test = self.tables.pattern_table(st.matching) if st.matching is not None else None
             hand = prog.hand
             self.emit(ins.Select(prog, "discard", player, st.count.kind, low, high, test,
-                                 lambda core: hand + player(core), self.zone_expr(st.to, player)), st)
+                                 lambda core: hand + player(core), self.zone_expr(st.to, player), source_is_hand=True), st)
         elif isinstance(st, m.Take):
             player = self.expr(st.player)
             low, high = self.count_fns(st.count)

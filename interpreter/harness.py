@@ -6,8 +6,11 @@ most points one deal may bring, the most decisions one deal may need) are derive
 from the rule file itself; see :func:`derive_bounds`.
 
 >>> import tricklang
->>> from interpreter.harness import check_invariants
->>> report = check_invariants(tricklang.load("rules/ecarte.trick"), seed=1, max_actions=8)
+>>> from interpreter.harness import check_invariants, derive_bounds
+>>> rules = tricklang.load("rules/ecarte.trick")
+>>> derive_bounds(rules).hand
+5
+>>> report = check_invariants(rules, seed=1, max_actions=8, skip_probes={"none-arg"})
 >>> report.ok, len(report.actions)
 (True, 8)
 
@@ -54,6 +57,8 @@ Invariants (each a violation ``code``):
     the event log only grows; observations are JSON-able.
 ``exception``
     anything else raised where nothing should be.
+``replay``
+    an action given in ``choices`` (as text) is not legal where it is to be played.
 
 A hypothesis driver (:func:`invariant_test`) draws the seed, the options, the mode and
 every choice from ``st.data()``, so that a failure shrinks to a short action sequence;
@@ -639,19 +644,21 @@ class _Run:
         self.state: State | None = None
         self.knowledge: list[set[int]] = [set() for _ in range(self.n)]
         self.oracle = self._layout()
-        self.deal_no = 0
         self.actions_in_deal = 0
         self.irregular_actions = 0
         self.events_seen = 0
         self.previous_legal: list[str] = []
         self.chosen_clone: State | None = None
+        self.in_flight: tuple[int, str] | None = None  # (actions before it, text) of the action being applied
 
     # -------------------------------------------------------- reporting
     def fail(self, code: str, message: str) -> None:
         if code in self.skip:
             return
-        actions = tuple(self.state.actions) if self.state is not None else ()
-        self.report.violations.append(Violation(code, message, len(actions), actions))
+        actions = list(self.state.actions) if self.state is not None else []
+        if self.in_flight is not None and len(actions) == self.in_flight[0]:
+            actions.append(self.in_flight[1])  # found while this action was being carried out
+        self.report.violations.append(Violation(code, message, len(actions), tuple(actions)))
         if self.stop_on_first or len(self.report.violations) >= 50:
             raise _StopRunError
 
@@ -792,21 +799,26 @@ class _Run:
         try:
             text = state._canonical(pick)
         except InvalidActionError as err:
-            self.fail("illegal-accepted", f"the chosen action {pick!r} cannot be read: {err}")
+            self.fail("replay", f"the chosen action {pick!r} cannot be read: {err}")
             return None
         for a in legal:
             if a.text == text:
                 return a
-        self.fail("legal-unstable", f"the action {pick!r} is not legal here ({state.why_illegal(pick)})")
+        self.fail("replay", f"the chosen action {pick!r} is not legal here ({state.why_illegal(pick)})")
         return None
 
     def apply(self, state: State, action: Action) -> None:
         before_deal = state.core.deal_no
+        self.in_flight = (len(state.actions), action.text)
         try:
             state.apply(action)
+        except _StopRunError:  # an event leaked while the action was carried out
+            raise
         except Exception as err:  # noqa: BLE001
             self.fail("legal-apply", f"applying the legal action {action.text!r} raised {type(err).__name__}: {err}")
             return
+        finally:
+            self.in_flight = None
         if action.verb == "irregular":
             self.irregular_actions += 1
         self.actions_in_deal += 1

@@ -517,7 +517,7 @@ class Select(Instruction):
     decision = True
 
     def __init__(self, prog: Program, verb: str, player: Fn, kind: str, low: Fn, high: Fn | None,
-                 test: list[list[bool]] | None, source: Fn, dest: Fn) -> None:
+                 test: list[list[bool]] | None, source: Fn, dest: Fn, *, source_is_hand: bool = False) -> None:
         super().__init__(prog)
         self.verb = verb
         self.player = player
@@ -528,6 +528,7 @@ class Select(Instruction):
         self.source = source
         self.dest = dest
         self.cache: dict[tuple[int, ...], Action] = {}
+        self.source_is_hand = source_is_hand  # a discard (else cards are taken into the hand)
 
     def _bounds(self, core: Core) -> tuple[list[int], int, int]:
         prog = self.prog
@@ -542,9 +543,11 @@ class Select(Instruction):
             lo, hi = self.low(core), self.high(core)
         elif self.kind == "at_least":
             lo, hi = self.low(core), len(eligible)
-        else:  # to N: as many as bring the hand to N
-            lo = hi = max(0, self.low(core) - hand_size)
-        hi = min(hi, len(eligible))
+        elif self.source_is_hand:  # discard to N: as many as leave N in the hand
+            lo = hi = hand_size - self.low(core)
+        else:  # take to N: as many as bring the hand to N
+            lo = hi = self.low(core) - hand_size
+        hi = max(0, min(hi, len(eligible)))
         lo = max(0, min(lo, hi))
         ordered = sorted(eligible, key=prog.tables.order[core.ti].__getitem__)
         return ordered, lo, hi
