@@ -10,7 +10,7 @@ from the rule file itself; see :func:`derive_bounds`.
 >>> rules = tricklang.load("rules/ecarte.trick")
 >>> derive_bounds(rules).hand
 5
->>> report = check_invariants(rules, seed=1, max_actions=8, skip_probes={"none-arg"})
+>>> report = check_invariants(rules, seed=1, max_actions=8)
 >>> report.ok, len(report.actions)
 (True, 8)
 
