@@ -21,7 +21,10 @@ from .errors import GameLimitError, RuleRuntimeError
 from .program import Fn, Program
 
 MAX_CHOICES = 20_000
-"""The most card selections one decision may offer."""
+"""The most card selections (or bids) one decision may offer."""
+
+MAX_NUMBER = 10**18 - 1
+"""Numbers (variables, scores) beyond 18 digits stop the game with RuleRuntimeError."""
 
 
 class Instruction:
@@ -89,7 +92,10 @@ class SetVar(Instruction):
         self.value = value
 
     def run(self, core: Core) -> None:
-        core.vars[self.slot] = self.value(core)
+        value = self.value(core)
+        if isinstance(value, int) and not -MAX_NUMBER <= value <= MAX_NUMBER:
+            raise RuleRuntimeError(f"line {self.line}: a number grew beyond 18 digits")
+        core.vars[self.slot] = value
         core.pc += 1
 
 
@@ -466,6 +472,8 @@ def do_score(ins: Score, core: Core) -> None:
         raise RuleRuntimeError(f"line {ins.line}: nobody to score")
     side = prog.side_of[who] if ins.who_is_player else who
     amount = ins.amount(core)
+    if not -MAX_NUMBER <= amount <= MAX_NUMBER or not -MAX_NUMBER <= core.scores[side] + amount <= MAX_NUMBER:
+        raise RuleRuntimeError(f"line {ins.line}: a score grew beyond 18 digits")
     if amount:
         prog.add_score(core, side, ins.sign * amount, ins.label, ins.laws)
 
@@ -703,6 +711,8 @@ class Auction(Instruction):
     def legal(self, core: Core) -> list[Action]:
         lo = max(self.low(core), core.au_high + 1 if core.au_bidder >= 0 else self.low(core))
         hi = self.high(core)
+        if hi - lo + 1 > MAX_CHOICES:
+            raise GameLimitError(f"line {self.line}: more than {MAX_CHOICES} bids to choose from")
         return [self.pass_action] + [Action("bid", (str(b),)) for b in range(lo, hi + 1)]
 
     def apply(self, core: Core, action: Action) -> None:
@@ -790,6 +800,8 @@ class Bid(Instruction):
 
     def legal(self, core: Core) -> list[Action]:
         banned = self.forbidden(core) if self.forbidden is not None else None
+        if self.high(core) - self.low(core) + 1 > MAX_CHOICES:
+            raise GameLimitError(f"line {self.line}: more than {MAX_CHOICES} bids to choose from")
         out = []
         for b in range(self.low(core), self.high(core) + 1):
             if b == banned:

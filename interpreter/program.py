@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from .instructions import Instruction
 
 MAX_STEPS_PER_DEAL = 100_000
-"""Automatic steps allowed in one deal before :class:`GameLimitError` is raised."""
+"""Automatic steps allowed between two decisions (a shuffle counts one per card)
+before :class:`GameLimitError` is raised."""
 
 DEFAULT_DEAL_LIMIT = 1000
 """Deals allowed in one match unless the rule file says `at most N deals`."""
@@ -176,7 +177,7 @@ class Program:
         core.au_high = 0
         core.au_bidder = -1
         core.au_passed = []
-        core.steps = 0
+        core.steps += len(order)  # a shuffle counts, so a deal that always redeals is stopped
         core.calls = []
         core.exposed = set()
         core.deal_scores = list(core.scores)
@@ -298,14 +299,15 @@ class Program:
         """Run automatic steps until a decision is needed or the match ends.
 
         Raises:
-            GameLimitError: a deal took more than :data:`MAX_STEPS_PER_DEAL` steps.
+            GameLimitError: more than :data:`MAX_STEPS_PER_DEAL` steps without a decision.
         """
         instructions = self.instructions
+        core.steps = 0
         while not core.terminal:
             ins = instructions[core.pc]
             core.steps += 1
             if core.steps > MAX_STEPS_PER_DEAL:
-                raise GameLimitError(f"a deal took more than {MAX_STEPS_PER_DEAL} steps")
+                raise GameLimitError(f"more than {MAX_STEPS_PER_DEAL} automatic steps without a decision")
             if ins.decision:
                 if ins.ready(core):
                     return

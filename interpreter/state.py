@@ -20,7 +20,7 @@ from .actions import Action
 from .cards import NO_TRUMP
 from .compiler import compile_ruleset
 from .core import Core
-from .errors import IllegalActionError, InvalidActionError, RecordError
+from .errors import GameError, IllegalActionError, InvalidActionError, RecordError
 from .instructions import Instruction, Tricks
 from .program import Program
 
@@ -236,13 +236,37 @@ class State:
 
     def _apply_unchecked(self, action: Action) -> None:
         core = self.core
-        if action.verb == "irregular":
-            self._start_irregularity(action)
-        else:
-            self._instruction().apply(core, action)
-        self.actions.append(action.text)
         self._legal = None
-        self.program.advance(core)
+        try:
+            if action.verb == "irregular":
+                self._start_irregularity(action)
+            else:
+                self._instruction().apply(core, action)
+            self.program.advance(core)
+        except GameError:
+            # A rule failed at run time: put the state back as it was (by replaying
+            # the actions so far, which is slow but only happens on this path).
+            self.core = self._replay_core()
+            raise
+        self.actions.append(action.text)
+
+    def _replay_core(self) -> Core:
+        prog, core = self.program, self.core
+        fresh = prog.new_core(core.seed, core.deck, core.first_dealer, table=core.table)
+        prog.advance(fresh)
+        for text in self.actions:
+            ins = prog.instructions[fresh.pc]
+            legal = {a.text: a for a in ins.legal(fresh)}
+            if text.startswith("irregular "):
+                saved, self.core = self.core, fresh
+                try:
+                    self._start_irregularity(Action("irregular", tuple(text.split()[1:])))
+                finally:
+                    self.core = saved
+            else:
+                ins.apply(fresh, legal[text])
+            prog.advance(fresh)
+        return fresh
 
     def _start_irregularity(self, action: Action) -> None:
         core, prog = self.core, self.program

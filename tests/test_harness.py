@@ -412,10 +412,6 @@ LONG_DEAL = """
 """
 
 
-@pytest.mark.xfail(strict=True, raises=GameLimitError,
-                   reason="interpreter/program.py advance: core.steps counts automatic steps since the deal began "
-                          "(reset only in start_deal), so a checker-accepted deal with many decisions hits "
-                          "MAX_STEPS_PER_DEAL; it should count the steps of one advance() (between two decisions)")
 def test_a_long_deal_of_many_decisions_is_not_a_runaway_loop() -> None:
     state = interpreter.new_game(_rules(LONG_DEAL, "long-deal"), seed=0)
     for _ in range(9_999):
@@ -443,9 +439,6 @@ RUNTIME_ERROR = """
 """
 
 
-@pytest.mark.xfail(strict=True,
-                   reason="interpreter/state.py _apply_unchecked: the action is recorded and the core half-advanced "
-                          "before program.advance raises RuleRuntimeError/GameLimitError: apply is not atomic")
 def test_an_action_that_raises_leaves_the_state_unchanged() -> None:
     state = interpreter.new_game(_rules(RUNTIME_ERROR, "unset"), seed=0)
     before = state.to_json()

@@ -369,8 +369,6 @@ def test_a_loop_that_always_ends_the_deal_ends_it() -> None:
 # ------------------------------------------------------------------ the hook in the checker
 
 
-@pytest.mark.xfail(strict=True, reason="hook not installed: tricklang/checker.py check() should append lint(rules) "
-                                       "when there is no error (see tricklang/lints.py)")
 def test_load_reports_lints_as_warnings() -> None:
     text = rules_for("""
         deal 3 to each

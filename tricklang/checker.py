@@ -27,6 +27,7 @@ MAX_PLAYERS = 16
 MAX_CARDS = 1000
 MAX_REPEAT = 10_000
 MAX_NAME = 64
+MAX_SUITS = 26
 COLOURS = ("red", "black", "blue", "green", "yellow", "white", "none")
 
 BUILTIN_PLAYERS = ("dealer", "maker", "nobody")
@@ -97,6 +98,7 @@ class Checker:
         scope.names.update(self.variables)
         self._check_block(r.deal, scope)
         self._check_irregularities()
+        self._check_name_lengths()
         self._check_card_counts()
         for name, opt in self.options.items():
             if name not in self.used_names:
@@ -170,6 +172,8 @@ class Checker:
                 self.error("bad-rank", f"rank '{rank}' is too long: ranks are written as 1 to 3 characters (K, 10, 7)", d.ranks_span)
         if not d.suits or not d.ranks:
             self.error("missing-section", "the deck needs 'suits' and 'ranks' lines", d.span)
+        if len(d.suits) > MAX_SUITS:
+            self.error("limit-exceeded", f"the deck has {len(d.suits)} suits; at most {MAX_SUITS} are allowed", d.span)
         if len(d.suits) * len(d.ranks) > MAX_CARDS:
             self.error("limit-exceeded", f"the deck would have {len(d.suits) * len(d.ranks)} cards; at most {MAX_CARDS} are allowed", d.span)
         if d.trump_ranks is not None:
@@ -212,8 +216,6 @@ class Checker:
             if z.name in seen:
                 self.error("duplicate-name", f"zone '{z.name}' is declared twice", z.span)
             seen.add(z.name)
-            if len(z.name) > MAX_NAME:
-                self.error("limit-exceeded", f"zone name is longer than {MAX_NAME} characters", z.span)
         packs = [z for z in self.rules.zones if z.pack]
         if not packs and self.rules.deal:
             self.error("missing-pack", "no zone is marked 'pack' (the undealt cards)", self._zones_span(), "e.g. 'zone stock: shared, hidden, pack'")
@@ -622,6 +624,34 @@ class Checker:
                 inner.names["declarer"] = PLAYER
                 self._check_block(dec.body, inner)
 
+    def _check_name_lengths(self) -> None:
+        """Every name a rule file declares is at most MAX_NAME characters long."""
+        r = self.rules
+        named: list[tuple[str, str, m.Span]] = []
+        named += [("role", x.name, x.span) for x in r.roles]
+        named += [("option", x.name, x.span) for x in r.options]
+        named += [("choice", c, x.span) for x in r.options for c in x.choices]
+        named += [("zone", x.name, x.span) for x in r.zones]
+        named += [("counter", x.name, x.span) for x in r.counters]
+        named += [("irregularity", x.name, x.span) for x in r.irregularities]
+        if r.deck is not None:
+            named += [("suit", s.name, s.span) for s in r.deck.suits]
+            named += [("colour", s.colour, s.span) for s in r.deck.suits]
+        for st in walk_all(r):
+            if isinstance(st, m.Let):
+                named.append(("variable", st.name, st.span))
+            elif isinstance(st, m.Phase):
+                named.append(("phase", st.name, st.span))
+            elif isinstance(st, m.Choose):
+                named += [("choice", o.name, o.span) for o in st.options]
+            elif isinstance(st, m.Tricks):
+                named += [("declaration", d.name, d.span) for d in st.declarations]
+            elif isinstance(st, m.Take):
+                named.append(("verb", st.verb, st.span))
+        for kind, name, span in named:
+            if len(name) > MAX_NAME:
+                self.error("limit-exceeded", f"{kind} name '{name[:20]}…' is longer than {MAX_NAME} characters", span)
+
     def _declaration_names(self) -> set[str]:
         return {d.name for st in _walk(self.rules.deal) if isinstance(st, m.Tricks) for d in st.declarations}
 
@@ -752,8 +782,16 @@ def _show(t: str) -> str:
 
 
 def check(rules: m.RuleFile) -> list[Diagnostic]:
-    """Return every diagnostic (errors and warnings) for a parsed rule file."""
-    return Checker(rules).run()
+    """Return every diagnostic (errors and warnings) for a parsed rule file.
+
+    The lints of :mod:`tricklang.lints` (warnings) run once there are no errors.
+    """
+    found = Checker(rules).run()
+    if not any(d.severity == "error" for d in found):
+        from .lints import lint  # lints assume a checked rule file
+
+        found.extend(lint(rules))
+    return found
 
 
 def type_of(checker: Checker, expr: m.Expr, context: dict[str, str] | None = None) -> str:

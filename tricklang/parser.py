@@ -25,7 +25,7 @@ from lark.indenter import DedentError, Indenter
 from . import model as m
 from .diagnostics import Diagnostic, RulesError
 
-MAX_SOURCE_BYTES = 1_000_000
+MAX_SOURCE_BYTES = 256_000
 """Rule files larger than this are refused before parsing."""
 
 MAX_NESTING = 40
