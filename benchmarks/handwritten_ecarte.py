@@ -20,7 +20,7 @@ DECK = list(range(32))
 TARGET = 5
 
 
-class MatchOver(Exception):
+class MatchOverError(Exception):
     """Raised as soon as a seat reaches the target score (possibly mid-deal)."""
 
     def __init__(self, winner: int) -> None:
@@ -45,7 +45,7 @@ class Match:
     def score(self, seat: int, points: int) -> None:
         self.scores[seat] += points
         if self.scores[seat] >= TARGET:
-            raise MatchOver(seat)
+            raise MatchOverError(seat)
 
     def exchange(
         self, hands: list[list[int]], stock: list[int], elder: int, dealer: int
@@ -141,7 +141,7 @@ def play_match(rng: random.Random) -> tuple[int, int]:
         while True:
             match.play_deal(dealer)
             dealer = 1 - dealer
-    except MatchOver as over:
+    except MatchOverError as over:
         return over.winner, match.actions
 
 

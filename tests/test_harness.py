@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, settings
 
 import interpreter
 import tricklang
-from interpreter import GameLimitError, IllegalActionError, InvalidActionError, RuleRuntimeError, State
+from interpreter import IllegalActionError, InvalidActionError, RuleRuntimeError, State
 from interpreter.agents import HeuristicAgent
 from interpreter.compiler import compile_ruleset
 from interpreter.harness import (
