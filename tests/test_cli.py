@@ -49,7 +49,7 @@ deal
 # ---------------------------------------------------------------- help and usage
 
 
-@pytest.mark.parametrize("command", ["check", "options", "play", "simulate", "explain", "replay"])
+@pytest.mark.parametrize("command", ["check", "options", "play", "simulate", "test", "explain", "replay"])
 def test_every_command_has_help(capsys: pytest.CaptureFixture[str], command: str) -> None:
     code, out, _ = run(capsys, command, "--help")
     assert code == 0
@@ -66,6 +66,31 @@ def test_no_command_and_unknown_command_are_usage_errors(capsys: pytest.CaptureF
 
 
 # ---------------------------------------------------------------- check
+
+
+def test_test_command_passes_a_sound_rule_file(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "test", str(ECARTE), "--examples", "3", "--steps", "30")
+    assert code == 0
+    assert out.startswith(f"{ECARTE}: ok (3 matches, ")
+
+
+def test_test_command_prints_the_shortest_failing_sequence(capsys: pytest.CaptureFixture[str],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from interpreter import State
+
+    original = State.observation
+
+    def leaky(self: State, player: int | None) -> dict[str, Any]:  # shows the next seat's hand
+        obs = original(self, player)
+        if player is not None:
+            obs["peek"] = self.hand((player + 1) % self.program.n)
+        return obs
+
+    monkeypatch.setattr(State, "observation", leaky)
+    code, _, err = run(capsys, "test", str(ECARTE), "--examples", "2", "--steps", "10")
+    assert code == 1
+    assert "2 of 2 matches broke an invariant" in err and "observation-leak" in err
+    assert "after 0 actions" in err and "replay it with:" in err
 
 
 def test_check_ok(capsys: pytest.CaptureFixture[str]) -> None:
