@@ -430,6 +430,7 @@ class _Table:
         self.state = new_game(ruleset, seed=seed, dealer=dealer)
         self.first_dealer = int(self.state.to_dict()["dealer"])
         self.actors: list[int] = []
+        self.failed: tuple[int, str] | None = None
         self.agents: dict[int, Agent] = {i: make_agent(kind, seed + i) for i, kind in enumerate(seats) if kind != HUMAN}
         self.human: int | None = seats.index(HUMAN) if HUMAN in seats else None
         self.shown = 0
@@ -475,10 +476,12 @@ class _Table:
     def apply(self, text: str, seat: int) -> None:
         try:
             self.state.apply(text)
-        finally:
-            # An action that failed inside the rules is still part of the record (to reproduce it).
-            if len(self.state.actions) > len(self.actors):
-                self.actors.append(seat)
+        except GameError:
+            # The state is left as it was; the failed action is still recorded (last),
+            # so that replaying the record reproduces the error.
+            self.failed = (seat, text)
+            raise
+        self.actors.append(seat)
 
     def flush(self) -> None:
         """Print the events that happened since the last call, as the human seat sees them."""
@@ -499,7 +502,7 @@ class _Table:
         if not path:
             return 0
         try:
-            record = Record.from_state(self.state, seats=self.seats, actors=self.actors)
+            record = Record.from_state(self.state, seats=self.seats, actors=self.actors, failed=self.failed)
             record.save(path)
         except RecordError as err:
             print(f"{PROG} play: error: {err}", file=sys.stderr)
@@ -807,6 +810,8 @@ def simulate_match(job: _Job) -> dict[str, Any]:
     """Play one match of a simulation; returns its summary (JSON-able)."""
     seed = match_seed(job.base_seed, job.index)
     error = None
+    failed: tuple[int, str] | None = None
+    last: str | None = None
     abandoned_early = False
     try:
         ruleset = _rules_for(job)
@@ -824,14 +829,17 @@ def simulate_match(job: _Job) -> dict[str, Any]:
                 break
             seat = state.current_player
             assert seat is not None
-            state.apply_unchecked(agents[seat](state))
+            action = agents[seat](state)
+            last = action.text
+            state.apply_unchecked(action)
+            last = None
             actors.append(seat)
             if len(actors) > MAX_ACTIONS_PER_MATCH:
                 raise GameLimitError(f"the match took more than {MAX_ACTIONS_PER_MATCH} actions")
     except TrickLangError as err:
         error = str(err)
-        if seat is not None and len(state.actions) > len(actors):
-            actors.append(seat)  # the action that failed, so that the record reproduces the error
+        if seat is not None and last is not None:
+            failed = (seat, last)  # the action that failed, so that the record reproduces the error
     outcome = state.outcome()
     awards: dict[tuple[str, tuple[str, ...]], list[int]] = {}
     for e in state.events(None):
@@ -842,7 +850,7 @@ def simulate_match(job: _Job) -> dict[str, Any]:
     side_of = {p: s for s, members in enumerate(state.sides) for p in members}
     deals = outcome.deals if outcome is not None else state.deal_number - (1 if abandoned_early else 0)
     if job.record_dir is not None:
-        Record.from_state(state, seats=list(job.seats), actors=actors).save(Path(job.record_dir) / f"match-{job.index:05d}.json")
+        Record.from_state(state, seats=list(job.seats), actors=actors, failed=failed).save(Path(job.record_dir) / f"match-{job.index:05d}.json")
     return {
         "index": job.index,
         "seed": seed,

@@ -81,12 +81,19 @@ def _join(items: Sequence[str], word: str = "and") -> str:
     return ", ".join(items[:-1]) + f" {word} " + items[-1]
 
 
+_PRECEDENCE = {"or": 1, "and": 2, "==": 3, "!=": 3, "<": 3, "<=": 3, ">": 3, ">=": 3, "+": 4, "-": 4,
+               "*": 5, "%": 5}
+
+
 class _Explainer:
     def __init__(self, ruleset: Ruleset) -> None:
         self.rs = ruleset
         self.rules = ruleset.rules
-        self.src = ruleset.source.splitlines()
-        self.line_laws = cited_laws(ruleset.source)
+        # A variant's statements may come from its base file, whose line numbers do
+        # not match this file's text: then only the model's own citations are used.
+        self.inherits = bool(getattr(ruleset, "bases", ()))
+        self.src = [] if self.inherits else ruleset.source.splitlines()
+        self.line_laws = {} if self.inherits else cited_laws(ruleset.source)
         self.emitted: set[str] = set()
         self.options = {o.name: o for o in self.rules.options}
         self.roles = {r.name for r in self.rules.roles}
@@ -139,6 +146,13 @@ class _Explainer:
             return self.call(e)
         if isinstance(e, m.BinOp):
             left, right = self.expr(e.left), self.expr(e.right)
+            # Keep the grouping: a weaker operator inside a stronger one is bracketed.
+            if isinstance(e.left, m.BinOp) and _PRECEDENCE[e.left.op] < _PRECEDENCE[e.op]:
+                left = f"({left})"
+            if isinstance(e.right, m.BinOp) and _PRECEDENCE[e.right.op] <= _PRECEDENCE[e.op] and e.right.op != e.op:
+                right = f"({right})"
+            elif isinstance(e.right, m.BinOp) and _PRECEDENCE[e.right.op] < _PRECEDENCE[e.op]:
+                right = f"({right})"
             words = {"==": "is", "!=": "is not", ">=": "is at least", ">": "is more than", "<=": "is at most",
                      "<": "is less than", "and": "and", "or": "or", "+": "+", "-": "-", "*": "×"}
             return f"{left} {words.get(e.op, e.op)} {right}"

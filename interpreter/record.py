@@ -87,6 +87,7 @@ class Record:
         seats: Sequence[str] | None = None,
         *,
         actors: Sequence[int] | None = None,
+        failed: tuple[int, str] | None = None,
     ) -> Record:
         """The record of a game so far.
 
@@ -94,6 +95,9 @@ class Record:
             state: a game whose rules were loaded from a file.
             seats: a name per seat (``human``, ``heuristic``, ...), optional.
             actors: the seat that took each action; recomputed by replaying if None.
+            failed: (seat, action) of an action that raised an error inside the rules
+                (the state is left as before it); it is recorded last, so that replaying
+                the record reproduces the error.
 
         Raises:
             RecordError: the rules were not loaded from a file, or ``seats``/``actors``
@@ -124,7 +128,7 @@ class Record:
             options=dict(ruleset.options),
             seed=int(data["seed"]),
             first_dealer=int(data["dealer"]),
-            moves=list(zip(actors, state.actions, strict=True)),
+            moves=list(zip(actors, state.actions, strict=True)) + ([failed] if failed is not None else []),
             seats=names,
             deck=list(data["deck"]) if data.get("deck") is not None else None,
             language=ruleset.rules.version,
