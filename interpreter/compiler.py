@@ -95,6 +95,9 @@ class _Compiler:
         if "won" in prog.zone_base:
             prog.won = prog.zone_base["won"]
             prog.won_kind = prog.zone_kind["won"]
+        for role in self.rules.roles:
+            if self._depends_on_dealer_only(role.value):
+                prog.seat_roles[role.name] = self.expr(role.value)
         for counter in self.rules.counters:
             prog.counters[counter.name] = counter.owner
         mt = self.rules.match
@@ -373,6 +376,13 @@ class _Compiler:
                 return sum(table[c] for z in zs for c in core.zones[z])
             return points
         raise RuleRuntimeError(f"unknown function {e.name}")  # pragma: no cover - checked
+
+    def _depends_on_dealer_only(self, e: m.Expr) -> bool:
+        if isinstance(e, m.Name):
+            return e.name == "dealer" or (e.name in self.roles and self._depends_on_dealer_only(self.roles[e.name]))
+        if isinstance(e, m.Of):
+            return e.name in ("left", "right", "partner") and self._depends_on_dealer_only(e.arg)
+        return False
 
     def card_holder(self, e: m.CardHolder) -> Fn:
         """`holder of`, `original holder of`, `taker of` a card chosen by a pattern."""

@@ -76,6 +76,7 @@ class Program:
         self.deal_end = 0  # index of the FinishDeal instruction; irregularities follow it
         self.irregularities: list[Any] = []
         self.counters: dict[str, str] = {}  # counter name -> "player" | "side" | "shared"
+        self.seat_roles: dict[str, Fn] = {}  # roles that depend only on the dealer, for transcripts
         self.lowest_wins = False
 
     # ------------------------------------------------------------ layout
@@ -186,7 +187,10 @@ class Program:
         core.bids = [-1] * self.n
         core.dealt_to = [-1] * self.tables.size
         core.taken_by = [-1] * self.tables.size
-        self.emit(core, {"type": "deal", "deal": core.deal_no + 1, "dealer": core.dealer})
+        event: dict[str, Any] = {"type": "deal", "deal": core.deal_no + 1, "dealer": core.dealer}
+        if self.seat_roles:
+            event["roles"] = {name: fn(core) for name, fn in self.seat_roles.items()}
+        self.emit(core, event)
 
     def redeal(self, core: Core, same_dealer: bool, laws: tuple[str, ...]) -> None:
         """Abandon the deal: its points are taken back and the cards dealt again."""

@@ -44,7 +44,8 @@ def event_lines(state: State, e: dict[str, Any]) -> list[str]:
     t = e["type"]
     who = seat_name(state, e["player"]) if "player" in e else ""
     if t == "deal":
-        return ["", f"Deal {e['deal']}: {seat_name(state, e['dealer'])} deals"]
+        roles = "".join(f", {seat_name(state, seat)} is the {name}" for name, seat in e.get("roles", {}).items())
+        return ["", f"Deal {e['deal']}: {seat_name(state, e['dealer'])} deals{roles}"]
     if t == "dealt":
         if "cards" in e:
             return [f"  {who} is dealt {' '.join(e['cards'])}"]
