@@ -124,6 +124,8 @@ def bind_options(specs: tuple[m.Option, ...], given: Mapping[str, Any]) -> dict[
     Raises:
         OptionError: for an unknown option name or a bad value.
     """
+    if not isinstance(given, Mapping):
+        raise OptionError(f"options must be a mapping of names to values, not {given!r}")
     by_name = {o.name: o for o in specs}
     out: dict[str, OptionValue] = {}
     for key, value in given.items():
