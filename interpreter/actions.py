@@ -2,7 +2,13 @@
 
 An action is a verb and its arguments: ``propose``, ``accept``, ``discard 7H 8C``,
 ``bid 7``, ``pass``, ``name hearts``, ``rob AS 5S``, ``play KS``, ``declare king``.
-``str(action)`` is the notation; :func:`parse_action` reads it back.
+``str(action)`` is the notation; :meth:`interpreter.State.apply` also takes the text.
+
+>>> a = Action("discard", ("7H", "8C"))
+>>> str(a), a.verb, a.args
+('discard 7H 8C', 'discard', ('7H', '8C'))
+>>> a == Action("discard", ("7H", "8C"))
+True
 """
 
 from __future__ import annotations
@@ -17,23 +23,26 @@ class Action:
         self.verb = verb
         self.args = args
         self.card = card  # the card's index, for the interpreter's play actions
-        self._text = verb + "".join(" " + a for a in args) if args else verb
-
-    def __str__(self) -> str:
-        return self._text
-
-    def __repr__(self) -> str:
-        return f"Action({self._text!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Action):
-            return self._text == other._text
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._text)
+        self._text: str | None = None  # built on first use: most listed actions are never printed
 
     @property
     def text(self) -> str:
         """The action's notation, as ``str(action)``."""
-        return self._text
+        text = self._text
+        if text is None:
+            text = self._text = " ".join((self.verb, *self.args)) if self.args else self.verb
+        return text
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Action({self.text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Action):
+            return self.verb == other.verb and self.args == other.args
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.verb, self.args))
