@@ -231,7 +231,8 @@ class Forbid(Instruction):
 
     def run(self, core: Core) -> None:
         p = self.who(core)
-        core.declared.add((self.name if self.kind == "declare" else "choice:" + self.name, p))
+        key = {"declare": self.name, "choice": "choice:" + self.name, "bidding": "auction:bid"}[self.kind]
+        core.declared.add((key, p))
         event: dict[str, Any] = {"type": "forbid", "player": p, self.kind: self.name}
         if self.laws:
             event["laws"] = list(self.laws)
@@ -709,6 +710,8 @@ class Auction(Instruction):
         return core.au_order[pos % n]
 
     def legal(self, core: Core) -> list[Action]:
+        if core.declared and ("auction:bid", self.actor(core)) in core.declared:
+            return [self.pass_action]  # he has lost his bid (an irregularity)
         lo = max(self.low(core), core.au_high + 1 if core.au_bidder >= 0 else self.low(core))
         hi = self.high(core)
         if hi - lo + 1 > MAX_CHOICES:

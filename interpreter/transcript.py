@@ -98,6 +98,8 @@ def event_lines(state: State, e: dict[str, Any]) -> list[str]:
         return [f"  irregularity: {e['name']} by {seat_name(state, e['offender'])}{_laws(e)}"]
     if t == "exposed":
         return [f"  {e['zone']} is exposed: {' '.join(e['cards'])}{_laws(e)}"]
+    if t == "forbid" and "bidding" in e:
+        return [f"  {seat_name(state, e['player'])} loses his bid: he can only pass{_laws(e)}"]
     if t == "forbid":
         what = e.get("declare") or e.get("choice")
         return [f"  {seat_name(state, e['player'])} may not {'declare' if 'declare' in e else 'choose'} {what}{_laws(e)}"]

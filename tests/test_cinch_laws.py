@@ -167,6 +167,28 @@ def tricks_of_deal(state: State, deal: int) -> list[dict[str, Any]]:
 # ------------------------------------------------------------------ C10: bidding with ten cards
 
 
+def test_c9_trump_named_before_the_partner_bid_costs_the_partner_his_bid() -> None:
+    state = game()
+    assert state.current_player == 0 and state.phase == "auction"
+    hands = [state.hand(s) for s in range(4)]
+    state.apply("irregular trump_named_before_partner_bid 0")  # seat 0 names trumps; seat 2 has not bid
+    assert state.current_player == 0 and regular(state)[:2] == ["pass", "bid 1"]  # the offender still bids
+    state.apply("bid 3")
+    state.apply("bid 4")
+    assert state.current_player == 2 and regular(state) == ["pass"]  # the partner can only pass
+    state.apply("pass")
+    state.apply("pass")
+    assert [e for e in state.events(None) if e["type"] == "contract"][-1]["maker"] == 1
+    assert [state.hand(s) for s in range(4)] == hands and state.scores == [0, 0]
+    assert_all_cards_accounted(state)
+    # The next deal, the partner bids again.
+    play_out_deal(state)
+    assert state.deal_number == 2 and state.phase == "auction"
+    while state.current_player != 2:
+        state.apply("pass")
+    assert any(a.startswith("bid ") for a in regular(state))
+
+
 def test_c10_a_bid_with_ten_cards_is_void_and_the_surplus_goes_into_the_middle_of_the_stock() -> None:
     state = game()
     state.apply("bid 2")
@@ -521,8 +543,9 @@ def test_no_cinch_law_is_left_pending() -> None:
     rows = cinch_rows()
     for law in ("C9", "C10", "C11", "C13", "C15", "C23", "C24", "C37"):
         assert "pending" not in rows[law], law
-    for law in ("C9", "C24"):
-        assert "not encoded" in rows[law] or "not applicable" in rows[law], law
+    assert "not encoded" in rows["C24"] or "not applicable" in rows["C24"]
+    for law in ("C9", "C10", "C11", "C13", "C15", "C23"):
+        assert "irregularit" in rows[law] and "not encoded" not in rows[law], law
 
 
 # ------------------------------------------------------------------ regressions in explain

@@ -558,6 +558,9 @@ class Checker:
                 options = {o.name for c in _walk(self.rules.deal) if isinstance(c, m.Choose) for o in c.options}
                 if st.declaration not in options:
                     self.error("undefined-name", f"no choice offers an option named '{st.declaration}'", st.span)
+            elif st.kind == "bidding":
+                if not any(isinstance(c, m.Auction) for c in _walk(self.rules.deal)):
+                    self.error("undefined-name", "'forbid bidding' needs an auction in the deal", st.span)
             elif st.declaration not in self._declaration_names():
                 self.error("undefined-name", f"no declaration named '{st.declaration}'", st.span)
         elif isinstance(st, m.Cancel):

@@ -408,7 +408,7 @@ class Forbid(Stmt):
     """`forbid declare king for offender`: a declaration is no longer allowed;
     `forbid choice refuse for dealer`: that option is withheld the next time."""
 
-    kind: Literal["declare", "choice"] = "declare"
+    kind: Literal["declare", "choice", "bidding"] = "declare"
     declaration: str
     who: Expr
 

@@ -752,6 +752,9 @@ class _ToModel(Transformer[Token, m.RuleFile]):
         kind: Literal["declare", "choice"] = "choice" if str(children[0]) == "choice" else "declare"
         return m.Forbid(kind=kind, declaration=str(children[1]), who=children[2], span=_span(meta))
 
+    def forbid_bidding(self, meta: Any, children: list[Any]) -> m.Forbid:
+        return m.Forbid(kind="bidding", declaration="bid", who=children[0], span=_span(meta))
+
     def cancel(self, meta: Any, children: list[Any]) -> m.Cancel:
         return m.Cancel(label=str(children[0])[1:-1], who=children[1], span=_span(meta))
 
