@@ -81,6 +81,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 import tricklang
 from tricklang import Ruleset
 from tricklang import model as m
+from tricklang.checker import walk
 
 from .actions import Action
 from .compiler import compile_ruleset
@@ -549,23 +550,8 @@ def _max_or_none(values: Sequence[int | None]) -> int | None:
 
 
 def _walk(stmts: Sequence[m.Statement]) -> Iterator[m.Statement]:
-    """Every statement, depth first, nested blocks included (any kind with a body)."""
-    for st in stmts:
-        yield st
-        if isinstance(st, m.If):
-            for _, body in st.branches:
-                yield from _walk(body)
-            yield from _walk(st.orelse)
-        elif isinstance(st, m.Choose):
-            for opt in st.options:
-                yield from _walk(opt.body)
-        elif isinstance(st, m.Tricks):
-            for dec in st.declarations:
-                yield from _walk(dec.body)
-        else:
-            inner: Any = getattr(st, "body", None)
-            if isinstance(inner, tuple):
-                yield from _walk(inner)
+    """Every statement, depth first (the checker's walk)."""
+    return walk(stmts)
 
 
 # ---------------------------------------------------------------- the checker

@@ -748,21 +748,24 @@ def _constant(e: m.Expr, values: dict[str, int | bool | str]) -> int | None:
 
 
 def _walk(stmts: Iterable[m.Statement]) -> Iterator[m.Statement]:
-    """Every statement, depth first, including those nested in blocks."""
+    """Every statement, depth first, including those nested in blocks (any kind
+    of statement with a ``body``, choices, branches and declarations)."""
     for st in stmts:
         yield st
         if isinstance(st, m.If):
             for _, body in st.branches:
                 yield from _walk(body)
             yield from _walk(st.orelse)
-        elif isinstance(st, (m.Repeat, m.ForEach, m.Phase)):
-            yield from _walk(st.body)
         elif isinstance(st, m.Choose):
             for opt in st.options:
                 yield from _walk(opt.body)
         elif isinstance(st, m.Tricks):
             for dec in st.declarations:
                 yield from _walk(dec.body)
+        else:
+            inner = getattr(st, "body", None)
+            if isinstance(inner, tuple):
+                yield from _walk(inner)
 
 
 def walk_all(rules: m.RuleFile) -> Iterator[m.Statement]:

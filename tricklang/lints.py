@@ -46,6 +46,7 @@ from itertools import product
 from typing import Any, Literal
 
 from . import model as m
+from .checker import walk
 from .diagnostics import Diagnostic
 
 CODES = ("cards-exceed-deck", "no-legal-card", "point-total-mismatch", "phase-unreachable")
@@ -428,22 +429,8 @@ _BINOPS: dict[str, Any] = {
 
 
 def _walk(stmts: Sequence[m.Statement]) -> Iterator[m.Statement]:
-    for st in stmts:
-        yield st
-        if isinstance(st, m.If):
-            for _, body in st.branches:
-                yield from _walk(body)
-            yield from _walk(st.orelse)
-        elif isinstance(st, m.Choose):
-            for opt in st.options:
-                yield from _walk(opt.body)
-        elif isinstance(st, m.Tricks):
-            for dec in st.declarations:
-                yield from _walk(dec.body)
-        else:
-            inner: Any = getattr(st, "body", None)
-            if isinstance(inner, tuple):
-                yield from _walk(inner)
+    """Every statement, depth first (the checker's walk)."""
+    return walk(stmts)
 
 
 def _children(e: Any) -> Iterator[Any]:
