@@ -1057,7 +1057,7 @@ class Tricks(Instruction):
         core.tr_cards.append(card)
         core.tr_players.append(p)
         core.played[p] = True
-        prog.emit(core, {"type": "play", "player": p, "card": action.args[0], "trick": core.tr_no + 1})
+        core.events.append(({"type": "play", "player": p, "card": action.args[0], "trick": core.tr_no + 1}, None, 0))
         nxt = self._next_with_cards(core, p)
         if nxt == core.tr_leader or nxt == p or nxt in core.tr_players:
             self._finish_trick(core)

@@ -52,19 +52,19 @@ class LegalActions(list[Action]):
     A list of :class:`Action`; ``in`` also accepts an action's text.
     """
 
-    __slots__ = ("_texts",)
+    __slots__ = ("_texts",)  # built on the first `in` (the list's own __init__ is used: it is faster)
 
-    def __init__(self, actions: list[Action]) -> None:
-        super().__init__(actions)
-        self._texts: set[str] | None = None
+    _texts: set[str]
 
     def __contains__(self, item: object) -> bool:
-        if self._texts is None:
-            self._texts = {a.text for a in self}
+        try:
+            texts = self._texts
+        except AttributeError:
+            texts = self._texts = {a.text for a in self}
         if isinstance(item, Action):
-            return item.text in self._texts
+            return item.text in texts
         if isinstance(item, str):
-            return " ".join(item.split()) in self._texts
+            return " ".join(item.split()) in texts
         return False
 
     def texts(self) -> list[str]:
@@ -149,15 +149,17 @@ class State:
     # ------------------------------------------------------------ actions
     def legal_actions(self) -> LegalActions:
         """The legal actions, in a fixed order (empty when the match is over)."""
-        if self._legal is None:
-            if self.core.terminal:
+        legal = self._legal
+        if legal is None:
+            core = self.core
+            if core.terminal:
                 acts: list[Action] = []
             else:
-                acts = self._instruction().legal(self.core)
-                if self.core.table and not self.core.calls:
+                acts = self.program.instructions[core.pc].legal(core)
+                if core.table and not core.calls:
                     acts = acts + self._irregular_actions()
-            self._legal = LegalActions(acts)
-        return self._legal
+            legal = self._legal = LegalActions(acts)
+        return legal
 
     @property
     def mode(self) -> str:
