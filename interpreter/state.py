@@ -207,7 +207,10 @@ class State:
         verb = words[0].lower()
         args = words[1:]
         tables = self.program.tables
-        if verb in ("play",) or (args and args != ["none"] and verb not in ("bid", "name", "declare", "irregular")):
+        # Words after a verb that takes none (e.g. 'stand now') are not card codes.
+        wordless = {a.verb for a in self.legal_actions() if not a.args}
+        if verb in ("play",) or (args and args != ["none"] and verb not in ("bid", "name", "declare", "irregular")
+                                 and verb not in wordless):
             cards = [tables.parse_card(a) for a in args] if args != ["none"] else []
             cards.sort(key=tables.order[self.core.ti].__getitem__)
             args = [tables.codes[c] for c in cards] or (["none"] if args else [])
@@ -324,6 +327,8 @@ class State:
             return "the player " + (", and ".join(reasons) if reasons else "cannot play that card now")
         if verb == "declare":
             return "that declaration is not available now"
+        if verb in {a.verb for a in legal if not a.args}:
+            return f"'{verb}' takes nothing after it"
         examples = ", ".join(a.text for a in list(legal)[:3])
         return f"not one of the legal {verb} actions (e.g. {examples})"
 
