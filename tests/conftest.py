@@ -3,7 +3,7 @@
 The default profile ``repeatable`` derandomizes every property test (the same
 examples on every run, so that CI never fails by chance) and keeps no example
 database. ``HYPOTHESIS_PROFILE=random`` explores new examples on each run;
-``HYPOTHESIS_PROFILE=long`` is the long harness run (see tests/test_harness.py).
+``HYPOTHESIS_PROFILE=long`` is the long harness run (see tests/runtime/test_harness.py).
 """
 
 from __future__ import annotations

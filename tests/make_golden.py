@@ -4,7 +4,7 @@
 Each golden file is the transcript (interpreter.transcript.render) of one whole
 match: seed 1, HeuristicAgent at the even seats and RandomAgent at the odd ones
 (each agent seeded with its seat number), under the rule file's default options.
-tests/test_golden.py replays every match and compares.
+tests/runtime/test_golden.py replays every match and compares.
 
 Usage (from the repository root)::
 

@@ -11,7 +11,7 @@
 from .diagnostics import Diagnostic, OptionError, RulesError, TrickLangError
 from .model import RuleFile
 from .parser import parse
-from .ruleset import Ruleset, card_codes, load
+from .ruleset import Ruleset, card_codes, load, loads
 
 __all__ = [
     "Diagnostic",
@@ -22,6 +22,7 @@ __all__ = [
     "TrickLangError",
     "card_codes",
     "load",
+    "loads",
     "parse",
 ]
 __version__ = "0.1.0"

@@ -173,11 +173,10 @@ def _resolve(text: str, where: str, depth: int, chain: tuple[str, ...]) -> tuple
 
 
 def load(source: str | Path, *, options: Mapping[str, Any] | None = None, path: str | None = None) -> Ruleset:
-    """Parse and check a rule file, given as a path or as its text.
+    """Read a rule file from disk, parse and check it.
 
-    A string containing a newline is taken as rule-file text; any other string or
-    :class:`~pathlib.Path` is a file name. A rule file that `extends` another is
-    applied over it (the base's path is relative to this file's).
+    A string containing a newline is still taken as rule-file text, as in earlier
+    releases; prefer :func:`loads` for text.
 
     Raises:
         RulesError: the file cannot be read, or has errors (all of them are listed).
@@ -185,9 +184,21 @@ def load(source: str | Path, *, options: Mapping[str, Any] | None = None, path: 
     """
     if isinstance(source, Path) or "\n" not in source:
         text = _read(Path(source))
-        where = path or str(source)
-    else:
-        text, where = source, path or "<string>"
+        return _load_text(text, path or str(source), options)
+    return _load_text(source, path or "<string>", options)
+
+
+def loads(text: str, *, options: Mapping[str, Any] | None = None, path: str | None = None) -> Ruleset:
+    """Parse and check rule-file text (``path`` names it in messages and anchors a relative `extends`).
+
+    Raises:
+        RulesError: the text has errors (all of them are listed).
+        OptionError: an unknown option, or a value of the wrong type or range.
+    """
+    return _load_text(text, path or "<string>", options)
+
+
+def _load_text(text: str, where: str, options: Mapping[str, Any] | None) -> Ruleset:
     rules, bases, problems = _resolve(text, where, 0, (str(Path(where).resolve()),))
     found = problems + check(rules)
     errors = [d for d in found if d.severity == "error"]

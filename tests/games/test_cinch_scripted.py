@@ -13,7 +13,7 @@ import interpreter
 import tricklang
 from interpreter.errors import RuleRuntimeError
 
-RULES = Path(__file__).resolve().parent.parent / "rules" / "cinch.trick"
+RULES = Path(__file__).resolve().parents[2] / "rules" / "cinch.trick"
 CINCH = tricklang.load(RULES)
 RANKS = "A K Q J 10 9 8 7 6 5 4 3 2".split()
 ALL_CARDS = [r + s for s in "SHDC" for r in RANKS]

@@ -10,7 +10,7 @@ import pytest
 import tricklang
 from tricklang.lints import CODES, lint
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RULE_FILES = sorted({*ROOT.glob("rules/**/*.trick"), *ROOT.glob("examples/**/*.trick")})
 
 HEAD = """

@@ -19,10 +19,10 @@ import pytest
 from interpreter.cli import main, match_seed, wilson
 from interpreter.record import Record
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ECARTE = str(ROOT / "rules" / "ecarte.trick")
 CINCH = str(ROOT / "rules" / "cinch.trick")
-RECORDS = Path(__file__).resolve().parent / "records"
+RECORDS = Path(__file__).resolve().parents[1] / "records"
 
 # The grammar's CITE terminal, written out again so that the check does not trust the code it checks.
 CITATION = re.compile(r"\[([A-Z]+[0-9]+[a-z]?(?:-[A-Z]*[0-9]+[a-z]?)?(?:, *[A-Z]+[0-9]+[a-z]?(?:-[A-Z]*[0-9]+[a-z]?)?)*)\]")

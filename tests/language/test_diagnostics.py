@@ -236,7 +236,7 @@ def test_bad_options_raise_option_error_naming_the_option(options: dict[str, obj
 
 
 def test_option_values_of_every_type(mini: tricklang.Ruleset) -> None:
-    ecarte = tricklang.load(Path(__file__).resolve().parent.parent / "rules" / "ecarte.trick")
+    ecarte = tricklang.load(Path(__file__).resolve().parents[2] / "rules" / "ecarte.trick")
     assert mini.with_options({"target": "7"}).options["target"] == 7
     assert ecarte.with_options({"must_trump_when_void": "off"}).options["must_trump_when_void"] is False
     with pytest.raises(tricklang.OptionError, match="option 'must_trump_when_void' is a bool"):

@@ -555,7 +555,7 @@ def test_comments_blank_lines_and_line_continuations_are_ignored() -> None:
 def test_the_shipped_rule_files_parse() -> None:
     from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent / "rules"
+    root = Path(__file__).resolve().parents[2] / "rules"
     for path in sorted(root.glob("*.trick")):
         rules = tricklang.parse(path.read_text(encoding="utf-8"), str(path))
         assert rules.version == 1 and rules.deal, path

@@ -23,7 +23,7 @@ from interpreter import State
 from interpreter.agents import HeuristicAgent, RandomAgent
 from interpreter.transcript import render
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 WHIST = tricklang.load(EXAMPLES / "whist.trick")
 EUCHRE = tricklang.load(EXAMPLES / "euchre.trick")
 SPADES = tricklang.load(EXAMPLES / "spades.trick")

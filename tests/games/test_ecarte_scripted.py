@@ -17,7 +17,7 @@ import interpreter
 import tricklang
 from interpreter import State
 
-RULES = tricklang.load(Path(__file__).resolve().parent.parent / "rules" / "ecarte.trick")
+RULES = tricklang.load(Path(__file__).resolve().parents[2] / "rules" / "ecarte.trick")
 
 RANKS = ["K", "Q", "J", "A", "10", "9", "8", "7"]
 PACK = [r + s for s in "SHDC" for r in RANKS]

@@ -3,7 +3,7 @@
 The records in tests/records/ pin the SHA-256 of the rule files they were played
 with. When a rule file changes on purpose, regenerate them with::
 
-    TRICKLANG_REGEN_RECORDS=1 .venv/bin/python -m pytest tests/test_record.py -k regenerate
+    TRICKLANG_REGEN_RECORDS=1 .venv/bin/python -m pytest tests/runtime/test_record.py -k regenerate
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from interpreter.agents import make_agent, play_match
 from interpreter.errors import RecordError
 from interpreter.record import RECORD_FORMAT, Record, rebuild
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "rules"
-RECORDS = Path(__file__).resolve().parent / "records"
+RECORDS = Path(__file__).resolve().parents[1] / "records"
 
 # name, rule file, options, seed, players
 STORED: list[tuple[str, str, dict[str, Any], int, list[str]]] = [

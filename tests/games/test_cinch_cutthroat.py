@@ -22,7 +22,7 @@ from interpreter import State
 from interpreter.agents import HeuristicAgent
 from interpreter.explain import explain
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PATH = ROOT / "examples" / "cinch-cutthroat.trick"
 CUTTHROAT = tricklang.load(PATH)
 RANKS = "A K Q J 10 9 8 7 6 5 4 3 2".split()

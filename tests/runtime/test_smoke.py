@@ -6,7 +6,7 @@ import interpreter
 import tricklang
 from interpreter.agents import HeuristicAgent, RandomAgent, play_match
 
-RULES = Path(__file__).resolve().parent.parent / "rules"
+RULES = Path(__file__).resolve().parents[2] / "rules"
 
 
 def test_ecarte_match_ends_with_a_winner_at_the_target() -> None:

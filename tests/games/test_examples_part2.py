@@ -24,7 +24,7 @@ from interpreter.agents import HeuristicAgent, RandomAgent
 from interpreter.errors import RuleRuntimeError
 from interpreter.transcript import render
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 RANKS = "A K Q J 10 9 8 7 6 5 4 3 2".split()
 ALL_CARDS = [r + s for s in "SHDC" for r in RANKS]

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import tricklang
 
-ECARTE = (Path(__file__).resolve().parent.parent / "rules" / "ecarte.trick").read_text(encoding="utf-8")
+ECARTE = (Path(__file__).resolve().parents[2] / "rules" / "ecarte.trick").read_text(encoding="utf-8")
 TOKEN = re.compile(r'"[^"\n]*"|\[[^\]\n]*\]|[\w\']+|\.\.|[^\w\s]')
 NUMBER = re.compile(r"\d+")
 

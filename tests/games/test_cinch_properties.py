@@ -21,7 +21,7 @@ import interpreter
 import tricklang
 from interpreter.agents import HeuristicAgent
 
-RULES = Path(__file__).resolve().parent.parent / "rules" / "cinch.trick"
+RULES = Path(__file__).resolve().parents[2] / "rules" / "cinch.trick"
 CINCH = tricklang.load(RULES)
 
 # ---------------------------------------------------------------- the oracle (C2, C20-C22, C25)

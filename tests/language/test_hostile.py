@@ -42,7 +42,7 @@ import interpreter
 import tricklang
 from interpreter.errors import GameError
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]
 HOSTILE = HERE / "hostile"
 FILES = sorted(HOSTILE.glob("*.trick"))
 LIMIT = 10.0

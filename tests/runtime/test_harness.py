@@ -10,7 +10,7 @@ Profiles (``HYPOTHESIS_PROFILE`` environment variable, default ``harness``):
 * ``harness``: a fixed, derandomized budget (about 120 examples of 40 steps shared
   by the rule files, 4 to 12 each) that keeps this file well under 90 s on two cores;
 * ``long``: many more examples, longer games, and whole matches played to the end
-  by random players: ``HYPOTHESIS_PROFILE=long .venv/bin/python -m pytest tests/test_harness.py``.
+  by random players: ``HYPOTHESIS_PROFILE=long .venv/bin/python -m pytest tests/runtime/test_harness.py``.
 
 The profile applies to the tests of this file only.
 """
@@ -40,7 +40,7 @@ from interpreter.harness import (
 )
 from interpreter.program import Program
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RULE_FILES = sorted({*ROOT.glob("rules/**/*.trick"), *ROOT.glob("examples/**/*.trick")})
 
 _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]

@@ -25,7 +25,7 @@ import interpreter
 import tricklang
 from interpreter import IllegalActionError, InvalidActionError, State
 
-RULES_PATH = Path(__file__).resolve().parent.parent / "rules" / "ecarte.trick"
+RULES_PATH = Path(__file__).resolve().parents[2] / "rules" / "ecarte.trick"
 RULES = tricklang.load(RULES_PATH)
 
 # E2: the order inside every suit, trumps included, high to low.

@@ -19,7 +19,7 @@ from interpreter.agents import HeuristicAgent, RandomAgent, play_match
 from interpreter.record import Record
 from tricklang import OptionError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ECARTE = ROOT / "rules" / "ecarte.trick"
 RULES = tricklang.load(ECARTE)
 SETTINGS = settings(max_examples=60, deadline=None, derandomize=True, database=None,

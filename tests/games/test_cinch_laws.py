@@ -25,7 +25,7 @@ import tricklang
 from interpreter import State
 from interpreter.explain import explain
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RULES_PATH = ROOT / "rules" / "cinch.trick"
 LAWS_MD = ROOT / "rules" / "laws.md"
 CINCH = tricklang.load(RULES_PATH)

@@ -15,7 +15,7 @@ import pytest
 
 import tricklang
 
-INVALID = Path(__file__).resolve().parent / "invalid"
+INVALID = Path(__file__).resolve().parents[1] / "invalid"
 CORPUS = sorted(INVALID.glob("*.trick"))
 EXPECT = re.compile(r"# expect: ([a-z-]+) ([0-9]+)$")
 
