@@ -20,7 +20,7 @@ $(VENV)/.installed-test: pyproject.toml $(BIN)/python
 
 ## demo: a full Écarté match between the built-in players, as a transcript
 demo: $(VENV)/.installed
-	$(BIN)/python -m interpreter.demo rules/ecarte.trick --seed $(SEED) --seats heuristic,random
+	$(BIN)/python -m interpreter.cli demo rules/ecarte.trick --seed $(SEED) --seats heuristic,random
 
 ## test: the whole test suite (with doctests)
 test: $(VENV)/.installed-test

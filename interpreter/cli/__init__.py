@@ -1,0 +1,95 @@
+"""`tricklang`: the command for variant writers.
+
+Subcommands: ``check`` (load and check rule files), ``options`` (list a rule
+file's options), ``play`` (play at the terminal against the built-in players),
+``simulate`` (many matches between built-in players, with statistics),
+``test`` (play seeded matches and check the runtime's invariants), ``explain``
+(the rules as Markdown prose), ``replay`` (re-check a game record and print its
+transcript) and ``demo`` (a match between built-in players, as a transcript).
+Every subcommand takes ``--help``; the ones that load rules take
+``-o name=value`` (repeatable) to set options.
+
+This module only dispatches: each subcommand lives in its own module of this
+package (``check``, ``table``, ``simulate``, ``invariants``, ``replay``, ``demo``)
+and adds its parser through a ``register`` function.
+
+Exit status: 0 ok, 1 an error in the rules, the game or a record, 2 a usage error.
+
+>>> main(["check", "rules/ecarte.trick"])
+rules/ecarte.trick: ok
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+from tricklang import OptionError, RulesError, __version__
+from tricklang.diagnostics import TrickLangError
+
+from . import check, demo, invariants, replay, simulate, table
+from .common import PROG, Parser, UsageError, error, option_pair
+from .simulate import match_seed, summarise, wilson
+
+__all__ = ["PROG", "UsageError", "build_parser", "main", "match_seed", "summarise", "wilson"]
+
+COMMANDS = "check, options, play, simulate, test, explain, replay or demo"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``tricklang`` command; returns the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:
+        return exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 2)
+    command: Callable[[argparse.Namespace], int] | None = getattr(args, "run", None)
+    if command is None:
+        parser.print_usage(sys.stderr)
+        print(f"{PROG}: error: choose a command: {COMMANDS}", file=sys.stderr)
+        return 2
+    try:
+        return command(args)
+    except (UsageError, OptionError) as err:
+        error(args, str(err))
+        return 2
+    except RulesError as err:
+        print(err.render(), file=sys.stderr)
+        return 1
+    except TrickLangError as err:
+        error(args, str(err))
+        return 1
+    except KeyboardInterrupt:
+        print(f"\n{PROG}: interrupted", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        # The reader went away (`tricklang explain x | head`): not an error of ours.
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - replaces the closed pipe until exit
+        except OSError:
+            pass
+        return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``tricklang`` argument parser, one subparser per command module."""
+    parser = Parser(
+        prog=PROG,
+        description="Check, explain, play and simulate trick-taking games written in the tricklang rules language.",
+        epilog="Run 'tricklang COMMAND --help' for the options of a command. "
+        "Exit status: 0 ok, 1 error in the rules, game or record, 2 usage error.",
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    opts = Parser(add_help=False)
+    opts.add_argument(
+        "-o", "--option", dest="options", metavar="NAME=VALUE", action="append", type=option_pair, default=[],
+        help="set an option of the rule file (repeatable); see 'tricklang options FILE'",
+    )
+    for register in (check.register, table.register, simulate.register, invariants.register,
+                     check.register_explain, replay.register, demo.register):
+        register(sub, opts)
+    return parser

@@ -1,0 +1,83 @@
+"""What every subcommand of `tricklang` shares: the argument parser class, argument
+types, the usage error, loading a rule file with ``-o`` options, and small formatters."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import Any, NoReturn, Protocol
+
+import tricklang
+from tricklang import Ruleset
+
+PROG = "tricklang"
+
+
+class UsageError(Exception):
+    """A bad command line: reported in one line, exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """Argparse with one-line errors that name the subcommand."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+class Subparsers(Protocol):
+    """The object ``ArgumentParser.add_subparsers`` returns (only what the commands use)."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser: ...
+
+
+def option_pair(text: str) -> tuple[str, str]:
+    """``NAME=VALUE`` of ``-o``; raises argparse.ArgumentTypeError otherwise."""
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip():
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, e.g. -o target=7, not {text!r}")
+    return name.strip(), value.strip()
+
+
+def count(low: int) -> Callable[[str], int]:
+    """An argument type: a whole number at least ``low`` (argparse.ArgumentTypeError otherwise)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        return value
+
+    return parse
+
+
+def integer(text: str) -> int:
+    """An argument type: any whole number (argparse.ArgumentTypeError otherwise)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+
+
+def load(path: str, args: argparse.Namespace) -> Ruleset:
+    """Load a rule file with the ``-o`` options (RulesError / OptionError propagate)."""
+    return tricklang.load(path, options=dict(args.options) if getattr(args, "options", None) else None)
+
+
+def error(args: argparse.Namespace, message: str) -> None:
+    """Print a one-line error naming the subcommand."""
+    print(f"{PROG} {getattr(args, 'command', '') or ''}: error: {message}".replace("  ", " "), file=sys.stderr)
+
+
+def plural(n: int, word: str) -> str:
+    """``1 match``, ``2 matches``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}{'es' if word.endswith(('ch', 's')) else 's'}"
+
+
+def show(value: object) -> str:
+    """An option value as written in a rule file (``true``, not ``True``)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)

@@ -1,0 +1,50 @@
+"""`tricklang demo` (also the `tricklang-demo` script and `make demo`): a full match between
+built-in players, printed as a transcript."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..agents import make_agent, play_match
+from ..state import new_game
+from ..transcript import render
+from .common import Subparsers, UsageError, integer, load
+
+DEFAULT_RULES = Path(__file__).resolve().parents[2] / "rules" / "ecarte.trick"
+
+
+def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
+    """Add the subcommand ``demo`` to the ``tricklang`` parser."""
+    p = sub.add_parser("demo", parents=[opts], help="a whole match between built-in players, as a transcript",
+                       description="Play a whole match between built-in players and print it as a transcript.")
+    p.add_argument("rules", nargs="?", default=str(DEFAULT_RULES), help="rule file (default: Écarté)")
+    p.add_argument("--seed", type=integer, default=2026, help="seed for the shuffles and the players (default 2026)")
+    p.add_argument("--seats", default="heuristic,random", help="comma-separated players per seat: heuristic, random")
+    p.set_defaults(run=cmd_demo)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """Play and print the match; UsageError for a wrong number of seats or an unknown player."""
+    rules = load(args.rules, args)
+    names = args.seats.split(",")
+    if len(names) != rules.player_count:
+        raise UsageError(f"--seats needs {rules.player_count} players, got {len(names)}")
+    try:
+        agents = [make_agent(n.strip(), args.seed + i) for i, n in enumerate(names)]
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    state = play_match(new_game(rules, seed=args.seed), agents)
+    print(render(state))
+    print("seats: " + ", ".join(f"{i} = {n}" for i, n in enumerate(names)))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The ``tricklang-demo`` script: ``tricklang demo`` under its old name."""
+    import sys
+
+    from . import main as tricklang_main
+
+    return tricklang_main(["demo", *(sys.argv[1:] if argv is None else argv)])

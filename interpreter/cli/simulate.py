@@ -1,0 +1,332 @@
+"""`tricklang simulate`: many matches between built-in players (in worker processes if
+asked), summarised with confidence intervals, the first dealer's advantage and throughput."""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import multiprocessing
+import os
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+import tricklang
+from tricklang import Ruleset
+from tricklang.diagnostics import TrickLangError
+
+from ..agents import AGENTS, MAX_ACTIONS_PER_MATCH, make_agent
+from ..errors import GameLimitError, RecordError
+from ..record import Record
+from ..state import new_game
+from .common import PROG, Subparsers, UsageError, count, integer, load, plural, show
+
+
+def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
+    """Add the subcommand ``simulate`` to the ``tricklang`` parser."""
+    p = sub.add_parser("simulate", parents=[opts], help="play many matches between built-in players",
+                       description="Play N matches between built-in players and summarise them: wins per side "
+                       "with 95%% confidence intervals (Wilson), the first dealer's advantage, deals and actions, "
+                       "how often each score label awarded points, abandoned matches and throughput. Match i is "
+                       "seeded from --seed and i, so the result does not depend on --jobs.")
+    p.add_argument("file", metavar="FILE", help="rule file")
+    p.add_argument("-n", "--matches", type=count(1), default=100, metavar="N", help="number of matches (default 100)")
+    p.add_argument("--seed", type=integer, default=0, help="base seed (default 0)")
+    p.add_argument("--seats", default="heuristic", metavar="P,P,...",
+                   help=f"comma-separated built-in players per seat ({', '.join(AGENTS)}), or one for every "
+                   "seat (default heuristic)")
+    p.add_argument("-j", "--jobs", type=count(0), default=1, metavar="J",
+                   help="worker processes (default 1; 0: one per CPU)")
+    p.add_argument("--max-deals", type=count(1), metavar="D",
+                   help="abandon a match after D deals (default: the rule file's limit)")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--record", metavar="DIR", help="save a record of every match in DIR")
+    p.set_defaults(run=cmd_simulate)
+
+
+@dataclass(frozen=True)
+class _Job:
+    path: str
+    options: tuple[tuple[str, str], ...]
+    digest: str
+    seats: tuple[str, ...]
+    base_seed: int
+    index: int
+    max_deals: int | None
+    record_dir: str | None
+
+
+def match_seed(base: int, index: int) -> int:
+    """The seed of match ``index`` of a simulation with seed ``base`` (independent of --jobs)."""
+    digest = hashlib.sha256(f"tricklang-simulate/{base}/{index}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") >> 1
+
+
+_RULES: dict[tuple[str, tuple[tuple[str, str], ...]], Ruleset] = {}
+
+
+def _rules_for(job: _Job) -> Ruleset:
+    key = (job.path, job.options)
+    ruleset = _RULES.get(key)
+    if ruleset is None:
+        ruleset = tricklang.load(job.path, options=dict(job.options) or None)
+        if ruleset.digest != job.digest:
+            raise RecordError(f"the rule file {job.path!r} changed while the simulation was running")
+        _RULES[key] = ruleset
+    return ruleset
+
+
+def simulate_match(job: _Job) -> dict[str, Any]:
+    """Play one match of a simulation; returns its summary (JSON-able)."""
+    seed = match_seed(job.base_seed, job.index)
+    error = None
+    failed: tuple[int, str] | None = None
+    last: str | None = None
+    abandoned_early = False
+    try:
+        ruleset = _rules_for(job)
+        agents = [make_agent(kind, match_seed(seed, seat)) for seat, kind in enumerate(job.seats)]
+        state = new_game(ruleset, seed=seed)
+    except TrickLangError as err:
+        return {"index": job.index, "seed": seed, "winner": None, "first_dealer_side": None, "deals": 0,
+                "actions": 0, "awards": [], "error": str(err)}
+    actors: list[int] = []
+    seat: int | None = None
+    try:
+        while not state.is_terminal():
+            if job.max_deals is not None and state.deal_number > job.max_deals:
+                abandoned_early = True
+                break
+            seat = state.current_player
+            assert seat is not None
+            action = agents[seat](state)
+            last = action.text
+            state.apply_unchecked(action)
+            last = None
+            actors.append(seat)
+            if len(actors) > MAX_ACTIONS_PER_MATCH:
+                raise GameLimitError(f"the match took more than {MAX_ACTIONS_PER_MATCH} actions")
+    except TrickLangError as err:
+        error = str(err)
+        if seat is not None and last is not None:
+            failed = (seat, last)  # the action that failed, so that the record reproduces the error
+    outcome = state.outcome()
+    awards: dict[tuple[str, tuple[str, ...]], list[int]] = {}
+    for e in state.events(None):
+        if e.get("type") == "score" and e.get("points"):
+            tally = awards.setdefault((str(e.get("label", "")), tuple(e.get("laws") or ())), [0, 0])
+            tally[0] += 1
+            tally[1] += int(e["points"])
+    side_of = {p: s for s, members in enumerate(state.sides) for p in members}
+    deals = outcome.deals if outcome is not None else state.deal_number - (1 if abandoned_early else 0)
+    if job.record_dir is not None:
+        Record.from_state(state, seats=list(job.seats), actors=actors, failed=failed).save(Path(job.record_dir) / f"match-{job.index:05d}.json")
+    return {
+        "index": job.index,
+        "seed": seed,
+        "winner": outcome.winner if outcome is not None else None,
+        "first_dealer_side": side_of[int(state.to_dict()["dealer"])],
+        "deals": deals,
+        "actions": len(state.actions),
+        "awards": [[label, list(laws), n, points] for (label, laws), (n, points) in awards.items()],
+        "error": error,
+    }
+
+
+def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval of a proportion k/n (95% by default).
+
+    >>> wilson(50, 100)
+    (0.4038, 0.5962)
+    """
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4))
+
+
+class _Progress:
+    """A progress bar on stderr, only when stderr is a terminal."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.on = sys.stderr.isatty()
+        self.last = 0.0
+
+    def update(self, done: int) -> None:
+        now = time.monotonic()
+        if not self.on or (now - self.last < 0.1 and done < self.total):
+            return
+        self.last = now
+        width = 30
+        filled = width * done // self.total
+        sys.stderr.write(f"\r  [{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} matches")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.on:
+            sys.stderr.write("\r" + " " * 60 + "\r")
+            sys.stderr.flush()
+
+
+def _run_jobs(jobs: list[_Job], workers: int, progress: _Progress) -> Iterator[dict[str, Any]]:
+    if workers <= 1 or len(jobs) <= 1:
+        for done, job in enumerate(jobs, 1):
+            yield simulate_match(job)
+            progress.update(done)
+        return
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if sys.platform == "linux" and "fork" in methods else None)
+    chunk = max(1, len(jobs) // (workers * 16))
+    with context.Pool(workers) as pool:
+        for done, result in enumerate(pool.imap(simulate_match, jobs, chunksize=chunk), 1):
+            yield result
+            progress.update(done)
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    ruleset = load(args.file, args)
+    names = [s.strip().lower() for s in args.seats.split(",")]
+    if len(names) == 1:
+        names *= ruleset.player_count
+    if len(names) != ruleset.player_count:
+        raise UsageError(f"--seats: {ruleset.name} has {ruleset.player_count} seats, {len(names)} players given")
+    for name in names:
+        if name not in AGENTS:
+            raise UsageError(f"--seats: unknown player {name!r}; simulate plays {', '.join(AGENTS)}")
+    workers = args.jobs or os.cpu_count() or 1
+    if args.record is not None:
+        try:
+            Path(args.record).mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise UsageError(f"--record {args.record}: cannot create the directory: {err.strerror or err}") from None
+    options = tuple(sorted(dict(args.options).items()))
+    jobs = [_Job(args.file, options, ruleset.digest, tuple(names), args.seed, i, args.max_deals, args.record)
+            for i in range(args.matches)]
+    progress = _Progress(len(jobs))
+    start = time.perf_counter()
+    try:
+        results = list(_run_jobs(jobs, workers, progress))
+    except KeyboardInterrupt:
+        progress.close()
+        print(f"{PROG} simulate: interrupted", file=sys.stderr)
+        return 1
+    finally:
+        progress.close()
+    seconds = time.perf_counter() - start
+    summary = summarise(ruleset, names, args.seed, results)
+    actions = summary["actions"]["total"]
+    summary["timing"] = {
+        "seconds": round(seconds, 3),
+        "jobs": workers,
+        "matches_per_second": round(len(results) / seconds, 1) if seconds > 0 else None,
+        "actions_per_second": round(actions / seconds, 1) if seconds > 0 else None,
+    }
+    if args.json:
+        print(json.dumps(summary, ensure_ascii=False, indent=2))
+    else:
+        _print_summary(summary)
+    for failure in summary["errors"][:10]:
+        print(f"{PROG} simulate: match {failure['match']} (seed {failure['seed']}): {failure['error']}", file=sys.stderr)
+    return 1 if summary["errors"] else 0
+
+
+def summarise(ruleset: Ruleset, seats: Sequence[str], seed: int, results: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The statistics of a simulation (everything but its timing)."""
+    teams = ruleset.rules.players.teams if ruleset.rules.players else ()
+    sides = [list(t) for t in teams] if teams else [[p] for p in range(ruleset.player_count)]
+    n = len(results)
+    wins = [0] * len(sides)
+    errors = [{"match": r["index"], "seed": r["seed"], "error": r["error"]} for r in results if r["error"]]
+    abandoned = sum(1 for r in results if r["winner"] is None and not r["error"])
+    first_wins = decided = 0
+    awards: dict[tuple[str, tuple[str, ...]], list[int]] = {}
+    for r in results:
+        if r["winner"] is not None:
+            wins[r["winner"]] += 1
+            decided += 1
+            first_wins += r["winner"] == r["first_dealer_side"]
+        for label, laws, times, points in r["awards"]:
+            tally = awards.setdefault((label, tuple(laws)), [0, 0])
+            tally[0] += times
+            tally[1] += points
+    deals = sum(r["deals"] for r in results)
+    actions = sum(r["actions"] for r in results)
+    return {
+        "game": ruleset.name,
+        "rules": ruleset.path,
+        "sha256": ruleset.digest,
+        "options": dict(ruleset.options),
+        "seed": seed,
+        "matches": n,
+        "seats": list(seats),
+        "sides": [
+            {"side": s, "seats": members, "players": [seats[p] for p in members], "wins": wins[s],
+             "rate": round(wins[s] / n, 4) if n else 0.0, "ci95": list(wilson(wins[s], n))}
+            for s, members in enumerate(sides)
+        ],
+        "abandoned": abandoned,
+        "errors": errors,
+        "first_dealer": {"wins": first_wins, "decided": decided,
+                         "rate": round(first_wins / decided, 4) if decided else None,
+                         "ci95": list(wilson(first_wins, decided)), "no_advantage": round(1 / len(sides), 4)},
+        "deals": {"total": deals, "per_match": round(deals / n, 3) if n else 0.0},
+        "actions": {"total": actions, "per_deal": round(actions / deals, 3) if deals else 0.0},
+        "points": [
+            {"label": label, "laws": list(laws), "times": times, "points": points,
+             "per_match": round(times / n, 3) if n else 0.0}
+            for (label, laws), (times, points) in sorted(awards.items(), key=lambda kv: (-kv[1][0], kv[0]))
+        ],
+    }
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def _print_summary(s: dict[str, Any], out: TextIO | None = None) -> None:
+    def say(text: str = "") -> None:
+        print(text, file=out or sys.stdout)
+
+    n = s["matches"]
+    opts = ", ".join(f"{k}={show(v)}" for k, v in s["options"].items())
+    say(f"{s['game']} ({s['rules']}): {plural(n, 'match')}, seed {s['seed']}, seats: "
+        + ", ".join(f"{i} {name}" for i, name in enumerate(s["seats"])))
+    if opts:
+        say(f"options: {opts}")
+    say()
+    say(f"{'wins':<28}{'matches':>8}{'rate':>9}   95% CI")
+    for side in s["sides"]:
+        who = ("seat " if len(side["seats"]) == 1 else "seats ") + "+".join(map(str, side["seats"]))
+        label = f"{who} ({', '.join(dict.fromkeys(side['players']))})"
+        lo, hi = side["ci95"]
+        say(f"  {label:<26}{side['wins']:>8}{_pct(side['rate']):>9}   [{_pct(lo)}, {_pct(hi)}]")
+    if s["abandoned"] or s["errors"]:
+        say(f"  {'abandoned':<26}{s['abandoned']:>8}")
+    if s["errors"]:
+        say(f"  {'failed with an error':<26}{len(s['errors']):>8}")
+    fd = s["first_dealer"]
+    lo, hi = fd["ci95"]
+    say(f"first dealer's side won {fd['wins']} of {fd['decided']} decided: {_pct(fd['rate'])} [{_pct(lo)}, {_pct(hi)}]"
+        f" (no advantage: {_pct(fd['no_advantage'])})")
+    say(f"deals per match: {s['deals']['per_match']:.2f}; actions per deal: {s['actions']['per_deal']:.2f}")
+    if s["points"]:
+        say()
+        say(f"{'points awarded':<40}{'times':>8}{'per match':>11}{'points':>9}")
+        for p in s["points"]:
+            laws = f" [{', '.join(p['laws'])}]" if p["laws"] else ""
+            label = (p["label"] or "(no label)") + laws
+            say(f"  {label:<38}{p['times']:>8}{p['per_match']:>11.2f}{p['points']:>9}")
+    t = s.get("timing")
+    if t:
+        say()
+        say(f"throughput: {n} matches in {t['seconds']:.2f} s with {plural(t['jobs'], 'job')}: "
+            f"{t['matches_per_second'] or 0:,.1f} matches/s, {t['actions_per_second'] or 0:,.0f} actions/s")

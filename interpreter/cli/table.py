@@ -1,0 +1,440 @@
+"""`tricklang play`: one match at the terminal, a human seat against the built-in players,
+with explanations of refused moves and undo while no hidden card has been seen."""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from tricklang import Ruleset
+
+from ..agents import AGENTS, MAX_ACTIONS_PER_MATCH, Agent, make_agent
+from ..errors import GameError, GameLimitError, RecordError
+from ..record import Record, rebuild
+from ..state import new_game
+from ..transcript import event_lines
+from .common import PROG, Subparsers, UsageError, integer, load, plural
+
+HUMAN = "human"
+MAX_LISTED = 30
+"""Legal actions listed with numbers; beyond this only examples are shown."""
+
+
+def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
+    """Add the subcommand ``play`` to the ``tricklang`` parser."""
+    p = sub.add_parser("play", parents=[opts], help="play a match at the terminal",
+                       description="Play a whole match at the terminal against the built-in players. "
+                       "At your turn type a number or an action ('play KS'); '?' or '? KS' explains why a card "
+                       "may not be played; 'undo' takes back your last move while no hidden card has been seen since; "
+                       "'log' shows the game so far; 'quit' (or Ctrl-D) leaves.")
+    p.add_argument("file", metavar="FILE", help="rule file")
+    p.add_argument("--seat", dest="seats", metavar="N=PLAYER", action="append", default=[],
+                   help=f"who plays seat N: {HUMAN}, {', '.join(AGENTS)} (repeatable; default: seat 0 is "
+                   f"{HUMAN}, the other seats heuristic)")
+    p.add_argument("--seed", type=integer, help="seed of the shuffles and the players (default: random, printed)")
+    p.add_argument("--dealer", type=integer, metavar="N", help="the seat that deals first (default: the rule file's)")
+    p.add_argument("--record", metavar="OUT", help="save a record of the game to OUT (also when you leave early)")
+    p.set_defaults(run=cmd_play)
+
+
+def _parse_seats(specs: Sequence[str], players: int) -> list[str]:
+    seats: list[str | None] = [None] * players
+    kinds = (HUMAN, *AGENTS)
+    for spec in specs:
+        seat_text, sep, kind = spec.partition("=")
+        kind = kind.strip().lower()
+        try:
+            seat = int(seat_text)
+        except ValueError:
+            raise UsageError(f"--seat {spec!r}: expected N=PLAYER, e.g. --seat 0=human") from None
+        if not sep or kind not in kinds:
+            raise UsageError(f"--seat {spec!r}: the player must be one of {', '.join(kinds)}")
+        if not 0 <= seat < players:
+            raise UsageError(f"--seat {spec!r}: this game has {players} seats, numbered 0..{players - 1}")
+        if seats[seat] is not None:
+            raise UsageError(f"--seat {seat} is given twice")
+        seats[seat] = kind
+    if not specs:
+        seats[0] = HUMAN
+    out = [s or "heuristic" for s in seats]
+    if out.count(HUMAN) > 1:
+        raise UsageError("only one seat can be human")
+    return out
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    ruleset = load(args.file, args)
+    seats = _parse_seats(args.seats, ruleset.player_count)
+    if args.dealer is not None and not 0 <= args.dealer < ruleset.player_count:
+        raise UsageError(f"--dealer {args.dealer}: this game has seats 0..{ruleset.player_count - 1}")
+    if args.record is not None and Path(args.record).is_dir():
+        raise UsageError(f"--record {args.record}: is a directory; give a file name")
+    if args.record is not None and not Path(args.record).resolve().parent.is_dir():
+        raise UsageError(f"--record {args.record}: no such directory {str(Path(args.record).parent)!r}")
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    return _Table(ruleset, seats, seed, args.dealer, args.record).run()
+
+
+def _read(prompt: str) -> str | None:
+    """A line typed by the player, or None at the end of input."""
+    try:
+        return input(prompt)
+    except EOFError:
+        print()
+        return None
+
+
+class _Table:
+    """One match at the terminal: a human seat (or none) against built-in players."""
+
+    def __init__(self, ruleset: Ruleset, seats: list[str], seed: int, dealer: int | None, record: str | None) -> None:
+        self.ruleset = ruleset
+        self.seats = seats
+        self.seed = seed
+        self.record_path = record
+        self.state = new_game(ruleset, seed=seed, dealer=dealer)
+        self.first_dealer = int(self.state.to_dict()["dealer"])
+        self.actors: list[int] = []
+        self.failed: tuple[int, str] | None = None
+        self.agents: dict[int, Agent] = {i: make_agent(kind, seed + i) for i, kind in enumerate(seats) if kind != HUMAN}
+        self.human: int | None = seats.index(HUMAN) if HUMAN in seats else None
+        self.shown = 0
+        self.zone_kinds = {z.name: z.owner for z in ruleset.rules.zones}
+
+    # ------------------------------------------------------------ the loop
+    def run(self) -> int:
+        who = ", ".join(f"seat {i}: {'you' if i == self.human else kind}" for i, kind in enumerate(self.seats))
+        print(f"{self.ruleset.name} ({self.ruleset.path}), seed {self.seed}; {who}")
+        if self.human is not None:
+            print("Type a number or an action such as 'play KS'; '?' or '? KS' explains; 'undo', 'log', 'help', 'quit'.")
+        try:
+            while not self.state.is_terminal():
+                self.flush()
+                seat = self.state.current_player
+                assert seat is not None
+                if seat in self.agents:
+                    self.apply(self.agents[seat](self.state).text, seat)
+                    if len(self.actors) > MAX_ACTIONS_PER_MATCH:
+                        raise GameLimitError(f"the match took more than {MAX_ACTIONS_PER_MATCH} actions")
+                elif not self.turn(seat):
+                    print(f"You left the game after {plural(len(self.state.actions), 'action')}.")
+                    return self.finish(offer=True)
+        except KeyboardInterrupt:
+            print(f"\nInterrupted after {plural(len(self.state.actions), 'action')}.")
+            return self.finish(offer=False)
+        except GameError as err:
+            self.flush()
+            print(f"{PROG} play: error: {err}", file=sys.stderr)
+            self.finish(offer=False)
+            return 1
+        state = self.state
+        self.flush()
+        outcome = state.outcome()
+        assert outcome is not None
+        print()
+        result = outcome.result()
+        if self.human is not None and outcome.winner is not None:
+            result += " (you win)" if self.human in outcome.winners else " (you lose)"
+        print(f"Match over: {result}.")
+        return self.finish(offer=True)
+
+    def apply(self, text: str, seat: int) -> None:
+        try:
+            self.state.apply(text)
+        except GameError:
+            # The state is left as it was; the failed action is still recorded (last),
+            # so that replaying the record reproduces the error.
+            self.failed = (seat, text)
+            raise
+        self.actors.append(seat)
+
+    def flush(self) -> None:
+        """Print the events that happened since the last call, as the human seat sees them."""
+        events = self.state.events(self.human)
+        for e in events[self.shown:]:
+            for line in event_lines(self.state, e):
+                print(line)
+        self.shown = len(events)
+
+    def finish(self, offer: bool) -> int:
+        path = self.record_path
+        if path is None and offer and self.human is not None and sys.stdin.isatty() and self.state.actions:
+            try:
+                answer = _read("Save a record of this game? File name (Enter: no): ")
+            except KeyboardInterrupt:
+                answer = None
+            path = answer.strip() if answer else None
+        if not path:
+            return 0
+        try:
+            record = Record.from_state(self.state, seats=self.seats, actors=self.actors, failed=self.failed)
+            record.save(path)
+        except RecordError as err:
+            print(f"{PROG} play: error: {err}", file=sys.stderr)
+            return 1
+        print(f"Record saved to {path} (replay it with: tricklang replay {path}).")
+        return 0
+
+    # ------------------------------------------------------------ the human's turn
+    def turn(self, seat: int) -> bool:
+        """Ask the human for an action and apply it; False when the player leaves."""
+        self.show(seat)
+        while True:
+            line = _read("> ")
+            if line is None:
+                return False
+            text = " ".join(line.split())
+            low = text.lower()
+            if not text:
+                continue
+            if low in ("quit", "exit", "q"):
+                return False
+            if low in ("help", "h"):
+                self.help()
+            elif low in ("show", "s"):
+                self.show(seat)
+            elif low == "log":
+                for e in self.state.events(self.human):
+                    for out in event_lines(self.state, e):
+                        print(out)
+            elif low == "undo":
+                if self.undo(seat):
+                    return True
+            elif text.startswith("?"):
+                self.why(text[1:].strip())
+            else:
+                action = self.resolve(text)
+                if action is not None:
+                    self.apply(action, seat)
+                    return True
+
+    def listed(self) -> bool:
+        return len(self.state.legal_actions()) <= MAX_LISTED
+
+    def resolve(self, text: str) -> str | None:
+        """The legal action meant by what the player typed, or None (after saying why)."""
+        legal = self.state.legal_actions()
+        if text.isdigit():
+            k = int(text)
+            if self.listed() and 1 <= k <= len(legal):
+                return legal[k - 1].text
+            if not self.listed():
+                print("Type the action itself here (the choices are too many to number).")
+            else:
+                print(f"There is no choice {k}: type a number from 1 to {len(legal)}.")
+            return None
+        action = self._complete(text)
+        if self.state.is_legal(action):
+            return action
+        verbs = {a.verb for a in legal}
+        if action.split()[0].lower() not in verbs:
+            print(f"Not understood: {text!r}. Type a number, an action such as {legal[0].text!r}, "
+                  "'?' for help with the rules, or 'help'.")
+            return None
+        print(f"{action}: {self.reason(action)}")
+        return None
+
+    def _sizes(self, verb: str) -> list[int]:
+        """How many cards the legal actions of a card-choosing verb take."""
+        return sorted({0 if a.args == ("none",) else len(a.args) for a in self.state.legal_actions() if a.verb == verb})
+
+    def reason(self, action: str) -> str:
+        """Why an action is not legal: the interpreter's reason, made precise for card choices."""
+        state = self.state
+        words = action.split()
+        verb, cards = words[0].lower(), words[1:]
+        seat = state.current_player
+        if verb not in ("play", "bid", "name", "declare") and cards and cards != ["none"] and seat is not None:
+            sizes = self._sizes(verb)
+            held = {c.upper() for c in state.hand(seat)}
+            missing = [c for c in cards if c.upper() not in held and "10" + c.upper()[1:] not in held]
+            if missing and all(len(c) <= 3 for c in missing) and not state.why_illegal(f"{verb} {missing[0]}").startswith("unknown"):
+                return f"you do not hold {' '.join(missing)}"
+            if sizes and len(cards) not in sizes:
+                return f"you must {verb} {_range(sizes)} cards"
+        return state.why_illegal(action)
+
+    def _complete(self, text: str) -> str:
+        """Add the verb when the player typed only cards (``KS`` -> ``play KS``)."""
+        words = text.split()
+        verbs = sorted({a.verb for a in self.state.legal_actions()})
+        if words[0].lower() in verbs or not verbs:
+            return text
+        if "play" in verbs and len(words) == 1:
+            return f"play {text}"
+        if len(verbs) == 1:
+            return f"{verbs[0]} {text}"
+        return text
+
+    def why(self, text: str) -> None:
+        state = self.state
+        legal = state.legal_actions()
+        if text:
+            action = self._complete(text)
+            reason = self.reason(action)
+            if not reason:
+                probe = state.clone()
+                probe.apply(action)
+                number = next((i for i, a in enumerate(legal, 1) if a.text == probe.actions[-1]), None)
+                print(f"{action} is legal now" + (f" (choice {number})." if number and self.listed() else "."))
+            else:
+                print(f"{action}: {reason}")
+            return
+        if state.phase == "play" and self.human is not None:
+            refused = [(c, state.why_illegal(f"play {c}")) for c in state.hand(self.human)]
+            refused = [(c, r) for c, r in refused if r]
+            if not refused:
+                print("You may play any card in your hand.")
+            for card, reason in refused:
+                print(f"  {card}: {reason}")
+        else:
+            verbs = sorted({a.verb for a in legal})
+            ways = []
+            for verb in verbs:
+                sizes = self._sizes(verb)
+                many = [a for a in legal if a.verb == verb]
+                if any(a.args and a.args != ("none",) and verb not in ("bid", "name", "declare") for a in many):
+                    ways.append(f"{verb} {_range(sizes)} cards ({plural(len(many), 'way')})")
+                else:
+                    ways.append(verb)
+            print(f"Now: {state.phase}. You may {' or '.join(ways)}; '? ACTION' explains why an action is not allowed.")
+
+    def undo(self, seat: int) -> bool:
+        """Take back the human's last action (and the bots' replies) if no hidden card was revealed since."""
+        state = self.state
+        last = max((i for i, who in enumerate(self.actors) if who == seat), default=None)
+        if last is None:
+            print("There is nothing of yours to undo.")
+            return False
+        before = rebuild(self.ruleset, self.seed, None, self.first_dealer, list(zip(self.actors[:last], state.actions[:last], strict=True)))
+        seen = state.events(seat)
+        since = seen[len(before.events(seat)):]
+        revealed = [e for e in since if _reveals(e, seat)]
+        if revealed:
+            what = _describe(revealed[0])
+            print(f"Cannot undo {state.actions[last]!r}: {what} since, and undoing would let you use that.")
+            return False
+        taken = state.actions[last:]
+        self.state = before
+        self.actors = self.actors[:last]
+        self.shown = len(before.events(self.human))
+        print("Undone: " + ", ".join(taken) + ".")
+        return True
+
+    # ------------------------------------------------------------ display
+    def help(self) -> None:
+        print("  NUMBER or ACTION  take that action ('play KS', or just 'KS' when playing to a trick)")
+        print("  ?                 why some of your cards may not be played now")
+        print("  ? ACTION          why an action is not allowed ('? 8S', '? discard 7H 8C')")
+        print("  undo              take back your last action, unless a hidden card has been seen since")
+        print("  show              show the table again;  log  the game so far")
+        print("  quit              leave (the record is saved if --record was given)")
+
+    def show(self, seat: int) -> None:
+        state = self.state
+        obs = state.observation(seat)
+        print()
+        head = f"Deal {obs['deal']}, dealer {self._seat(obs['dealer'], seat)}, trumps {obs['trump'] or 'none'}"
+        if obs.get("maker") is not None:
+            head += f", maker {self._seat(obs['maker'], seat)} at {obs['bid']}"
+        print(head)
+        scores = ", ".join(f"{self._side(s, seat)} {v}" for s, v in enumerate(obs["scores"]))
+        print(f"  score: {scores}" + ("; tricks this deal: " + ", ".join(
+            f"{self._seat(p, seat)} {n}" for p, n in enumerate(obs["tricks_won"])) if any(obs["tricks_won"]) else ""))
+        for name, value in obs["zones"].items():
+            if name in ("hand", "won"):
+                continue
+            line = self._zone(name, value, seat)
+            if line:
+                print(f"  {line}")
+        others = [f"{self._seat(int(p), seat)} {v['count']}" for p, v in obs["zones"].get("hand", {}).items()
+                  if int(p) != seat]
+        if others:
+            print(f"  cards held: {', '.join(others)}")
+        if obs["trick"]:
+            number = sum(obs["tricks_won"]) + 1
+            print(f"  trick {number}: " + ", ".join(f"{self._seat(p, seat)} {c}" for p, c in obs["trick"]))
+        print(f"  your hand: {self._hand(seat)}")
+        legal = state.legal_actions()
+        print(f"Your turn ({state.phase}):")
+        if self.listed():
+            width = len(str(len(legal)))
+            for i, a in enumerate(legal, 1):
+                print(f"  {i:>{width}}  {a.text}")
+        else:
+            examples = "; ".join(a.text for a in legal[:3])
+            print(f"  {len(legal)} possible actions, e.g. {examples}; type one (the verb may be left out)")
+
+    def _seat(self, p: int, me: int) -> str:
+        return "you" if p == me else f"seat {p}"
+
+    def _side(self, s: int, me: int) -> str:
+        members = self.state.sides[s]
+        if me in members:
+            return "you" if len(members) == 1 else "your side"
+        return "seat " + str(members[0]) if len(members) == 1 else "seats " + "+".join(map(str, members))
+
+    def _zone(self, name: str, value: dict[str, Any], me: int) -> str:
+        if "count" in value and not isinstance(value.get("count"), dict) and set(value) <= {"cards", "count"}:
+            if "cards" in value:
+                return f"{name}: {' '.join(value['cards'])}" if value["cards"] else ""
+            return f"{name}: {plural(value['count'], 'card')} face down" if value["count"] else ""
+        parts = []
+        kind = self.zone_kinds.get(name, "player")
+        for owner, v in value.items():
+            who = self._seat(int(owner), me) if kind == "player" else self._side(int(owner), me)
+            if "cards" in v:
+                if v["cards"]:
+                    parts.append(f"{who} {' '.join(v['cards'])}")
+            elif v["count"]:
+                parts.append(f"{who} {plural(v['count'], 'card')} face down")
+        return f"{name}: {'; '.join(parts)}" if parts else ""
+
+    def _hand(self, seat: int) -> str:
+        """The seat's hand sorted by suit (trumps first), trumps marked with '*'."""
+        state = self.state
+        tables, core = state.program.tables, state.core
+        groups: list[list[str]] = []
+        last = None
+        any_trump = False
+        for code in state.hand(seat):
+            card = tables.index[code]
+            suit = tables.eff_suit[core.ti][card]
+            trump = core.trump >= 0 and suit == core.trump
+            any_trump = any_trump or trump
+            if suit != last:
+                groups.append([])
+                last = suit
+            groups[-1].append(code + ("*" if trump else ""))
+        text = "   ".join(" ".join(g) for g in groups) or "(no cards)"
+        return text + ("   (* trump)" if any_trump else "")
+
+
+def _range(sizes: Sequence[int]) -> str:
+    lo, hi = min(sizes), max(sizes)
+    return str(lo) if lo == hi else f"{lo} to {hi}"
+
+
+def _reveals(event: dict[str, Any], seat: int) -> bool:
+    """Whether an event shows the seat something it did not know (a new deal, a card of
+    another player, a drawn or turned-up card, a finished trick)."""
+    kind = event.get("type")
+    if kind in ("deal", "dealt", "draw", "turn_up", "trick", "move", "deal_end", "match_end", "redeal"):
+        return True
+    if kind in ("play", "select") and event.get("player") != seat:
+        return bool(event.get("card") or event.get("cards"))
+    return False
+
+
+def _describe(event: dict[str, Any]) -> str:
+    kind = event.get("type")
+    return {
+        "deal": "a new deal has begun", "dealt": "cards have been dealt", "draw": "cards have been drawn",
+        "turn_up": "a card has been turned up", "trick": "a trick has been completed", "move": "cards have been moved",
+        "deal_end": "the deal has ended", "match_end": "the match has ended", "redeal": "the cards have been redealt",
+        "play": "another player has played a card", "select": "another player's cards have been shown",
+    }.get(str(kind), "something has been revealed")
