@@ -10,8 +10,8 @@ from typing import Any
 
 from tricklang import OptionError, RulesError
 from tricklang.diagnostics import Diagnostic
+from tricklang.explain import allowed, explain
 
-from ..explain import allowed, explain
 from .common import Subparsers, load, plural, show
 
 

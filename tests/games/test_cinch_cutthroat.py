@@ -20,7 +20,7 @@ import interpreter
 import tricklang
 from interpreter import State
 from interpreter.agents import HeuristicAgent
-from interpreter.explain import explain
+from tricklang.explain import explain
 
 ROOT = Path(__file__).resolve().parents[2]
 PATH = ROOT / "examples" / "cinch-cutthroat.trick"

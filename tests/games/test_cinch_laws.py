@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 import interpreter
 import tricklang
 from interpreter import State
-from interpreter.explain import explain
+from tricklang.explain import explain
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES_PATH = ROOT / "rules" / "cinch.trick"

@@ -908,7 +908,7 @@ def test_heuristic_bids_by_its_hand_in_per_player_bidding() -> None:
 
 
 def test_explain_describes_the_statements_inside_phases() -> None:
-    from interpreter.explain import explain
+    from tricklang.explain import explain
 
     text = explain(EUCHRE)
     assert "order_up" in text  # the first round of making, inside `phase making:`

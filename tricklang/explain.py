@@ -19,8 +19,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from tricklang import Ruleset
-from tricklang import model as m
+from . import model as m
+from .ruleset import Ruleset
 
 CITE_RE = re.compile(r"\[[A-Z]+[0-9]+[a-z]?(?:-[A-Z]*[0-9]+[a-z]?)?(?:, *[A-Z]+[0-9]+[a-z]?(?:-[A-Z]*[0-9]+[a-z]?)?)*\]")
 """A law citation, as the grammar's ``CITE`` terminal."""
