@@ -11,7 +11,8 @@
 from .diagnostics import Diagnostic, OptionError, RulesError, TrickLangError
 from .model import RuleFile
 from .parser import parse
-from .ruleset import Ruleset, card_codes, load, loads
+from .deck import card_codes
+from .ruleset import Ruleset, load, loads
 
 __all__ = [
     "Diagnostic",

@@ -47,6 +47,7 @@ from typing import Any, Literal
 
 from . import model as m
 from .checker import walk
+from .deck import CardModel
 from .diagnostics import Diagnostic
 
 CODES = ("cards-exceed-deck", "no-legal-card", "point-total-mismatch", "phase-unreachable")
@@ -246,11 +247,10 @@ class _Linter:
     def _point_totals(self) -> None:
         deck = self.rules.deck
         assert deck is not None
-        lines = [p for p in self.rules.points if not p.table]
         auctions = [st for st in _walk(self.rules.deal) if isinstance(st, m.Auction)]
-        if not lines or not auctions:
+        if not any(not p.table for p in self.rules.points) or not auctions:
             return
-        totals = sorted({self._points_with_trump(lines, t.name) for t in deck.suits})
+        totals = sorted(set(CardModel(deck, self.rules.points).point_totals()[: len(deck.suits)]))
         for au in auctions:
             top = self.value(au.high, self.defaults)
             if not isinstance(top, int) or isinstance(top, bool) or top in totals:
@@ -258,61 +258,6 @@ class _Linter:
             worth = str(totals[0]) if len(totals) == 1 else f"{totals[0]} to {totals[-1]} (by trump suit)"
             self.warn("point-total-mismatch", f"bids go up to {top}, but the point cards are worth {worth} in all",
                       au.span, "make the top bid the total of the points table, or check the table")
-
-    def _points_with_trump(self, lines: Sequence[m.PointCard], trump: str) -> int:
-        deck = self.rules.deck
-        assert deck is not None
-        total = 0
-        for suit in deck.suits:
-            for rank in deck.ranks:
-                card = _Card(rank, suit.name, suit.colour)
-                for line in lines:
-                    if self._matches(line.pattern, card, trump):
-                        total += line.value
-        return total
-
-    def _is_trump(self, card: _Card, trump: str) -> bool:
-        deck = self.rules.deck
-        assert deck is not None
-        if card.suit == trump:
-            return True
-        colours = {s.name: s.colour for s in deck.suits}
-        for item in deck.trump_ranks or ():
-            if not isinstance(item, str) and self._matches(item, card, trump, colours, plain=True):
-                return True
-        return False
-
-    def _matches(self, p: m.Pattern, card: _Card, trump: str, colours: dict[str, str] | None = None,
-                 plain: bool = False) -> bool:
-        deck = self.rules.deck
-        assert deck is not None
-        if colours is None:
-            colours = {s.name: s.colour for s in deck.suits}
-        if isinstance(p, m.PatWord):
-            if p.word == "any":
-                return True
-            is_trump = card.suit == trump if plain else self._is_trump(card, trump)
-            if p.word == "trump":
-                return is_trump
-            if p.word in colours:
-                return (trump if is_trump else card.suit) == p.word
-            return card.rank == p.word
-        if isinstance(p, m.PatCard):
-            if card.rank != p.rank:
-                return False
-            if p.suit.same_colour:
-                return card.suit != trump and colours.get(card.suit) == colours.get(trump)
-            return card.suit == (trump if p.suit.name == "trump" else p.suit.name)
-        if isinstance(p, m.PatNot):
-            return not self._matches(p.operand, card, trump, colours, plain)
-        return any(self._matches(o, card, trump, colours, plain) for o in p.options)
-
-
-@dataclass(frozen=True)
-class _Card:
-    rank: str
-    suit: str
-    colour: str
 
 
 class _Cards:

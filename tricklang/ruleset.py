@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict
 
 from . import model as m
 from .checker import check
+from .deck import card_codes
 from .diagnostics import Diagnostic, OptionError, RulesError
 from .extend import MAX_EXTENDS_DEPTH, merge
 from .parser import parse
@@ -76,11 +77,6 @@ class Ruleset(BaseModel):
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.options.items() if v != _defaults(self.rules)[k]}
         return f"<Ruleset {self.name!r} from {self.path!r}" + (f" options={changed}>" if changed else ">")
-
-
-def card_codes(deck: m.Deck) -> list[str]:
-    """Card codes (rank then suit letter: ``KS``, ``10H``) in deck order."""
-    return [rank + suit.name[0].upper() for suit in deck.suits for rank in deck.ranks]
 
 
 def _defaults(rules: m.RuleFile) -> dict[str, OptionValue]:

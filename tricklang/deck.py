@@ -1,0 +1,184 @@
+"""The card model of a rule file: card codes, what a card pattern matches under each
+trump, trick strength, and what the point cards are worth.
+
+Cards are small integers (their index in deck order). Everything that depends on
+the trump suit (effective suit, strength in a trick, pattern matches, point
+values) is precomputed for each possible trump (every suit, and "no trump"), so
+that play never re-reads the rule file. The lints, the runtime's card tables and
+the static bounds all read cards through this one model.
+
+>>> import tricklang
+>>> model = CardModel(tricklang.load("rules/ecarte.trick").rules.deck)
+>>> model.codes[:3], model.size
+(['KS', 'QS', 'JS'], 32)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from . import model as m
+
+NO_TRUMP = -1
+"""The trump of a deal without trumps."""
+
+
+def card_codes(deck: m.Deck) -> list[str]:
+    """Card codes (rank then suit letter: ``KS``, ``10H``) in deck order."""
+    return [rank + suit.name[0].upper() for suit in deck.suits for rank in deck.ranks]
+
+
+class CardModel:
+    """Lookup tables for one deck; see the module docstring."""
+
+    def __init__(self, deck: m.Deck, points: tuple[m.PointCard, ...] = ()) -> None:
+        self.suit_names = [s.name for s in deck.suits]
+        self.suit_letters = [s.name[0].upper() for s in deck.suits]
+        self.colours = [s.colour for s in deck.suits]
+        self.ranks = list(deck.ranks)
+        nr = len(self.ranks)
+        self.size = len(self.suit_names) * nr
+        self.codes = card_codes(deck)
+        self.index = {code: i for i, code in enumerate(self.codes)}
+        self.suit = [i // nr for i in range(self.size)]
+        # Plain strength: higher is better. Ranks are listed high to low.
+        self.rank = [i % nr for i in range(self.size)]
+        self.plain = [nr - (i % nr) for i in range(self.size)]
+        self.nsuits = len(self.suit_names)
+        # Per trump suit t (index t; the last entry, index nsuits, is "no trump").
+        self.eff_suit: list[list[int]] = []
+        self.trump_strength: list[list[int]] = []
+        for t in range(self.nsuits + 1):
+            trump = t if t < self.nsuits else NO_TRUMP
+            eff = list(self.suit)
+            strength = [0] * self.size
+            if trump != NO_TRUMP:
+                order = self._trump_order(deck, trump)
+                for pos, card in enumerate(order):
+                    eff[card] = trump
+                    strength[card] = len(order) - pos
+            self.eff_suit.append(eff)
+            self.trump_strength.append(strength)
+        # order[t][card]: position of the card when a hand is sorted by suit
+        # (trumps first) and strength (high first), for each trump index t.
+        self.order: list[list[int]] = []
+        for t in range(self.nsuits + 1):
+            trump = t if t < self.nsuits else NO_TRUMP
+            keys = sorted(range(self.size), key=lambda c: self.sort_key(c, trump))
+            rank_of = [0] * self.size
+            for pos, c in enumerate(keys):
+                rank_of[c] = pos
+            self.order.append(rank_of)
+        # power[t][led][card]: how strongly a card plays to a trick led in suit
+        # `led` under trump index t: trumps above the led suit, other cards 0.
+        self.power: list[list[list[int]]] = []
+        for t in range(self.nsuits + 1):
+            trump = t if t < self.nsuits else NO_TRUMP
+            per_led = []
+            for led in range(self.nsuits):
+                row = [0] * self.size
+                for c in range(self.size):
+                    s = self.eff_suit[t][c]
+                    if trump != NO_TRUMP and s == trump:
+                        row[c] = 1000 + self.trump_strength[t][c]
+                    elif s == led:
+                        row[c] = self.plain[c]
+                per_led.append(row)
+            self.power.append(per_led)
+        # Point tables: point_values[table][trump index][card]; "" is the main table.
+        self.point_values: dict[str, list[list[int]]] = {}
+        for table in dict.fromkeys([""] + [p.table for p in points]):
+            rows = []
+            for t in range(self.nsuits + 1):
+                trump = t if t < self.nsuits else NO_TRUMP
+                values = [0] * self.size
+                for pc in points:
+                    if pc.table == table:
+                        test = self.pattern(pc.pattern)
+                        for c in range(self.size):
+                            if test(c, trump):
+                                values[c] += pc.value
+                rows.append(values)
+            self.point_values[table] = rows
+        self.point_value = self.point_values[""]
+
+    def _trump_order(self, deck: m.Deck, trump: int) -> list[int]:
+        nr = len(self.ranks)
+        if deck.trump_ranks is None:
+            return [trump * nr + r for r in range(nr)]
+        order: list[int] = []
+        for item in deck.trump_ranks:
+            if isinstance(item, str):
+                card = trump * nr + self.ranks.index(item)
+                if card not in order:
+                    order.append(card)
+            else:
+                test = self.pattern(item)
+                for c in range(self.size):
+                    if test(c, trump) and c not in order:
+                        order.append(c)
+        return order
+
+    # ------------------------------------------------------------ patterns
+    def pattern(self, p: m.Pattern) -> Callable[[int, int], bool]:
+        """Compile a pattern into ``test(card, trump) -> bool``."""
+        if isinstance(p, m.PatWord):
+            w = p.word
+            if w == "any":
+                return lambda c, t: True
+            if w == "trump":
+                return lambda c, t: t != NO_TRUMP and self.eff_suit[t][c] == t
+            if w in self.suit_names:
+                s = self.suit_names.index(w)
+                return lambda c, t: self.eff_suit[t if t != NO_TRUMP else self.nsuits][c] == s
+            r = self.ranks.index(w)
+            return lambda c, t: self.rank[c] == r
+        if isinstance(p, m.PatCard):
+            r = self.ranks.index(p.rank)
+            ref = p.suit
+            if ref.same_colour:
+                def same_colour(c: int, t: int) -> bool:
+                    if t == NO_TRUMP or self.rank[c] != r:
+                        return False
+                    s = self.suit[c]
+                    return s != t and self.colours[s] == self.colours[t]
+                return same_colour
+            if ref.name == "trump":
+                return lambda c, t: t != NO_TRUMP and self.rank[c] == r and self.suit[c] == t
+            s = self.suit_names.index(ref.name)
+            return lambda c, t: self.rank[c] == r and self.suit[c] == s
+        if isinstance(p, m.PatNot):
+            inner = self.pattern(p.operand)
+            return lambda c, t: not inner(c, t)
+        if isinstance(p, m.PatOr):
+            tests = [self.pattern(o) for o in p.options]
+            return lambda c, t: any(f(c, t) for f in tests)
+        raise TypeError(p)  # pragma: no cover
+
+    def pattern_table(self, p: m.Pattern) -> list[list[bool]]:
+        """``table[trump_index][card]`` for a pattern (trump index nsuits = none)."""
+        test = self.pattern(p)
+        return [
+            [test(c, t if t < self.nsuits else NO_TRUMP) for c in range(self.size)]
+            for t in range(self.nsuits + 1)
+        ]
+
+    # ------------------------------------------------------------ codes
+    def sort_key(self, card: int, trump: int) -> tuple[int, int]:
+        """Sort by suit, trumps first, then by strength, high first."""
+        t = trump if trump != NO_TRUMP else self.nsuits
+        s = self.eff_suit[t][card]
+        if trump != NO_TRUMP and s == trump:
+            return (-1, -self.trump_strength[t][card])
+        return (s, -self.plain[card])
+
+
+    # ------------------------------------------------------------ points
+    def point_totals(self, table: str = "") -> list[int]:
+        """What all the cards of a point table are worth together, for each trump
+        index (every suit in deck order, then "no trump")."""
+        return [sum(values) for values in self.point_values.get(table, [])]
+
+    def point_bound(self, table: str = "") -> int:
+        """The most points the cards of a point table can be worth in absolute value, whatever the trump."""
+        return max((sum(abs(v) for v in values) for values in self.point_values.get(table, [])), default=0)
