@@ -12,6 +12,8 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from tricklang.bounds import DEFAULT_DEAL_LIMIT
+
 from .cards import NO_TRUMP, CardTables
 from .core import Core
 from .errors import GameLimitError
@@ -22,9 +24,6 @@ if TYPE_CHECKING:
 MAX_STEPS_PER_DEAL = 100_000
 """Automatic steps allowed between two decisions (a shuffle counts one per card)
 before :class:`GameLimitError` is raised."""
-
-DEFAULT_DEAL_LIMIT = 1000
-"""Deals allowed in one match unless the rule file says `at most N deals`."""
 
 Fn = Callable[[Core], Any]
 

@@ -34,11 +34,11 @@ from interpreter.harness import (
     InvariantViolationError,
     Report,
     check_invariants,
-    derive_bounds,
     invariant_test,
     replay,
 )
 from interpreter.program import Program
+from tricklang.bounds import derive_bounds
 
 ROOT = Path(__file__).resolve().parents[2]
 RULE_FILES = sorted({*ROOT.glob("rules/**/*.trick"), *ROOT.glob("examples/**/*.trick")})
