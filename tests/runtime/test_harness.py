@@ -1,4 +1,4 @@
-"""The generic invariant harness (interpreter/harness.py) over every rule file.
+"""The generic invariant harness (interpreter/harness/) over every rule file.
 
 Every ``*.trick`` file under ``rules/`` and ``examples/`` is played by hypothesis
 (seed, options, mode and every choice drawn from ``st.data()``) with the invariants
