@@ -8,10 +8,10 @@
 5
 """
 
+from .deck import card_codes
 from .diagnostics import Diagnostic, OptionError, RulesError, TrickLangError
 from .model import RuleFile
 from .parser import parse
-from .deck import card_codes
 from .ruleset import Ruleset, load, loads
 
 __all__ = [
