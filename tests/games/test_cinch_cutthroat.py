@@ -13,6 +13,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+from helpers import offered, regular
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -61,12 +62,8 @@ def game(mode: str = "strict", **options: Any) -> State:
     return interpreter.new_game(CUTTHROAT, seed=1, deck=pack(), dealer=DEALER, mode=mode, options=options)
 
 
-def regular(state: State) -> list[str]:
-    return [a for a in state.legal_actions().texts() if not a.startswith("irregular ")]
 
 
-def offered(state: State) -> set[str]:
-    return {a[len("irregular "):] for a in state.legal_actions().texts() if a.startswith("irregular ")}
 
 
 def assert_all_cards_accounted(state: State) -> None:

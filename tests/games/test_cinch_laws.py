@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from helpers import legal, mark, offered, regular, scores_since, tricks_of_deal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -72,17 +73,10 @@ def game(hands: dict[int, list[str]] | None = None, stock: list[str] | None = No
                                 mode="table", options=options)
 
 
-def legal(state: State) -> list[str]:
-    return state.legal_actions().texts()
 
 
-def regular(state: State) -> list[str]:
-    return [a for a in legal(state) if not a.startswith("irregular ")]
 
 
-def offered(state: State) -> set[str]:
-    """The irregularities offered now, as 'NAME SEAT'."""
-    return {a[len("irregular "):] for a in legal(state) if a.startswith("irregular ")}
 
 
 def all_cards(state: State) -> list[str]:
@@ -94,19 +88,8 @@ def assert_all_cards_accounted(state: State) -> None:
     assert sorted(all_cards(state)) == sorted(ALL_CARDS)
 
 
-def mark(state: State) -> int:
-    return len(state.events(None))
 
 
-def scores_since(state: State, since: int) -> list[tuple[int, int, str]]:
-    """(side, points, label) of every score event after the bookmark, to the end of that deal."""
-    out = []
-    for e in state.events(None)[since:]:
-        if e["type"] in ("deal_end", "redeal"):
-            break
-        if e["type"] == "score":
-            out.append((e["side"], e["points"], e["label"]))
-    return out
 
 
 def bid_and_name(state: State, bids: dict[int, int] | None = None, trump: str = "hearts") -> None:
@@ -155,14 +138,6 @@ def points_taken(state: State, deal: int, trump: str = "hearts") -> list[int]:
     return taken
 
 
-def tricks_of_deal(state: State, deal: int) -> list[dict[str, Any]]:
-    out, current = [], 0
-    for e in state.events(None):
-        if e["type"] == "deal":
-            current = e["deal"]
-        elif e["type"] == "trick" and current == deal:
-            out.append(e)
-    return out
 
 
 # ------------------------------------------------------------------ C10: bidding with ten cards

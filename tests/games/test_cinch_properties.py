@@ -14,6 +14,7 @@ from math import comb
 from pathlib import Path
 from typing import Any
 
+from helpers import decision
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -33,15 +34,6 @@ ALL_CARDS = [r + s for s in "SHDC" for r in RANKS]
 SIDE_OF = [0, 1, 0, 1]  # partners opposite [C1]
 
 
-def decision(state: interpreter.State) -> str:
-    """What is being decided, told by the verbs of the legal actions (not by the
-    interpreter's phase names): auction, naming, discard, keep, rob or play."""
-    verbs = {a.verb for a in state.legal_actions()}
-    if verbs and verbs <= {"bid", "pass"}:
-        return "auction"
-    if verbs == {"name"}:
-        return "naming"
-    return "/".join(sorted(verbs)) or "none"
 
 
 def left_pedro(t: str) -> str:

@@ -9,6 +9,8 @@ from math import comb
 from pathlib import Path
 from typing import Any
 
+from helpers import decision
+
 import interpreter
 import tricklang
 from interpreter.errors import RuleRuntimeError
@@ -19,15 +21,6 @@ RANKS = "A K Q J 10 9 8 7 6 5 4 3 2".split()
 ALL_CARDS = [r + s for s in "SHDC" for r in RANKS]
 
 
-def decision(state: interpreter.State) -> str:
-    """What is being decided, told by the verbs of the legal actions (not by the
-    interpreter's phase names): auction, naming, discard, keep, rob or play."""
-    verbs = {a.verb for a in state.legal_actions()}
-    if verbs and verbs <= {"bid", "pass"}:
-        return "auction"
-    if verbs == {"name"}:
-        return "naming"
-    return "/".join(sorted(verbs)) or "none"
 
 
 def test_the_rule_file_loads_without_warnings() -> None:

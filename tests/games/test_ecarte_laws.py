@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import legal, mark, offered, regular, scores_since, tricks_of_deal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -61,17 +62,10 @@ def game(elder: list[str] | None = None, dealer: list[str] | None = None, turnup
     return interpreter.new_game(RULES, seed=seed, deck=order, dealer=DEALER, mode="table", options=options)
 
 
-def legal(state: State) -> list[str]:
-    return state.legal_actions().texts()
 
 
-def regular(state: State) -> list[str]:
-    return [a for a in legal(state) if not a.startswith("irregular ")]
 
 
-def offered(state: State) -> set[str]:
-    """The irregularities offered now, as 'NAME SEAT'."""
-    return {a[len("irregular "):] for a in legal(state) if a.startswith("irregular ")}
 
 
 def codes_everywhere(state: State) -> list[str]:
@@ -84,21 +78,8 @@ def assert_all_cards_accounted(state: State) -> None:
     assert sorted(codes_everywhere(state)) == sorted(PACK)
 
 
-def mark(state: State) -> int:
-    """A bookmark in the event log."""
-    return len(state.events(None))
 
 
-def scores_since(state: State, since: int) -> list[tuple[int, int, str]]:
-    """(side, points, label) of every score event after the bookmark, up to the end
-    of that deal (the next deal's turned-up king is not the law's doing)."""
-    out = []
-    for e in state.events(None)[since:]:
-        if e["type"] in ("deal_end", "redeal"):
-            break
-        if e["type"] == "score":
-            out.append((e["side"], e["points"], e["label"]))
-    return out
 
 
 def final(state: State) -> list[int]:
@@ -125,14 +106,6 @@ def play_out_deal(state: State) -> None:
         state.apply(moves[0])
 
 
-def tricks_of_deal(state: State, deal: int) -> list[dict[str, Any]]:
-    out, current = [], 0
-    for e in state.events(None):
-        if e["type"] == "deal":
-            current = e["deal"]
-        elif e["type"] == "trick" and current == deal:
-            out.append(e)
-    return out
 
 
 # ------------------------------------------------------------------ E8-E15: the deal
