@@ -33,7 +33,7 @@ lint: $(VENV)/.installed-test
 
 ## bench: interpreter speed against a hand-written Écarté
 bench: $(VENV)/.installed
-	$(BIN)/python benchmarks/bench_ecarte.py
+	$(BIN)/python -m benchmarks.bench_ecarte
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -2,24 +2,22 @@
 
 Prints matches/second and actions/second for both and their ratio. This is a
 measurement, not a test: run it with `make bench` or
-`python benchmarks/bench_ecarte.py -n 1000 --seed 1`.
+`python -m benchmarks.bench_ecarte -n 1000 --seed 1` (from the repository's root).
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import interpreter
+import tricklang
+from benchmarks import handwritten_ecarte
 
-import interpreter  # noqa: E402
-import tricklang  # noqa: E402
-from benchmarks import handwritten_ecarte  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def run_interpreter(n: int, seed: int, *, checked: bool = True) -> tuple[float, int, int]:

@@ -19,17 +19,15 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import interpreter
+import tricklang
+from interpreter import Action, State
+from interpreter.agents import HeuristicAgent
 
-import interpreter  # noqa: E402
-import tricklang  # noqa: E402
-from interpreter import Action, State  # noqa: E402
-from interpreter.agents import HeuristicAgent  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 
 class GreedyScorePlayer:
