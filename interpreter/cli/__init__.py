@@ -5,7 +5,8 @@ file's options), ``play`` (play at the terminal against the built-in players),
 ``simulate`` (many matches between built-in players, with statistics),
 ``test`` (play seeded matches and check the runtime's invariants), ``explain``
 (the rules as Markdown prose), ``replay`` (re-check a game record and print its
-transcript) and ``demo`` (a match between built-in players, as a transcript).
+transcript), ``demo`` (a match between built-in players, as a transcript) and ``lsp``
+(a language server for editors).
 Every subcommand takes ``--help``; the ones that load rules take
 ``-o name=value`` (repeatable) to set options.
 
@@ -30,13 +31,13 @@ from collections.abc import Callable, Sequence
 from tricklang import OptionError, RulesError, __version__
 from tricklang.diagnostics import TrickLangError
 
-from . import check, demo, invariants, replay, simulate, table
+from . import check, demo, invariants, lsp, replay, simulate, table
 from .common import PROG, Parser, UsageError, error, option_pair
 from .simulate import match_seed, summarise, wilson
 
 __all__ = ["PROG", "UsageError", "build_parser", "main", "match_seed", "summarise", "wilson"]
 
-COMMANDS = "check, options, play, simulate, test, explain, replay or demo"
+COMMANDS = "check, options, play, simulate, test, explain, replay, demo or lsp"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -90,6 +91,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="set an option of the rule file (repeatable); see 'tricklang options FILE'",
     )
     for register in (check.register, table.register, simulate.register, invariants.register,
-                     check.register_explain, replay.register, demo.register):
+                     check.register_explain, replay.register, demo.register, lsp.register):
         register(sub, opts)
     return parser

@@ -1,0 +1,137 @@
+"""A blocking test client for the language server: the real server, started as
+``python -m tricklang.lsp``, driven over stdio by pygls's LanguageClient on an
+event loop in a background thread."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import threading
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Any, TypeVar
+
+from lsprotocol import types as t
+from pygls.lsp.client import LanguageClient
+from pygls.uris import from_fs_path
+
+T = TypeVar("T")
+TIMEOUT = 60.0
+
+
+class Client:
+    """One server process for many requests; every method blocks until the answer."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="lsp-client", daemon=True)
+        self.thread.start()
+        self.diagnostics: dict[str, list[t.PublishDiagnosticsParams]] = {}
+        self.logs: list[str] = []
+        self.changed = threading.Condition()
+        self.versions: dict[str, int] = {}
+        self.client = self.run(self._start())
+
+    def run(self, coro: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(TIMEOUT)
+
+    async def _start(self) -> LanguageClient:
+        client = LanguageClient("tricklang-tests", "1")
+
+        @client.feature(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def _diagnostics(params: t.PublishDiagnosticsParams) -> None:
+            with self.changed:
+                self.diagnostics.setdefault(params.uri, []).append(params)
+                self.changed.notify_all()
+
+        @client.feature(t.WINDOW_LOG_MESSAGE)
+        def _log(params: t.LogMessageParams) -> None:
+            self.logs.append(params.message)
+
+        await client.start_io(sys.executable, "-m", "tricklang.lsp")
+        await client.initialize_async(t.InitializeParams(
+            capabilities=t.ClientCapabilities(text_document=t.TextDocumentClientCapabilities(
+                hover=t.HoverClientCapabilities(content_format=[t.MarkupKind.Markdown]),
+                document_symbol=t.DocumentSymbolClientCapabilities(hierarchical_document_symbol_support=True),
+            )),
+            process_id=None, root_uri=None))
+        client.initialized(t.InitializedParams())
+        return client
+
+    def close(self) -> int | None:
+        """Shut the server down as a client should; returns its exit status."""
+        async def stop() -> int | None:
+            await self.client.shutdown_async(None)
+            self.client.exit(None)
+            await self.client.stop()
+            server = self.client._server
+            return server.returncode if server is not None else None
+
+        try:
+            return self.run(stop())
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join(TIMEOUT)
+            self.loop.close()
+
+    # ------------------------------------------------------------ documents
+    def open(self, path: Path, text: str | None = None) -> str:
+        """Open a document (its text from disk unless given) and wait for its diagnostics."""
+        uri = from_fs_path(str(path)) or str(path)
+        self.versions[uri] = 1
+        content = path.read_text(encoding="utf-8") if text is None else text
+        self.client.text_document_did_open(t.DidOpenTextDocumentParams(
+            text_document=t.TextDocumentItem(uri=uri, language_id="tricklang", version=1, text=content)))
+        return uri
+
+    def change(self, uri: str, text: str) -> None:
+        """Replace the whole text of a document (a new version)."""
+        self.versions[uri] += 1
+        self.client.text_document_did_change(t.DidChangeTextDocumentParams(
+            text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=self.versions[uri]),
+            content_changes=[t.TextDocumentContentChangeWholeDocument(text=text)]))
+
+    def edit(self, uri: str, line: int, character: int, end_character: int, text: str) -> None:
+        """Replace a range of one line (0-based, as the protocol counts) incrementally."""
+        self.versions[uri] += 1
+        rng = t.Range(start=t.Position(line=line, character=character), end=t.Position(line=line, character=end_character))
+        self.client.text_document_did_change(t.DidChangeTextDocumentParams(
+            text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=self.versions[uri]),
+            content_changes=[t.TextDocumentContentChangePartial(range=rng, text=text)]))
+
+    def wait_diagnostics(self, uri: str) -> list[t.Diagnostic]:
+        """The diagnostics published for the document's latest version."""
+        version = self.versions[uri]
+
+        def ready() -> bool:
+            return any(p.version == version for p in self.diagnostics.get(uri, []))
+
+        with self.changed:
+            if not self.changed.wait_for(ready, TIMEOUT):
+                raise TimeoutError(f"no diagnostics for version {version} of {uri}")
+            return list([p for p in self.diagnostics[uri] if p.version == version][-1].diagnostics)
+
+    # ------------------------------------------------------------ requests
+    def hover(self, uri: str, line: int, character: int) -> t.Hover | None:
+        return self.run(self.client.text_document_hover_async(t.HoverParams(
+            text_document=t.TextDocumentIdentifier(uri=uri), position=t.Position(line=line, character=character))))
+
+    def definition(self, uri: str, line: int, character: int) -> Any:
+        return self.run(self.client.text_document_definition_async(t.DefinitionParams(
+            text_document=t.TextDocumentIdentifier(uri=uri), position=t.Position(line=line, character=character))))
+
+    def completion(self, uri: str, line: int, character: int) -> list[t.CompletionItem]:
+        result = self.run(self.client.text_document_completion_async(t.CompletionParams(
+            text_document=t.TextDocumentIdentifier(uri=uri), position=t.Position(line=line, character=character))))
+        if result is None:
+            return []
+        return list(result.items if isinstance(result, t.CompletionList) else result)
+
+    def symbols(self, uri: str) -> list[Any]:
+        result = self.run(self.client.text_document_document_symbol_async(t.DocumentSymbolParams(
+            text_document=t.TextDocumentIdentifier(uri=uri))))
+        return list(result or [])
+
+    def formatting(self, uri: str) -> list[t.TextEdit] | None:
+        return self.run(self.client.text_document_formatting_async(t.DocumentFormattingParams(
+            text_document=t.TextDocumentIdentifier(uri=uri), options=t.FormattingOptions(tab_size=2, insert_spaces=True))))

@@ -1,0 +1,7 @@
+"""``python -m tricklang.lsp``: the language server on stdio (as ``tricklang lsp``)."""
+
+import sys
+
+from . import main
+
+sys.exit(main())
