@@ -55,6 +55,30 @@ def explain(ruleset: Ruleset) -> str:
     return _Explainer(ruleset).run()
 
 
+def explain_statement(ruleset: Ruleset, node: m.Node) -> str:
+    """One statement's reading, worded as :func:`explain` words it, as a Markdown list with
+    its laws: a deal statement (with its body), a trick obligation or declaration, or an
+    irregularity. Empty for any other node. Raises nothing for a node of ``ruleset``.
+
+    >>> import tricklang
+    >>> rules = tricklang.load("rules/ecarte.trick")
+    >>> explain_statement(rules, rules.rules.deal[1])
+    '- The top card of the pack is turned up to the turnup [E6].'
+    """
+    ex = _Explainer(ruleset)
+    if isinstance(node, m.Obligation):
+        items = [ex.obligation(node)]
+    elif isinstance(node, m.Declaration):
+        items = ex.declaration(node)
+    elif isinstance(node, m.Irregularity):
+        items = [ex.irregularity(node)]
+    elif isinstance(node, m.Stmt):
+        items = ex.stmt(node)
+    else:
+        return ""
+    return "\n".join(_markdown(ex, items, numbered=False))
+
+
 Item = tuple[str, list[str], list[Any]]
 """A list item: its sentence (without the final stop), its laws, and its sub-items."""
 
@@ -80,6 +104,15 @@ def _join(items: Sequence[str], word: str = "and") -> str:
         return "".join(items)
     return ", ".join(items[:-1]) + f" {word} " + items[-1]
 
+
+_OBLIGATIONS = {
+    "follow_suit": "each player must follow suit if able",
+    "may_trump": "a player may trump instead of following suit",
+    "trump_if_void": "a player who cannot follow suit must trump if able",
+    "beat_if_able": "a player who follows suit (or must trump) must beat the best card played so far if able",
+    "first_lead_trump": "the suit of the first card led becomes trumps",
+}
+"""The reading of each trick obligation that has no pattern."""
 
 _PRECEDENCE = {"or": 1, "and": 2, "==": 3, "!=": 3, "<": 3, "<=": 3, ">": 3, ">=": 3, "+": 4, "-": 4,
                "*": 5, "%": 5}
@@ -461,35 +494,34 @@ class _Explainer:
         text = (f"Play {self.expr(st.count)} tricks: {self.expr(st.leader)} leads to the first, and the winner "
                 f"of each trick leads to the next")
         subs: list[Item] = []
-        say = {
-            "follow_suit": "each player must follow suit if able",
-            "may_trump": "a player may trump instead of following suit",
-            "trump_if_void": "a player who cannot follow suit must trump if able",
-            "beat_if_able": "a player who follows suit (or must trump) must beat the best card played so far if able",
-            "first_lead_trump": "the suit of the first card led becomes trumps",
-        }
         if not st.obligations:
             subs.append(("Any card may be played to any trick", [], []))
         for ob in st.obligations:
-            if ob.kind == "lead_until_broken" and ob.pattern is not None:
-                rule = f"nobody may lead {self.pattern(ob.pattern)} until such a card has been played to a trick"
-            elif ob.kind == "lead_first" and ob.pattern is not None:
-                rule = f"the first trick must be led with {self.pattern(ob.pattern)} if the leader holds it"
-            elif ob.kind == "not_first_trick" and ob.pattern is not None:
-                rule = f"nobody may play {self.pattern(ob.pattern)} to the first trick unless he has nothing else he may play"
-            else:
-                rule = say.get(ob.kind, ob.kind.replace("_", " "))
-            if ob.guard is not None:
-                rule += f", but only when {self.condition(ob.guard)}"
-            subs.append(self.item(_cap(rule), ob.cite, lines=[ob.span.line]))
+            subs.append(self.obligation(ob))
         for d in st.declarations:
-            deadline = ("before playing their own first card" if d.deadline == "before_first_card"
-                        else "at the latest as they play that card")
-            lead = f"A player holding {self.pattern(d.holding)} may declare **{d.name}** {deadline}"
-            if d.guard is not None:
-                lead += f", but only when {self.condition(d.guard)}"
-            subs.extend(self.inline(lead + "; then", d.body, d.cite, lines=[d.span.line]))
+            subs.extend(self.declaration(d))
         return [self.item(text, st.cite, lines=[st.span.line], subs=subs)]
+
+    def obligation(self, ob: m.Obligation) -> Item:
+        if ob.kind == "lead_until_broken" and ob.pattern is not None:
+            rule = f"nobody may lead {self.pattern(ob.pattern)} until such a card has been played to a trick"
+        elif ob.kind == "lead_first" and ob.pattern is not None:
+            rule = f"the first trick must be led with {self.pattern(ob.pattern)} if the leader holds it"
+        elif ob.kind == "not_first_trick" and ob.pattern is not None:
+            rule = f"nobody may play {self.pattern(ob.pattern)} to the first trick unless he has nothing else he may play"
+        else:
+            rule = _OBLIGATIONS.get(ob.kind, ob.kind.replace("_", " "))
+        if ob.guard is not None:
+            rule += f", but only when {self.condition(ob.guard)}"
+        return self.item(_cap(rule), ob.cite, lines=[ob.span.line])
+
+    def declaration(self, d: m.Declaration) -> list[Item]:
+        deadline = ("before playing their own first card" if d.deadline == "before_first_card"
+                    else "at the latest as they play that card")
+        lead = f"A player holding {self.pattern(d.holding)} may declare **{d.name}** {deadline}"
+        if d.guard is not None:
+            lead += f", but only when {self.condition(d.guard)}"
+        return self.inline(lead + "; then", d.body, d.cite, lines=[d.span.line])
 
     # ------------------------------------------------------------ sections
     def run(self) -> str:
@@ -646,16 +678,19 @@ class _Explainer:
         out = ["## Irregularities", ""]
         items: list[Item] = []
         for irr in irregular:
-            lead = f"**{irr.name}**"
-            if getattr(irr, "by", None) is not None:
-                lead += f", by {self.expr(irr.by)}"
-            phases = getattr(irr, "phases", ())
-            if phases:
-                lead += f", during {_join(list(phases), 'or')}"
-            if getattr(irr, "guard", None) is not None:
-                lead += f", when {self.condition(irr.guard)}"
-            items.append(self.item(lead, irr.cite, lines=[irr.span.line], subs=self.block(irr.body)))
+            items.append(self.irregularity(irr))
         return out + _markdown(self, items, numbered=False) + [""]
+
+    def irregularity(self, irr: m.Irregularity) -> Item:
+        lead = f"**{irr.name}**"
+        if getattr(irr, "by", None) is not None:
+            lead += f", by {self.expr(irr.by)}"
+        phases = getattr(irr, "phases", ())
+        if phases:
+            lead += f", during {_join(list(phases), 'or')}"
+        if getattr(irr, "guard", None) is not None:
+            lead += f", when {self.condition(irr.guard)}"
+        return self.item(lead, irr.cite, lines=[irr.span.line], subs=self.block(irr.body))
 
     def leftovers(self) -> list[str]:
         rows = []

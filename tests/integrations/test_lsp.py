@@ -6,6 +6,7 @@ Documents are opened under tmp paths or from the repository; each test opens its
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -227,12 +228,26 @@ def test_hover_on_a_card_pattern_lists_its_cards_under_each_trump(lsp: Client) -
     assert "- spades trumps: KS" in shown and "- diamonds trumps: KD" in shown
 
 
-def test_hover_on_a_statement_gives_its_laws(lsp: Client) -> None:
+@pytest.mark.parametrize("needle", ["must follow suit", "turn up 1 to turnup", "if turnup has K", "elder discards 1..5",
+                                    "declare king holding", "irregularity wrong_count_before_turnup", "tricks 5, elder"])
+def test_hover_on_a_statement_reads_it_as_explain_does_with_its_laws(lsp: Client, needle: str) -> None:
+    from tricklang.explain import explain
+
     text = ECARTE.read_text(encoding="utf-8")
     uri = lsp.open(ECARTE)
-    shown = hover_at(lsp, uri, text, "must follow suit", 6)
-    assert "Laws: [E42]" in shown
-    assert "E42**: The follower must follow" in shown  # the summary from rules/laws.md
+    shown = hover_at(lsp, uri, text, needle, 1)
+    reading, _, laws = shown.partition("\n\nLaws: ")
+    prose = explain(tricklang.load(ECARTE))
+    assert reading.startswith("- ")
+    for line in reading.splitlines()[:40]:
+        sentence = line.strip()[2:]
+        if sentence != "…":  # as in explain, where a one-line branch reads "Otherwise, the elder ..."
+            assert sentence in prose or sentence[:1].lower() + sentence[1:] in prose, line
+    cited = re.search(r"\[([^\]]*)\]", text.splitlines()[line_of(text, needle)].split("#")[0])
+    assert cited is not None
+    assert laws.startswith(f"[{cited.group(1)}]")
+    first = cited.group(1).split(",")[0].split("-")[0].strip()
+    assert f"- **{first}**: " in laws  # its summary, from rules/laws.md
 
 
 # ---------------------------------------------------------------- completion

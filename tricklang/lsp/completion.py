@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .. import model as m
 from ..checker import BUILTIN_PLAYERS, FUNCTIONS, OF_FORMS
-from ..ruleset import card_codes
+from ..deck import card_codes
 from . import symbols
 from .analysis import Analysis
 

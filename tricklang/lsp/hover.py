@@ -4,15 +4,15 @@ each trump, an option's type, default and doc, and what any other declared name 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from .. import model as m
-from ..ruleset import card_codes
+from ..deck import NO_TRUMP, CardModel
+from ..explain import allowed, cited_laws, explain_statement
 from . import symbols
-from .analysis import Analysis, enclosing, word_at
+from .analysis import NOT_A_FILE, Analysis, enclosing, word_at
 
 PATTERNS = (m.PatWord, m.PatCard, m.PatNot, m.PatOr)
 READABLE = (m.Stmt, m.Obligation, m.Declaration, m.Irregularity, m.Role, m.Zone, m.PointCard)
@@ -37,12 +37,15 @@ def hover(analysis: Analysis, line: int, column: int) -> HoverText | None:
     word, start, end = word_at(analysis.text, line, column)
     option = symbols.find(analysis, word, kinds=("option",)) if word else None
     if option is not None and isinstance(option.node, m.Option):
-        return HoverText(option_text(option.node, _laws_file(option.path)), line, start, end)
+        return HoverText(option_text(option.node, law_summaries(analysis)), line, start, end)
     path = enclosing(own, line, column)
     pattern = next((n for n in path if isinstance(n, PATTERNS)), None)
     deck = analysis.merged.deck if analysis.merged is not None else own.deck
     if pattern is not None and deck is not None and word not in ("matching", "has", "holding"):
-        text = pattern_text(deck, pattern)
+        try:
+            text = pattern_text(deck, pattern)
+        except (ValueError, IndexError, KeyError):  # a rank or suit the deck does not have: the checker says so
+            text = ""
         if text:
             span = pattern.span
             return HoverText(text, span.line, span.column, span.end_column, span.end_line)
@@ -59,17 +62,6 @@ def hover(analysis: Analysis, line: int, column: int) -> HoverText | None:
 # ---------------------------------------------------------------- options
 
 
-def allowed(o: m.Option) -> str:
-    """The values an option accepts, in words."""
-    if o.type == "bool":
-        return "true or false"
-    if o.type == "choice":
-        return " or ".join(f"`{c}`" for c in o.choices)
-    if o.low is not None and o.high is not None:
-        return f"a number in {o.low}..{o.high}"
-    return "a number"
-
-
 def option_text(o: m.Option, laws: dict[str, str] | None = None) -> str:
     """An option's type, default, allowed values, doc and laws."""
     default = str(o.default).lower() if isinstance(o.default, bool) else str(o.default)
@@ -81,14 +73,15 @@ def option_text(o: m.Option, laws: dict[str, str] | None = None) -> str:
     return "\n".join(out)
 
 
-def law_lines(cite: m.Citation | None, laws: dict[str, str] | None) -> list[str]:
-    """``Laws: [E42]`` and, where the laws table beside the rule file has them, their summaries."""
-    if cite is None:
+def law_lines(cite: m.Citation | None, summaries: dict[str, str] | None, extra: list[str] | None = None) -> list[str]:
+    """``Laws: [E42]`` and, where a laws table beside the rule files has them, their summaries."""
+    laws = list(dict.fromkeys([*(cite.laws if cite is not None else ()), *(extra or [])]))
+    if not laws:
         return []
-    out = ["", f"Laws: {cite}"]
-    for law in cite.laws:
+    out = ["", f"Laws: [{', '.join(laws)}]"]
+    for law in laws:
         for one in _expand(law):
-            summary = (laws or {}).get(one)
+            summary = (summaries or {}).get(one)
             if summary:
                 out.append(f"- **{one}**: {summary}")
     return out
@@ -114,8 +107,13 @@ def _laws_table(folder: str) -> dict[str, str]:
     return dict(rows)
 
 
-def _laws_file(path: str) -> dict[str, str]:
-    return _laws_table(str(Path(path).parent)) if path else {}
+def law_summaries(analysis: Analysis) -> dict[str, str]:
+    """The law summaries of the ``laws.md`` beside the document or beside any file it extends."""
+    out: dict[str, str] = {}
+    for source in reversed(analysis.chain or ()):
+        if source.path != NOT_A_FILE:
+            out.update(_laws_table(str(Path(source.path).parent)))
+    return out
 
 
 # ---------------------------------------------------------------- statements
@@ -123,7 +121,6 @@ def _laws_file(path: str) -> dict[str, str]:
 
 def statement_text(analysis: Analysis, node: m.Node) -> str:
     """A statement's plain-English reading (as ``tricklang explain`` words it) and its laws."""
-    laws = _laws_file(analysis.path)
     reading = ""
     if analysis.ruleset is not None:
         try:
@@ -131,18 +128,19 @@ def statement_text(analysis: Analysis, node: m.Node) -> str:
         except Exception:  # noqa: BLE001 - a half-written statement may not read; the laws still show
             reading = ""
     cite = getattr(node, "cite", None)
-    lines = law_lines(cite, laws)
+    span = getattr(node, "span", None)
+    on_line = cited_laws(analysis.text).get(span.line, []) if span is not None else []
+    lines = law_lines(cite, law_summaries(analysis), on_line)
     if not reading and not lines:
         return ""
     return "\n".join(([reading] if reading else []) + lines).strip()
 
 
 def read_statement(analysis: Analysis, node: m.Node) -> str:
-    """The reading of one node by the explain module (empty when it has none for it)."""
-    from ..explain import explain_statement  # type: ignore[import-not-found, unused-ignore]
-
+    """The reading of one node by ``tricklang explain`` (empty when it has none), at most 40 lines."""
     assert analysis.ruleset is not None
-    return str(explain_statement(analysis.ruleset, node))
+    lines = explain_statement(analysis.ruleset, node).splitlines()
+    return "\n".join(lines[:40] + (["- …"] if len(lines) > 40 else []))
 
 
 # ---------------------------------------------------------------- card patterns
@@ -150,85 +148,18 @@ def read_statement(analysis: Analysis, node: m.Node) -> str:
 
 def pattern_text(deck: m.Deck, pattern: m.Pattern) -> str:
     """The cards a pattern matches under each trump suit and with no trump."""
-    codes = card_codes(deck)
-    test = _compile(deck, pattern)
+    cards = CardModel(deck)
+    test = cards.pattern(pattern)
     rows: list[tuple[str, list[str]]] = []
-    for t, suit in enumerate([*deck.suits, None]):
-        label = f"{suit.name} trumps" if suit is not None else "no trump"
-        rows.append((label, [codes[c] for c in range(len(codes)) if test(c, t if suit is not None else -1)]))
+    for t, suit in enumerate([*cards.suit_names, None]):
+        label = f"{suit} trumps" if suit is not None else "no trump"
+        trump = t if suit is not None else NO_TRUMP
+        rows.append((label, [code for c, code in enumerate(cards.codes) if test(c, trump)]))
     head = "**card pattern**: the cards it matches"
-    if all(cards == rows[0][1] for _, cards in rows):
+    if all(found == rows[0][1] for _, found in rows):
         return f"{head}, whatever the trump: {_cards(rows[0][1])}"
-    return "\n".join([f"{head} under each trump:", ""] + [f"- {label}: {_cards(cards)}" for label, cards in rows])
+    return "\n".join([f"{head} under each trump:", ""] + [f"- {label}: {_cards(found)}" for label, found in rows])
 
 
 def _cards(cards: list[str]) -> str:
     return " ".join(cards) if cards else "none"
-
-
-Test = Callable[[int, int], bool]
-
-
-def _compile(deck: m.Deck, p: m.Pattern) -> Test:
-    """``test(card, trump)`` for a pattern (cards by deck index, trump a suit index or -1 for none)."""
-    ranks, suits = list(deck.ranks), [s.name for s in deck.suits]
-    nr = len(ranks)
-
-    def rank(c: int) -> int:
-        return c % nr
-
-    def suit(c: int) -> int:
-        return c // nr
-
-    trumps = [_trump_cards(deck, t) for t in range(len(suits))]
-
-    def effective(c: int, t: int) -> int:
-        return t if t >= 0 and c in trumps[t] else suit(c)
-
-    def build(p: m.Pattern) -> Test:
-        if isinstance(p, m.PatWord):
-            w = p.word
-            if w == "any":
-                return lambda c, t: True
-            if w == "trump":
-                return lambda c, t: t >= 0 and effective(c, t) == t
-            if w in suits:
-                s = suits.index(w)
-                return lambda c, t: effective(c, t) == s
-            r = ranks.index(w) if w in ranks else -1
-            return lambda c, t: rank(c) == r
-        if isinstance(p, m.PatCard):
-            r = ranks.index(p.rank) if p.rank in ranks else -1
-            if p.suit.same_colour:
-                colours = [s.colour for s in deck.suits]
-                return lambda c, t: (t >= 0 and rank(c) == r and suit(c) != t
-                                     and colours[suit(c)] == colours[t])
-            if p.suit.name == "trump":
-                return lambda c, t: t >= 0 and rank(c) == r and suit(c) == t
-            s = suits.index(p.suit.name) if p.suit.name in suits else -1
-            return lambda c, t: rank(c) == r and suit(c) == s
-        if isinstance(p, m.PatNot):
-            inner = build(p.operand)
-            return lambda c, t: not inner(c, t)
-        tests = [build(o) for o in p.options]
-        return lambda c, t: any(f(c, t) for f in tests)
-
-    return build(p)
-
-
-def _trump_cards(deck: m.Deck, t: int) -> set[int]:
-    """The cards of the trump suit when suit ``t`` is trumps: its ranks, or those `trump ranks`
-    lists (words are ranks of that suit, patterns add other suits' cards, as the Left Pedro)."""
-    nr = len(deck.ranks)
-    if deck.trump_ranks is None:
-        return {t * nr + r for r in range(nr)}
-    plain = m.Deck(suits=deck.suits, ranks=deck.ranks, span=deck.span, ranks_span=deck.ranks_span)
-    cards: set[int] = set()
-    for item in deck.trump_ranks:
-        if isinstance(item, str):
-            if item in deck.ranks:
-                cards.add(t * nr + deck.ranks.index(item))
-        else:
-            test = _compile(plain, item)
-            cards |= {c for c in range(len(deck.suits) * nr) if test(c, t)}
-    return cards
