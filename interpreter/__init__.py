@@ -16,10 +16,13 @@ from .errors import (
     RecordError,
     RuleRuntimeError,
 )
-from .state import LegalActions, Outcome, State, new_game
+from .legal import LegalActions
+from .state import Outcome, Snapshot, State, new_game
+from .views import Decision
 
 __all__ = [
     "Action",
+    "Decision",
     "GameError",
     "GameLimitError",
     "IllegalActionError",
@@ -28,6 +31,7 @@ __all__ = [
     "Outcome",
     "RecordError",
     "RuleRuntimeError",
+    "Snapshot",
     "State",
     "new_game",
 ]

@@ -7,8 +7,8 @@ An action is a verb and its arguments: ``propose``, ``accept``, ``discard 7H 8C`
 >>> a = Action("discard", ("7H", "8C"))
 >>> str(a), a.verb, a.args
 ('discard 7H 8C', 'discard', ('7H', '8C'))
->>> a == Action("discard", ("7H", "8C"))
-True
+>>> a == Action("discard", ("7H", "8C")), a == "discard 7H  8C", a == "discard 8C 7H"
+(True, True, False)
 """
 
 from __future__ import annotations
@@ -40,9 +40,13 @@ class Action:
         return f"Action({self.text!r})"
 
     def __eq__(self, other: object) -> bool:
+        """Equal to an action with the same verb and arguments, or to its exact text
+        (spaces aside), as ``in`` on :class:`~interpreter.LegalActions` is."""
         if isinstance(other, Action):
             return self.verb == other.verb and self.args == other.args
+        if isinstance(other, str):
+            return self.text == " ".join(other.split())
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash((self.verb, self.args))
+        return hash(self.text)

@@ -18,9 +18,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from .actions import Action
-from .cards import NO_TRUMP
 from .errors import GameLimitError
-from .instructions import Auction, Bid, Choose, NameTrump, Select, Tricks
 from .state import State
 
 Agent = Callable[[State], Action]
@@ -35,15 +33,14 @@ class RandomAgent:
         self.rng = random.Random(seed)
 
     def __call__(self, state: State) -> Action:
-        legal = state.legal_actions()
-        return legal[self.rng.randrange(len(legal))]
+        return state.sample_action(self.rng)
 
     def __repr__(self) -> str:
         return "RandomAgent()"
 
 
 class HeuristicAgent:
-    """A simple, game-independent player.
+    """A simple, game-independent player, built on the public views of :class:`State`.
 
     - Plays the cheapest card that wins the trick when it can, else its cheapest card;
       leads its strongest card.
@@ -65,88 +62,90 @@ class HeuristicAgent:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        for a in legal:
+        for a in legal.explicit:
             if a.verb == "declare":
                 return a
-        ins = state.program.instructions[state.core.pc]
-        if isinstance(ins, Tricks):
-            return self._play(state, ins, legal)
-        if isinstance(ins, Select):
-            return self._select(state, ins, legal)
-        if isinstance(ins, Auction):
+        decision = state.decision
+        assert decision is not None
+        kind = decision.kind
+        if kind == "play":
+            return self._play(state, legal)
+        if kind == "select":
+            return self._select(state, decision.phase, legal)
+        if kind == "auction":
             return self._bid(state, legal)
-        if isinstance(ins, Bid):
+        if kind == "bid":
             return self._own_bid(state, legal)
-        if isinstance(ins, NameTrump):
+        if kind == "name_trump":
             return self._name(state, legal)
-        if isinstance(ins, Choose):
+        if kind == "choice":
             strong = self._strength(state) >= self.threshold
             return legal[0] if strong or len(legal) == 1 else legal[1]
-        return legal[self.rng.randrange(len(legal))]
+        return state.sample_action(self.rng)  # pragma: no cover - every kind is handled
 
     # ------------------------------------------------------------ card values
     @staticmethod
-    def _value(state: State, card: int) -> float:
-        tables, core = state.program.tables, state.core
-        if core.trump != NO_TRUMP and tables.eff_suit[core.ti][card] == core.trump:
-            return 1.0 + tables.trump_strength[core.ti][card] / 100
-        return tables.plain[card] / (len(tables.ranks) + 1)
+    def _value(state: State, card: str) -> float:
+        strength = state.card_strength(card)
+        if strength > 1000:
+            return 1.0 + (strength - 1000) / 100
+        return strength / (len(state.cards) // len(state.suits) + 1)
 
     def _strength(self, state: State) -> float:
         p = state.current_player
         assert p is not None
-        hand = state.core.zones[state.program.hand + p]
+        hand = state.hand(p)
         if not hand:
             return 0.0
         return sum(min(1.0, self._value(state, c)) for c in hand) / len(hand)
 
     # ------------------------------------------------------------ decisions
-    def _play(self, state: State, ins: Tricks, legal: Sequence[Action]) -> Action:
-        tables, core = state.program.tables, state.core
+    def _play(self, state: State, legal: Sequence[Action]) -> Action:
         plays = [a for a in legal if a.verb == "play"]
-        cards = [tables.index[a.args[0]] for a in plays]
-        if not core.tr_cards:
+        cards = [a.args[0] for a in plays]
+        trick = state.current_trick
+        if not trick:
             best = max(range(len(cards)), key=lambda i: self._value(state, cards[i]))
             return plays[best]
-        led = tables.eff_suit[core.ti][core.tr_cards[0]]
-        top = max(ins._power(c, led, core.ti, core.trump) for c in core.tr_cards)
-        winners = [i for i, c in enumerate(cards) if ins._power(c, led, core.ti, core.trump) > top]
+        top = max(state.trick_power(c) for _, c in trick)
+        winners = [i for i, c in enumerate(cards) if state.trick_power(c) > top]
         partner_winning = False
-        sides = state.program.sides
-        side = sides[state.program.side_of[core.tr_turn]]
+        side = next(s for s in state.sides if state.current_player in s)
         if len(side) > 1:
-            powers = [ins._power(c, led, core.ti, core.trump) for c in core.tr_cards]
-            leader = core.tr_players[max(range(len(powers)), key=powers.__getitem__)]
-            partner_winning = leader in side
+            partner_winning = state.trick_winner() in side
         pool = winners if winners and not partner_winning else range(len(cards))
         cheapest = min(pool, key=lambda i: self._value(state, cards[i]))
         return plays[cheapest]
 
-    def _select(self, state: State, ins: Select, legal: Sequence[Action]) -> Action:
-        tables = state.program.tables
-        prefer_weak = ins.verb == "discard"
+    def _select(self, state: State, verb: str, legal: Sequence[Action]) -> Action:
+        prefer_weak = verb == "discard"
+        values: dict[str, float] = {}
 
         def score(a: Action) -> float:
             if a.args == ("none",):
                 return 0.0
-            values = [self._value(state, tables.index[x]) for x in a.args]
+            for x in a.args:
+                if x not in values:
+                    values[x] = self._value(state, x)
             if prefer_weak:
                 # Throw away what is weak (below the middle of the suit), keep the rest.
-                return sum(0.5 - v for v in values)
-            return sum(values)
+                return sum(0.5 - values[x] for x in a.args)
+            return sum(values[x] for x in a.args)
 
         return max(legal, key=score)
 
+    @staticmethod
+    def _suit_strength(state: State, hand: list[str], suit: str) -> float:
+        """The hand's strength in a suit, were it trumps."""
+        return sum(1 + (state.card_strength(c, suit) - 1000) / 10 for c in hand if state.is_trump(c, suit))
+
     def _bid(self, state: State, legal: Sequence[Action]) -> Action:
-        tables, core, prog = state.program.tables, state.core, state.program
         p = state.current_player
         assert p is not None
-        hand = core.zones[prog.hand + p]
+        hand = state.hand(p)
         best = 0.0
-        for t in range(tables.nsuits):
-            eff = tables.eff_suit[t]
-            strength = sum(1 + tables.trump_strength[t][c] / 10 for c in hand if eff[c] == t)
-            best = max(best, strength)
+        for suit in state.suits:
+            best = max(best, self._suit_strength(state, hand, suit))
         bids = [a for a in legal if a.verb == "bid"]
         if not bids:
             return legal[0]
@@ -156,39 +155,29 @@ class HeuristicAgent:
 
     def _own_bid(self, state: State, legal: Sequence[Action]) -> Action:
         """Bid the number of tricks the hand looks likely to take (Spades, Oh Hell)."""
-        tables, core, prog = state.program.tables, state.core, state.program
         p = state.current_player
         assert p is not None
-        hand = core.zones[prog.hand + p]
-        eff = tables.eff_suit[core.ti]
+        hand = state.hand(p)
+        ranks = len(state.cards) // len(state.suits)
         expected = 0.0
-        top = max(1, max(tables.trump_strength[core.ti]))
-        trumps = sorted((c for c in hand if core.trump != NO_TRUMP and eff[c] == core.trump),
-                        key=lambda c: -tables.trump_strength[core.ti][c])
+        top = max(1, max((state.card_strength(c) - 1000 for c in state.cards if state.is_trump(c)), default=0))
+        trumps = sorted((c for c in hand if state.is_trump(c)), key=lambda c: -state.card_strength(c))
         for i, c in enumerate(trumps):
             # High trumps are likely winners; beyond the third, length wins tricks too.
-            expected += 1.0 if i >= 3 else 0.3 + 0.7 * tables.trump_strength[core.ti][c] / top
+            expected += 1.0 if i >= 3 else 0.3 + 0.7 * (state.card_strength(c) - 1000) / top
         for c in hand:
-            if core.trump != NO_TRUMP and eff[c] == core.trump:
+            if state.is_trump(c):
                 continue
-            else:
-                top = tables.rank[c]  # 0 is the highest rank
-                expected += (0.9, 0.5, 0.15)[top] if top < 3 else 0.0
-        target = round(expected * 13 / max(13, prog.tables.size // prog.n))
+            rank = ranks - state.card_strength(c)  # 0 is the highest rank
+            expected += (0.9, 0.5, 0.15)[rank] if rank < 3 else 0.0
+        target = round(expected * 13 / max(13, len(state.cards) // state.player_count))
         return min(legal, key=lambda a: (abs(int(a.args[0]) - target), int(a.args[0])))
 
     def _name(self, state: State, legal: Sequence[Action]) -> Action:
-        tables, core, prog = state.program.tables, state.core, state.program
         p = state.current_player
         assert p is not None
-        hand = core.zones[prog.hand + p]
-
-        def strength(a: Action) -> float:
-            t = tables.suit_names.index(a.args[0])
-            eff = tables.eff_suit[t]
-            return sum(1 + tables.trump_strength[t][c] / 10 for c in hand if eff[c] == t)
-
-        return max(legal, key=strength)
+        hand = state.hand(p)
+        return max(legal, key=lambda a: self._suit_strength(state, hand, a.args[0]))
 
 
 AGENTS: dict[str, Callable[[int | None], Agent]] = {
@@ -219,7 +208,7 @@ def play_match(state: State, agents: Sequence[Agent], *, max_actions: int = MAX_
     while not state.is_terminal():
         seat = state.current_player
         assert seat is not None
-        state.apply_unchecked(agents[seat](state))
+        state.apply(agents[seat](state))
         count += 1
         if count > max_actions:
             raise GameLimitError(f"the match took more than {max_actions} actions")

@@ -68,8 +68,9 @@ class Core:
     taken_by: list[int]
     last_deal: bool
 
-    def copy(self) -> Core:
-        """An independent copy (lists copied, immutable values shared)."""
+    def copy(self, events: bool = True) -> Core:
+        """An independent copy (lists copied, immutable values shared); with
+        ``events=False`` the event log is shared, not copied."""
         new = Core.__new__(Core)
         for name in Core.__slots__:
             setattr(new, name, getattr(self, name))
@@ -84,7 +85,8 @@ class Core:
         new.tricks_won = list(self.tricks_won)
         new.au_order = list(self.au_order)
         new.au_passed = list(self.au_passed)
-        new.events = list(self.events)
+        if events:
+            new.events = list(self.events)
         new.calls = list(self.calls)
         new.exposed = set(self.exposed)
         new.bids = list(self.bids)

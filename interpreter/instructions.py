@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from itertools import combinations
 from typing import Any
 
 from .actions import Action
 from .cards import NO_TRUMP
 from .core import Core
 from .errors import GameLimitError, RuleRuntimeError
+from .legal import LegalActions, Selection
 from .program import Fn, Program
 
 MAX_CHOICES = 20_000
@@ -44,8 +44,8 @@ class Instruction:
     def actor(self, core: Core) -> int:  # pragma: no cover - overridden
         return -1
 
-    def legal(self, core: Core) -> list[Action]:  # pragma: no cover - overridden
-        return []
+    def legal(self, core: Core) -> LegalActions:  # pragma: no cover - overridden
+        return LegalActions()
 
     def apply(self, core: Core, action: Action) -> None:  # pragma: no cover - overridden
         pass
@@ -491,6 +491,7 @@ class Choose(Instruction):
         self.names = names
         self.targets: list[int] = []
         self.actions = [Action(n) for n in names]
+        self.legal_all = LegalActions(tuple(self.actions))
 
     def ready(self, core: Core) -> bool:
         return True
@@ -499,13 +500,13 @@ class Choose(Instruction):
         p: int = self.player(core)
         return p
 
-    def legal(self, core: Core) -> list[Action]:
+    def legal(self, core: Core) -> LegalActions:
         if core.declared:
             p = self.actor(core)
-            allowed = [a for a in self.actions if ("choice:" + a.verb, p) not in core.declared]
+            allowed = tuple(a for a in self.actions if ("choice:" + a.verb, p) not in core.declared)
             if allowed:
-                return allowed
-        return self.actions
+                return LegalActions(allowed)
+        return self.legal_all
 
     def apply(self, core: Core, action: Action) -> None:
         if core.declared:
@@ -536,7 +537,6 @@ class Select(Instruction):
         self.test = test
         self.source = source
         self.dest = dest
-        self.cache: dict[tuple[int, ...], Action] = {}
         self.source_is_hand = source_is_hand  # a discard (else cards are taken into the hand)
 
     def _bounds(self, core: Core) -> tuple[list[int], int, int]:
@@ -572,25 +572,12 @@ class Select(Instruction):
         p: int = self.player(core)
         return p
 
-    def legal(self, core: Core) -> list[Action]:
+    def legal(self, core: Core) -> LegalActions:
         ordered, lo, hi = self._bounds(core)
-        codes = self.prog.tables.codes
-        cache = self.cache
-        verb = self.verb
-        out: list[Action] = []
-        total = 0
-        for k in range(lo, hi + 1):
-            for combo in combinations(ordered, k):
-                total += 1
-                if total > MAX_CHOICES:
-                    raise GameLimitError(f"line {self.line}: more than {MAX_CHOICES} ways to choose cards")
-                action = cache.get(combo)
-                if action is None:
-                    if len(cache) > 200_000:
-                        cache.clear()
-                    action = cache[combo] = Action(verb, tuple(codes[c] for c in combo) if combo else ("none",))
-                out.append(action)
-        return out
+        selection = Selection(self.verb, tuple(ordered), lo, hi, self.prog.tables.codes)
+        if len(selection) > MAX_CHOICES:
+            raise GameLimitError(f"line {self.line}: more than {MAX_CHOICES} ways to choose cards")
+        return LegalActions((), selection)
 
     def apply(self, core: Core, action: Action) -> None:
         prog = self.prog
@@ -623,6 +610,7 @@ class NameTrump(Instruction):
         self.player = player
         self.exclude = exclude
         self.actions = [Action("name", (s,)) for s in prog.tables.suit_names]
+        self.legal_all = LegalActions(tuple(self.actions))
 
     def ready(self, core: Core) -> bool:
         return True
@@ -631,11 +619,11 @@ class NameTrump(Instruction):
         p: int = self.player(core)
         return p
 
-    def legal(self, core: Core) -> list[Action]:
+    def legal(self, core: Core) -> LegalActions:
         if self.exclude is None:
-            return self.actions
+            return self.legal_all
         banned = self.exclude(core)
-        return [a for i, a in enumerate(self.actions) if i != banned]
+        return LegalActions(tuple(a for i, a in enumerate(self.actions) if i != banned))
 
     def apply(self, core: Core, action: Action) -> None:
         suit = self.prog.tables.suit_names.index(action.args[0])
@@ -709,14 +697,14 @@ class Auction(Instruction):
         core.au_pos = pos
         return core.au_order[pos % n]
 
-    def legal(self, core: Core) -> list[Action]:
+    def legal(self, core: Core) -> LegalActions:
         if core.declared and ("auction:bid", self.actor(core)) in core.declared:
-            return [self.pass_action]  # he has lost his bid (an irregularity)
+            return LegalActions((self.pass_action,))  # he has lost his bid (an irregularity)
         lo = max(self.low(core), core.au_high + 1 if core.au_bidder >= 0 else self.low(core))
         hi = self.high(core)
         if hi - lo + 1 > MAX_CHOICES:
             raise GameLimitError(f"line {self.line}: more than {MAX_CHOICES} bids to choose from")
-        return [self.pass_action] + [Action("bid", (str(b),)) for b in range(lo, hi + 1)]
+        return LegalActions((self.pass_action, *(Action("bid", (str(b),)) for b in range(lo, hi + 1))))
 
     def apply(self, core: Core, action: Action) -> None:
         p = self.actor(core)
@@ -801,21 +789,24 @@ class Bid(Instruction):
         p: int = self.player(core)
         return p
 
-    def legal(self, core: Core) -> list[Action]:
+    def legal(self, core: Core) -> LegalActions:
         banned = self.forbidden(core) if self.forbidden is not None else None
         if self.high(core) - self.low(core) + 1 > MAX_CHOICES:
             raise GameLimitError(f"line {self.line}: more than {MAX_CHOICES} bids to choose from")
         out = []
+        cache = self.cache
         for b in range(self.low(core), self.high(core) + 1):
             if b == banned:
                 continue
-            a = self.cache.get(b)
+            a = cache.get(b)
             if a is None:
-                a = self.cache[b] = Action("bid", (str(b),))
+                if len(cache) > MAX_CHOICES:
+                    cache.clear()
+                a = cache[b] = Action("bid", (str(b),))
             out.append(a)
         if not out:
             raise RuleRuntimeError(f"line {self.line}: no bid is left to make")
-        return out
+        return LegalActions(tuple(out))
 
     def apply(self, core: Core, action: Action) -> None:
         p = self.actor(core)
@@ -1029,14 +1020,14 @@ class Tricks(Instruction):
                 names.add(d.name)
         return out
 
-    def legal(self, core: Core) -> list[Action]:
+    def legal(self, core: Core) -> LegalActions:
         p = core.tr_turn
         cards, _ = self.allowed_cards(core, p)
         acts = self.play_actions
         out = [acts[c] for c in cards]
         if self.declarations and not (self.only_before_first_card and core.played[p]):
             out.extend(d.action for d in self.available_declarations(core, p))
-        return out
+        return LegalActions(tuple(out))
 
     def apply(self, core: Core, action: Action) -> None:
         prog = self.prog

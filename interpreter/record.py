@@ -94,7 +94,7 @@ class Record:
         Args:
             state: a game whose rules were loaded from a file.
             seats: a name per seat (``human``, ``heuristic``, ...), optional.
-            actors: the seat that took each action; recomputed by replaying if None.
+            actors: the seat that took each action; the state's own record of them if None.
             failed: (seat, action) of an action that raised an error inside the rules
                 (the state is left as before it); it is recorded last, so that replaying
                 the record reproduces the error.
@@ -109,7 +109,7 @@ class Record:
             raise RecordError(f"the rules of this game were not loaded from a file ({ruleset.path!r})")
         data = state.to_dict()
         if actors is None:
-            actors = _actors(state)
+            actors = list(state.actors)
         if len(actors) != len(state.actions):
             raise RecordError(f"{len(actors)} actors given for {len(state.actions)} actions")
         names = list(seats) if seats is not None else []
@@ -356,19 +356,6 @@ def rebuild(
         except TrickLangError as err:
             raise RecordError(f"step {step} ({text!r}, seat {actor}): {err}") from None
     return state
-
-
-def _actors(state: State) -> list[int]:
-    """The seat that took each action of a state (by replaying it)."""
-    data = state.to_dict()
-    replay = new_game(state.ruleset, seed=data["seed"], deck=data.get("deck"), dealer=data["dealer"])
-    actors: list[int] = []
-    for text in state.actions:
-        seat = replay.current_player
-        assert seat is not None
-        actors.append(seat)
-        replay.apply(text)
-    return actors
 
 
 def _is_int(value: object) -> bool:

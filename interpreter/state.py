@@ -8,6 +8,7 @@ that. Cloning copies a small flat core and shares the compiled program.
 from __future__ import annotations
 
 import json
+import random
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -22,10 +23,14 @@ from .compiler import compile_ruleset
 from .core import Core
 from .errors import GameError, IllegalActionError, InvalidActionError, RecordError
 from .instructions import Instruction, Tricks
+from .legal import LegalActions, Selection
 from .program import Program
+from .views import Views
 
 STATE_FORMAT = "tricklang-state"
 STATE_VERSION = 1
+
+_NO_ACTIONS = LegalActions()
 
 
 @dataclass(frozen=True)
@@ -46,46 +51,38 @@ class Outcome:
         return f"{who} win{'s' if len(self.winners) == 1 else ''} " + "-".join(map(str, self.scores))
 
 
-class LegalActions(list[Action]):
-    """The legal actions of a state, in their fixed order.
-
-    A list of :class:`Action`; ``in`` also accepts an action's text.
-    """
-
-    __slots__ = ("_texts",)  # built on the first `in` (the list's own __init__ is used: it is faster)
-
-    _texts: set[str]
-
-    def __contains__(self, item: object) -> bool:
-        try:
-            texts = self._texts
-        except AttributeError:
-            texts = self._texts = {a.text for a in self}
-        if isinstance(item, Action):
-            return item.text in texts
-        if isinstance(item, str):
-            return " ".join(item.split()) in texts
-        return False
-
-    def texts(self) -> list[str]:
-        """The notation of each action, in order."""
-        return [a.text for a in self]
-
-    def __repr__(self) -> str:
-        return "<LegalActions " + ", ".join(a.text for a in self) + ">"
+CHECKPOINT_EVERY = 64
+"""Actions between two rollback checkpoints: a failed action costs at most this many replayed."""
 
 
-class State:
+class Snapshot:
+    """A state's data at one point, to go back to with :meth:`State.restore` (opaque)."""
+
+    __slots__ = ("program", "core", "n_actions", "actions", "actors", "n_events")
+
+    def __init__(self, program: Program, core: Core, n_actions: int, n_events: int,
+                 actions: list[str] | None = None, actors: list[int] | None = None) -> None:
+        self.program = program
+        self.core = core
+        self.n_actions = n_actions
+        self.n_events = n_events
+        self.actions = actions
+        self.actors = actors
+
+
+class State(Views):
     """A game in progress. Build one with :func:`new_game`."""
 
-    __slots__ = ("ruleset", "program", "core", "actions", "_legal", "_seed_given")
+    __slots__ = ("ruleset", "program", "core", "actions", "actors", "_legal", "_seed_given", "_checkpoint")
 
     ruleset: Ruleset
     program: Program
     core: Core
     actions: list[str]
+    actors: list[int]
     _legal: LegalActions | None
     _seed_given: bool
+    _checkpoint: Snapshot | None  # shares the event log, whose prefix it names
 
     # ------------------------------------------------------------ basics
     @property
@@ -148,18 +145,34 @@ class State:
 
     # ------------------------------------------------------------ actions
     def legal_actions(self) -> LegalActions:
-        """The legal actions, in a fixed order (empty when the match is over)."""
+        """The legal actions, in a fixed order (empty when the match is over).
+
+        An immutable sequence; card selections are not built until asked for.
+        """
         legal = self._legal
         if legal is None:
             core = self.core
             if core.terminal:
-                acts: list[Action] = []
+                legal = _NO_ACTIONS
             else:
-                acts = self.program.instructions[core.pc].legal(core)
+                legal = self.program.instructions[core.pc].legal(core)
                 if core.table and not core.calls:
-                    acts = acts + self._irregular_actions()
-            legal = self._legal = LegalActions(acts)
+                    legal = legal.plus(self._irregular_actions())
+            self._legal = legal
         return legal
+
+    def sample_action(self, rng: random.Random) -> Action:
+        """A legal action drawn uniformly at random with ``rng``, without listing the others.
+
+        Draws exactly as ``legal[rng.randrange(len(legal))]`` does.
+
+        Raises:
+            IllegalActionError: the match is over.
+        """
+        legal = self.legal_actions()
+        if not legal:
+            raise IllegalActionError("(any action)", "the match is over")
+        return legal[rng.randrange(len(legal))]
 
     @property
     def mode(self) -> str:
@@ -208,7 +221,7 @@ class State:
         args = words[1:]
         tables = self.program.tables
         # Words after a verb that takes none (e.g. 'stand now') are not card codes.
-        wordless = {a.verb for a in self.legal_actions() if not a.args}
+        wordless = self.legal_actions().bare_verbs()
         if verb in ("play",) or (args and args != ["none"] and verb not in ("bid", "name", "declare", "irregular")
                                  and verb not in wordless):
             cards = [tables.parse_card(a) for a in args] if args != ["none"] else []
@@ -228,40 +241,54 @@ class State:
         if self.core.terminal:
             raise IllegalActionError(str(action), "the match is over")
         legal = self.legal_actions()
-        if isinstance(action, Action):
-            for a in legal:  # fast path: an action taken from legal_actions()
-                if a is action:
-                    self._apply_unchecked(a)
-                    return
+        if isinstance(action, Action) and legal.find(action) >= 0:  # as listed: no parsing
+            self._apply_unchecked(action)
+            return
         text = self._canonical(action)
-        if text not in legal:
+        i = legal.find(text)
+        if i < 0:
             raise IllegalActionError(text, self.why_illegal(text))
-        chosen = next(a for a in legal if a.text == text)
-        self._apply_unchecked(chosen)
+        self._apply_unchecked(legal[i])
+
+    def apply_unchecked(self, action: Action | str) -> None:
+        """The same as :meth:`apply` (kept for old callers: checking is as cheap now)."""
+        self.apply(action)
 
     def _apply_unchecked(self, action: Action) -> None:
         core = self.core
+        n = len(self.actions)
+        if n % CHECKPOINT_EVERY == 0 and (self._checkpoint is None or self._checkpoint.n_actions != n):
+            self._checkpoint = Snapshot(self.program, core.copy(events=False), n, len(core.events))
         self._legal = None
+        ins = self._instruction()
+        actor = ins.actor(core)
         try:
             if action.verb == "irregular":
                 self._start_irregularity(action)
             else:
-                self._instruction().apply(core, action)
+                ins.apply(core, action)
             self.program.advance(core)
         except GameError:
-            # A rule failed at run time: put the state back as it was (by replaying
-            # the actions so far, which is slow but only happens on this path).
+            # A rule failed at run time: put the state back as it was (from the last
+            # checkpoint, replaying the few actions since).
             self.core = self._replay_core()
             raise
         self.actions.append(action.text)
+        self.actors.append(actor)
 
     def _replay_core(self) -> Core:
-        prog, core = self.program, self.core
-        fresh = prog.new_core(core.seed, core.deck, core.first_dealer, table=core.table)
-        prog.advance(fresh)
-        for text in self.actions:
+        prog, core, check = self.program, self.core, self._checkpoint
+        if check is not None and check.n_actions <= len(self.actions):
+            fresh = check.core.copy(events=False)
+            fresh.events = core.events
+            del fresh.events[check.n_events:]
+            todo = self.actions[check.n_actions:]
+        else:
+            fresh = prog.new_core(core.seed, core.deck, core.first_dealer, table=core.table)
+            prog.advance(fresh)
+            todo = self.actions
+        for text in todo:
             ins = prog.instructions[fresh.pc]
-            legal = {a.text: a for a in ins.legal(fresh)}
             if text.startswith("irregular "):
                 saved, self.core = self.core, fresh
                 try:
@@ -269,7 +296,8 @@ class State:
                 finally:
                     self.core = saved
             else:
-                ins.apply(fresh, legal[text])
+                legal = ins.legal(fresh)
+                ins.apply(fresh, legal[legal.find(text)])
             prog.advance(fresh)
         return fresh
 
@@ -285,10 +313,6 @@ class State:
         core.vars[irr.slot] = seat
         core.pc = irr.entry
 
-    def apply_unchecked(self, action: Action) -> None:
-        """Apply an action taken from :meth:`legal_actions` without checking it (fast path)."""
-        self._apply_unchecked(action)
-
     def why_illegal(self, action: Action | str) -> str:
         """A sentence saying why an action is not legal now (or '' if it is)."""
         if self.core.terminal:
@@ -301,7 +325,7 @@ class State:
         if text in legal:
             return ""
         verb = text.split()[0]
-        verbs = sorted({a.verb for a in legal})
+        verbs = sorted(legal.verbs())
         player = self.current_player
         if verb not in verbs:
             return f"seat {player} must now {' or '.join(verbs)}" if verbs else "nothing can be done now"
@@ -327,21 +351,63 @@ class State:
             return "the player " + (", and ".join(reasons) if reasons else "cannot play that card now")
         if verb == "declare":
             return "that declaration is not available now"
-        if verb in {a.verb for a in legal if not a.args}:
+        if verb in legal.bare_verbs():
             return f"'{verb}' takes nothing after it"
-        examples = ", ".join(a.text for a in list(legal)[:3])
+        sel = legal.selection
+        if sel is not None and verb == sel.verb:
+            return self._why_not_selected(text.split()[1:], sel)
+        examples = ", ".join(a.text for a in legal[:3])
         return f"not one of the legal {verb} actions (e.g. {examples})"
+
+    def _why_not_selected(self, args: list[str], sel: Selection) -> str:
+        """Why a card selection is refused: a card not offered, a repeated card, a wrong count."""
+        tables, player = self.program.tables, self.current_player
+        cards = [] if args == ["none"] else [tables.index[a] for a in args]
+        for c in cards:
+            if c not in sel.cards:
+                where = "holds" if self.phase == "discard" else "may take"
+                return f"{tables.codes[c]} is not a card seat {player} {where} that may be chosen"
+        repeated = sorted({tables.codes[c] for c in cards if cards.count(c) > 1})
+        if repeated:
+            return f"{' '.join(repeated)} named more than once"
+        many = f"{sel.lo}" if sel.lo == sel.hi else f"{sel.lo} to {sel.hi}"
+        return f"choose {many} card{'s' if sel.hi != 1 else ''}, not {len(cards)}"
 
     # ------------------------------------------------------------ copies and JSON
     def clone(self) -> State:
+        """An independent copy (the compiled rules are shared)."""
         new = State.__new__(State)
         new.ruleset = self.ruleset
         new.program = self.program
         new.core = self.core.copy()
         new.actions = list(self.actions)
+        new.actors = list(self.actors)
         new._legal = self._legal
         new._seed_given = self._seed_given
+        new._checkpoint = None
         return new
+
+    def snapshot(self) -> Snapshot:
+        """This state's data now, to come back to with :meth:`restore` (undo, search)."""
+        return Snapshot(self.program, self.core.copy(), len(self.actions), len(self.core.events),
+                        list(self.actions), list(self.actors))
+
+    def restore(self, snapshot: Snapshot) -> None:
+        """Go back to a :meth:`snapshot` of this game (the snapshot can be restored again).
+
+        Raises:
+            ValueError: the snapshot was taken from a game with other rules or another seed.
+        """
+        core = snapshot.core
+        if snapshot.actions is None or snapshot.actors is None or snapshot.program is not self.program \
+                or (core.seed, core.deck, core.first_dealer, core.table) != (
+                    self.core.seed, self.core.deck, self.core.first_dealer, self.core.table):
+            raise ValueError("a snapshot of another game")
+        self.core = core.copy()
+        self.actions = list(snapshot.actions)
+        self.actors = list(snapshot.actors)
+        self._legal = None
+        self._checkpoint = None
 
     def to_json(self) -> str:
         """The state as JSON: the rule file's text, options, seed, deck, dealer and actions."""
@@ -531,7 +597,9 @@ def new_game(
     state.program = program
     state.core = program.new_core(seed, cards, dealer, table=mode == "table")
     state.actions = []
+    state.actors = []
     state._legal = None
+    state._checkpoint = None
     state._seed_given = seed_given
     program.advance(state.core)
     return state

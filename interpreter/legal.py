@@ -1,0 +1,279 @@
+"""The legal actions of a decision, as an immutable sequence that builds nothing up front.
+
+A card selection (``discard 1..5``, ``rob to 6``) may offer thousands of subsets;
+:class:`Selection` stands for all of them without building one: its length is a
+sum of binomial coefficients, ``selection[i]`` unranks the i-th subset, and
+``rank`` finds a subset's position from its cards. :class:`LegalActions` puts a
+selection (if any) in front of the decision's other actions, in the fixed order
+the interpreter has always used: subsets by size, smallest first, each size in
+lexicographic order of the cards' positions (cards sorted trumps first, high first).
+
+>>> from interpreter.actions import Action
+>>> sel = Selection("discard", (0, 1, 2, 3), 1, 2, ["AS", "KS", "QS", "JS"])
+>>> len(sel), sel[0].text, sel[4].text, sel[9].text
+(10, 'discard AS', 'discard AS KS', 'discard QS JS')
+>>> sel.rank([1, 2])
+7
+>>> legal = LegalActions((Action("pass"),), sel)
+>>> len(legal), legal[-1].text, "discard KS QS" in legal, legal.index("discard KS QS")
+(11, 'pass', True, 7)
+>>> "discard QS KS" in legal      # cards in the listed order only (State.apply sorts what you type)
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from itertools import combinations
+from math import comb
+from typing import Any, overload
+
+from .actions import Action
+
+
+class Selection:
+    """Every subset of ``cards`` with ``lo`` to ``hi`` members, as ``verb`` actions, lazily.
+
+    ``cards`` are card indices in the order the subsets list them; ``codes`` maps a
+    card index to its code. The empty subset is written ``verb none``.
+    """
+
+    __slots__ = ("verb", "cards", "lo", "hi", "codes", "total", "_starts", "_pos")
+
+    def __init__(self, verb: str, cards: tuple[int, ...], lo: int, hi: int, codes: Sequence[str]) -> None:
+        self.verb = verb
+        self.cards = cards
+        self.lo = lo
+        self.hi = hi
+        self.codes = codes
+        n = len(cards)
+        starts = []
+        total = 0
+        for k in range(lo, hi + 1):
+            starts.append(total)
+            total += comb(n, k)
+        self.total = total
+        self._starts = starts  # the index of the first subset of each size
+        self._pos: dict[str, int] | None = None  # code -> position in `cards`, built on first use
+
+    def __len__(self) -> int:
+        return self.total
+
+    def __getitem__(self, i: int) -> Action:
+        if i < 0:
+            i += self.total
+        if not 0 <= i < self.total:
+            raise IndexError("selection index out of range")
+        return self.action(self.unrank(i))
+
+    def action(self, combo: Sequence[int]) -> Action:
+        """The action choosing these cards (given in listed order)."""
+        codes = self.codes
+        return Action(self.verb, tuple(codes[c] for c in combo) if combo else ("none",))
+
+    def unrank(self, i: int) -> list[int]:
+        """The cards of the i-th subset (0 <= i < len), in listed order."""
+        k = self.lo
+        while k < self.hi and i >= self._starts[k + 1 - self.lo]:
+            k += 1
+        i -= self._starts[k - self.lo]
+        cards, n = self.cards, len(self.cards)
+        out: list[int] = []
+        j = 0
+        while k:
+            block = comb(n - j - 1, k - 1)  # subsets whose next member is cards[j]
+            if i < block:
+                out.append(cards[j])
+                k -= 1
+            else:
+                i -= block
+            j += 1
+        return out
+
+    def positions(self, args: Sequence[str]) -> list[int] | None:
+        """The positions of the cards an action names, or None unless they are listed
+        cards, each once, in listed order, and as many as the bounds allow."""
+        if list(args) == ["none"]:
+            return [] if self.lo == 0 else None
+        if not args or not self.lo <= len(args) <= self.hi:  # the empty choice is written 'none'
+            return None
+        pos = self._pos
+        if pos is None:
+            pos = self._pos = {self.codes[c]: j for j, c in enumerate(self.cards)}
+        out: list[int] = []
+        last = -1
+        for code in args:
+            j = pos.get(code, -1)
+            if j <= last:
+                return None
+            out.append(j)
+            last = j
+        return out
+
+    def rank(self, cards: Sequence[int]) -> int:
+        """The index of the subset made of these cards (listed cards, in listed order).
+
+        Raises:
+            ValueError: a card is not listed, or the cards are not in listed order.
+        """
+        pos = {c: j for j, c in enumerate(self.cards)}
+        try:
+            positions = [pos[c] for c in cards]
+        except KeyError:
+            raise ValueError("a card that is not offered") from None
+        if any(b <= a for a, b in zip(positions, positions[1:], strict=False)):
+            raise ValueError("cards not in listed order")
+        return self._rank_positions(positions)
+
+    def _rank_positions(self, positions: Sequence[int]) -> int:
+        n, k = len(self.cards), len(positions)
+        i = self._starts[k - self.lo]
+        j = 0
+        for p in positions:
+            while j < p:
+                i += comb(n - j - 1, k - 1)
+                j += 1
+            j += 1
+            k -= 1
+        return i
+
+    def find(self, args: Sequence[str]) -> int:
+        """The index of the action with these arguments, or -1."""
+        positions = self.positions(args)
+        return -1 if positions is None else self._rank_positions(positions)
+
+    def __iter__(self) -> Iterator[Action]:
+        verb, codes = self.verb, self.codes
+        for k in range(self.lo, self.hi + 1):
+            for combo in combinations(self.cards, k):
+                yield Action(verb, tuple(codes[c] for c in combo) if combo else ("none",))
+
+
+class LegalActions(Sequence[Action]):
+    """The legal actions of a state, in their fixed order: an immutable sequence.
+
+    ``len``, indexing (also negative, and slices, which give a tuple), iteration,
+    ``in`` and :meth:`index` (both accept an :class:`Action` or its exact text),
+    :meth:`texts`. Equal to any sequence of the same actions (or texts) in the
+    same order. Card selections are not built until asked for (see :class:`Selection`).
+    """
+
+    __slots__ = ("_items", "_sel", "_nsel")
+
+    def __init__(self, items: tuple[Action, ...] = (), selection: Selection | None = None) -> None:
+        self._items = items
+        self._sel = selection
+        self._nsel = len(selection) if selection is not None else 0
+
+    @property
+    def explicit(self) -> tuple[Action, ...]:
+        """The actions listed one by one (all but a card selection's), in order."""
+        return self._items
+
+    @property
+    def selection(self) -> Selection | None:
+        """The card selection these actions start with, if any."""
+        return self._sel
+
+    def plus(self, extra: Sequence[Action]) -> LegalActions:
+        """These actions followed by ``extra`` (a new object: this one never changes)."""
+        return LegalActions(self._items + tuple(extra), self._sel) if extra else self
+
+    def __len__(self) -> int:
+        return self._nsel + len(self._items)
+
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Action, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> Action | tuple[Action, ...]:
+        if isinstance(i, slice):
+            return tuple(self[j] for j in range(*i.indices(len(self))))
+        nsel = self._nsel
+        if not nsel:
+            return self._items[i]
+        if i < 0:
+            i += len(self)
+        if 0 <= i < nsel:
+            assert self._sel is not None
+            return self._sel[i]
+        if i < 0:
+            raise IndexError("legal action index out of range")
+        return self._items[i - nsel]
+
+    def __iter__(self) -> Iterator[Action]:
+        if self._sel is not None:
+            yield from self._sel
+        yield from self._items
+
+    def find(self, action: Action | str) -> int:
+        """The index of an action (an :class:`Action` or its exact text), or -1."""
+        if isinstance(action, Action):
+            for j, a in enumerate(self._items):
+                if a is action:
+                    return self._nsel + j
+            verb, args = action.verb, action.args
+        elif isinstance(action, str):
+            words = action.split()
+            if not words:
+                return -1
+            verb, args = words[0], tuple(words[1:])
+        else:
+            return -1
+        for j, a in enumerate(self._items):
+            if a.verb == verb and a.args == args:
+                return self._nsel + j
+        sel = self._sel
+        if sel is not None and verb == sel.verb:
+            return sel.find(args)
+        return -1
+
+    def __contains__(self, item: object) -> bool:
+        return isinstance(item, (Action, str)) and self.find(item) >= 0
+
+    def index(self, value: Any, start: int = 0, stop: int | None = None) -> int:
+        """The position of an action or its text.
+
+        Raises:
+            ValueError: it is not legal (or not within ``start:stop``).
+        """
+        i = self.find(value) if isinstance(value, (Action, str)) else -1
+        if i < 0 or i < start or (stop is not None and i >= stop):
+            raise ValueError(f"{value!r} is not a legal action")
+        return i
+
+    def count(self, value: Any) -> int:
+        return 1 if value in self else 0
+
+    def verbs(self) -> set[str]:
+        """The verbs of these actions."""
+        out = {a.verb for a in self._items}
+        if self._sel is not None and self._nsel:
+            out.add(self._sel.verb)
+        return out
+
+    def bare_verbs(self) -> set[str]:
+        """The verbs that take no words after them (``stand``, ``pass``)."""
+        return {a.verb for a in self._items if not a.args}
+
+    def texts(self) -> list[str]:
+        """The notation of each action, in order."""
+        return [a.text for a in self]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LegalActions):
+            return self._items == other._items and len(self) == len(other) and (
+                self._sel is None or list(self) == list(other))
+        if isinstance(other, (list, tuple)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # compared like a list, so not hashable like one
+
+    def __repr__(self) -> str:
+        if len(self) > 12:
+            shown = ", ".join(a.text for a in self[:10])
+            return f"<LegalActions {shown}, ... ({len(self)} in all)>"
+        return "<LegalActions " + ", ".join(a.text for a in self) + ">"

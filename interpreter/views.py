@@ -1,0 +1,199 @@
+"""Public, read-only views of a game in progress, for players, the harness and tests.
+
+They speak card codes (``'KS'``) and seats, never the interpreter's internals, so
+that code built on them keeps working when the internals change.
+
+>>> import tricklang, interpreter
+>>> state = interpreter.new_game(tricklang.load("rules/ecarte.trick"), seed=42)
+>>> state.decision
+Decision(kind='choice', seat=1, phase='choice', low=None, high=None)
+>>> state.apply("propose"); state.apply("accept")
+>>> state.decision
+Decision(kind='select', seat=1, phase='discard', low=1, high=5)
+>>> state.trump, state.is_trump("9S"), state.card_strength("KS") > state.card_strength("9S")
+('spades', True, True)
+>>> state.history
+[(1, 'propose'), (0, 'accept')]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .cards import NO_TRUMP
+from .instructions import Auction, Bid, Choose, NameTrump, Select, Tricks
+
+if TYPE_CHECKING:
+    from .core import Core
+    from .program import Program
+
+_KINDS: tuple[tuple[type, str], ...] = (
+    (Tricks, "play"), (Select, "select"), (Choose, "choice"), (Auction, "auction"),
+    (Bid, "bid"), (NameTrump, "name_trump"),
+)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The decision pending: its kind, the seat to act, the phase name and its bounds.
+
+    ``kind`` is one of ``play``, ``select`` (discard, take, rob: choosing cards),
+    ``choice`` (named options), ``auction``, ``bid`` (a player's own bid) and
+    ``name_trump``; ``phase`` is :attr:`State.phase` (a selection's verb, e.g.
+    ``discard``). ``low``/``high`` bound the number of cards of a selection and the
+    bid of an auction or own bid; None for the other kinds.
+    """
+
+    kind: str
+    seat: int
+    phase: str
+    low: int | None = None
+    high: int | None = None
+
+
+class Views:
+    """The public views of :class:`~interpreter.State` (mixed into it)."""
+
+    __slots__ = ()
+    program: Program
+    core: Core
+    actions: list[str]
+    actors: list[int]
+
+    @property
+    def history(self) -> list[tuple[int, str]]:
+        """Every action taken so far, with the seat that took it: ``[(seat, text), ...]``."""
+        return list(zip(self.actors, self.actions, strict=True))
+
+    @property
+    def decision(self) -> Decision | None:
+        """The decision pending (None when the match is over)."""
+        core = self.core
+        if core.terminal:
+            return None
+        ins = self.program.instructions[core.pc]
+        kind = next(k for cls, k in _KINDS if isinstance(ins, cls))
+        seat = ins.actor(core)
+        low = high = None
+        legal = self.legal_actions()  # type: ignore[attr-defined]
+        if isinstance(ins, Select) and legal.selection is not None:
+            low, high = legal.selection.lo, legal.selection.hi
+        elif isinstance(ins, (Auction, Bid)):
+            bids = [int(a.args[0]) for a in legal if a.verb == "bid"]
+            if bids:
+                low, high = min(bids), max(bids)
+        return Decision(kind, seat, ins.phase(core), low, high)
+
+    # ------------------------------------------------------------ cards and tricks
+    @property
+    def cards(self) -> list[str]:
+        """Every card of the deck, in deck order (suit by suit, ranks high to low)."""
+        return list(self.program.tables.codes)
+
+    @property
+    def suits(self) -> list[str]:
+        """The suits' names, in the order the rule file lists them."""
+        return list(self.program.tables.suit_names)
+
+    @property
+    def player_count(self) -> int:
+        return self.program.n
+
+    def _card(self, code: str) -> int:
+        return self.program.tables.parse_card(code)
+
+    def _trump(self, trump: str | None | bool) -> tuple[int, int]:
+        """(trump suit, table index) for a trump given by name, None (no trump) or True (now)."""
+        if trump is True:
+            return self.core.trump, self.core.ti
+        tables = self.program.tables
+        if trump is None or trump is False:
+            return NO_TRUMP, tables.nsuits
+        suit = tables.suit_names.index(trump)
+        return suit, suit
+
+    def is_trump(self, card: str, trump: str | None | bool = True) -> bool:
+        """Whether a card is a trump now (or were ``trump`` the trump suit: a suit's name,
+        or None for no trump): its effective suit is the trump suit.
+
+        Raises:
+            InvalidActionError: an unknown card code.
+            ValueError: an unknown suit.
+        """
+        suit, ti = self._trump(trump)
+        return suit != NO_TRUMP and self.program.tables.eff_suit[ti][self._card(card)] == suit
+
+    def effective_suit(self, card: str) -> str:
+        """The suit a card belongs to now (Cinch's Left Pedro, Euchre's left bower: the trump suit)."""
+        tables = self.program.tables
+        return tables.suit_names[tables.eff_suit[self.core.ti][self._card(card)]]
+
+    def card_strength(self, card: str, trump: str | None | bool = True) -> int:
+        """How high a card ranks under the current trump (or ``trump``, as for
+        :meth:`is_trump`): a trump ranks above every non-trump (1000 + its place in the
+        trump order, 1 for the lowest), another card by its rank in its suit (1 for the
+        lowest). Compare cards of different suits only as trump against non-trump."""
+        tables = self.program.tables
+        suit, ti = self._trump(trump)
+        c = self._card(card)
+        if suit != NO_TRUMP and tables.eff_suit[ti][c] == suit:
+            return 1000 + tables.trump_strength[ti][c]
+        return tables.plain[c]
+
+    def trick_power(self, card: str, led: str | None = None) -> int:
+        """How strongly a card plays to a trick led in suit ``led`` (default: the current
+        trick's suit; the card's own suit when it would lead): 0 if it cannot win it."""
+        tables, core = self.program.tables, self.core
+        c = self._card(card)
+        if led is not None:
+            suit = tables.suit_names.index(led)
+        elif core.tr_cards:
+            suit = tables.eff_suit[core.ti][core.tr_cards[0]]
+        else:
+            suit = tables.eff_suit[core.ti][c]
+        return tables.power[core.ti][suit][c]
+
+    @property
+    def current_trick(self) -> list[tuple[int, str]]:
+        """The cards played to the trick in progress, in order, as ``(seat, code)``."""
+        codes = self.program.tables.codes
+        return [(p, codes[c]) for p, c in zip(self.core.tr_players, self.core.tr_cards, strict=True)]
+
+    @property
+    def trick_number(self) -> int:
+        """The trick in progress or next, counted from 1 within the deal."""
+        return self.core.tr_no + 1
+
+    def trick_winner(self) -> int | None:
+        """The seat winning the trick in progress so far (None when none is in progress)."""
+        core = self.core
+        if not core.tr_cards:
+            return None
+        tables = self.program.tables
+        power = tables.power[core.ti][tables.eff_suit[core.ti][core.tr_cards[0]]]
+        best = max(range(len(core.tr_cards)), key=lambda i: power[core.tr_cards[i]])
+        return core.tr_players[best]
+
+    @property
+    def tricks_won(self) -> list[int]:
+        """Tricks won this deal, per seat."""
+        return list(self.core.tricks_won)
+
+    @property
+    def maker(self) -> int | None:
+        """The seat that made the contract this deal, if any."""
+        return self.core.maker if self.core.maker >= 0 else None
+
+    @property
+    def bid(self) -> int:
+        """The contract's bid this deal (0 when there is none)."""
+        return self.core.bid
+
+    def counter(self, name: str) -> list[int]:
+        """A counter's values (per seat, per side, or one value), e.g. Spades' bags.
+
+        Raises:
+            KeyError: the rule file declares no such counter.
+        """
+        return list(self.core.counters[name])
