@@ -7,25 +7,19 @@ that play never walks the syntax tree again.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 from typing import Any
 
 from tricklang import Ruleset
 from tricklang import model as m
 from tricklang.checker import Checker, type_of
+from tricklang.walk import BINARY, Unknown, Value, fold
 
 from . import instructions as ins
 from .cards import NO_TRUMP, CardTables
 from .core import Core
 from .errors import RuleRuntimeError
 from .program import Fn, Program
-
-_BINOPS: dict[str, Callable[[Any, Any], Any]] = {
-    "+": operator.add, "-": operator.sub, "*": operator.mul, "%": operator.mod,
-    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
-    ">": operator.gt, ">=": operator.ge,
-}
 
 _CACHE: dict[tuple[str, tuple[tuple[str, Any], ...]], Program] = {}
 
@@ -56,6 +50,13 @@ class _Compiler:
         self.roles = {r.name: r.value for r in self.rules.roles}
         self.loop_ends: list[list[ins.Jump]] = []
         self.context: dict[str, str] = {}
+        # Names whose value is known when compiling: choice values (unless a role has
+        # that name), true and false, the options; never a variable of the rule file.
+        self.constants: dict[str, Value] = {
+            c: c for c in self.checker.choice_values if c not in self.roles}
+        self.constants.update({"true": True, "false": False, **self.prog.options})
+        for name in self.checker.variables:
+            self.constants.pop(name, None)
 
     # ------------------------------------------------------------ helpers
     def slot(self, name: str) -> int:
@@ -135,52 +136,25 @@ class _Compiler:
         return prog
 
     # ------------------------------------------------------------ expressions
-    _NOT_CONSTANT = object()
-
-    def constant(self, e: m.Expr) -> Any:
-        """The value of an expression made of literals and options only, else a sentinel."""
-        nc = self._NOT_CONSTANT
-        if isinstance(e, m.IntLit):
-            return e.value
-        if isinstance(e, m.Name):
-            if e.name in self.context or e.name in self.checker.variables:
-                return nc
-            if e.name in self.prog.options:
-                return self.prog.options[e.name]
-            if e.name in ("true", "false"):
-                return e.name == "true"
-            if e.name in self.checker.choice_values and e.name not in self.roles:
-                return e.name
-            return nc
-        if isinstance(e, m.Not):
-            v = self.constant(e.operand)
-            return nc if v is nc else not v
-        if isinstance(e, m.Neg):
-            v = self.constant(e.operand)
-            return nc if v is nc else -v
-        if isinstance(e, m.BinOp):
-            a, b = self.constant(e.left), self.constant(e.right)
-            if a is nc or b is nc:
-                return nc
-            if e.op == "and":
-                return bool(a) and bool(b)
-            if e.op == "or":
-                return bool(a) or bool(b)
-            return _BINOPS[e.op](a, b)
-        return nc
+    def constant(self, e: m.Expr) -> Value | Unknown:
+        """The value of an expression made of literals and options only, else UNKNOWN."""
+        env = self.constants
+        if self.context:
+            env = {k: v for k, v in env.items() if k not in self.context}
+        return fold(e, env)
 
     def guard(self, e: m.Expr | None) -> Fn | None | bool:
         """A guard's test; True when it always holds (or is absent), False when it never does."""
         if e is None:
             return True
         v = self.constant(e)
-        if v is not self._NOT_CONSTANT:
+        if not isinstance(v, Unknown):
             return bool(v)
         return self.expr(e)
 
     def expr(self, e: m.Expr) -> Fn:
         value = self.constant(e)
-        if value is not self._NOT_CONSTANT:
+        if not isinstance(value, Unknown):
             return lambda core: value
         if isinstance(e, m.IntLit):
             v = e.value
@@ -197,7 +171,7 @@ class _Compiler:
                 return lambda core: bool(left(core)) and bool(right(core))
             if e.op == "or":
                 return lambda core: bool(left(core)) or bool(right(core))
-            op = _BINOPS[e.op]
+            op = BINARY[e.op]
             return lambda core: op(left(core), right(core))
         if isinstance(e, m.Not):
             inner = self.expr(e.operand)

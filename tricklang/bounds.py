@@ -10,14 +10,14 @@ The runtime's invariant harness checks every run against them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from . import model as m
-from .checker import walk
 from .deck import CardModel
 from .ruleset import Ruleset
+from .walk import fold_int, statements
 
 __all__ = ["DEFAULT_DEAL_LIMIT", "GENEROUS_SCORE_PER_DEAL", "Bounds", "derive_bounds"]
 
@@ -102,43 +102,22 @@ class _Bounder:
         self.sides = sides
         self.deck = deck
         self.points = points
-        self.has_cancel = any(isinstance(st, m.Cancel) for st in _walk(rules.deal))
-        self.irregular_cancel = any(isinstance(s, m.Cancel) for irr in rules.irregularities for s in _walk(irr.body))
+        self.has_cancel = any(isinstance(st, m.Cancel) for st in statements(rules.deal))
+        self.irregular_cancel = any(isinstance(s, m.Cancel) for irr in rules.irregularities for s in statements(irr.body))
         self.assigned: dict[str, list[m.Expr]] = {}
-        for st in list(_walk(rules.deal)) + [s for irr in rules.irregularities for s in _walk(irr.body)]:
+        for st in list(statements(rules.deal)) + [s for irr in rules.irregularities for s in statements(irr.body)]:
             if isinstance(st, m.Let):
                 self.assigned.setdefault(st.name, []).append(st.value)
         self._visiting: set[str] = set()
-        highs = [self.abs_bound(st.high) for st in _walk(rules.deal) if isinstance(st, m.Auction)]
-        highs += [self.abs_bound(st.all_pass_bid) for st in _walk(rules.deal)
+        highs = [self.abs_bound(st.high) for st in statements(rules.deal) if isinstance(st, m.Auction)]
+        highs += [self.abs_bound(st.all_pass_bid) for st in statements(rules.deal)
                   if isinstance(st, m.Auction) and st.all_pass_bid is not None]
         self.bid: int | None = 0 if not highs else None if any(h is None for h in highs) else max(h for h in highs if h is not None)
 
     # -------------------------------------------------------- expressions
     def const(self, e: m.Expr | None) -> int | None:
         """An integer constant (literals and int options at their values), else None."""
-        if e is None:
-            return None
-        if isinstance(e, m.IntLit):
-            return e.value
-        if isinstance(e, m.Name):
-            v = self.options.get(e.name)
-            return v if isinstance(v, int) and not isinstance(v, bool) else None
-        if isinstance(e, m.Neg):
-            v = self.const(e.operand)
-            return None if v is None else -v
-        if isinstance(e, m.BinOp) and e.op in ("+", "-", "*"):
-            a, b = self.const(e.left), self.const(e.right)
-            if a is None or b is None:
-                return None
-            return a + b if e.op == "+" else a - b if e.op == "-" else a * b
-        if isinstance(e, m.Call) and e.name in ("min", "max") and e.args:
-            vals = [self.const(a.value) for a in e.args]
-            if any(v is None for v in vals):
-                return None
-            ints = [v for v in vals if v is not None]
-            return min(ints) if e.name == "min" else max(ints)
-        return None
+        return fold_int(e, self.options)
 
     def abs_bound(self, e: m.Expr | None) -> int | None:
         """An upper bound of ``abs(value)`` of an integer expression, or None."""
@@ -178,9 +157,8 @@ class _Bounder:
         return None
 
     # -------------------------------------------------------- statements
-    # Statements are dispatched by class name, so that the harness keeps working (if
-    # more loosely) while the language grows: a kind it does not know makes the
-    # bound that depends on it unknown (None) rather than wrong.
+    # A kind of statement not listed in the tables below makes the bound that
+    # depends on it unknown (None) rather than wrong.
     def _times(self, st: Any) -> int:
         if isinstance(st, m.Repeat):
             return st.bound.value if isinstance(st.bound, m.IntLit) else 10_000
@@ -188,16 +166,16 @@ class _Bounder:
 
     def _blocks(self, st: Any) -> tuple[str, list[Sequence[m.Statement]]] | None:
         """('all' | 'one' | 'loop', bodies) for a statement holding blocks, else None."""
-        kind = type(st).__name__
-        if kind == "If":
-            return "one", [b for _, b in st.branches] + [st.orelse]
-        if kind == "Choose":
+        bodies: list[Sequence[m.Statement]]
+        if isinstance(st, m.If):
+            bodies = [b for _, b in st.branches]
+            return "one", [*bodies, st.orelse]
+        if isinstance(st, m.Choose):
             return "one", [o.body for o in st.options]
-        if kind in ("Repeat", "ForEach"):
+        if isinstance(st, (m.Repeat, m.ForEach)):
             return "loop", [st.body]
-        body = getattr(st, "body", None)
-        if isinstance(body, tuple):  # e.g. a named phase
-            return "all", [body]
+        if isinstance(st, m.Phase):
+            return "all", [st.body]
         return None
 
     def _fold(self, st: Any, fn: Callable[[Sequence[m.Statement]], int | None]) -> int | None:
@@ -216,7 +194,6 @@ class _Bounder:
     def score_total(self, stmts: Sequence[m.Statement]) -> int | None:
         total = 0
         for st in stmts:
-            kind = type(st).__name__
             v: int | None
             if isinstance(st, m.Score):
                 v = self.abs_bound(st.amount)
@@ -225,7 +202,7 @@ class _Bounder:
                 v = None if any(p is None for p in parts) else sum(p for p in parts if p is not None) * self.n
             elif self._blocks(st) is not None:
                 v = self._fold(st, self.score_total)
-            elif kind in _NO_SCORE:
+            elif isinstance(st, _NO_SCORE):
                 v = 0
             else:
                 v = None
@@ -237,12 +214,11 @@ class _Bounder:
     def decisions(self, stmts: Sequence[m.Statement]) -> int | None:
         total = 0
         for st in stmts:
-            kind = type(st).__name__
             v: int | None
             if isinstance(st, m.Choose):
                 inner = self._fold(st, self.decisions)
                 v = None if inner is None else 1 + inner
-            elif kind in _ONE_DECISION:
+            elif isinstance(st, _ONE_DECISION):
                 v = 1
             elif isinstance(st, m.Auction):
                 if st.kind == "once_around":
@@ -260,7 +236,7 @@ class _Bounder:
                 v = plays + len({d.name for d in st.declarations}) * self.n
             elif self._blocks(st) is not None:
                 v = self._fold(st, self.decisions)
-            elif kind in _NO_DECISION:
+            elif isinstance(st, _NO_DECISION):
                 v = 0
             else:
                 v = None
@@ -291,7 +267,6 @@ class _Bounder:
             extra = None if v is None or extra is None else extra + v * times
 
         for st in stmts:
-            kind = type(st).__name__
             if isinstance(st, m.DealCards):
                 packets = [self.const(p) for p in st.packets]
                 dealt = None if dealt is None or any(p is None for p in packets) else dealt + mult * sum(
@@ -326,21 +301,14 @@ class _Bounder:
                     dealt = None if d is None or dealt is None else dealt + d
                     target = max(target, t)
                     add(e, 1)
-            elif kind not in _NO_CARDS_TO_HAND:
+            elif not isinstance(st, _NO_CARDS_TO_HAND):
                 add(None, mult)
         return dealt, target, extra
 
 
-_NO_SCORE = frozenset({"DealCards", "TurnUp", "SetTrump", "NameTrump", "Let", "StopLoop", "Pass", "EndDeal", "Redeal",
-                       "Expose", "Forbid", "Cancel", "Discard", "Take", "Draw", "Move", "Auction", "Bid", "Add"})
+_NO_SCORE = (m.DealCards, m.TurnUp, m.SetTrump, m.NameTrump, m.Let, m.StopLoop, m.Pass, m.EndDeal, m.Redeal, m.Expose, m.Forbid, m.Cancel, m.Discard, m.Take, m.Draw, m.Move, m.Auction, m.Bid, m.Add)
 """Statements that never score (a ``Cancel`` takes points back: see ``has_cancel``)."""
-_ONE_DECISION = frozenset({"Discard", "Take", "NameTrump", "Bid"})
-_NO_DECISION = frozenset({"DealCards", "TurnUp", "SetTrump", "Score", "Let", "StopLoop", "Pass", "EndDeal", "Redeal",
-                          "Expose", "Forbid", "Cancel", "Draw", "Move", "Add"})
-_NO_CARDS_TO_HAND = frozenset({"SetTrump", "NameTrump", "Score", "Let", "StopLoop", "Pass", "EndDeal", "Redeal",
-                               "Expose", "Forbid", "Cancel", "Auction", "Tricks", "Bid", "Add"})
+_ONE_DECISION = (m.Discard, m.Take, m.NameTrump, m.Bid)
+_NO_DECISION = (m.DealCards, m.TurnUp, m.SetTrump, m.Score, m.Let, m.StopLoop, m.Pass, m.EndDeal, m.Redeal, m.Expose, m.Forbid, m.Cancel, m.Draw, m.Move, m.Add)
+_NO_CARDS_TO_HAND = (m.SetTrump, m.NameTrump, m.Score, m.Let, m.StopLoop, m.Pass, m.EndDeal, m.Redeal, m.Expose, m.Forbid, m.Cancel, m.Auction, m.Tricks, m.Bid, m.Add)
 
-
-def _walk(stmts: Sequence[m.Statement]) -> Iterator[m.Statement]:
-    """Every statement, depth first (the checker's walk)."""
-    return walk(stmts)

@@ -16,11 +16,12 @@ Codes: ``missing-version``, ``unsupported-version``, ``missing-section``,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from . import model as m
 from .diagnostics import Diagnostic
+from .walk import fold_int, statements, statements_of
 
 LANGUAGE_VERSION = 1
 MAX_PLAYERS = 16
@@ -90,7 +91,7 @@ class Checker:
         self.env = self._global_names()
         for role in r.roles:
             self._expect(role.value, PLAYER, _Scope(dict(self.env)))
-        self.variables = self._collect_variables(walk_all(r))
+        self.variables = self._collect_variables(statements_of(r))
         for pc in r.points:
             self._check_pattern(pc.pattern)
         self._check_match()
@@ -104,7 +105,7 @@ class Checker:
             if name not in self.used_names:
                 self.warn("unused-option", f"option '{name}' is never used", opt.span)
         first_let: dict[str, m.Span] = {}
-        for st in walk_all(r):
+        for st in statements_of(r):
             if isinstance(st, m.Let) and not st.rebind:
                 first_let.setdefault(st.name, st.span)
         for name, span in first_let.items():
@@ -290,7 +291,7 @@ class Checker:
 
     def _collect_variables(self, stmts: Iterable[m.Statement]) -> dict[str, str]:
         found: dict[str, str] = {}
-        for st in _walk(stmts):
+        for st in statements(stmts):
             if isinstance(st, m.Let) and not st.rebind:  # noqa: SIM102
                 scope = _Scope(dict(self.env))
                 scope.names.update(found)
@@ -555,11 +556,11 @@ class Checker:
         elif isinstance(st, m.Forbid):
             self._expect(st.who, PLAYER, scope)
             if st.kind == "choice":
-                options = {o.name for c in _walk(self.rules.deal) if isinstance(c, m.Choose) for o in c.options}
+                options = {o.name for c in statements(self.rules.deal) if isinstance(c, m.Choose) for o in c.options}
                 if st.declaration not in options:
                     self.error("undefined-name", f"no choice offers an option named '{st.declaration}'", st.span)
             elif st.kind == "bidding":
-                if not any(isinstance(c, m.Auction) for c in _walk(self.rules.deal)):
+                if not any(isinstance(c, m.Auction) for c in statements(self.rules.deal)):
                     self.error("undefined-name", "'forbid bidding' needs an auction in the deal", st.span)
             elif st.declaration not in self._declaration_names():
                 self.error("undefined-name", f"no declaration named '{st.declaration}'", st.span)
@@ -640,7 +641,7 @@ class Checker:
         if r.deck is not None:
             named += [("suit", s.name, s.span) for s in r.deck.suits]
             named += [("colour", s.colour, s.span) for s in r.deck.suits]
-        for st in walk_all(r):
+        for st in statements_of(r):
             if isinstance(st, m.Let):
                 named.append(("variable", st.name, st.span))
             elif isinstance(st, m.Phase):
@@ -656,11 +657,11 @@ class Checker:
                 self.error("limit-exceeded", f"{kind} name '{name[:20]}…' is longer than {MAX_NAME} characters", span)
 
     def _declaration_names(self) -> set[str]:
-        return {d.name for st in _walk(self.rules.deal) if isinstance(st, m.Tricks) for d in st.declarations}
+        return {d.name for st in statements(self.rules.deal) if isinstance(st, m.Tricks) for d in st.declarations}
 
     def _decision_kinds(self) -> set[str]:
         kinds = {"any"}
-        for st in _walk(self.rules.deal):
+        for st in statements(self.rules.deal):
             if isinstance(st, m.Tricks):
                 kinds.add("play")
             elif isinstance(st, m.Auction):
@@ -705,11 +706,11 @@ class Checker:
         deck_size = len(r.deck.suits) * len(r.deck.ranks)
         defaults = {o.name: o.default for o in r.options}
         dealt = 0
-        for st in _walk(r.deal):
+        for st in statements(r.deal):
             if isinstance(st, m.DealCards):
                 total = 0
                 for p in st.packets:
-                    v = _constant(p, defaults)
+                    v = fold_int(p, defaults)
                     if v is None:
                         return
                     if v < 0:
@@ -720,64 +721,13 @@ class Checker:
                     self.error("deck-too-small", f"dealing {total} cards to each of {r.players.count} players needs {dealt} cards; the deck has {deck_size}", st.span)
                     return
             elif isinstance(st, m.TurnUp):
-                v = _constant(st.count, defaults)
+                v = fold_int(st.count, defaults)
                 if v is None:
                     return
                 dealt += v
                 if dealt > deck_size:
                     self.error("deck-too-small", f"turning up {v} card(s) here needs {dealt} cards; the deck has {deck_size}", st.span)
                     return
-
-
-def _constant(e: m.Expr, values: dict[str, int | bool | str]) -> int | None:
-    """The value of a constant integer expression (options at their defaults)."""
-    if isinstance(e, m.IntLit):
-        return e.value
-    if isinstance(e, m.Name):
-        v = values.get(e.name)
-        return v if isinstance(v, int) and not isinstance(v, bool) else None
-    if isinstance(e, m.Neg):
-        v = _constant(e.operand, values)
-        return -v if v is not None else None
-    if isinstance(e, m.BinOp) and e.op in ("+", "-", "*"):
-        a, b = _constant(e.left, values), _constant(e.right, values)
-        if a is None or b is None:
-            return None
-        return a + b if e.op == "+" else a - b if e.op == "-" else a * b
-    return None
-
-
-def _walk(stmts: Iterable[m.Statement]) -> Iterator[m.Statement]:
-    """Every statement, depth first, including those nested in blocks (any kind
-    of statement with a ``body``, choices, branches and declarations)."""
-    for st in stmts:
-        yield st
-        if isinstance(st, m.If):
-            for _, body in st.branches:
-                yield from _walk(body)
-            yield from _walk(st.orelse)
-        elif isinstance(st, m.Choose):
-            for opt in st.options:
-                yield from _walk(opt.body)
-        elif isinstance(st, m.Tricks):
-            for dec in st.declarations:
-                yield from _walk(dec.body)
-        else:
-            inner = getattr(st, "body", None)
-            if isinstance(inner, tuple):
-                yield from _walk(inner)
-
-
-def walk_all(rules: m.RuleFile) -> Iterator[m.Statement]:
-    """Every statement of the deal and of the irregularities."""
-    yield from _walk(rules.deal)
-    for irr in rules.irregularities:
-        yield from _walk(irr.body)
-
-
-def walk(stmts: Iterable[m.Statement]) -> Iterator[m.Statement]:
-    """Public form of the statement walk, used by the interpreter's lints."""
-    return _walk(stmts)
 
 
 def _show(t: str) -> str:

@@ -21,6 +21,7 @@ from typing import Any
 
 from . import model as m
 from .ruleset import Ruleset
+from .walk import Unknown, Value, fold
 
 CITE_RE = re.compile(r"\[[A-Z]+[0-9]+[a-z]?(?:-[A-Z]*[0-9]+[a-z]?)?(?:, *[A-Z]+[0-9]+[a-z]?(?:-[A-Z]*[0-9]+[a-z]?)?)*\]")
 """A law citation, as the grammar's ``CITE`` terminal."""
@@ -132,6 +133,8 @@ class _Explainer:
         self.roles = {r.name for r in self.rules.roles}
         self.zones = {z.name: z for z in self.rules.zones}
         self.suits = {s.name for s in self.rules.deck.suits} if self.rules.deck else set()
+        self.constants: dict[str, Value] = {c: c for o in self.rules.options if o.type == "choice" for c in o.choices}
+        self.constants.update({name: ruleset.options.get(name, o.default) for name, o in self.options.items()})
 
     # ------------------------------------------------------------ citations
     def laws(self, *cites: m.Citation | None, lines: Iterable[int] = ()) -> list[str]:
@@ -240,31 +243,8 @@ class _Explainer:
 
     def static(self, e: Any) -> Any:
         """The value of an expression made only of literals and options, else None."""
-        if isinstance(e, m.IntLit):
-            return e.value
-        if isinstance(e, m.Name):
-            if e.name in self.options:
-                return self.rs.options.get(e.name, self.options[e.name].default)
-            for opt in self.options.values():
-                if opt.type == "choice" and e.name in opt.choices:
-                    return e.name
-            return None
-        if isinstance(e, m.Not):
-            v = self.static(e.operand)
-            return None if v is None else not v
-        if isinstance(e, m.BinOp):
-            a, b = self.static(e.left), self.static(e.right)
-            if a is None or b is None:
-                return None
-            ops: dict[str, Any] = {"==": lambda: a == b, "!=": lambda: a != b, "and": lambda: bool(a and b),
-                                   "or": lambda: bool(a or b), "<": lambda: a < b, "<=": lambda: a <= b,
-                                   ">": lambda: a > b, ">=": lambda: a >= b}
-            f = ops.get(e.op)
-            try:
-                return f() if f is not None else None
-            except TypeError:
-                return None
-        return None
+        value = fold(e, self.constants)
+        return None if isinstance(value, Unknown) else value
 
     def condition(self, e: Any) -> str:
         """A condition, noting whether it holds with the current options when that is fixed."""

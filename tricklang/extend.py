@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 from . import model as m
 from .diagnostics import Diagnostic
+from .walk import statements
 
 MAX_EXTENDS_DEPTH = 8
 
@@ -71,9 +72,7 @@ def merge(base: m.RuleFile, child: m.RuleFile) -> tuple[m.RuleFile, list[Diagnos
 
 
 def _phases(stmts: Iterable[m.Statement]) -> Iterable[m.Phase]:
-    from .checker import walk
-
-    return (st for st in walk(stmts) if isinstance(st, m.Phase))
+    return (st for st in statements(stmts) if isinstance(st, m.Phase))
 
 
 def _replace_phases(stmts: tuple[m.Statement, ...], new: dict[str, m.Phase]) -> tuple[m.Statement, ...]:

@@ -40,22 +40,21 @@ repeated here.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import product
 from typing import Any, Literal
 
 from . import model as m
-from .checker import walk
 from .deck import CardModel
 from .diagnostics import Diagnostic
+from .walk import Unknown, Value, fold, nodes, statements
+from .walk import names as walk_names
 
 CODES = ("cards-exceed-deck", "no-legal-card", "point-total-mismatch", "phase-unreachable")
 
 MAX_COMBINATIONS = 4096
 """Option combinations tried when deciding whether a condition is constant."""
-
-_UNKNOWN = object()
 
 Leave = Literal["deal", "loop"] | None
 
@@ -79,7 +78,8 @@ class _Linter:
         self.deck_size = len(r.deck.suits) * len(r.deck.ranks)
         self.options = {o.name: o for o in r.options}
         self.defaults: dict[str, Any] = {o.name: o.default for o in r.options}
-        self.choice_values = {c for o in r.options for c in o.choices}
+        self.constants: dict[str, Value] = {c: c for o in r.options for c in o.choices}
+        self.constants.update({"true": True, "false": False})
         self.pack = next((z.name for z in r.zones if z.pack), None)
 
     def warn(self, code: str, message: str, span: m.Span | None, hint: str = "") -> None:
@@ -99,50 +99,14 @@ class _Linter:
         return self.found
 
     # ------------------------------------------------------------ constant conditions
-    def value(self, e: m.Expr, env: dict[str, Any]) -> Any:
-        """The value of an expression of literals and options, else _UNKNOWN."""
-        if isinstance(e, m.IntLit):
-            return e.value
-        if isinstance(e, m.Name):
-            if e.name in env:
-                return env[e.name]
-            if e.name in ("true", "false"):
-                return e.name == "true"
-            if e.name in self.choice_values:
-                return e.name
-            return _UNKNOWN
-        if isinstance(e, m.Not):
-            v = self.value(e.operand, env)
-            return _UNKNOWN if v is _UNKNOWN else not v
-        if isinstance(e, m.Neg):
-            v = self.value(e.operand, env)
-            return _UNKNOWN if v is _UNKNOWN or isinstance(v, (bool, str)) else -v
-        if isinstance(e, m.Call) and e.name in ("min", "max") and e.args:
-            vals = [self.value(a.value, env) for a in e.args]
-            if any(v is _UNKNOWN for v in vals):
-                return _UNKNOWN
-            return min(vals) if e.name == "min" else max(vals)
-        if isinstance(e, m.BinOp):
-            a = self.value(e.left, env)
-            if e.op == "and" and a is False or e.op == "or" and a is True:
-                return a
-            b = self.value(e.right, env)
-            if e.op in ("and", "or"):
-                if b is _UNKNOWN or a is _UNKNOWN:
-                    return b if (e.op == "and" and b is False or e.op == "or" and b is True) else _UNKNOWN
-                return (a and b) if e.op == "and" else (a or b)
-            if a is _UNKNOWN or b is _UNKNOWN:
-                return _UNKNOWN
-            try:
-                return _BINOPS[e.op](a, b)
-            except (KeyError, TypeError, ZeroDivisionError):
-                return _UNKNOWN
-        return _UNKNOWN
+    def value(self, e: m.Expr, env: dict[str, Any]) -> Value | Unknown:
+        """The value of an expression of literals and options (at the values in ``env``)."""
+        return fold(e, {**self.constants, **env})
 
     def always(self, cond: m.Expr) -> bool | None:
         """True or False when the condition has that value whatever the options, else None."""
-        names = sorted({n.name for n in _names(cond) if n.name in self.options})
-        literals = {x.value for x in _ints(cond)}
+        names = sorted({n.name for n in walk_names(cond) if n.name in self.options})
+        literals = {x.value for x in nodes(cond) if isinstance(x, m.IntLit)}
         domains = [self._candidates(self.options[name], literals) for name in names]
         total = 1
         for d in domains:
@@ -154,7 +118,7 @@ class _Linter:
             env = dict(self.defaults)
             env.update(zip(names, combo, strict=True))
             v = self.value(cond, env)
-            if v is _UNKNOWN or not isinstance(v, bool):
+            if not isinstance(v, bool):
                 return None
             seen.add(v)
             if len(seen) > 1:
@@ -247,7 +211,7 @@ class _Linter:
     def _point_totals(self) -> None:
         deck = self.rules.deck
         assert deck is not None
-        auctions = [st for st in _walk(self.rules.deal) if isinstance(st, m.Auction)]
+        auctions = [st for st in statements(self.rules.deal) if isinstance(st, m.Auction)]
         if not any(not p.table for p in self.rules.points) or not auctions:
             return
         totals = sorted(set(CardModel(deck, self.rules.points).point_totals()[: len(deck.suits)]))
@@ -347,7 +311,7 @@ class _Cards:
         elif isinstance(st, (m.If, m.Choose, m.Repeat)):
             # What follows runs only on some paths, but then it surely runs after what
             # came before: go on unless the block itself may move cards.
-            return not any(isinstance(s, _MOVES_CARDS) for s in list(_walk([st]))[1:])
+            return not any(isinstance(s, _MOVES_CARDS) for s in list(statements([st]))[1:])
         else:
             phase: Any = getattr(st, "body", None)
             if isinstance(phase, tuple):  # a named phase: its statements run in order
@@ -364,43 +328,3 @@ def _weakest(outcomes: Sequence[Leave]) -> Leave:
     if not outcomes or any(o is None for o in outcomes):
         return None
     return "deal" if all(o == "deal" for o in outcomes) else "loop"
-
-
-_BINOPS: dict[str, Any] = {
-    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b, "%": lambda a, b: a % b,
-    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
-}
-
-
-def _walk(stmts: Sequence[m.Statement]) -> Iterator[m.Statement]:
-    """Every statement, depth first (the checker's walk)."""
-    return walk(stmts)
-
-
-def _children(e: Any) -> Iterator[Any]:
-    if isinstance(e, m.Node):
-        for name in type(e).model_fields:
-            value = getattr(e, name)
-            if isinstance(value, tuple):
-                yield from (v for v in value if isinstance(v, m.Node))
-            elif isinstance(value, m.Node) and not isinstance(value, m.Span):
-                yield value
-
-
-def _names(e: m.Expr) -> Iterator[m.Name]:
-    stack: list[Any] = [e]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, m.Name):
-            yield node
-        stack.extend(_children(node))
-
-
-def _ints(e: m.Expr) -> Iterator[m.IntLit]:
-    stack: list[Any] = [e]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, m.IntLit):
-            yield node
-        stack.extend(_children(node))

@@ -65,8 +65,12 @@ class Call(Node):
     span: Span
 
 
+BinaryOp = Literal["+", "-", "*", "%", "==", "!=", "<", "<=", ">", ">=", "and", "or"]
+"""The binary operators of expressions (see :data:`tricklang.walk.BINARY` for their meaning)."""
+
+
 class BinOp(Node):
-    op: str  # + - * == != < <= > >= and or
+    op: BinaryOp
     left: Expr
     right: Expr
     span: Span

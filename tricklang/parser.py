@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import (
@@ -1031,7 +1031,7 @@ class _ToModel(Transformer[Token, m.RuleFile]):
             # Each link of a chain like `5 - 2 - 1` spans its own operands only.
             first, last = node.span, right.span
             span = m.Span(line=first.line, column=first.column, end_line=last.end_line, end_column=last.end_column)
-            node = m.BinOp(op=op, left=node, right=right, span=span)
+            node = m.BinOp(op=cast(m.BinaryOp, op), left=node, right=right, span=span)
         return node
 
     def or_expr(self, meta: Any, children: list[Any]) -> Any:

@@ -1,0 +1,249 @@
+"""One walk over the syntax model: the children of a node, every statement of a
+block, a visitor base class, and the one constant folder every pass uses.
+
+Nodes know their children through their fields (:func:`children`), so a pass
+that only wants "every statement" or "every name in this expression" does not
+write its own ``isinstance`` ladder. A pass that does something different for
+each kind of node subclasses :class:`Visitor` and writes ``visit_<Node>``
+methods. :func:`fold` evaluates an expression made of literals and names of known
+value (options, ``true``/``false``, choice values), and is what the checker, the
+lints, explain, the static bounds and the interpreter's compiler call a constant.
+
+>>> from tricklang import loads
+>>> rules = loads('''tricklang 1
+... game "G"
+... players 2
+... option target: int = 5 in 1..9
+... deck
+...   suits spades black, hearts red
+...   ranks A K Q
+... zone hand: per player, owner
+... zone stock: shared, hidden, pack
+... zone won: per player, public
+... match
+...   game to target + 2, after the deal
+... deal
+...   deal 3 to each
+...   tricks 3, left of dealer leads first
+... ''').rules
+>>> fold(rules.match.target, {"target": 5})
+7
+>>> [type(st).__name__ for st in statements(rules.deal)]
+['DealCards', 'Tricks']
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any, Final, Generic, TypeVar
+
+from . import model as m
+
+__all__ = [
+    "BINARY",
+    "UNKNOWN",
+    "Unknown",
+    "Value",
+    "Visitor",
+    "blocks",
+    "children",
+    "fold",
+    "fold_int",
+    "names",
+    "nodes",
+    "statements",
+    "statements_of",
+]
+
+Value = int | bool | str
+"""What a constant expression folds to: a number, a truth value or a choice value."""
+
+
+class Unknown:
+    """The type of :data:`UNKNOWN`: the value of an expression that is not constant."""
+
+    _instance: Unknown | None = None
+
+    def __new__(cls) -> Unknown:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+
+UNKNOWN: Final = Unknown()
+"""What :func:`fold` returns for an expression whose value is not known statically."""
+
+BINARY: Final[dict[m.BinaryOp, Callable[[Any, Any], Any]]] = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "%": operator.mod,
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+    ">": operator.gt, ">=": operator.ge,
+    "and": lambda a, b: bool(a) and bool(b), "or": lambda a, b: bool(a) or bool(b),
+}
+"""The one table of binary operators: the folder and the compiled runtime use it."""
+
+
+# ---------------------------------------------------------------- children
+
+
+def children(node: m.Node) -> Iterator[m.Node]:
+    """The nodes directly below ``node``, in field order (spans left out).
+
+    Tuples are followed (also the ``(condition, block)`` pairs of an ``if``), so
+    that a statement's children are its expressions, patterns and nested blocks.
+    """
+    for name in type(node).model_fields:
+        yield from _nodes_in(getattr(node, name))
+
+
+def _nodes_in(value: Any) -> Iterator[m.Node]:
+    if isinstance(value, m.Span):
+        return
+    if isinstance(value, m.Node):
+        yield value
+    elif isinstance(value, tuple):
+        for item in value:
+            yield from _nodes_in(item)
+
+
+def nodes(node: m.Node) -> Iterator[m.Node]:
+    """``node`` and every node below it, depth first."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(list(children(current))))
+
+
+def names(e: m.Node) -> Iterator[m.Name]:
+    """Every name used in an expression (or any node), depth first."""
+    return (n for n in nodes(e) if isinstance(n, m.Name))
+
+
+# ---------------------------------------------------------------- statements
+
+
+def blocks(st: m.Node) -> Iterator[tuple[m.Statement, ...]]:
+    """The blocks of statements directly inside a statement: the branches and the
+    ``else`` of an ``if``, each option of a choice, the body of a loop or a phase,
+    each declaration's body in trick play."""
+    if isinstance(st, m.If):
+        for _, body in st.branches:
+            yield body
+        yield st.orelse
+    elif isinstance(st, m.Choose):
+        for opt in st.options:
+            yield opt.body
+    elif isinstance(st, m.Tricks):
+        for dec in st.declarations:
+            yield dec.body
+    else:
+        inner = getattr(st, "body", None)
+        if isinstance(inner, tuple):
+            yield inner
+
+
+def statements(stmts: Iterable[m.Statement]) -> Iterator[m.Statement]:
+    """Every statement of a block, depth first, including those in nested blocks."""
+    for st in stmts:
+        yield st
+        for body in blocks(st):
+            yield from statements(body)
+
+
+def statements_of(rules: m.RuleFile) -> Iterator[m.Statement]:
+    """Every statement of the deal and of the irregularities."""
+    yield from statements(rules.deal)
+    for irr in rules.irregularities:
+        yield from statements(irr.body)
+
+
+# ---------------------------------------------------------------- visitor
+
+R = TypeVar("R")
+
+
+class Visitor(Generic[R]):
+    """Dispatch on the class of a node: ``visit(node)`` calls ``visit_<ClassName>``
+    (e.g. ``visit_BinOp``), or :meth:`generic_visit` when there is none."""
+
+    def visit(self, node: m.Node, *args: Any) -> R:
+        method: Callable[..., R] = getattr(self, "visit_" + type(node).__name__, self.generic_visit)
+        return method(node, *args)
+
+    def generic_visit(self, node: m.Node, *args: Any) -> R:
+        """What a node without a ``visit_`` method gives; raises TypeError unless overridden."""
+        raise TypeError(f"{type(self).__name__} cannot visit {type(node).__name__}")
+
+
+# ---------------------------------------------------------------- constant folding
+
+
+class _Folder(Visitor["Value | Unknown"]):
+    def __init__(self, env: Mapping[str, Value]) -> None:
+        self.env = env
+
+    def generic_visit(self, node: m.Node, *args: Any) -> Value | Unknown:
+        return UNKNOWN
+
+    def visit_IntLit(self, e: m.IntLit) -> Value | Unknown:  # noqa: N802 - visitor naming
+        return e.value
+
+    def visit_Name(self, e: m.Name) -> Value | Unknown:  # noqa: N802
+        return self.env.get(e.name, UNKNOWN)
+
+    def visit_Not(self, e: m.Not) -> Value | Unknown:  # noqa: N802
+        v = self.visit(e.operand)
+        return UNKNOWN if isinstance(v, Unknown) else not v
+
+    def visit_Neg(self, e: m.Neg) -> Value | Unknown:  # noqa: N802
+        v = self.visit(e.operand)
+        return UNKNOWN if isinstance(v, (Unknown, bool, str)) else -v
+
+    def visit_Call(self, e: m.Call) -> Value | Unknown:  # noqa: N802
+        if e.name not in ("min", "max") or not e.args:
+            return UNKNOWN
+        values = [self.visit(a.value) for a in e.args]
+        ints = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
+        if len(ints) != len(values):
+            return UNKNOWN
+        return min(ints) if e.name == "min" else max(ints)
+
+    def visit_BinOp(self, e: m.BinOp) -> Value | Unknown:  # noqa: N802
+        a = self.visit(e.left)
+        if (e.op == "and" and a is False) or (e.op == "or" and a is True):
+            return a
+        b = self.visit(e.right)
+        if e.op in ("and", "or"):
+            if isinstance(a, Unknown) or isinstance(b, Unknown):
+                # `x and false` is false, `x or true` is true, whatever x is
+                decided = (e.op == "and" and b is False) or (e.op == "or" and b is True)
+                return b if decided else UNKNOWN
+        if isinstance(a, Unknown) or isinstance(b, Unknown):
+            return UNKNOWN
+        try:
+            value: Value = BINARY[e.op](a, b)
+        except (TypeError, ZeroDivisionError):
+            return UNKNOWN
+        return value
+
+
+def fold(e: m.Expr, env: Mapping[str, Value]) -> Value | Unknown:
+    """The value of an expression whose names all have a value in ``env`` (literals,
+    ``not``, ``-``, ``min``/``max`` and every binary operator), else :data:`UNKNOWN`.
+
+    ``and``/``or`` are decided by one known side when it settles them (``false
+    and x`` is false). Never raises on a well-formed expression.
+    """
+    return _Folder(env).visit(e)
+
+
+def fold_int(e: m.Expr | None, env: Mapping[str, Value]) -> int | None:
+    """:func:`fold`, when the value is a number; else None."""
+    if e is None:
+        return None
+    v = fold(e, env)
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
