@@ -19,7 +19,7 @@ class Core:
         "au_active", "au_order", "au_pos", "au_high", "au_bidder", "au_passed",
         "terminal", "winner", "events", "steps", "seed", "deck", "first_dealer",
         "table", "calls", "exposed", "deal_scores", "deal_events", "chance",
-        "bids", "counters", "dealt_to", "taken_by", "last_deal",
+        "bids", "counters", "dealt_to", "taken_by", "last_deal", "tape", "tape_pos",
     )
 
     zones: list[list[int]]
@@ -67,6 +67,8 @@ class Core:
     dealt_to: list[int]
     taken_by: list[int]
     last_deal: bool
+    tape: tuple[int, ...] | None  # explicit chance: the outcomes given so far (see interpreter.chance)
+    tape_pos: int
 
     def copy(self, events: bool = True) -> Core:
         """An independent copy (lists copied, immutable values shared); with

@@ -15,6 +15,7 @@ from typing import Any
 
 from .actions import Action
 from .cards import NO_TRUMP
+from .chance import draw
 from .core import Core
 from .errors import GameLimitError, RuleRuntimeError
 from .legal import LegalActions, Selection
@@ -431,6 +432,9 @@ class Move(Instruction):
             k = max(0, min(self.amount(core), len(candidates)))
             if self.mode == "top":
                 chosen = candidates[len(candidates) - k:][::-1] if k else []
+            elif core.tape is not None:
+                picked = draw(core, "sample", [src[i] for i in candidates], k)
+                chosen = [src.index(c) for c in picked]
             else:
                 core.chance += 1
                 rng = random.Random(f"{core.seed}/chance/{core.deal_no}/{core.chance}")

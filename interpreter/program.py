@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from tricklang.bounds import DEFAULT_DEAL_LIMIT
 
 from .cards import NO_TRUMP, CardTables
+from .chance import draw
 from .core import Core
 from .errors import GameLimitError
 
@@ -119,9 +120,17 @@ class Program:
         """The seats that see zone instance z now (exposed zones are seen by all)."""
         return self.all_mask if z in core.exposed else self.zones[z].mask
 
-    def new_core(self, seed: int, deck: list[int] | None, dealer: int | None, table: bool = False) -> Core:
+    def new_core(self, seed: int, deck: list[int] | None, dealer: int | None, table: bool = False,
+                 tape: tuple[int, ...] | None = None) -> Core:
+        """A match at its start. With a ``tape`` chance is explicit (see :mod:`interpreter.chance`).
+
+        Raises:
+            ChanceNeeded: explicit chance, and the tape holds too few outcomes.
+        """
         core = Core()
         core.table = table
+        core.tape = tape
+        core.tape_pos = 0
         core.zones = [[] for _ in self.zones]
         core.vars = [None] * len(self.var_names)
         core.scores = [0] * len(self.sides)
@@ -131,31 +140,51 @@ class Program:
         }
         core.seed = seed
         core.deck = deck
-        if dealer is None:
-            dealer = self.first_dealer
-        if dealer is None:
-            dealer = random.Random(f"{seed}/first-dealer").randrange(self.n)
-        core.first_dealer = dealer
-        core.dealer = dealer
         core.deal_no = 0
         core.terminal = False
         core.winner = -1
         core.last_deal = False
         core.events = []
         core.steps = 0
+        if dealer is None:
+            dealer = self.first_dealer
+        if dealer is None:
+            if tape is not None:  # a chance node before anything is dealt: the table is empty
+                core.dealer = core.first_dealer = 0
+                self._reset_deal(core)
+                dealer = draw(core, "dealer", range(self.n), 1)[0]
+            else:
+                dealer = random.Random(f"{seed}/first-dealer").randrange(self.n)
+        core.first_dealer = dealer
+        core.dealer = dealer
         self.start_deal(core)
         return core
 
     def start_deal(self, core: Core) -> None:
-        """Gather and shuffle the cards (or lay out the prearranged deck) and reset the deal."""
+        """Gather and shuffle the cards (or lay out the prearranged deck) and reset the deal.
+
+        Raises:
+            ChanceNeeded: explicit chance and too few outcomes (the cards are gathered).
+        """
         for z in core.zones:
             z.clear()
         if core.deal_no == 0 and core.deck is not None:
             order = list(reversed(core.deck))
+        elif core.tape is not None:
+            self._reset_deal(core)  # a chance node shows the table with the cards gathered
+            order = draw(core, "deck", range(self.tables.size), self.tables.size)[::-1]
         else:
             order = list(range(self.tables.size))
             random.Random(f"{core.seed}/deal/{core.deal_no}").shuffle(order)
         core.zones[self.pack] = order
+        self._reset_deal(core)
+        core.steps += len(order)  # a shuffle counts, so a deal that always redeals is stopped
+        event: dict[str, Any] = {"type": "deal", "deal": core.deal_no + 1, "dealer": core.dealer}
+        if self.seat_roles:
+            event["roles"] = {name: fn(core) for name, fn in self.seat_roles.items()}
+        self.emit(core, event)
+
+    def _reset_deal(self, core: Core) -> None:
         core.vars = [None] * len(self.var_names)
         core.trump = NO_TRUMP
         core.ti = self.tables.nsuits
@@ -177,7 +206,6 @@ class Program:
         core.au_high = 0
         core.au_bidder = -1
         core.au_passed = []
-        core.steps += len(order)  # a shuffle counts, so a deal that always redeals is stopped
         core.calls = []
         core.exposed = set()
         core.deal_scores = list(core.scores)
@@ -186,10 +214,6 @@ class Program:
         core.bids = [-1] * self.n
         core.dealt_to = [-1] * self.tables.size
         core.taken_by = [-1] * self.tables.size
-        event: dict[str, Any] = {"type": "deal", "deal": core.deal_no + 1, "dealer": core.dealer}
-        if self.seat_roles:
-            event["roles"] = {name: fn(core) for name, fn in self.seat_roles.items()}
-        self.emit(core, event)
 
     def redeal(self, core: Core, same_dealer: bool, laws: tuple[str, ...]) -> None:
         """Abandon the deal: its points are taken back and the cards dealt again."""

@@ -373,6 +373,83 @@ class State(Views):
         many = f"{sel.lo}" if sel.lo == sel.hi else f"{sel.lo} to {sel.hi}"
         return f"choose {many} card{'s' if sel.hi != 1 else ''}, not {len(cards)}"
 
+    # ------------------------------------------------------------ embedding: modes, ids, chance
+    @property
+    def selections(self) -> str:
+        """'all' (a multi-card selection is one action) or 'one_card' (see :mod:`interpreter.modes`)."""
+        return "all"
+
+    @property
+    def chance(self) -> str:
+        """'automatic' (seeded shuffles) or 'explicit' (chance nodes; see :mod:`interpreter.chance`)."""
+        return "automatic"
+
+    def is_chance_node(self) -> bool:
+        """True when chance (a shuffle, a random move) must act next; only with ``chance='explicit'``."""
+        return False
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """(outcome id, probability) at a chance node, by increasing id; [] at a decision."""
+        return []
+
+    def apply_chance_outcome(self, outcome: int) -> None:
+        """Apply a chance outcome at a chance node.
+
+        Raises:
+            IllegalActionError: this state is not at a chance node (it never is with
+                automatic chance), or the outcome is not possible; the state is unchanged.
+        """
+        reason = "the match is over" if self.core.terminal else f"seat {self.current_player} must decide: this is not a chance node"
+        raise IllegalActionError(f"chance outcome {outcome!r}", reason)
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """The size of this game's action space (see :mod:`interpreter.spaces`)."""
+        from .spaces import action_space
+
+        return action_space(self).size
+
+    def legal_action_ids(self) -> list[int]:
+        """The ids of the legal actions, increasing (see :mod:`interpreter.spaces`)."""
+        from .spaces import legal_ids
+
+        return [i for i, _ in legal_ids(self)]
+
+    def action_id(self, action: Action | str) -> int:
+        """The id of an action (an :class:`Action` or its text).
+
+        Raises:
+            InvalidActionError: the action has no id in this game's space.
+        """
+        from .spaces import action_space
+
+        if not isinstance(action, Action):
+            text = self._canonical(action)
+            words = text.split()
+            action = Action(words[0], tuple(words[1:]))
+        return action_space(self).id_of(action)
+
+    def action_from_id(self, i: int) -> Action:
+        """The action id ``i`` stands for now.
+
+        Raises:
+            InvalidActionError: ``i`` is out of range.
+        """
+        from .spaces import action_from_id
+
+        return action_from_id(self, i)
+
+    def apply_id(self, i: int) -> None:
+        """Apply the legal action with id ``i``.
+
+        Raises:
+            InvalidActionError: ``i`` is out of range.
+            IllegalActionError: ``i`` is not legal now, or this is a chance node; the state is unchanged.
+        """
+        from .spaces import apply_id
+
+        apply_id(self, i)
+
     # ------------------------------------------------------------ copies and JSON
     def clone(self) -> State:
         """An independent copy (the compiled rules are shared)."""
@@ -449,19 +526,28 @@ class State(Views):
             seed, dealer, actions = data["seed"], data["dealer"], data["actions"]
             if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
                 raise RecordError("'actions' must be a list of action texts")
-            state = new_game(ruleset, seed=seed, deck=data.get("deck"), dealer=dealer, mode=data.get("mode", "strict"))
+            state = new_game(ruleset, seed=seed, deck=data.get("deck"), dealer=dealer, mode=data.get("mode", "strict"),
+                             selections=data.get("selections", "all"), chance=data.get("chance", "automatic"))
         except (KeyError, TypeError) as err:
             raise RecordError(f"state is missing or has a bad field: {err}") from None
         except RecordError:
             raise
         except TrickLangError as err:
             raise RecordError(f"state cannot be rebuilt: {err}") from None
+        state._restore(actions, data)
+        return state
+
+    def _restore(self, actions: Sequence[str], data: Mapping[str, Any]) -> None:
+        """Replay the actions of a JSON state (the embedding modes also feed chance outcomes).
+
+        Raises:
+            RecordError: an action does not fit the rules.
+        """
         for i, a in enumerate(actions):
             try:
-                state.apply(a)
+                self.apply(a)
             except TrickLangError as err:
                 raise RecordError(f"action {i + 1} ({a!r}) does not fit the rules: {err}") from None
-        return state
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
@@ -552,6 +638,8 @@ def new_game(
     dealer: int | None = None,
     options: Mapping[str, Any] | None = None,
     mode: str = "strict",
+    selections: str = "all",
+    chance: str = "automatic",
 ) -> State:
     """Start a match.
 
@@ -563,11 +651,16 @@ def new_game(
         options: option values for this game.
         mode: 'strict' (default: regular actions only) or 'table' (the rule file's
             irregularities are offered too, as ``irregular NAME SEAT`` actions).
+        selections: 'all' (default: a multi-card selection is one action) or
+            'one_card' (card by card, then ``done``; see :mod:`interpreter.modes`).
+        chance: 'automatic' (default: seeded shuffles) or 'explicit' (shuffles and
+            random moves are chance nodes; see :mod:`interpreter.chance`).
 
     Raises:
         OptionError: an unknown option or a bad value.
         InvalidActionError: ``deck`` holds an unknown card code.
-        RecordError: ``deck`` is not the whole pack exactly once, or ``dealer`` is not a seat.
+        RecordError: ``deck`` is not the whole pack exactly once, ``dealer`` is not a
+            seat, or ``mode``, ``selections`` or ``chance`` is not one of its values.
     """
     ruleset = ruleset.with_options(options)
     program = compile_ruleset(ruleset)
@@ -592,6 +685,15 @@ def new_game(
         raise RecordError(f"mode must be 'strict' or 'table', not {mode!r}")
     if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < program.n):
         raise RecordError(f"dealer must be a seat 0..{program.n - 1}, not {dealer!r}")
+    if selections not in ("all", "one_card"):
+        raise RecordError(f"selections must be 'all' or 'one_card', not {selections!r}")
+    if chance not in ("automatic", "explicit"):
+        raise RecordError(f"chance must be 'automatic' or 'explicit', not {chance!r}")
+    if selections != "all" or chance != "automatic":
+        from .modes import new_modal_state
+
+        return new_modal_state(ruleset, program, seed=seed, seed_given=seed_given, deck=cards, dealer=dealer,
+                               table=mode == "table", selections=selections, chance=chance)
     state = State.__new__(State)
     state.ruleset = ruleset
     state.program = program

@@ -1,0 +1,333 @@
+"""Integer action ids: a fixed, documented action space per rule file.
+
+Game-AI tools (OpenSpiel, PettingZoo, a policy network's output layer) need every
+action as an integer in ``0 .. num_distinct_actions - 1``, the same integer for the
+same move in every state. The space is derived from the rule file alone, block by
+block, in this order (a block is left out when the rule file cannot use it):
+
+=============  =====================================================================
+block          ids
+=============  =====================================================================
+``card``       one per card of the deck, in deck order (suit by suit, ranks high to
+               low): ``play C``; in one-card mode also ``VERB C``, one card of the
+               pending selection (``discard 7H``)
+``word``       the named choices (``stand``, ``propose``...) in order of first
+               appearance, then ``pass`` when the rule file has an auction
+``name``       ``name SUIT``, one per suit, when a player may name trumps
+``bid``        ``bid B`` for every B from the lowest to the highest bid the rule
+               file allows (bounds that are not constants: 0 and the deck size)
+``declare``    ``declare NAME``, one per declaration name
+``irregular``  ``irregular NAME SEAT``, one per irregularity and seat (legal only in
+               table mode)
+``done``       one-card mode: end the pending selection here
+``cards``      default mode: a whole selection of several cards (or none) is
+               ``start + sum(2**c)`` over its cards c: one id per subset of the deck
+=============  =====================================================================
+
+A card id therefore means "that card, for whatever the state asks": to play it,
+or (one-card mode) to add it to the discard or to what is taken. Default-mode
+selections make the space astronomically large (``2**deck`` ids); the adapters use
+one-card mode, whose space is small (Écarté: 32 cards + 5 words + 1 done, plus
+irregularities).
+
+>>> import tricklang, interpreter
+>>> rules = tricklang.load("rules/ecarte.trick")
+>>> state = interpreter.new_game(rules, seed=42, selections="one_card")
+>>> state.legal_action_ids(), [str(state.action_from_id(i)) for i in state.legal_action_ids()]
+([32, 33], ['stand', 'propose'])
+>>> state.apply_id(33)
+>>> state.action_id("accept")
+35
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from tricklang import model as m
+from tricklang.checker import walk_all
+
+from .actions import Action
+from .errors import IllegalActionError, InvalidActionError
+
+if TYPE_CHECKING:
+    from tricklang import Ruleset
+
+    from .program import Program
+    from .state import State
+
+SELECTIONS = ("all", "one_card")
+"""The selection modes: 'all' (a multi-card selection is one action) and 'one_card'."""
+
+
+@dataclass(frozen=True)
+class Block:
+    """A run of consecutive ids: ``start .. start + size - 1``."""
+
+    name: str
+    start: int
+    size: int
+
+
+class ActionSpace:
+    """The action space of one rule file (with its option values) in one selection mode.
+
+    Build it with :func:`action_space`. ``blocks`` lists the layout (see the module
+    docstring); ``size`` is ``num_distinct_actions``.
+    """
+
+    def __init__(self, ruleset: Ruleset, program: Program, selections: str) -> None:
+        rules = ruleset.rules
+        stmts = list(walk_all(rules))
+        tables = program.tables
+        self.selections = selections
+        self.codes: list[str] = list(tables.codes)
+        self.select_verbs: frozenset[str] = frozenset(
+            ["discard" for st in stmts if isinstance(st, m.Discard)]
+            + [st.verb for st in stmts if isinstance(st, m.Take)])
+        words: list[str] = []
+        for st in stmts:
+            if isinstance(st, m.Choose):
+                words.extend(o.name for o in st.options)
+        if any(isinstance(st, m.Auction) for st in stmts):
+            words.append("pass")
+        self.words: list[str] = list(dict.fromkeys(words))
+        self.suits: list[str] = list(tables.suit_names) if any(isinstance(st, m.NameTrump) for st in stmts) else []
+        self.bid_low, self.bid_high = _bid_bounds(stmts, dict(ruleset.options), tables.size)
+        self.declarations: list[str] = list(dict.fromkeys(
+            d.name for st in stmts if isinstance(st, m.Tricks) for d in st.declarations))
+        self.irregular: list[tuple[str, int]] = [(irr.name, p) for irr in rules.irregularities
+                                                 for p in range(program.n)]
+        self.blocks: list[Block] = []
+        start = 0
+        has_select = bool(self.select_verbs)
+        for name, size in (("card", len(self.codes)), ("word", len(self.words)), ("name", len(self.suits)),
+                           ("bid", self.bid_high - self.bid_low + 1 if self.bid_high >= self.bid_low else 0),
+                           ("declare", len(self.declarations)), ("irregular", len(self.irregular)),
+                           ("done", 1 if has_select and selections == "one_card" else 0),
+                           ("cards", 2 ** len(self.codes) if has_select and selections == "all" else 0)):
+            self.blocks.append(Block(name, start, size))
+            start += size
+        self.size = start
+        self._start = {b.name: b.start for b in self.blocks}
+        self._word_ids = {w: self._start["word"] + i for i, w in enumerate(self.words)}
+        self._suit_ids = {s: self._start["name"] + i for i, s in enumerate(self.suits)}
+        self._decl_ids = {d: self._start["declare"] + i for i, d in enumerate(self.declarations)}
+        self._irr_ids = {(n, str(p)): self._start["irregular"] + i for i, (n, p) in enumerate(self.irregular)}
+        self._card_index = dict(tables.index)
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return self.size
+
+    def __repr__(self) -> str:
+        parts = ", ".join(f"{b.name} {b.start}..{b.start + b.size - 1}" for b in self.blocks if b.size)
+        return f"<ActionSpace {self.selections} size={self.size}: {parts}>"
+
+    def block_of(self, i: int) -> Block:
+        """The block holding id ``i``.
+
+        Raises:
+            InvalidActionError: ``i`` is not an integer in ``0 .. size - 1``.
+        """
+        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < self.size:
+            raise InvalidActionError(f"action id {i!r} is out of range: this game's ids are 0..{self.size - 1}")
+        for b in self.blocks:
+            if b.start <= i < b.start + b.size:
+                return b
+        raise AssertionError("unreachable: the blocks cover the space")  # pragma: no cover
+
+    def id_of(self, action: Action) -> int:
+        """The id of an action (its verb and arguments; the state does not matter).
+
+        Raises:
+            InvalidActionError: the action has no id in this space (e.g. a whole
+                multi-card selection in one-card mode).
+        """
+        verb, args = action.verb, action.args
+        try:
+            if verb == "play" and len(args) == 1:
+                return action.card if action.card >= 0 else self._card_index[args[0]]
+            if verb in self.select_verbs and args:
+                cards = [] if args == ("none",) else [self._card_index[a] for a in args]
+                if self.selections == "one_card":
+                    if len(cards) == 1:
+                        return cards[0]
+                else:
+                    return self._start["cards"] + sum(1 << c for c in cards)
+            elif not args:
+                if verb == "done" and self.selections == "one_card" and self.select_verbs:
+                    return self._start["done"]
+                return self._word_ids[verb]
+            elif verb == "name" and len(args) == 1:
+                return self._suit_ids[args[0]]
+            elif verb == "bid" and len(args) == 1:
+                b = int(args[0])
+                if self.bid_low <= b <= self.bid_high:
+                    return self._start["bid"] + b - self.bid_low
+            elif verb == "declare" and len(args) == 1:
+                return self._decl_ids[args[0]]
+            elif verb == "irregular" and len(args) == 2:
+                return self._irr_ids[(args[0], args[1])]
+        except (KeyError, ValueError):
+            pass
+        raise InvalidActionError(f"action '{action.text}' has no id in this game's action space ({self.selections} selections)")
+
+    def action_of(self, i: int, card_verb: str = "play") -> Action:
+        """The action with id ``i``; a card id becomes ``card_verb C``.
+
+        Raises:
+            InvalidActionError: ``i`` is out of range.
+        """
+        b = self.block_of(i)
+        k = i - b.start
+        if b.name == "card":
+            return Action(card_verb, (self.codes[k],), k)
+        if b.name == "word":
+            return Action(self.words[k])
+        if b.name == "name":
+            return Action("name", (self.suits[k],))
+        if b.name == "bid":
+            return Action("bid", (str(self.bid_low + k),))
+        if b.name == "declare":
+            return Action("declare", (self.declarations[k],))
+        if b.name == "irregular":
+            name, seat = self.irregular[k]
+            return Action("irregular", (name, str(seat)))
+        if b.name == "done":
+            return Action("done")
+        cards = [c for c in range(len(self.codes)) if k >> c & 1]
+        return Action(card_verb if card_verb != "play" else "select",
+                      tuple(self.codes[c] for c in cards) if cards else ("none",))
+
+
+def _bid_bounds(stmts: Sequence[m.Statement], options: dict[str, object], deck: int) -> tuple[int, int]:
+    lows: list[int] = []
+    highs: list[int] = []
+    for st in stmts:
+        if isinstance(st, (m.Bid, m.Auction)):
+            lo, hi = _constant(st.low, options), _constant(st.high, options)
+            lows.append(lo if lo is not None else 0)
+            highs.append(hi if hi is not None else deck)
+    if not highs:
+        return 0, -1
+    return min(lows), max(highs)
+
+
+def _constant(e: m.Expr, options: dict[str, object]) -> int | None:
+    """A constant integer expression's value (literals, int options, + - * min max), else None."""
+    if isinstance(e, m.IntLit):
+        return e.value
+    if isinstance(e, m.Name):
+        v = options.get(e.name)
+        return v if isinstance(v, int) and not isinstance(v, bool) else None
+    if isinstance(e, m.Neg):
+        v = _constant(e.operand, options)
+        return None if v is None else -v
+    if isinstance(e, m.BinOp) and e.op in ("+", "-", "*"):
+        a, b = _constant(e.left, options), _constant(e.right, options)
+        if a is None or b is None:
+            return None
+        return a + b if e.op == "+" else a - b if e.op == "-" else a * b
+    if isinstance(e, m.Call) and e.name in ("min", "max") and e.args:
+        vals = [_constant(a.value, options) for a in e.args]
+        ints = [v for v in vals if v is not None]
+        if len(ints) != len(vals):
+            return None
+        return min(ints) if e.name == "min" else max(ints)
+    return None
+
+
+_SPACES: weakref.WeakKeyDictionary[Program, dict[str, ActionSpace]] = weakref.WeakKeyDictionary()
+
+
+def action_space(state: State, selections: str | None = None) -> ActionSpace:
+    """The action space of a state's rule file (cached per compiled rule file and mode).
+
+    ``selections`` defaults to the state's own mode.
+
+    Raises:
+        RecordError: ``selections`` is not 'all' or 'one_card'.
+    """
+    mode = selections if selections is not None else state.selections
+    if mode not in SELECTIONS:
+        from .errors import RecordError
+
+        raise RecordError(f"selections must be 'all' or 'one_card', not {mode!r}")
+    per_mode = _SPACES.setdefault(state.program, {})
+    space = per_mode.get(mode)
+    if space is None:
+        space = per_mode[mode] = ActionSpace(state.ruleset, state.program, mode)
+    return space
+
+
+# ---------------------------------------------------------------- per state
+
+
+def _pending_verb(state: State) -> str:
+    """The verb a card id stands for now: 'play', or the pending selection's verb."""
+    decision = state.decision
+    return decision.phase if decision is not None and decision.kind == "select" else "play"
+
+
+def legal_ids(state: State) -> list[tuple[int, Action]]:
+    """(id, action) for each legal action, by increasing id.
+
+    Raises:
+        GameLimitError: a legal bid lies outside the space (its bounds were not constants).
+    """
+    space = action_space(state)
+    out = []
+    for a in state.legal_actions():
+        try:
+            out.append((space.id_of(a), a))
+        except InvalidActionError as err:
+            from .errors import GameLimitError
+
+            raise GameLimitError(f"legal action '{a.text}' lies outside the action space: {err}") from None
+    out.sort(key=lambda pair: pair[0])
+    return out
+
+
+def action_from_id(state: State, i: int) -> Action:
+    """The action id ``i`` stands for in this state (the legal action itself when legal).
+
+    Raises:
+        InvalidActionError: ``i`` is out of range.
+    """
+    space = action_space(state)
+    space.block_of(i)
+    if not state.is_chance_node():
+        for j, a in legal_ids(state):
+            if j == i:
+                return a
+    return space.action_of(i, _pending_verb(state))
+
+
+def apply_id(state: State, i: int) -> None:
+    """Apply the legal action with id ``i``.
+
+    Raises:
+        InvalidActionError: ``i`` is not an id of this game's space.
+        IllegalActionError: ``i`` is not legal now, or the state is a chance node;
+            the state is unchanged.
+    """
+    space = action_space(state)
+    space.block_of(i)
+    if state.is_chance_node():
+        raise IllegalActionError(f"id {i}", "this is a chance node: apply a chance outcome (apply_chance_outcome)")
+    for j, a in legal_ids(state):
+        if j == i:
+            state.apply(a)
+            return
+    action = space.action_of(i, _pending_verb(state))
+    reason = state.why_illegal(action) if not state.is_terminal() else "the match is over"
+    raise IllegalActionError(f"id {i} ({action.text})", reason or "not legal now")
+
+
+def iter_blocks(space: ActionSpace) -> Iterator[Block]:
+    """The non-empty blocks, in id order."""
+    return (b for b in space.blocks if b.size)
