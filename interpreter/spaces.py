@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tricklang import model as m
-from tricklang.checker import walk_all
+from tricklang.walk import Value, fold_int, statements_of
 
 from .actions import Action
 from .errors import IllegalActionError, InvalidActionError
@@ -81,7 +81,7 @@ class ActionSpace:
 
     def __init__(self, ruleset: Ruleset, program: Program, selections: str) -> None:
         rules = ruleset.rules
-        stmts = list(walk_all(rules))
+        stmts = list(statements_of(rules))
         tables = program.tables
         self.selections = selections
         self.codes: list[str] = list(tables.codes)
@@ -204,41 +204,17 @@ class ActionSpace:
                       tuple(self.codes[c] for c in cards) if cards else ("none",))
 
 
-def _bid_bounds(stmts: Sequence[m.Statement], options: dict[str, object], deck: int) -> tuple[int, int]:
+def _bid_bounds(stmts: Sequence[m.Statement], options: dict[str, Value], deck: int) -> tuple[int, int]:
     lows: list[int] = []
     highs: list[int] = []
     for st in stmts:
         if isinstance(st, (m.Bid, m.Auction)):
-            lo, hi = _constant(st.low, options), _constant(st.high, options)
+            lo, hi = fold_int(st.low, options), fold_int(st.high, options)
             lows.append(lo if lo is not None else 0)
             highs.append(hi if hi is not None else deck)
     if not highs:
         return 0, -1
     return min(lows), max(highs)
-
-
-def _constant(e: m.Expr, options: dict[str, object]) -> int | None:
-    """A constant integer expression's value (literals, int options, + - * min max), else None."""
-    if isinstance(e, m.IntLit):
-        return e.value
-    if isinstance(e, m.Name):
-        v = options.get(e.name)
-        return v if isinstance(v, int) and not isinstance(v, bool) else None
-    if isinstance(e, m.Neg):
-        v = _constant(e.operand, options)
-        return None if v is None else -v
-    if isinstance(e, m.BinOp) and e.op in ("+", "-", "*"):
-        a, b = _constant(e.left, options), _constant(e.right, options)
-        if a is None or b is None:
-            return None
-        return a + b if e.op == "+" else a - b if e.op == "-" else a * b
-    if isinstance(e, m.Call) and e.name in ("min", "max") and e.args:
-        vals = [_constant(a.value, options) for a in e.args]
-        ints = [v for v in vals if v is not None]
-        if len(ints) != len(vals):
-            return None
-        return min(ints) if e.name == "min" else max(ints)
-    return None
 
 
 _SPACES: weakref.WeakKeyDictionary[Program, dict[str, ActionSpace]] = weakref.WeakKeyDictionary()
