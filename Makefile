@@ -31,9 +31,10 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check tricklang interpreter tests benchmarks
 	$(BIN)/mypy
 
-## bench: interpreter speed against a hand-written Écarté
+## bench: the speed table (hand-written Écarté and Cinch, OpenSpiel when installed, start-up)
 bench: $(VENV)/.installed
-	$(BIN)/python -m benchmarks.bench_ecarte
+	$(BIN)/python -m pip install --quiet -e '.[bench]' || echo "open-spiel could not be installed: the table says so"
+	$(BIN)/python -m benchmarks.bench
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -2,7 +2,10 @@
 
 Speed baseline for the tricklang rules interpreter: plain Python, stdlib only,
 no engine.  Every decision (propose/stand, accept/refuse, each discard, each
-card played, each king-declaration choice) counts as one action.
+card played, each king declaration) counts as one action. The policy is the
+interpreter's random player: each decision picks uniformly among the legal
+actions (a discard of 1..5 cards is one pick among the 31 subsets; declaring the
+king is one more choice beside the cards the holder may play first).
 
 Cards are ints ``suit * 8 + strength``, strength 0..7 for 7 8 9 10 A J Q K,
 so ``card >> 3`` is the suit and, within a suit, a higher int is a higher card.
@@ -14,10 +17,21 @@ import argparse
 import random
 import time
 from collections.abc import Sequence
+from math import comb
 
 KING = 7
 DECK = list(range(32))
 TARGET = 5
+
+
+def choose_subset(rng: random.Random, cards: list[int], lo: int, hi: int) -> list[int]:
+    """A subset of lo..hi cards, uniform over all such subsets."""
+    i = rng.randrange(sum(comb(len(cards), k) for k in range(lo, hi + 1)))
+    k = lo
+    while i >= comb(len(cards), k):
+        i -= comb(len(cards), k)
+        k += 1
+    return rng.sample(cards, k)
 
 
 class MatchOverError(Exception):
@@ -64,7 +78,7 @@ class Match:
 
             hand = hands[elder]
             self.actions += 1  # elder discards 1..5 cards
-            discards = rng.sample(hand, rng.randint(1, 5))
+            discards = choose_subset(rng, hand, 1, 5)
             for card in discards:
                 hand.remove(card)
             while len(hand) < 5 and stock:
@@ -75,7 +89,7 @@ class Match:
             if stock:
                 hand = hands[dealer]
                 self.actions += 1  # dealer discards 0..min(5, stock) cards
-                for card in rng.sample(hand, rng.randint(0, min(5, len(stock)))):
+                for card in choose_subset(rng, hand, 0, min(5, len(stock))):
                     hand.remove(card)
                 while len(hand) < 5:
                     hand.append(stock.pop())
@@ -106,13 +120,12 @@ class Match:
             led = -1
             for seat in (leader, follower):
                 hand = hands[seat]
+                legal = hand if led < 0 else legal_follows(hand, led, trump)
                 if not has_played[seat]:
                     has_played[seat] = True
-                    if king_of_trumps in hand:
-                        self.actions += 1  # declare the king or not
-                        if rng.random() < 0.5:
-                            self.score(seat, 1)
-                legal = hand if led < 0 else legal_follows(hand, led, trump)
+                    if king_of_trumps in hand and rng.randrange(len(legal) + 1) == len(legal):
+                        self.actions += 1  # declares the king, then plays
+                        self.score(seat, 1)
                 card = rng.choice(legal)
                 hand.remove(card)
                 self.actions += 1
@@ -146,13 +159,13 @@ def play_match(rng: random.Random) -> tuple[int, int]:
 
 
 def run(n: int, seed: int) -> tuple[float, int, int]:
-    """Play n matches; return (seconds, matches, actions)."""
+    """Play n matches; return (CPU seconds, matches, actions)."""
     rng = random.Random(seed)
     actions = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(n):
         actions += play_match(rng)[1]
-    return time.perf_counter() - start, n, actions
+    return time.process_time() - start, n, actions
 
 
 def main(argv: Sequence[str] | None = None) -> None:
