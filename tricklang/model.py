@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 class Node(BaseModel):
     """Base class of every syntax node: immutable, with a source span."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Span(Node):
@@ -562,6 +562,5 @@ class RuleFile(Node):
     sections: tuple[tuple[str, Span], ...] = ()
 
 
-for _model in list(globals().values()):
-    if isinstance(_model, type) and issubclass(_model, Node) and _model is not Node:
-        _model.model_rebuild()
+# The node classes build their validators on first use (`defer_build`): importing
+# tricklang stays cheap, and a rule file pays only for the nodes it contains.

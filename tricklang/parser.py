@@ -82,6 +82,7 @@ def _lark() -> Lark:
         postlex=_TrickIndenter(),
         propagate_positions=True,
         maybe_placeholders=False,
+        cache=True,  # the grammar's analysis, kept in the temporary directory, keyed by grammar and Lark version
     )
 
 
