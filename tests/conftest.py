@@ -8,10 +8,85 @@ database. ``HYPOTHESIS_PROFILE=random`` explores new examples on each run;
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import resource
+import time
+from collections.abc import Callable
+from typing import Any
 
+import pytest
 from hypothesis import settings
+
+import tricklang
 
 settings.register_profile("repeatable", derandomize=True, database=None, print_blob=True)
 settings.register_profile("random", derandomize=False, database=None, print_blob=True)
 settings.load_profile("random" if os.environ.get("HYPOTHESIS_PROFILE") in ("random", "long") else "repeatable")
+
+
+# ------------------------------------------------------------------ a sandboxed child
+
+SANDBOX_MEMORY = 1_000_000_000
+"""Address space a sandboxed call may use (bytes)."""
+SANDBOX_SECONDS = 5.0
+"""CPU seconds a sandboxed call may use; it must finish in well under this."""
+
+
+def _sandbox_child(conn: Any, call: Callable[[], Any]) -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (SANDBOX_MEMORY, SANDBOX_MEMORY))
+    resource.setrlimit(resource.RLIMIT_CPU, (int(SANDBOX_SECONDS) + 1, int(SANDBOX_SECONDS) + 2))
+    started = time.perf_counter()
+    try:
+        value = call()
+        out = {"outcome": "returned", "value": repr(value)[:2000]}
+    except MemoryError:
+        out = {"outcome": "capped", "error": "MemoryError", "message": "the memory cap was reached"}
+    except BaseException as err:  # noqa: BLE001 - reported to the test, which judges it
+        out = {"outcome": "raised", "error": type(err).__name__, "message": str(err)[:20000],
+               "codes": list(getattr(err, "codes", []))}
+    out["seconds"] = time.perf_counter() - started
+    conn.send(out)
+    conn.close()
+
+
+def run_sandboxed(call: Callable[[], Any]) -> dict[str, Any]:
+    """Run ``call`` in a forked child with a memory and CPU cap and a wall-clock timeout.
+
+    Returns ``outcome`` ('returned', 'raised', 'capped', 'died' or 'timeout'), the
+    error's type name, message and diagnostic codes, and the seconds taken."""
+    tricklang.parse("tricklang 1\n")  # build the parser before forking
+    ctx = multiprocessing.get_context("fork")
+    receive, send = ctx.Pipe(duplex=False)
+    child = ctx.Process(target=_sandbox_child, args=(send, call), daemon=True)
+    started = time.perf_counter()
+    child.start()
+    send.close()
+    try:
+        if receive.poll(SANDBOX_SECONDS * 2):
+            try:
+                return dict(receive.recv())
+            except EOFError:
+                return {"outcome": "died", "message": f"exit code {child.exitcode}"}
+        return {"outcome": "timeout", "seconds": time.perf_counter() - started}
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join(5)
+        receive.close()
+
+
+def expect_refused(out: dict[str, Any], error: str, code: str | None = None, seconds: float = 2.0) -> str:
+    """Assert a sandboxed call raised ``error`` (with diagnostic ``code``) in time, under its caps."""
+    assert out["outcome"] == "raised", out
+    assert out["error"] == error, out
+    if code is not None:
+        assert code in out["codes"], out
+    assert out["seconds"] < seconds, out
+    return str(out["message"])
+
+
+@pytest.fixture
+def sandbox() -> Callable[[Callable[[], Any]], dict[str, Any]]:
+    """:func:`run_sandboxed`, as a fixture."""
+    return run_sandboxed

@@ -12,10 +12,43 @@ Every problem found in a rule file is a :class:`Diagnostic` with a stable ``code
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Literal
 
 Severity = Literal["error", "warning"]
+
+
+def printable(text: str, keep_newlines: bool = False) -> str:
+    """Text from a file made safe to print: control and format characters
+    (escape sequences, NUL, line and paragraph separators, bidi overrides...)
+    are shown as escapes (``\\x1b``, ``\\u2028``); tabs are kept."""
+    out = []
+    for ch in text:
+        if ch == "\n" and keep_newlines:
+            out.append(ch)
+        elif ch == "\t":
+            out.append(ch)
+        elif unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs"):
+            out.append(f"\\x{ord(ch):02x}" if ord(ch) < 256 else f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def brief(value: object, limit: int = 40) -> str:
+    """A short, printable repr of a value from a stranger, safe for any size
+    (a 5,000-digit number is not converted to text)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 100:
+        return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+    if isinstance(value, (list, dict, tuple, set)):
+        return f"a {type(value).__name__} of {len(value)} items"
+    try:
+        text = repr(value)
+    except ValueError:
+        text = f"a {type(value).__name__}"
+    text = printable(text)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 @dataclass(frozen=True)
@@ -35,18 +68,21 @@ class Diagnostic:
         """Return the message as ``path:line:col: severity: message [code]``,
         followed by the source line with a caret and the hint, where known."""
         where = f"{self.path}:{self.line}:{self.column}" if self.line else self.path
-        out = [f"{where}: {self.severity}: {self.message} [{self.code}]"]
+        out = [printable(f"{where}: {self.severity}: {self.message} [{self.code}]")]
         if source is not None and self.line:
-            lines = source.splitlines()
+            lines = source.split("\n")  # only a newline ends a line, as the parser counts them
             if 0 < self.line <= len(lines):
-                text = lines[self.line - 1].rstrip()
+                raw = lines[self.line - 1].rstrip()
+                text = printable(raw)
                 gutter = f"{self.line:>5} | "
                 out.append(gutter + text)
+                start = len(printable(raw[: max(0, self.column - 1)]))
                 width = max(1, (self.end_column or self.column + 1) - self.column)
-                width = min(width, max(1, len(text) - self.column + 1))
-                out.append(" " * (len(gutter) - 2) + "| " + " " * (self.column - 1) + "^" * width)
+                width = len(printable(raw[self.column - 1: self.column - 1 + width])) or 1
+                width = min(width, max(1, len(text) - start))
+                out.append(" " * (len(gutter) - 2) + "| " + " " * start + "^" * width)
         if self.hint:
-            out.append(f"  hint: {self.hint}")
+            out.append(printable(f"  hint: {self.hint}"))
         return "\n".join(out)
 
     def to_dict(self) -> dict[str, object]:

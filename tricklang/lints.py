@@ -56,6 +56,10 @@ CODES = ("cards-exceed-deck", "no-legal-card", "point-total-mismatch", "phase-un
 MAX_COMBINATIONS = 4096
 """Option combinations tried when deciding whether a condition is constant."""
 
+MAX_LINT_WORK = 200_000
+"""Option combinations tried for the whole file; beyond this budget the lints stop
+judging conditions (they say nothing rather than take long)."""
+
 Leave = Literal["deal", "loop"] | None
 
 
@@ -81,6 +85,7 @@ class _Linter:
         self.constants: dict[str, Value] = {c: c for o in r.options for c in o.choices}
         self.constants.update({"true": True, "false": False})
         self.pack = next((z.name for z in r.zones if z.pack), None)
+        self.work = 0  # option combinations tried so far (see MAX_LINT_WORK)
 
     def warn(self, code: str, message: str, span: m.Span | None, hint: str = "") -> None:
         line, col, end = (span.line, span.column, span.end_column if span.end_line == span.line else 0) if span else (0, 0, 0)
@@ -111,8 +116,9 @@ class _Linter:
         total = 1
         for d in domains:
             total *= len(d)
-        if total > MAX_COMBINATIONS:
+        if total > MAX_COMBINATIONS or self.work + total > MAX_LINT_WORK:
             return None
+        self.work += total
         seen: set[bool] = set()
         for combo in product(*domains):
             env = dict(self.defaults)

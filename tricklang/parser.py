@@ -7,6 +7,7 @@ caret and what was expected.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from functools import lru_cache
 from importlib import resources
@@ -71,6 +72,10 @@ class _TrickIndenter(Indenter):
             yield from super().handle_NL(token)
         except DedentError as err:
             raise _BadDedentError(str(err), token, levels) from None
+
+
+_PARSER_LOCK = threading.RLock()
+"""The cached parser's indenter keeps state while it runs: one parse at a time."""
 
 
 @lru_cache(maxsize=1)
@@ -139,7 +144,7 @@ _CITE_HINT = "cite laws as capital letters and a number: [E42], [C2, C25] or [E2
 
 
 def _line_of(text: str, line: int) -> str:
-    lines = text.splitlines()
+    lines = text.split("\n")  # as Lark counts lines
     return lines[line - 1] if 0 < line <= len(lines) else ""
 
 
@@ -1110,7 +1115,8 @@ def parse(source: str, path: str = "<string>") -> m.RuleFile:
         )
     text = source if source.endswith("\n") else source + "\n"
     try:
-        tree = _lark().parse(text)
+        with _PARSER_LOCK:
+            tree = _lark().parse(text)
     except _BadDedentError as err:
         raise RulesError([_bad_dedent_diagnostic(err, path)], source) from None
     except UnexpectedInput as err:
@@ -1180,11 +1186,12 @@ def _visit_diagnostic(err: VisitError, path: str) -> Diagnostic:
 def _max_indent_depth(source: str) -> tuple[int, int]:
     levels = [0]
     deepest, where = 0, 0
-    for number, line in enumerate(source.splitlines(), 1):
+    for number, line in enumerate(source.split("\n"), 1):
         stripped = line.lstrip(" \t")
-        if not stripped or stripped.startswith("#"):
+        if not stripped.strip() or stripped.startswith("#"):
             continue
-        indent = len(line) - len(stripped)
+        lead = line[: len(line) - len(stripped)]
+        indent = lead.count(" ") + lead.count("\t") * _TrickIndenter.tab_len  # as the indenter counts
         while levels and indent < levels[-1]:
             levels.pop()
         if not levels or indent > levels[-1]:

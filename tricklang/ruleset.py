@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+import os
+import stat
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -12,9 +14,10 @@ from pydantic import BaseModel, ConfigDict
 from . import model as m
 from .checker import check
 from .deck import card_codes
-from .diagnostics import Diagnostic, OptionError, RulesError
+from .diagnostics import Diagnostic, OptionError, RulesError, brief
 from .extend import MAX_EXTENDS_DEPTH, merge
-from .parser import parse
+from .parser import MAX_SOURCE_BYTES, parse
+from .safety import check_safety
 
 OptionValue = int | bool | str
 
@@ -42,10 +45,7 @@ class Ruleset(BaseModel):
     @property
     def digest(self) -> str:
         """SHA-256 of the rule file's text, to tie records to the exact rules."""
-        digest = hashlib.sha256(self.source.encode("utf-8"))
-        for base in self.bases:  # a variant is tied to the text of what it extends too
-            digest.update(b"\0" + base.encode("utf-8"))
-        return digest.hexdigest()
+        return digest_of(self.source, self.bases)
 
     @property
     def player_count(self) -> int:
@@ -79,6 +79,14 @@ class Ruleset(BaseModel):
         return f"<Ruleset {self.name!r} from {self.path!r}" + (f" options={changed}>" if changed else ">")
 
 
+def digest_of(source: str, bases: Sequence[str] = ()) -> str:
+    """SHA-256 of a rule text and the texts it extends (:attr:`Ruleset.digest`)."""
+    digest = hashlib.sha256(source.encode("utf-8", "surrogatepass"))
+    for base in bases:  # a variant is tied to the text of what it extends too
+        digest.update(b"\0" + base.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
 def _defaults(rules: m.RuleFile) -> dict[str, OptionValue]:
     return {o.name: o.default for o in rules.options}
 
@@ -95,22 +103,22 @@ def parse_option_value(spec: m.Option, value: Any) -> OptionValue:
             return value
         if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "1", "0", "on", "off"):
             return value.lower() in ("true", "yes", "1", "on")
-        raise OptionError(f"option '{name}' is a bool (true or false), not {value!r}")
+        raise OptionError(f"option '{name}' is a bool (true or false), not {brief(value)}")
     if spec.type == "int":
         if isinstance(value, bool):
-            raise OptionError(f"option '{name}' is a number, not {value!r}")
+            raise OptionError(f"option '{name}' is a number, not {brief(value)}")
         if isinstance(value, str):
             try:
                 value = int(value.strip())
             except ValueError:
-                raise OptionError(f"option '{name}' is a number, not {value!r}") from None
+                raise OptionError(f"option '{name}' is a number, not {brief(value)}") from None
         if not isinstance(value, int):
-            raise OptionError(f"option '{name}' is a number, not {value!r}")
+            raise OptionError(f"option '{name}' is a number, not {brief(value)}")
         if spec.low is not None and spec.high is not None and not spec.low <= value <= spec.high:
-            raise OptionError(f"option '{name}' must be in {spec.low}..{spec.high}, not {value}")
+            raise OptionError(f"option '{name}' must be in {spec.low}..{spec.high}, not {brief(value)}")
         return value
     if not isinstance(value, str) or value not in spec.choices:
-        raise OptionError(f"option '{name}' must be one of {', '.join(spec.choices)}, not {value!r}")
+        raise OptionError(f"option '{name}' must be one of {', '.join(spec.choices)}, not {brief(value)}")
     return value
 
 
@@ -121,46 +129,166 @@ def bind_options(specs: tuple[m.Option, ...], given: Mapping[str, Any]) -> dict[
         OptionError: for an unknown option name or a bad value.
     """
     if not isinstance(given, Mapping):
-        raise OptionError(f"options must be a mapping of names to values, not {given!r}")
+        raise OptionError(f"options must be a mapping of names to values, not {brief(given)}")
     by_name = {o.name: o for o in specs}
     out: dict[str, OptionValue] = {}
     for key, value in given.items():
         spec = by_name.get(key)
         if spec is None:
             known = ", ".join(sorted(by_name)) or "none"
-            raise OptionError(f"unknown option '{key}' (this rule file's options: {known})")
+            raise OptionError(f"unknown option {brief(key)} (this rule file's options: {known})")
         out[key] = parse_option_value(spec, value)
     return out
 
 
-def _read(file: Path) -> str:
+MAX_EXTENDS_NAME = 255
+"""Longest `extends` target accepted, in characters."""
+
+
+def read_limited(file: Path, what: str = "rule file", limit: int = MAX_SOURCE_BYTES, shown: str | None = None) -> str:
+    """Read a regular file of at most ``limit`` bytes (never more than ``limit`` + 1 are read).
+
+    FIFOs, devices and directories are refused without blocking; a UTF-8
+    byte-order mark is accepted. ``shown`` names the file in messages (default: as given).
+
+    Raises:
+        RulesError: ``unreadable-file`` (missing, not a regular file, not UTF-8) or
+            ``too-large``.
+    """
+    name = str(file) if shown is None else shown
+    raw = b""
     try:
-        return file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
-        raise RulesError([Diagnostic("unreadable-file", f"cannot read rule file: {reason}", path=str(file))]) from None
+        if not str(file) or "\0" in str(file):
+            raise OSError(0, "not a file name" if not str(file) else "a file name with a NUL character")
+        fd = os.open(file, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+                raise OSError(0, kind)
+            if info.st_size <= limit:
+                raw = os.read(fd, limit + 1)
+            if info.st_size > limit or len(raw) > limit:
+                raise RulesError([Diagnostic("too-large", f"{what} is larger than {limit} bytes", path=name)])
+        finally:
+            os.close(fd)
+        return raw.decode("utf-8")
+    except (OSError, ValueError) as err:  # ValueError: UnicodeDecodeError, a path too odd for the OS
+        if isinstance(err, UnicodeDecodeError):
+            reason = f"not UTF-8 text (byte {err.start})"
+        elif isinstance(err, OSError):
+            reason = err.strerror or type(err).__name__
+        else:
+            reason = "a file name the system does not accept"
+        raise RulesError([Diagnostic("unreadable-file", f"cannot read {what}: {reason}", path=name)]) from None
 
 
-def _resolve(text: str, where: str, depth: int, chain: tuple[str, ...]) -> tuple[m.RuleFile, list[str], list[Diagnostic]]:
+def _read(file: Path) -> str:
+    return read_limited(file)
+
+
+def bundled_folders() -> tuple[Path, ...]:
+    """Folders whose rule files any rule file may extend (the games shipped with tricklang)."""
+    package = Path(__file__).resolve().parent
+    found = [package / "games"]
+    if (package.parent / "pyproject.toml").is_file():  # a source checkout: its rules/ and examples/
+        found += [package.parent / "rules", package.parent / "examples"]
+    return tuple(p for p in found if p.is_dir())
+
+
+def _inside(file: Path, folder: Path) -> bool:
+    try:
+        file.relative_to(folder)
+    except ValueError:
+        return False
+    return True
+
+
+def _extends_target(rules: m.RuleFile, where: str, anchor: Path | None, text: str) -> tuple[Path, str]:
+    """The base file an `extends` names, confined to the extending file's folder
+    (``anchor``; None for text with no file) and the bundled games; and its name
+    for messages (as written, relative to the extending file: never a resolved server path).
+
+    Raises:
+        RulesError: ``bad-extends``.
+    """
+    target = rules.extends or ""
+    span = rules.extends_span
+    line, col = (span.line, span.column) if span else (0, 0)
+
+    def refuse(message: str, hint: str = "") -> RulesError:
+        return RulesError([Diagnostic("bad-extends", message, line, col, hint=hint, path=where)], text)
+
+    if len(target) > MAX_EXTENDS_NAME or any(ord(c) < 32 or ord(c) == 127 for c in target):
+        raise refuse(f"the base rule file's name is longer than {MAX_EXTENDS_NAME} characters or holds control characters")
+    if not target.endswith(".trick"):
+        raise refuse("a rule file may only extend a '.trick' file", hint='e.g. extends "hearts.trick"')
+    shown = os.path.normpath(os.path.join(os.path.dirname(where), target)) if anchor is not None else target
+    bundled = bundled_folders()
+    roots = [anchor] if anchor is not None else [f for f in bundled if (f / target).is_file()][:1] or list(bundled[:1])
+    try:
+        base_file = ((roots[0] if roots else Path.cwd()) / target).resolve()
+    except (OSError, ValueError, RuntimeError):
+        raise refuse(f"cannot find the base rule file '{target}'") from None
+    allowed = ([anchor] if anchor is not None else []) + list(bundled)
+    if not any(_inside(base_file, f) for f in allowed):
+        raise refuse(f"'{target}' is outside the folders a rule file may extend",
+                     hint="extend a rule file in the same folder as this one (or below it), or a bundled game")
+    if not base_file.is_file():
+        raise refuse(f"cannot find the base rule file '{target}'")
+    return base_file, shown
+
+
+def _looks_like_rules(text: str) -> bool:
+    """Whether a file's first line of substance is ``tricklang N`` (else it is never quoted)."""
+    for line in text.split("\n"):
+        stripped = line.strip().lstrip("\ufeff")
+        if stripped and not stripped.startswith("#"):
+            return stripped.startswith("tricklang")
+    return False
+
+
+def _resolve(text: str, where: str, anchor: Path | None, chain: tuple[str, ...],
+             given: tuple[str, ...] | None = None) -> tuple[m.RuleFile, list[str], list[Diagnostic]]:
     """Parse a rule file and apply it over its base (if it `extends` one), recursively.
 
-    Returns the merged rules, the texts of the bases, and the merge diagnostics.
+    ``where`` names the file in messages; ``anchor`` is its real folder (None: text
+    with no file); ``given``: the texts of the bases in order (from a saved state),
+    used instead of reading any file. Returns the merged rules, the texts of the
+    bases, and the merge diagnostics.
     """
-    rules = parse(text, where)
+    try:
+        rules = parse(text, where)
+    except RulesError as err:
+        if _looks_like_rules(text):
+            raise
+        # Not a rule file (a key file, /proc/self/environ...): never quote it.
+        raise RulesError([Diagnostic(err.codes[0] if err.codes else "syntax-error",
+                                     "not a tricklang rule file (its first line is not 'tricklang N')",
+                                     1, 1, path=where)]) from None
     if rules.extends is None:
         return rules, [], []
     span = rules.extends_span
     line, col = (span.line, span.column) if span else (0, 0)
-    base_dir = Path(where).parent if where not in ("<string>", "") else Path(".")
-    base_file = (base_dir / rules.extends).resolve()
-    if depth >= MAX_EXTENDS_DEPTH or str(base_file) in chain:
-        reason = "extends itself" if str(base_file) in chain else f"extends more than {MAX_EXTENDS_DEPTH} levels deep"
-        raise RulesError([Diagnostic("bad-extends", f"this rule file {reason}", line, col, path=where)], text)
-    if not base_file.is_file():
-        raise RulesError([Diagnostic("bad-extends", f"cannot find the base rule file '{rules.extends}'", line, col,
-                                     hint=f"looked for {base_file}", path=where)], text)
-    base_text = _read(base_file)
-    base_rules, texts, _ = _resolve(base_text, str(base_file), depth + 1, chain + (str(base_file),))
+
+    def refuse(message: str) -> RulesError:
+        return RulesError([Diagnostic("bad-extends", message, line, col, path=where)], text)
+
+    if len(chain) > MAX_EXTENDS_DEPTH:
+        raise refuse(f"this rule file extends more than {MAX_EXTENDS_DEPTH} levels deep")
+    if given is not None:
+        if not given:
+            raise refuse(f"the text of the base rule file '{rules.extends}' is not given")
+        base_text, key, shown, base_anchor, rest = given[0], f"<base {len(chain)}>", rules.extends or "", None, given[1:]
+    else:
+        base_file, shown = _extends_target(rules, where, anchor, text)
+        key, base_anchor, rest = str(base_file), base_file.parent, None
+        if key in chain:
+            raise refuse("this rule file extends itself")
+        base_text = read_limited(base_file, "base rule file", shown=shown)
+        if not _looks_like_rules(base_text):
+            raise refuse(f"'{rules.extends}' is not a tricklang rule file (its first line is not 'tricklang N')")
+    base_rules, texts, _ = _resolve(base_text, shown, base_anchor, chain + (key,), rest)
     base_errors = [d for d in check(base_rules) if d.severity == "error"]
     if base_errors:
         raise RulesError(base_errors, base_text)
@@ -171,32 +299,70 @@ def _resolve(text: str, where: str, depth: int, chain: tuple[str, ...]) -> tuple
 def load(source: str | Path, *, options: Mapping[str, Any] | None = None, path: str | None = None) -> Ruleset:
     """Read a rule file from disk, parse and check it.
 
-    A string containing a newline is still taken as rule-file text, as in earlier
-    releases; prefer :func:`loads` for text.
+    Only a regular file of at most :data:`~tricklang.parser.MAX_SOURCE_BYTES` bytes is
+    read (and never more than one byte beyond). A string containing a newline is still
+    taken as rule-file text, as in earlier releases; prefer :func:`loads` for text.
+    Safe to call from many threads at once.
 
     Raises:
-        RulesError: the file cannot be read, or has errors (all of them are listed).
+        RulesError: the file cannot be read (``unreadable-file``), is too large
+            (``too-large``), or has errors (all of them are listed).
         OptionError: an unknown option, or a value of the wrong type or range.
+        TypeError: ``source`` is not a string or a path.
     """
+    if not isinstance(source, (str, Path)):
+        raise TypeError(f"load() takes a path or rule text, not {type(source).__name__}")
     if isinstance(source, Path) or "\n" not in source:
-        text = _read(Path(source))
-        return _load_text(text, path or str(source), options)
-    return _load_text(source, path or "<string>", options)
+        shown = path or str(source)
+        text = read_limited(Path(source), shown=shown or "''")
+        return _load_text(text, shown, options, _anchor(str(source)), None)
+    return loads(source, options=options, path=path)
 
 
-def loads(text: str, *, options: Mapping[str, Any] | None = None, path: str | None = None) -> Ruleset:
-    """Parse and check rule-file text (``path`` names it in messages and anchors a relative `extends`).
+def loads(text: str, *, options: Mapping[str, Any] | None = None, path: str | None = None,
+          bases: Sequence[str] | None = None) -> Ruleset:
+    """Parse and check rule-file text.
+
+    ``path`` names it in messages and anchors a relative `extends` (which may only
+    name a ``.trick`` file in that folder or below, or a bundled game; text with no
+    path may extend only bundled games). ``bases``: the texts of the rule files it
+    extends, in order (as :attr:`Ruleset.bases` holds them): then no file is read.
 
     Raises:
         RulesError: the text has errors (all of them are listed).
         OptionError: an unknown option, or a value of the wrong type or range.
+        TypeError: ``text`` is not a string, or ``bases`` not a sequence of strings.
     """
-    return _load_text(text, path or "<string>", options)
+    if not isinstance(text, str):
+        raise TypeError(f"loads() takes rule text (a str), not {type(text).__name__}")
+    given: tuple[str, ...] | None = None
+    if bases is not None:
+        if isinstance(bases, str) or not all(isinstance(b, str) for b in bases):
+            raise TypeError("bases must be a sequence of rule texts")
+        given = tuple(bases)
+    where = path or "<string>"
+    return _load_text(text, where, options, _anchor(path) if given is None else None, given)
 
 
-def _load_text(text: str, where: str, options: Mapping[str, Any] | None) -> Ruleset:
-    rules, bases, problems = _resolve(text, where, 0, (str(Path(where).resolve()),))
+def _anchor(path: str | None) -> Path | None:
+    """The real folder a file's relative `extends` are confined to (None: no file)."""
+    if not path or path == "<string>" or "\0" in path:
+        return None
+    try:
+        return Path(path).parent.resolve()
+    except (OSError, ValueError, RuntimeError):
+        return None
+
+
+def _load_text(text: str, where: str, options: Mapping[str, Any] | None, anchor: Path | None,
+               given: tuple[str, ...] | None) -> Ruleset:
+    if text.startswith("\ufeff"):  # a UTF-8 byte-order mark: accepted
+        text = text[1:]
+    own = str(anchor / Path(where).name) if anchor is not None else "<top>"
+    rules, bases, problems = _resolve(text, where, anchor, (own,), given)
     found = problems + check(rules)
+    if not any(d.severity == "error" for d in found):
+        found += check_safety(rules)
     errors = [d for d in found if d.severity == "error"]
     warnings = tuple(d for d in found if d.severity == "warning")
     if errors:
