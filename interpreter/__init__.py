@@ -9,6 +9,7 @@ True
 
 from .actions import Action
 from .errors import (
+    ArgumentError,
     GameError,
     GameLimitError,
     IllegalActionError,
@@ -22,6 +23,7 @@ from .views import Decision
 
 __all__ = [
     "Action",
+    "ArgumentError",
     "Decision",
     "GameError",
     "GameLimitError",

@@ -19,6 +19,8 @@ class CardTables(CardModel):
         Raises:
             InvalidActionError: the code names no card of this deck.
         """
+        if not isinstance(text, str):
+            raise InvalidActionError(f"a card code is text such as {self.codes[0]}, not {type(text).__name__}")
         code = text.strip().upper()
         if code in self.index:
             return self.index[code]
@@ -28,5 +30,5 @@ class CardTables(CardModel):
             if code == (rank + code[-1:]).upper() and rank + code[-1:] in self.index:
                 return self.index[rank + code[-1:]]
         raise InvalidActionError(
-            f"unknown card code {text!r}: codes are a rank then a suit letter, e.g. {self.codes[0]}"
+            f"unknown card code {text[:20]!r}: codes are a rank then a suit letter, e.g. {self.codes[0]}"
         )

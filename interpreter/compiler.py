@@ -13,13 +13,33 @@ from typing import Any
 from tricklang import Ruleset
 from tricklang import model as m
 from tricklang.checker import Checker, type_of
-from tricklang.walk import BINARY, Unknown, Value, fold
+from tricklang.walk import BINARY, UNKNOWN, Unknown, Value, fold
 
 from . import instructions as ins
 from .cards import NO_TRUMP, CardTables
 from .core import Core
 from .errors import RuleRuntimeError
+from .instructions import MAX_NUMBER
 from .program import Fn, Program
+
+_ARITHMETIC = frozenset({"+", "-", "*", "%"})
+
+
+def _checked_arithmetic(op_name: m.BinaryOp, left: Fn, right: Fn, line: int) -> Fn:
+    """``+ - * %`` at run time: a number beyond 18 digits or ``%`` by zero is a
+    :class:`RuleRuntimeError` naming the line (the state is then left as it was)."""
+    op = BINARY[op_name]
+
+    def arithmetic(core: Core) -> Any:
+        a, b = left(core), right(core)
+        if op_name == "%" and b == 0:
+            raise RuleRuntimeError(f"line {line}: '%' by zero")
+        value = op(a, b)
+        if not -MAX_NUMBER <= value <= MAX_NUMBER:
+            raise RuleRuntimeError(f"line {line}: a number grew beyond 18 digits")
+        return value
+    return arithmetic
+
 
 _CACHE: dict[tuple[str, tuple[tuple[str, Any], ...]], Program] = {}
 
@@ -141,7 +161,10 @@ class _Compiler:
         env = self.constants
         if self.context:
             env = {k: v for k, v in env.items() if k not in self.context}
-        return fold(e, env)
+        value = fold(e, env)
+        if isinstance(value, int) and not -MAX_NUMBER <= value <= MAX_NUMBER:
+            return UNKNOWN  # too large to fold: the run-time check reports it, naming the line
+        return value
 
     def guard(self, e: m.Expr | None) -> Fn | None | bool:
         """A guard's test; True when it always holds (or is absent), False when it never does."""
@@ -171,6 +194,8 @@ class _Compiler:
                 return lambda core: bool(left(core)) and bool(right(core))
             if e.op == "or":
                 return lambda core: bool(left(core)) or bool(right(core))
+            if e.op in _ARITHMETIC:
+                return _checked_arithmetic(e.op, left, right, e.span.line)
             op = BINARY[e.op]
             return lambda core: op(left(core), right(core))
         if isinstance(e, m.Not):
@@ -184,7 +209,13 @@ class _Compiler:
         if isinstance(e, m.Has):
             zone = self.zone_expr(e.zone)
             table = self.tables.pattern_table(e.pattern)
-            return lambda core: any(table[core.ti][c] for c in core.zones[zone(core)])
+
+            def has(core: Core) -> bool:
+                cards = core.zones[zone(core)]
+                core.steps += len(cards)  # cards scanned count towards the work budget
+                t = table[core.ti]
+                return any(t[c] for c in cards)
+            return has
         raise TypeError(e)  # pragma: no cover
 
     def name(self, name: str) -> Fn:
@@ -317,7 +348,13 @@ class _Compiler:
             if arg.matching is None:
                 return lambda core: len(core.zones[zone(core)])
             table = self.tables.pattern_table(arg.matching)
-            return lambda core: sum(1 for c in core.zones[zone(core)] if table[core.ti][c])
+
+            def count(core: Core) -> int:
+                cards = core.zones[zone(core)]
+                core.steps += len(cards)  # cards scanned count towards the work budget
+                t = table[core.ti]
+                return sum(1 for c in cards if t[c])
+            return count
         who = self.expr(arg.value)
         is_player = self.type(arg.value) == "player"
         sides, side_of = prog.sides, prog.side_of
@@ -366,6 +403,7 @@ class _Compiler:
         hand, n = prog.hand, prog.n
 
         def pick(core: Core) -> int:
+            core.steps += tables.size  # cards scanned count towards the work budget
             t = table[core.ti]
             in_play = [c for c in range(tables.size) if t[c] and core.dealt_to[c] >= 0]
             if not in_play:

@@ -33,5 +33,10 @@ class RuleRuntimeError(GameError):
     """A rule did something impossible at run time (e.g. dealing from an empty pack)."""
 
 
+class ArgumentError(GameError, ValueError):
+    """An argument of the right type but out of range: a seat that does not exist,
+    an unknown zone."""
+
+
 class RecordError(GameError, ValueError):
     """A state or game record is corrupt, or does not fit its rule file."""

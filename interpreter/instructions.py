@@ -766,6 +766,8 @@ class AddCounter(Instruction):
         elif kind == "shared":
             owner = 0
         amount = self.amount(core)
+        if not -MAX_NUMBER <= core.counters[self.name][owner] + amount <= MAX_NUMBER:
+            raise RuleRuntimeError(f"line {self.line}: counter '{self.name}' grew beyond 18 digits")
         core.counters[self.name][owner] += amount
         if amount:
             prog.emit(core, {"type": "counter", "counter": self.name, "owner": owner, "change": amount,

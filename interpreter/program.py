@@ -26,6 +26,12 @@ MAX_STEPS_PER_DEAL = 100_000
 """Automatic steps allowed between two decisions (a shuffle counts one per card)
 before :class:`GameLimitError` is raised."""
 
+MAX_EVENTS_PER_DEAL = 20_000
+"""Events one deal may log (scores, moves, plays...) before :class:`GameLimitError`."""
+
+MAX_EVENTS_PER_MATCH = 1_000_000
+"""Events one match may log before :class:`GameLimitError`."""
+
 Fn = Callable[[Core], Any]
 
 
@@ -103,8 +109,17 @@ class Program:
 
     # ------------------------------------------------------------ events
     def emit(self, core: Core, full: dict[str, Any], public: dict[str, Any] | None = None, mask: int = 0) -> None:
-        """Log an event; seats outside ``mask`` see ``public`` (None: all see ``full``)."""
-        core.events.append((full, public, mask))
+        """Log an event; seats outside ``mask`` see ``public`` (None: all see ``full``).
+
+        Raises:
+            GameLimitError: the deal or the match has logged too many events
+                (:data:`MAX_EVENTS_PER_DEAL`, :data:`MAX_EVENTS_PER_MATCH`).
+        """
+        events = core.events
+        if len(events) - core.deal_events >= MAX_EVENTS_PER_DEAL or len(events) >= MAX_EVENTS_PER_MATCH:
+            limit = "deal" if len(events) - core.deal_events >= MAX_EVENTS_PER_DEAL else "match"
+            raise GameLimitError(f"the {limit} logged more than {MAX_EVENTS_PER_DEAL if limit == 'deal' else MAX_EVENTS_PER_MATCH} events")
+        events.append((full, public, mask))
 
     # ------------------------------------------------------------ the match
     def note_hand(self, core: Core, z: int, cards: list[int]) -> None:

@@ -49,10 +49,11 @@ from typing import Any
 
 import tricklang
 from tricklang import Ruleset
-from tricklang.diagnostics import TrickLangError
+from tricklang.diagnostics import TrickLangError, printable
+from tricklang.ruleset import read_limited
 
 from .errors import IllegalActionError, RecordError
-from .state import State, new_game
+from .state import MAX_JSON_CHARS, State, new_game, parse_json
 
 RECORD_FORMAT = "tricklang-record"
 RECORD_VERSION = 1
@@ -196,20 +197,18 @@ class Record:
         """Read a record from its JSON (text or parsed).
 
         Raises:
-            RecordError: not JSON, not a record, or a field is missing or has the wrong type.
+            RecordError: not JSON (or too large, or nested too deeply), not a record, or a
+                field is missing or has the wrong type or an unsupported version.
+            TypeError: ``text`` is neither a string nor a mapping.
         """
-        if isinstance(text, str):
-            try:
-                data: Any = json.loads(text)
-            except json.JSONDecodeError as err:
-                raise RecordError(f"not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})") from None
-        else:
-            data = dict(text)
+        if not isinstance(text, (str, Mapping)):
+            raise TypeError(f"from_json() takes JSON text or a mapping, not {type(text).__name__}")
+        data: Any = parse_json(text, "the record") if isinstance(text, str) else dict(text)
         if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
             raise RecordError(f"not a tricklang game record (no \"format\": \"{RECORD_FORMAT}\")")
         version = data.get("version")
-        if not isinstance(version, int) or version > RECORD_VERSION:
-            raise RecordError(f"record version {version!r} is not supported (this tricklang reads version {RECORD_VERSION})")
+        if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= RECORD_VERSION:
+            raise RecordError(f"record version {json.dumps(version)[:20]} is not supported (this tricklang reads version {RECORD_VERSION})")
         rules = _field(data, "rules", dict)
         moves_raw = _field(data, "actions", list)
         moves: list[Move] = []
@@ -227,6 +226,8 @@ class Record:
         if not isinstance(options, dict):
             raise RecordError("'options' must be an object")
         language = rules.get("language")
+        if language is not None and not _is_int(language):
+            raise RecordError(f"'rules.language' must be a number, not {json.dumps(language, ensure_ascii=False)[:40]}")
         result = data.get("result")
         return cls(
             rules_path=_field(rules, "path", str, "rules.path"),
@@ -252,10 +253,9 @@ class Record:
         """
         file = Path(path)
         try:
-            text = file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
-            raise RecordError(f"cannot read record {str(file)!r}: {reason}") from None
+            text = read_limited(file, "record", MAX_JSON_CHARS)
+        except TrickLangError as err:
+            raise RecordError(str(err)) from None
         try:
             return cls.from_json(text, base_dir=file.parent)
         except RecordError as err:
@@ -270,15 +270,19 @@ class Record:
             RecordError: no such file.
         """
         path = Path(self.rules_path)
+        if not self.rules_path.endswith(".trick") or "\0" in self.rules_path or len(self.rules_path) > 4096:
+            raise RecordError(f"the record's rule file must be a '.trick' file, not {printable(self.rules_path[:80])!r}")
         candidates = [path] if path.is_absolute() else [
             *([self.base_dir / path] if self.base_dir is not None else []),
             path,
         ]
         for c in candidates:
-            if c.is_file():
-                return Path(os.path.normpath(c))
-        where = " or ".join(repr(str(c)) for c in candidates)
-        raise RecordError(f"the record's rule file is not found (looked for {where})")
+            try:
+                if c.is_file():
+                    return Path(os.path.normpath(c))
+            except (OSError, ValueError):
+                break
+        raise RecordError(f"the record's rule file is not found ({printable(self.rules_path)!r})")
 
     def load_rules(self) -> Ruleset:
         """Load the rule file with the record's options, checking its SHA-256.
@@ -288,14 +292,17 @@ class Record:
                 options no longer fit.
         """
         file = self.rules_file()
+        shown = printable(self.rules_path)
         try:
-            ruleset = tricklang.load(file)
-        except TrickLangError as err:
-            raise RecordError(f"the record's rule file {str(file)!r} does not load:\n{err}") from None
+            ruleset = tricklang.load(file, path=self.rules_path)
+        except TrickLangError:
+            # Nothing of a file that may not be the record's is shown before its digest matches.
+            raise RecordError(f"the record's rule file {shown!r} does not load, so it cannot be the "
+                              "rule file the record was made with (check it with 'tricklang check')") from None
         if ruleset.digest != self.rules_sha256:
             raise RecordError(
-                f"the rule file {str(file)!r} has changed since the record was made "
-                f"(its sha256 is {ruleset.digest[:12]}…, the record's is {self.rules_sha256[:12]}…)"
+                f"the rule file {shown!r} has changed since the record was made "
+                f"(its sha256 is {ruleset.digest[:12]}…, the record's is {printable(self.rules_sha256[:12])}…)"
             )
         if self.language is not None and ruleset.rules.version != self.language:
             raise RecordError(f"the record is for tricklang {self.language}, the rule file is tricklang {ruleset.rules.version}")
@@ -308,21 +315,27 @@ class Record:
         """Rebuild the game, re-checking every action; returns the final state.
 
         Args:
-            ruleset: rules to use instead of re-loading the rule file (no digest check).
-            check_result: also check that the game ends as ``result`` says.
+            ruleset: rules to use instead of re-loading the rule file (no digest check);
+                the record's options are applied to them.
+            check_result: also check that the game ends as ``result`` says (scores,
+                winners, deals, over).
 
         Raises:
-            RecordError: naming the step and the reason when an action does not fit.
+            RecordError: naming the step and the reason when an action does not fit, or
+                how the replay's result differs from the record's.
         """
         if ruleset is None:
             ruleset = self.load_rules()
+        else:
+            try:
+                ruleset = ruleset.with_options(self.options)
+            except TrickLangError as err:
+                raise RecordError(f"the record's options do not fit the rules: {err}") from None
         if self.seats and len(self.seats) != ruleset.player_count:
             raise RecordError(f"the record names {len(self.seats)} seats, the game has {ruleset.player_count}")
         state = rebuild(ruleset, self.seed, self.deck, self.first_dealer, self.moves)
         if check_result and self.result is not None:
-            want = self.result.get("scores")
-            if want is not None and want != state.scores:
-                raise RecordError(f"the replay ends with scores {state.scores}, the record says {want}")
+            _check_result(self.result, state)
         return state
 
 
@@ -356,6 +369,21 @@ def rebuild(
         except TrickLangError as err:
             raise RecordError(f"step {step} ({text!r}, seat {actor}): {err}") from None
     return state
+
+
+def _check_result(want: Mapping[str, Any], state: State) -> None:
+    """Raise a RecordError naming the first field of ``result`` the replay does not reproduce."""
+    outcome = state.outcome()
+    got: dict[str, Any] = {
+        "scores": state.scores,
+        "winners": list(outcome.winners) if outcome is not None and outcome.winner is not None else None,
+        "deals": state.deal_number if outcome is None else outcome.deals,
+        "over": state.is_terminal(),
+    }
+    for key, value in got.items():
+        if key in want and want[key] != value:
+            shown = json.dumps(want[key], ensure_ascii=False)[:80]
+            raise RecordError(f"the replay ends with {key} {json.dumps(value)}, the record says {shown}")
 
 
 def _is_int(value: object) -> bool:

@@ -8,20 +8,22 @@ that. Cloning copies a small flat core and shares the compiled program.
 from __future__ import annotations
 
 import json
+import os
 import random
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tricklang import Ruleset, load
-from tricklang.diagnostics import TrickLangError
+from tricklang import Ruleset, loads
+from tricklang.diagnostics import TrickLangError, brief
+from tricklang.ruleset import digest_of
 
 from .actions import Action
 from .cards import NO_TRUMP
 from .compiler import compile_ruleset
 from .core import Core
-from .errors import GameError, IllegalActionError, InvalidActionError, RecordError
+from .errors import ArgumentError, GameError, IllegalActionError, InvalidActionError, RecordError, RuleRuntimeError
 from .instructions import Instruction, Tricks
 from .legal import LegalActions, Selection
 from .program import Program
@@ -29,6 +31,13 @@ from .views import Views
 
 STATE_FORMAT = "tricklang-state"
 STATE_VERSION = 1
+_RULE_FAILURES = (ArithmeticError, LookupError, RecursionError, TypeError, ValueError, AttributeError, AssertionError)
+"""Exceptions that, raised while rules run, are reported as :class:`RuleRuntimeError`."""
+
+MAX_SEED = 10**18 - 1
+"""Seeds have at most 18 digits."""
+MAX_JSON_CHARS = 50_000_000
+"""Saved states and records longer than this are refused before parsing."""
 
 _NO_ACTIONS = LegalActions()
 
@@ -237,7 +246,14 @@ class State(Views):
         Raises:
             InvalidActionError: the text names an unknown card.
             IllegalActionError: the action is not legal now; the state is unchanged.
+            GameLimitError: the rules ran over a limit or the work budget
+                (automatic steps, cards scanned, events); the state is unchanged.
+            RuleRuntimeError: a rule failed (``%`` by zero, a number beyond 18
+                digits...); the state is unchanged.
+            TypeError: ``action`` is neither an :class:`Action` nor a string.
         """
+        if not isinstance(action, (Action, str)):
+            raise TypeError(f"apply() takes an Action or its text, not {type(action).__name__}")
         if self.core.terminal:
             raise IllegalActionError(str(action), "the match is over")
         legal = self.legal_actions()
@@ -268,11 +284,13 @@ class State(Views):
             else:
                 ins.apply(core, action)
             self.program.advance(core)
-        except GameError:
-            # A rule failed at run time: put the state back as it was (from the last
-            # checkpoint, replaying the few actions since).
+        except Exception as err:
+            # A rule failed at run time: put the state back exactly as it was (from the
+            # last checkpoint, replaying the few actions since).
             self.core = self._replay_core()
-            raise
+            if isinstance(err, GameError) or not isinstance(err, _RULE_FAILURES):
+                raise
+            raise RuleRuntimeError(f"the rules failed at run time ({type(err).__name__}: {str(err)[:200]})") from None
         self.actions.append(action.text)
         self.actors.append(actor)
 
@@ -495,7 +513,8 @@ class State(Views):
         data: dict[str, Any] = {
             "format": STATE_FORMAT,
             "version": STATE_VERSION,
-            "rules": {"path": self.ruleset.path, "sha256": self.ruleset.digest, "source": self.ruleset.source},
+            "rules": {"path": os.path.basename(self.ruleset.path), "sha256": self.ruleset.digest,
+                      "source": self.ruleset.source, "bases": list(self.ruleset.bases)},
             "options": dict(self.ruleset.options),
             "seed": core.seed,
             "dealer": core.first_dealer,
@@ -511,22 +530,30 @@ class State(Views):
     def from_json(cls, text: str | Mapping[str, Any]) -> State:
         """Rebuild a state from :meth:`to_json` output, replaying and re-checking every action.
 
+        The state carries its whole rule text (the texts it extends included): no file
+        is read, and the text must match the state's SHA-256.
+
         Raises:
-            RecordError: the JSON is corrupt, or an action no longer fits the rules.
+            RecordError: the JSON is corrupt or too deeply nested, the rule text does not
+                match its digest or does not load, or an action no longer fits the rules.
+            TypeError: ``text`` is neither a string nor a mapping.
         """
-        try:
-            data = json.loads(text) if isinstance(text, str) else dict(text)
-        except json.JSONDecodeError as err:
-            raise RecordError(f"state is not valid JSON: {err}") from None
+        if not isinstance(text, (str, Mapping)):
+            raise TypeError(f"from_json() takes JSON text or a mapping, not {type(text).__name__}")
+        data = parse_json(text, "state") if isinstance(text, str) else dict(text)
         if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
             raise RecordError(f"not a tricklang state (expected format '{STATE_FORMAT}')")
+        if data.get("version") != STATE_VERSION:
+            raise RecordError(f"state version {data.get('version')!r} is not supported (this tricklang reads version {STATE_VERSION})")
         try:
-            rules = data["rules"]
-            ruleset = load(rules["source"], path=rules.get("path", "<state>"), options=data.get("options") or {})
+            ruleset = _state_rules(data["rules"], data.get("options") or {})
             seed, dealer, actions = data["seed"], data["dealer"], data["actions"]
             if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
                 raise RecordError("'actions' must be a list of action texts")
-            state = new_game(ruleset, seed=seed, deck=data.get("deck"), dealer=dealer, mode=data.get("mode", "strict"),
+            deck = data.get("deck")
+            if deck is not None and (not isinstance(deck, list) or not all(isinstance(c, str) for c in deck)):
+                raise RecordError("'deck' must be a list of card codes")
+            state = new_game(ruleset, seed=seed, deck=deck, dealer=dealer, mode=data.get("mode", "strict"),
                              selections=data.get("selections", "all"), chance=data.get("chance", "automatic"))
         except (KeyError, TypeError) as err:
             raise RecordError(f"state is missing or has a bad field: {err}") from None
@@ -562,7 +589,13 @@ class State(Views):
 
     # ------------------------------------------------------------ observations and events
     def events(self, player: int | None = None) -> list[dict[str, Any]]:
-        """The event log, as seen by a seat (None: everything, for referees and transcripts)."""
+        """The event log, as seen by a seat (None: everything, for referees and transcripts).
+
+        Raises:
+            TypeError, ArgumentError: as :meth:`observation`.
+        """
+        if player is not None:
+            self._seat(player)
         out = []
         for full, public, mask in self.core.events:
             if player is None or public is None or mask >> player & 1:
@@ -576,7 +609,13 @@ class State(Views):
 
         Hidden zones show only their size; the event log is filtered by the
         visibility the rule file declares for each zone.
+
+        Raises:
+            TypeError: ``player`` is not an int or None (``True`` is not a seat).
+            ArgumentError: no such seat.
         """
+        if player is not None:
+            self._seat(player)
         prog, core = self.program, self.core
         codes = prog.tables.codes
         zones: dict[str, Any] = {}
@@ -616,18 +655,76 @@ class State(Views):
             obs["winner"] = list(outcome.winners)
         return obs
 
+    def _seat(self, player: object) -> int:
+        """``player`` checked as a seat of this game."""
+        if isinstance(player, bool) or not isinstance(player, int):
+            raise TypeError(f"a seat is an int, not {type(player).__name__}")
+        if not 0 <= player < self.program.n:
+            raise ArgumentError(f"no seat {brief(player)}: this game has seats 0..{self.program.n - 1}")
+        return player
+
     def hand(self, player: int) -> list[str]:
-        """A seat's cards (omniscient: for referees, tests and transcripts)."""
+        """A seat's cards (omniscient: for referees, tests and transcripts).
+
+        Raises:
+            TypeError, ArgumentError: as :meth:`observation`.
+        """
+        self._seat(player)
         prog = self.program
         cards = self.core.zones[prog.hand + player]
         return [prog.tables.codes[c] for c in sorted(cards, key=prog.tables.order[self.core.ti].__getitem__)]
 
     def zone(self, name: str, owner: int | None = None) -> list[str]:
-        """The cards of a zone, top last (omniscient)."""
+        """The cards of a zone, top last (omniscient); ``owner``: the seat or side of a
+        zone declared per player or per side.
+
+        Raises:
+            TypeError: ``name`` is not a string or ``owner`` not an int.
+            ArgumentError: no such zone, or no such owner.
+        """
         prog = self.program
-        base = prog.zone_base[name]
-        z = base + (owner or 0) if prog.zone_kind[name] != "shared" else base
+        if not isinstance(name, str):
+            raise TypeError(f"a zone name is a str, not {type(name).__name__}")
+        if name not in prog.zone_base:
+            raise ArgumentError(f"no zone named {name[:64]!r} (zones: {', '.join(prog.zone_base)})")
+        base, kind = prog.zone_base[name], prog.zone_kind[name]
+        if owner is not None and (isinstance(owner, bool) or not isinstance(owner, int)):
+            raise TypeError(f"a zone's owner is an int, not {type(owner).__name__}")
+        owners = prog.n if kind == "player" else len(prog.sides) if kind == "side" else 1
+        if not 0 <= (owner or 0) < owners:
+            raise ArgumentError(f"zone {name!r} has no owner {brief(owner)} (0..{owners - 1})")
+        z = base + (owner or 0) if kind != "shared" else base
         return [prog.tables.codes[c] for c in self.core.zones[z]]
+
+
+def parse_json(text: str, what: str) -> Any:
+    """JSON text of a state or record, refused with a :class:`RecordError` when it is
+    malformed, too large (:data:`MAX_JSON_CHARS`) or nested too deeply."""
+    if len(text) > MAX_JSON_CHARS:
+        raise RecordError(f"{what} is larger than {MAX_JSON_CHARS} characters")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise RecordError(f"{what} is not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})") from None
+    except (RecursionError, ValueError) as err:  # nested too deeply; a number too long to convert
+        raise RecordError(f"{what} JSON cannot be read: {type(err).__name__}: {str(err)[:100]}") from None
+
+
+def _state_rules(rules: Any, options: Any) -> Ruleset:
+    """The rules a saved state carries, checked against their SHA-256 before anything else."""
+    if not isinstance(rules, dict) or not isinstance(rules.get("source"), str) or not isinstance(rules.get("sha256"), str):
+        raise RecordError("state 'rules' must hold the rule text ('source') and its 'sha256'")
+    bases = rules.get("bases", [])
+    if not isinstance(bases, list) or not all(isinstance(b, str) for b in bases):
+        raise RecordError("state 'rules.bases' must be a list of rule texts")
+    if digest_of(rules["source"], bases) != rules["sha256"]:
+        raise RecordError("the state's rule text does not match its sha256 (edited, or not saved whole)")
+    name = rules.get("path")
+    shown = "<state>" if not isinstance(name, str) or not name else os.path.basename(name)[:255] or "<state>"
+    try:
+        return loads(rules["source"], path=shown, bases=bases, options=options)
+    except TrickLangError as err:
+        raise RecordError(f"the state's rules do not load:\n{err}") from None
 
 
 def new_game(
@@ -660,35 +757,29 @@ def new_game(
         OptionError: an unknown option or a bad value.
         InvalidActionError: ``deck`` holds an unknown card code.
         RecordError: ``deck`` is not the whole pack exactly once, ``dealer`` is not a
-            seat, or ``mode``, ``selections`` or ``chance`` is not one of its values.
+            seat, ``seed`` is not an integer of at most 18 digits, or ``mode``, ``selections``
+            or ``chance`` is not one of its values.
+        GameLimitError, RuleRuntimeError: the rules fail before the first decision.
+        TypeError: ``ruleset`` is not a :class:`~tricklang.Ruleset`.
     """
+    if not isinstance(ruleset, Ruleset):
+        raise TypeError(f"new_game() takes a Ruleset (from tricklang.load), not {type(ruleset).__name__}")
     ruleset = ruleset.with_options(options)
     program = compile_ruleset(ruleset)
     seed_given = seed is not None
     if seed is None:
         seed = secrets.randbelow(2**31)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise RecordError(f"seed must be an integer, not {seed!r}")
-    cards: list[int] | None = None
-    if deck is not None:
-        cards = [program.tables.parse_card(c) for c in deck]
-        if sorted(cards) != list(range(program.tables.size)):
-            missing = sorted(set(range(program.tables.size)) - set(cards))
-            dup = sorted({c for c in cards if cards.count(c) > 1})
-            detail = []
-            if missing:
-                detail.append("missing " + " ".join(program.tables.codes[c] for c in missing))
-            if dup:
-                detail.append("repeated " + " ".join(program.tables.codes[c] for c in dup))
-            raise RecordError(f"a prearranged deck must hold each of the {program.tables.size} cards once ({'; '.join(detail)})")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not -MAX_SEED <= seed <= MAX_SEED:
+        raise RecordError(f"seed must be an integer of at most 18 digits, not {brief(seed)}")
+    cards = None if deck is None else _prearranged(program, deck)
     if mode not in ("strict", "table"):
-        raise RecordError(f"mode must be 'strict' or 'table', not {mode!r}")
+        raise RecordError(f"mode must be 'strict' or 'table', not {brief(mode)}")
     if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < program.n):
-        raise RecordError(f"dealer must be a seat 0..{program.n - 1}, not {dealer!r}")
+        raise RecordError(f"dealer must be a seat 0..{program.n - 1}, not {brief(dealer)}")
     if selections not in ("all", "one_card"):
-        raise RecordError(f"selections must be 'all' or 'one_card', not {selections!r}")
+        raise RecordError(f"selections must be 'all' or 'one_card', not {brief(selections)}")
     if chance not in ("automatic", "explicit"):
-        raise RecordError(f"chance must be 'automatic' or 'explicit', not {chance!r}")
+        raise RecordError(f"chance must be 'automatic' or 'explicit', not {brief(chance)}")
     if selections != "all" or chance != "automatic":
         from .modes import new_modal_state
 
@@ -703,5 +794,29 @@ def new_game(
     state._legal = None
     state._checkpoint = None
     state._seed_given = seed_given
-    program.advance(state.core)
+    try:
+        program.advance(state.core)
+    except GameError:
+        raise
+    except _RULE_FAILURES as err:  # every failure of the rules is a typed error
+        raise RuleRuntimeError(f"the rules failed at run time ({type(err).__name__}: {str(err)[:200]})") from None
     return state
+
+
+def _prearranged(program: Program, deck: Sequence[str]) -> list[int]:
+    """A prearranged deck's cards, checked to be the whole pack once (in linear time)."""
+    size = program.tables.size
+    if isinstance(deck, (str, bytes)) or not isinstance(deck, Sequence):
+        raise RecordError("a prearranged deck is a list of card codes")
+    if len(deck) != size:
+        raise RecordError(f"a prearranged deck must hold each of the {size} cards once (it holds {len(deck)} cards)")
+    cards = [program.tables.parse_card(c) for c in deck]
+    if len(set(cards)) != size:
+        seen: set[int] = set()
+        dup = sorted({c for c in cards if c in seen or seen.add(c)})  # type: ignore[func-returns-value]
+        missing = sorted(set(range(size)) - set(cards))
+        codes = program.tables.codes
+        raise RecordError(f"a prearranged deck must hold each of the {size} cards once (missing "
+                          + " ".join(codes[c] for c in missing[:20]) + "; repeated "
+                          + " ".join(codes[c] for c in dup[:20]) + ")")
+    return cards

@@ -1,0 +1,117 @@
+"""Misusing the Python API gives the documented typed errors, never another exception,
+and a failed call leaves the state exactly as it was."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import interpreter
+import tricklang
+from interpreter import ArgumentError, GameError, RecordError, RuleRuntimeError, State
+
+ROOT = Path(__file__).resolve().parents[2]
+ECARTE = tricklang.load(ROOT / "rules" / "ecarte.trick")
+HOSTILE = ROOT / "tests" / "hostile"
+
+
+@pytest.fixture
+def state() -> State:
+    return interpreter.new_game(ECARTE, seed=1)
+
+
+@pytest.mark.parametrize("call, error", [
+    (lambda s: s.hand(2), ArgumentError), (lambda s: s.hand(99), ArgumentError), (lambda s: s.hand(-1), ArgumentError),
+    (lambda s: s.observation(True), TypeError), (lambda s: s.observation("0"), TypeError),
+    (lambda s: s.observation(10**100), ArgumentError), (lambda s: s.events(7), ArgumentError),
+    (lambda s: s.zone("nope"), ArgumentError), (lambda s: s.zone("hand", 5), ArgumentError),
+    (lambda s: s.zone(3), TypeError), (lambda s: s.apply(None), TypeError), (lambda s: s.apply(3), TypeError),
+    (lambda s: s.apply("play " + "K" * 10_000), interpreter.InvalidActionError),
+])
+def test_bad_arguments_raise_documented_errors(state: State, call: Any, error: type[Exception]) -> None:
+    before = state.to_json()
+    with pytest.raises(error):
+        call(state)
+    assert state.to_json() == before
+
+
+@pytest.mark.parametrize("kwargs, error", [
+    ({"seed": 10**5000}, RecordError), ({"seed": -(10**19)}, RecordError), ({"seed": "7"}, RecordError),
+    ({"deck": [1, 2, 3]}, RecordError), ({"deck": list(range(32))}, interpreter.InvalidActionError),
+    ({"deck": "KS QS"}, RecordError), ({"deck": ["KS"] * 240_000}, RecordError),
+    ({"deck": ["KS"] * 32}, RecordError), ({"dealer": 10**100}, RecordError), ({"mode": "x" * 10_000}, RecordError),
+    ({"options": {"target": 10**5000}}, tricklang.OptionError), ({"options": {"target": "9" * 5000}}, tricklang.OptionError),
+    ({"options": [1]}, tricklang.OptionError),
+])
+def test_bad_new_game_arguments_raise_documented_errors(kwargs: dict[str, Any], error: type[Exception]) -> None:
+    with pytest.raises(error) as info:
+        interpreter.new_game(ECARTE, **kwargs)
+    assert len(str(info.value)) < 2000
+
+
+def test_a_prearranged_deck_of_240000_cards_is_refused_at_once() -> None:
+    import time
+    started = time.perf_counter()
+    with pytest.raises(RecordError, match="holds 240000 cards"):
+        interpreter.new_game(ECARTE, deck=["KS"] * 240_000)
+    data = json.loads(interpreter.new_game(ECARTE, seed=1).to_json())
+    data["deck"] = ["KS"] * 240_000
+    with pytest.raises(RecordError):
+        State.from_json(json.dumps(data))
+    assert time.perf_counter() - started < 2
+
+
+def test_load_of_bad_arguments() -> None:
+    with pytest.raises(tricklang.RulesError, match="unreadable-file"):
+        tricklang.load("")
+    with pytest.raises(tricklang.RulesError, match="NUL"):
+        tricklang.load("rules/ecarte\0.trick")
+    with pytest.raises(TypeError):
+        tricklang.load(None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        tricklang.loads(b"tricklang 1")  # type: ignore[arg-type]
+    with pytest.raises(tricklang.RulesError):
+        tricklang.loads("tricklang 1\n\0\n")
+
+
+def test_a_failed_apply_leaves_the_state_exactly_as_it_was() -> None:
+    """`%` by zero inside apply: RuleRuntimeError naming the line; nothing changed."""
+    rules = tricklang.load(HOSTILE / "modulo_zero_variable.trick")
+    state = interpreter.new_game(rules, seed=0)
+    before, seat, legal = state.to_json(), state.current_player, state.legal_actions().texts()
+    with pytest.raises(RuleRuntimeError, match=r"line \d+: '%' by zero"):
+        state.apply("go")
+    assert state.to_json() == before and state.current_player == seat and state.legal_actions().texts() == legal
+    assert State.from_json(state.to_json()) == state
+
+
+def test_loading_from_many_threads_at_once() -> None:
+    text = (ROOT / "rules" / "ecarte.trick").read_text(encoding="utf-8")
+    failures: list[BaseException] = []
+
+    def work() -> None:
+        for _ in range(3):
+            try:
+                assert tricklang.loads(text).name == "Écarté"
+            except BaseException as err:  # noqa: BLE001 - collected and asserted below
+                failures.append(err)
+
+    threads = [threading.Thread(target=work) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures, failures[:3]
+
+
+def test_apply_unchecked_with_another_games_action_is_checked_by_value(state: State) -> None:
+    other = interpreter.new_game(tricklang.load(ROOT / "examples" / "hearts.trick"), seed=1)
+    foreign = other.legal_actions()[0]
+    before = state.to_json()
+    with pytest.raises(GameError):
+        state.apply_unchecked(foreign)
+    assert state.to_json() == before
