@@ -21,8 +21,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from . import model as m
-from .checker import walk_all
 from .diagnostics import Diagnostic
+from .walk import nodes, statements_of
 
 MAX_ROLE_CHAIN = 16
 """Roles defined through other roles, at most this many deep."""
@@ -48,29 +48,8 @@ def _error(rules: m.RuleFile, code: str, message: str, span: m.Span | None, hint
     return Diagnostic(code, message, line, col, hint=hint, path=rules.path or "<string>")
 
 
-def _children(node: Any) -> Iterator[Any]:
-    if isinstance(node, m.Node):
-        for name in type(node).model_fields:
-            value = getattr(node, name)
-            if isinstance(value, tuple):
-                for v in value:
-                    if isinstance(v, m.Node):
-                        yield v
-                    elif isinstance(v, tuple):  # (condition, block) pairs
-                        yield from (x for x in v if isinstance(x, m.Node))
-                        for x in v:
-                            if isinstance(x, tuple):
-                                yield from (y for y in x if isinstance(y, m.Node))
-            elif isinstance(value, m.Node) and not isinstance(value, m.Span):
-                yield value
-
-
 def _nodes(root: Any) -> Iterator[Any]:
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(_children(node))
+    return nodes(root)
 
 
 # ------------------------------------------------------------------ roles
@@ -164,7 +143,7 @@ def _division(rules: m.RuleFile) -> list[Diagnostic]:
 
 def _work(rules: m.RuleFile) -> list[Diagnostic]:
     out: list[Diagnostic] = []
-    statements = sum(1 for _ in walk_all(rules))
+    statements = sum(1 for _ in statements_of(rules))
     if statements > MAX_STATEMENTS:
         out.append(_error(rules, "limit-exceeded", f"{statements} statements: a rule file may have at most "
                           f"{MAX_STATEMENTS}", rules.deal_span))
