@@ -6,7 +6,10 @@ Documents are opened under tmp paths or from the repository; each test opens its
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -293,3 +296,55 @@ def test_a_variant_is_offered_its_base_phases(lsp: Client) -> None:
     base = (ROOT / "rules" / "cinch.trick").read_text(encoding="utf-8")
     assert "drawing" in got and "robbing" in got
     assert all(f"phase {name}:" in base for name in got)
+
+
+# ---------------------------------------------------------------- positions and the command
+
+
+def test_positions_are_counted_in_utf16_units(lsp: Client, tmp_path: Path) -> None:
+    text = ECARTE.read_text(encoding="utf-8").replace('cancel "king turned up" for dealer', 'cancel "🂡🂡" for dealr', 1)
+    uri = lsp.open(tmp_path / "cards.trick", text)
+    got = lsp.wait_diagnostics(uri)
+    assert [d.code for d in got] == ["undefined-name"]
+    row = line_of(text, "for dealr")
+    column = text.splitlines()[row].index("dealr")  # in code points; each card is two UTF-16 units
+    assert (got[0].range.start.line, got[0].range.start.character) == (row, column + 2)
+    assert got[0].range.end.character == column + 2 + len("dealr")
+    for_column = text.splitlines()[row].index("for")
+    hovered = lsp.hover(uri, row, for_column + 2 + 1)  # just after the cards, on 'for': inside the cancel statement
+    assert hovered is not None and isinstance(hovered.contents, t.MarkupContent)
+    assert "scored this deal as “🂡🂡” are cancelled" in hovered.contents.value
+    assert hovered.range is not None and hovered.range.start.character == text.splitlines()[row].index("cancel")
+
+
+def raw_message(payload: dict[str, object]) -> bytes:
+    body = json.dumps(payload).encode("utf-8")
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def test_the_tricklang_command_serves_lsp_on_stdio() -> None:
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"processId": None, "rootUri": None,
+                                                                        "capabilities": {}}},
+        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+        {"jsonrpc": "2.0", "id": 2, "method": "shutdown"},
+        {"jsonrpc": "2.0", "method": "exit"},
+    ]
+    done = subprocess.run([sys.executable, "-m", "interpreter.cli", "lsp"], input=b"".join(map(raw_message, messages)),
+                          capture_output=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    bodies = [json.loads(part) for part in re.split(rb"Content-Length: \d+\r\n(?:[^\r\n]+\r\n)*\r\n", done.stdout) if part]
+    init = next(b for b in bodies if b.get("id") == 1)["result"]
+    assert init["serverInfo"]["name"] == "tricklang"
+    caps = init["capabilities"]
+    for feature in ("hoverProvider", "completionProvider", "definitionProvider", "documentSymbolProvider"):
+        assert caps.get(feature), feature
+
+
+def test_without_pygls_the_command_says_which_extra_to_install(monkeypatch: pytest.MonkeyPatch,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    from tricklang.lsp import main
+
+    monkeypatch.setitem(sys.modules, "tricklang.lsp.server", None)  # as if pygls were missing
+    assert main() == 2
+    assert "pip install 'tricklang[lsp]'" in capsys.readouterr().err

@@ -50,6 +50,8 @@ class Analysis:
     merged: m.RuleFile | None = None
     ruleset: Ruleset | None = None
     extends_target: str | None = field(default=None)
+    cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    """What features computed once for this version (symbols, spans), by name."""
 
     @property
     def own(self) -> m.RuleFile | None:
@@ -165,14 +167,13 @@ def contains(span: m.Span | None, line: int, column: int) -> bool:
     return not (line == span.end_line and column > span.end_column)
 
 
-def enclosing(root: Any, line: int, column: int) -> list[m.Node]:
-    """The nodes whose span contains the position, outermost first."""
-    out: list[m.Node] = []
-    for node in nodes(root):
-        span = getattr(node, "span", None)
-        if isinstance(span, m.Span) and contains(span, line, column):
-            out.append(node)
-    return out
+def enclosing(analysis: Analysis, line: int, column: int) -> list[m.Node]:
+    """The nodes of the document's own model whose span contains the position, outermost first."""
+    spanned: list[tuple[m.Node, m.Span]] | None = analysis.cache.get("spanned")
+    if spanned is None:
+        spanned = [(n, span) for n in nodes(analysis.own) if isinstance(span := getattr(n, "span", None), m.Span)]
+        analysis.cache["spanned"] = spanned
+    return [node for node, span in spanned if contains(span, line, column)]
 
 
 WORD_RE = re.compile(r"[^\W\d][\w']*|\d+")

@@ -64,8 +64,8 @@ class _Names:
             known.own if known is not None else None)
         self.rules = rules
         self.symbols = symbols.all_symbols(known) if known is not None else []
-        self.base_phases = [s.name for s in (symbols.all_symbols(_bases_only(known)) if known else [])
-                            if s.kind == "phase"]
+        self.base_phases = list(dict.fromkeys(
+            s.name for declared in (symbols.per_file(known)[1:] if known else []) for s in declared if s.kind == "phase"))
 
     def of(self, *kinds: str) -> list[str]:
         return list(dict.fromkeys(s.name for s in self.symbols if s.kind in kinds))
@@ -108,10 +108,6 @@ class _Names:
             if opt.name == option and opt.type == "choice":
                 return [Item(c, "choice", f"a value of option {opt.name}") for c in opt.choices]
         return None
-
-
-def _bases_only(known: Analysis) -> Analysis:
-    return Analysis(known.path, known.text, [], known.chain[1:])
 
 
 def _unique(items: list[Item]) -> list[Item]:

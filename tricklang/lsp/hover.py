@@ -38,7 +38,7 @@ def hover(analysis: Analysis, line: int, column: int) -> HoverText | None:
     option = symbols.find(analysis, word, kinds=("option",)) if word else None
     if option is not None and isinstance(option.node, m.Option):
         return HoverText(option_text(option.node, law_summaries(analysis)), line, start, end)
-    path = enclosing(own, line, column)
+    path = enclosing(analysis, line, column)
     pattern = next((n for n in path if isinstance(n, PATTERNS)), None)
     deck = analysis.merged.deck if analysis.merged is not None else own.deck
     if pattern is not None and deck is not None and word not in ("matching", "has", "holding"):
@@ -129,7 +129,9 @@ def statement_text(analysis: Analysis, node: m.Node) -> str:
             reading = ""
     cite = getattr(node, "cite", None)
     span = getattr(node, "span", None)
-    on_line = cited_laws(analysis.text).get(span.line, []) if span is not None else []
+    if "laws" not in analysis.cache:
+        analysis.cache["laws"] = cited_laws(analysis.text)
+    on_line = analysis.cache["laws"].get(span.line, []) if span is not None else []
     lines = law_lines(cite, law_summaries(analysis), on_line)
     if not reading and not lines:
         return ""

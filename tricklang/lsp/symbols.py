@@ -84,15 +84,25 @@ def declarations(source: Source) -> Iterator[Symbol]:
         yield symbol(found[0], found[1], node, node.span)  # type: ignore[attr-defined]
 
 
+def per_file(analysis: Analysis) -> list[list[Symbol]]:
+    """The declarations of each file of the chain (computed once per analysis)."""
+    found: list[list[Symbol]] | None = analysis.cache.get("symbols")
+    if found is None:
+        found = [list(declarations(source)) for source in analysis.chain]
+        analysis.cache["symbols"] = found
+    return found
+
+
 def all_symbols(analysis: Analysis) -> list[Symbol]:
     """The declarations of the document then of its bases (nearest first): the first of a name wins."""
-    return [s for source in analysis.chain for s in declarations(source)]
+    return [s for declared in per_file(analysis) for s in declared]
 
 
 def find(analysis: Analysis, name: str, *, kinds: tuple[str, ...] = KINDS, skip_own: bool = False) -> Symbol | None:
     """The declaration a name refers to, the document's own first, then its bases'."""
-    for source in analysis.chain[1:] if skip_own else analysis.chain:
-        for s in declarations(source):
+    files = per_file(analysis)
+    for declared in files[1:] if skip_own else files:
+        for s in declared:
             if s.name == name and s.kind in kinds:
                 return s
     return None
@@ -145,7 +155,7 @@ def outline(analysis: Analysis) -> list[Symbol]:
     if analysis.own is None:
         return []
     shown = ("phase", "option", "zone", "counter", "role", "irregularity")
-    return sorted((s for s in declarations(analysis.chain[0]) if s.kind in shown), key=lambda s: (s.line, s.column))
+    return sorted((s for s in per_file(analysis)[0] if s.kind in shown), key=lambda s: (s.line, s.column))
 
 
 def in_span(symbol: Symbol, line: int, column: int) -> bool:

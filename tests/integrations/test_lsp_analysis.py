@@ -1,0 +1,56 @@
+"""The language server's analysis without the protocol: whatever the text and wherever the
+cursor, diagnostics are those of `tricklang check` and no feature raises."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import tricklang
+from tricklang.lsp import completion, hover, symbols
+from tricklang.lsp.analysis import analyse
+
+ROOT = Path(__file__).resolve().parents[2]
+WHIST = ROOT / "examples" / "whist.trick"
+TEXT = WHIST.read_text(encoding="utf-8")
+
+
+@st.composite
+def edited(draw: st.DrawFn) -> str:
+    """The text as it may be mid-edit: a span cut out, and something typed in its place."""
+    start = draw(st.integers(0, len(TEXT)))
+    end = draw(st.integers(start, min(len(TEXT), start + 200)))
+    typed = draw(st.text(alphabet=st.sampled_from(list("abz :()[],.=\"#\n  \t09-🂡")), max_size=12))
+    return TEXT[:start] + typed + TEXT[end:]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edited(), st.integers(1, 200), st.integers(1, 90))
+def test_no_feature_raises_on_a_text_mid_edit(text: str, line: int, column: int) -> None:
+    path = str(WHIST)
+    result = analyse(text, path)
+    try:
+        ruleset = tricklang.loads(text, path=path)
+        expected = list(ruleset.warnings)
+    except tricklang.RulesError as err:
+        expected = list(err.diagnostics) + list(err.warnings)
+    assert result.diagnostics == expected
+    line = min(line, max(1, len(text.splitlines())))
+    hover.hover(result, line, column)
+    completion.complete(text, line, column, result)
+    symbols.definition(result, line, column)
+    symbols.outline(result)
+
+
+def test_every_position_of_a_rule_file_answers() -> None:
+    result = analyse(TEXT, str(WHIST))
+    assert result.diagnostics == [] and result.ruleset is not None
+    answered = 0
+    for n, line in enumerate(TEXT.splitlines(), 1):
+        for column in range(1, len(line) + 2, 3):
+            answered += hover.hover(result, n, column) is not None
+            completion.complete(TEXT, n, column, result)
+            symbols.definition(result, n, column)
+    assert answered > 100
