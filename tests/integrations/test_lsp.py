@@ -95,6 +95,21 @@ def test_diagnostics_follow_each_change(lsp: Client, tmp_path: Path) -> None:
     assert lsp.wait_diagnostics(uri) == []
 
 
+def test_a_burst_of_keys_is_checked_once_it_pauses(lsp: Client, tmp_path: Path) -> None:
+    text = ECARTE.read_text(encoding="utf-8")
+    uri = lsp.open(tmp_path / "burst.trick", text)
+    lsp.wait_diagnostics(uri)
+    row = line_of(text, "turn up 1 to turnup")
+    start = text.splitlines()[row].index("turnup")
+    typed = "turnup_zone_of_the_dealer"
+    for i in range(1, len(typed) + 1):  # typing a name one key at a time
+        lsp.edit(uri, row, start, start + (i - 1 if i > 1 else len("turnup")), typed[:i])
+    got = lsp.wait_diagnostics(uri)
+    assert [d.code for d in got] == ["undefined-name"] and typed in got[0].message
+    published = [p.version for p in lsp.diagnostics[uri]]
+    assert len(published) <= 1 + len(typed) // 2, published  # most keystrokes were never checked
+
+
 @pytest.mark.parametrize("text", [
     "",
     "tricklang 1\ndeal\n  if\n",

@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from .. import model as m
+from .. import walk
 from ..diagnostics import Diagnostic, RulesError, TrickLangError
 from ..extend import MAX_EXTENDS_DEPTH, merge
 from ..parser import parse
-from ..ruleset import Ruleset, loads
+from ..ruleset import Ruleset, _anchor, _extends_target, loads, read_limited
 
 NOT_A_FILE = "<string>"
 """The path of a document that is not a file on disk (an unsaved buffer)."""
@@ -86,7 +87,8 @@ def analyse(text: str, path: str) -> Analysis:
                               bases=tuple(s.text for s in chain[1:]))
         except Exception:  # noqa: BLE001 - same reason as above
             merged, ruleset = None, None
-    target = str(_base_file(chain[0].rules, path)) if chain and chain[0].rules.extends else None
+    base = base_file(chain[0].rules, path) if chain and chain[0].rules.extends else None
+    target = str(base) if base is not None else None
     return Analysis(path, text, diagnostics, chain, merged, ruleset, target)
 
 
@@ -105,27 +107,35 @@ def diagnose(text: str, path: str) -> list[Diagnostic]:
                            path=path, hint="please report this rule file")]
 
 
-def _base_file(rules: m.RuleFile, where: str) -> Path:
-    base_dir = Path(where).parent if where not in (NOT_A_FILE, "") else Path(".")
-    return (base_dir / (rules.extends or "")).resolve()
-
-
 def _chain(text: str, path: str) -> Iterator[Source]:
-    """The document and the files it extends, as far as they can be read and parsed."""
+    """The document and the files it extends, as far as they can be read and parsed.
+
+    A base is found, confined and read exactly as loading does (the extending file's
+    folder or a bundled game; regular files up to the size limit).
+    """
+    anchor = _anchor(None if path == NOT_A_FILE else path)
     seen: set[Path] = set()
     for _ in range(MAX_EXTENDS_DEPTH + 1):
         rules = parse(text, path)
         yield Source(path, text, rules)
         if rules.extends is None:
             return
-        base = _base_file(rules, path)
-        if base in seen or not base.is_file():
-            return
-        seen.add(base)
         try:
-            text, path = base.read_text(encoding="utf-8"), str(base)
-        except (OSError, UnicodeDecodeError):
+            base, _ = _extends_target(rules, path, anchor, text)
+            if base in seen:
+                return
+            seen.add(base)
+            text, path, anchor = read_limited(base, "base rule file"), str(base), base.parent
+        except RulesError:
             return
+
+
+def base_file(rules: m.RuleFile, path: str) -> Path | None:
+    """The file a document's `extends` names, where loading would find it (None if nowhere)."""
+    try:
+        return _extends_target(rules, path, _anchor(None if path == NOT_A_FILE else path), "")[0]
+    except RulesError:
+        return None
 
 
 def same_file(a: str, b: str) -> bool:
@@ -143,16 +153,12 @@ def same_file(a: str, b: str) -> bool:
 # ---------------------------------------------------------------- walking the model
 
 
-def nodes(node: Any) -> Iterator[m.Node]:
-    """Every syntax node under ``node`` (itself included), depth first, in source order."""
-    if isinstance(node, m.Node):
-        if isinstance(node, m.Span):
-            return
-        yield node
-        for name in type(node).model_fields:
-            yield from nodes(getattr(node, name))
-    elif isinstance(node, (tuple, list)):
-        for item in node:
+def nodes(root: Any) -> Iterator[m.Node]:
+    """Every syntax node under ``root`` (a node, or a tuple of them), itself included, depth first."""
+    if isinstance(root, m.Node):
+        yield from walk.nodes(root)
+    elif isinstance(root, (tuple, list)):
+        for item in root:
             yield from nodes(item)
 
 

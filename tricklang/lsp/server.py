@@ -6,6 +6,7 @@ answered with nothing, so that no document, however malformed, stops the server.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 from collections.abc import Callable
@@ -25,6 +26,9 @@ from .analysis import NOT_A_FILE, Analysis, analyse, same_file
 
 LOG = logging.getLogger("tricklang.lsp")
 
+DEBOUNCE_SECONDS = 0.15
+"""Diagnostics wait for this pause in typing (hover and the like always see the latest text)."""
+
 SYMBOL_KINDS = {
     "phase": t.SymbolKind.Function,
     "option": t.SymbolKind.Property,
@@ -42,6 +46,7 @@ class TrickServer(LanguageServer):
         super().__init__("tricklang", __version__, text_document_sync_kind=t.TextDocumentSyncKind.Incremental)
         self.analyses: dict[str, tuple[int | None, Analysis]] = {}
         self.parsed: dict[str, Analysis] = {}  # the latest analysis of each document that parsed
+        self.pending: dict[str, asyncio.TimerHandle] = {}  # diagnostics to publish once typing pauses
 
     def analysis(self, uri: str) -> Analysis:
         """The analysis of the document's current text (recomputed only when it changed)."""
@@ -54,6 +59,22 @@ class TrickServer(LanguageServer):
         if result.chain:
             self.parsed[uri] = result
         return result
+
+    def publish_soon(self, uri: str) -> None:
+        """Publish after a short pause in typing (each change restarts it): one check per burst of keys."""
+        waiting = self.pending.pop(uri, None)
+        if waiting is not None:
+            waiting.cancel()
+        self.pending[uri] = asyncio.get_running_loop().call_later(DEBOUNCE_SECONDS, self._publish_later, uri)
+
+    def _publish_later(self, uri: str) -> None:
+        self.pending.pop(uri, None)
+        if uri not in self.workspace.text_documents:
+            return  # closed meanwhile
+        try:
+            self.publish(uri)
+        except Exception:  # noqa: BLE001 - as in `guarded`: never let a document stop the server
+            LOG.exception("tricklang lsp: publishing diagnostics failed")
 
     def publish(self, uri: str) -> None:
         """Send the document's diagnostics to the client."""
@@ -159,7 +180,7 @@ def did_open(ls: TrickServer, params: t.DidOpenTextDocumentParams) -> None:
 @SERVER.feature(t.TEXT_DOCUMENT_DID_CHANGE)
 @guarded
 def did_change(ls: TrickServer, params: t.DidChangeTextDocumentParams) -> None:
-    ls.publish(params.text_document.uri)
+    ls.publish_soon(params.text_document.uri)
 
 
 @SERVER.feature(t.TEXT_DOCUMENT_DID_SAVE)
@@ -172,6 +193,9 @@ def did_save(ls: TrickServer, params: t.DidSaveTextDocumentParams) -> None:
 @guarded
 def did_close(ls: TrickServer, params: t.DidCloseTextDocumentParams) -> None:
     ls.analyses.pop(params.text_document.uri, None)
+    waiting = ls.pending.pop(params.text_document.uri, None)
+    if waiting is not None:
+        waiting.cancel()
     ls.parsed.pop(params.text_document.uri, None)
     ls.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
 
