@@ -468,6 +468,33 @@ class State(Views):
 
         apply_id(self, i)
 
+    @property
+    def tensor_shape(self) -> tuple[int]:
+        """The shape of :meth:`observation_tensor` (see :mod:`interpreter.tensors` for the layout)."""
+        from .tensors import tensor_layout
+
+        return tensor_layout(self).shape
+
+    def observation_tensor(self, player: int) -> list[float]:
+        """What a seat sees, as a flat list of floats derived from the zones' visibility.
+
+        Raises:
+            GameError: ``player`` is not a seat.
+        """
+        from .tensors import observation_tensor
+
+        return observation_tensor(self, player)
+
+    def information_state_tensor(self, player: int) -> list[float]:
+        """The observation tensor and what the seat has seen this deal (:mod:`interpreter.tensors`).
+
+        Raises:
+            GameError: ``player`` is not a seat.
+        """
+        from .tensors import information_state_tensor
+
+        return information_state_tensor(self, player)
+
     # ------------------------------------------------------------ copies and JSON
     def clone(self) -> State:
         """An independent copy (the compiled rules are shared)."""

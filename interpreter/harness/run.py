@@ -456,6 +456,10 @@ class Run:
                 self.fail("observation-leak", f"observation({p}) changes ({', '.join(diff)}) when the cards hidden "
                           f"from seat {p} ({', '.join(sorted({self.program.zone_label(z) for z in hidden}))}) "
                           "trade places")
+            # The information-state tensor begins with the observation tensor.
+            if state.information_state_tensor(p) != swapped.information_state_tensor(p):
+                self.fail("observation-leak", f"observation_tensor({p}) or information_state_tensor({p}) changes "
+                          f"when the cards hidden from seat {p} trade places")
 
     # -------------------------------------------------------- illegal actions
     def probes(self, state: State) -> list[tuple[str, str]]:

@@ -569,6 +569,8 @@ def test_observation_does_not_depend_on_hidden_cards(seed: int, taste: tuple[flo
         assert cf.observation(None) != state.observation(None)  # the swap is real
         assert cf.observation(p) == state.observation(p)
         assert cf.events(p) == state.events(p)
+        assert cf.observation_tensor(p) == state.observation_tensor(p)
+        assert cf.information_state_tensor(p) == state.information_state_tensor(p)
         # Play on in both worlds with the same actions while the swapped cards stay hidden from p.
         real = state.clone()
         walk = random.Random(rng.random())
@@ -582,6 +584,7 @@ def test_observation_does_not_depend_on_hidden_cards(seed: int, taste: tuple[flo
             if not (still_hidden(real, p, cards) and still_hidden(cf, p, cards)):
                 break
             assert cf.observation(p) == real.observation(p)
+            assert cf.information_state_tensor(p) == real.information_state_tensor(p)
 
 
 def test_observation_hides_cards_on_fixed_seeds() -> None:
