@@ -363,3 +363,41 @@ def test_without_pygls_the_command_says_which_extra_to_install(monkeypatch: pyte
     monkeypatch.setitem(sys.modules, "tricklang.lsp.server", None)  # as if pygls were missing
     assert main() == 2
     assert "pip install 'tricklang[lsp]'" in capsys.readouterr().err
+
+
+def test_expressions_are_offered_options_roles_counters_and_functions(lsp: Client, tmp_path: Path) -> None:
+    spades = ROOT / "examples" / "spades.trick"
+    text = spades.read_text(encoding="utf-8")
+    uri = lsp.open(spades)
+    rules = tricklang.load(spades).rules
+    row = line_of(text, "if blind_nil:")
+    got = set(labels(lsp, uri, row, text.splitlines()[row].index("blind_nil")))
+    assert {o.name for o in rules.options} <= got
+    assert {r.name for r in rules.roles} | {c.name for c in rules.counters} <= got
+    assert {"dealer", "count(", "tricks(", "left of", "true"} <= got
+    assert "hand" not in got  # a zone is no value
+    row = line_of(text, "add 1 to blind of player")
+    got = set(labels(lsp, uri, row, text.splitlines()[row].index("blind of")))
+    assert got == {c.name for c in rules.counters}
+
+
+def test_definition_of_an_inherited_name_is_in_the_base(lsp: Client) -> None:
+    text = CUTTHROAT.read_text(encoding="utf-8")
+    base_text = (ROOT / "rules" / "cinch.trick").read_text(encoding="utf-8")
+    uri = lsp.open(CUTTHROAT)
+    row = line_of(text, "player draws to 6 from stock")
+    loc = lsp.definition(uri, row, text.splitlines()[row].index("stock") + 1)
+    assert to_fs_path(loc.uri) == str(ROOT / "rules" / "cinch.trick")
+    assert loc.range.start.line == line_of(base_text, "zone stock:")
+
+
+def test_hover_on_a_declared_name_shows_its_declaration(lsp: Client) -> None:
+    text = CUTTHROAT.read_text(encoding="utf-8")
+    uri = lsp.open(CUTTHROAT)
+    shown = hover_at(lsp, uri, text, "irregularity asked_for_too_many during play when count(stock)", len("irregularity ") + 1)
+    assert shown.startswith("- **asked_for_too_many**")  # an irregularity reads as explain reads it
+    ecarte = ECARTE.read_text(encoding="utf-8")
+    uri = lsp.open(ECARTE)
+    shown = hover_at(lsp, uri, ecarte, "zone stock:", len("zone ") + 1)
+    assert shown.startswith("**zone** `stock`: zone, shared, hidden, pack")
+    assert "zone stock: shared, hidden, pack" in shown and "Laws: [E6]" in shown

@@ -12,10 +12,10 @@ from .. import model as m
 from ..deck import NO_TRUMP, CardModel
 from ..explain import allowed, cited_laws, explain_statement
 from . import symbols
-from .analysis import NOT_A_FILE, Analysis, enclosing, word_at
+from .analysis import NOT_A_FILE, Analysis, enclosing, same_file, word_at
 
 PATTERNS = (m.PatWord, m.PatCard, m.PatNot, m.PatOr)
-READABLE = (m.Stmt, m.Obligation, m.Declaration, m.Irregularity, m.Role, m.Zone, m.PointCard)
+READABLE = (m.Stmt, m.Obligation, m.Declaration, m.Irregularity)
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,11 @@ def hover(analysis: Analysis, line: int, column: int) -> HoverText | None:
         return HoverText(reading, span.line, span.column, span.end_column, span.end_line)
     symbol = symbols.find(analysis, word) if word else None
     if symbol is not None:
-        return HoverText(f"**{symbol.kind}** `{symbol.name}`: {symbol.detail}", line, start, end)
+        where = "" if same_file(symbol.path, analysis.path) else f" (in {Path(symbol.path).name})"
+        declared = re.sub(r"\s{3,}", "  ", symbol.declared)
+        shown = f"\n\n```\n{declared}\n```" if declared else ""
+        laws = "\n".join(["", *law_lines(getattr(symbol.node, "cite", None), law_summaries(analysis))])
+        return HoverText(f"**{symbol.kind}** `{symbol.name}`: {symbol.detail}{where}{shown}{laws}", line, start, end)
     return None
 
 

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .. import model as m
+from ..explain import strip_comment
 from .analysis import Analysis, Source, contains, name_column, nodes, word_at
 
 KINDS = ("option", "zone", "role", "counter", "irregularity", "phase", "suit", "variable", "points",
@@ -24,6 +25,8 @@ class Symbol:
     end_column: int
     node: m.Node
     end_line: int = 0
+    declared: str = ""
+    """The declaration's first line as written (without comment)."""
 
     @property
     def detail(self) -> str:
@@ -47,9 +50,12 @@ def declarations(source: Source) -> Iterator[Symbol]:
     """Every name one rule file declares, in source order by kind."""
     rules, text, path = source.rules, source.text, source.path
 
+    lines = text.splitlines()
+
     def symbol(name: str, kind: str, node: m.Node, span: m.Span) -> Symbol:
         line, col, end = name_column(text, span, name)
-        return Symbol(name, kind, path, line, col, end, node, span.end_line)
+        written = strip_comment(lines[line - 1]).strip() if 0 < line <= len(lines) else ""
+        return Symbol(name, kind, path, line, col, end, node, span.end_line, written)
 
     for role in rules.roles:
         yield symbol(role.name, "role", role, role.span)
