@@ -11,6 +11,7 @@ import json
 import os
 import random
 import secrets
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -748,10 +749,25 @@ def _state_rules(rules: Any, options: Any) -> Ruleset:
         raise RecordError("the state's rule text does not match its sha256 (edited, or not saved whole)")
     name = rules.get("path")
     shown = "<state>" if not isinstance(name, str) or not name else os.path.basename(name)[:255] or "<state>"
+    key = (rules["source"], tuple(bases), shown)
     try:
-        return loads(rules["source"], path=shown, bases=bases, options=options)
+        ruleset = _LOADED.get(key)
+        if ruleset is None:
+            ruleset = loads(rules["source"], path=shown, bases=bases)
+            _LOADED[key] = ruleset
+            if len(_LOADED) > _LOADED_MAX:
+                _LOADED.popitem(last=False)
+        else:
+            _LOADED.move_to_end(key)
+        return ruleset.with_options(options)
     except TrickLangError as err:
         raise RecordError(f"the state's rules do not load:\n{err}") from None
+
+
+_LOADED: OrderedDict[tuple[str, tuple[str, ...], str], Ruleset] = OrderedDict()
+_LOADED_MAX = 16
+"""Rule texts read back by :meth:`State.from_json`, parsed and checked once each, most
+recent last (a bounded cache: from_json of a loaded rule file costs no parsing)."""
 
 
 def new_game(

@@ -6,6 +6,7 @@ import hashlib
 import os
 import stat
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,7 @@ class Ruleset(BaseModel):
         """The game's name, from the `game` line."""
         return self.rules.game or "?"
 
-    @property
+    @cached_property
     def digest(self) -> str:
         """SHA-256 of the rule file's text, to tie records to the exact rules."""
         return digest_of(self.source, self.bases)

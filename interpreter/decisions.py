@@ -1,0 +1,324 @@
+"""Decisions other than trick play: named choices, card selections, naming trumps,
+auctions and a player's own bid; and the entry of an irregularity."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import Action
+from .core import Core
+from .dealing import set_trump
+from .errors import GameLimitError, RuleRuntimeError
+from .flow import MAX_CHOICES, Instruction, _visible_mask
+from .legal import LegalActions, Selection
+from .program import Fn, Program
+
+# ---------------------------------------------------------------- decisions
+
+
+class Choose(Instruction):
+    decision = True
+
+    def __init__(self, prog: Program, player: Fn, names: list[str]) -> None:
+        super().__init__(prog)
+        self.player = player
+        self.names = names
+        self.targets: list[int] = []
+        self.actions = [Action(n) for n in names]
+        self.legal_all = LegalActions(tuple(self.actions))
+
+    def ready(self, core: Core) -> bool:
+        return True
+
+    def actor(self, core: Core) -> int:
+        p: int = self.player(core)
+        return p
+
+    def legal(self, core: Core) -> LegalActions:
+        if core.declared:
+            p = self.actor(core)
+            allowed = tuple(a for a in self.actions if ("choice:" + a.verb, p) not in core.declared)
+            if allowed:
+                return LegalActions(allowed)
+        return self.legal_all
+
+    def apply(self, core: Core, action: Action) -> None:
+        if core.declared:
+            p = self.actor(core)
+            for a in self.actions:  # a withheld option is withheld once
+                core.declared.discard(("choice:" + a.verb, p))
+        i = self.names.index(action.verb)
+        self.prog.emit(core, {"type": "choice", "player": self.actor(core), "choice": action.verb, **({"laws": list(self.laws)} if self.laws else {})})
+        core.pc = self.targets[i]
+
+    def phase(self, core: Core) -> str:
+        return "choice"
+
+
+class Select(Instruction):
+    """A player picks cards from a zone: discards, taking from the stock, robbing."""
+
+    decision = True
+
+    def __init__(self, prog: Program, verb: str, player: Fn, kind: str, low: Fn, high: Fn | None,
+                 test: list[list[bool]] | None, source: Fn, dest: Fn, *, source_is_hand: bool = False) -> None:
+        super().__init__(prog)
+        self.verb = verb
+        self.player = player
+        self.kind = kind
+        self.low = low
+        self.high = high
+        self.test = test
+        self.source = source
+        self.dest = dest
+        self.source_is_hand = source_is_hand  # a discard (else cards are taken into the hand)
+
+    def _bounds(self, core: Core) -> tuple[list[int], int, int]:
+        prog = self.prog
+        p = self.player(core)
+        src = core.zones[self.source(core)]
+        eligible = src if self.test is None else [c for c in src if self.test[core.ti][c]]
+        hand_size = len(core.zones[prog.hand + p])
+        if self.kind == "exact":
+            lo = hi = self.low(core)
+        elif self.kind == "range":
+            assert self.high is not None
+            lo, hi = self.low(core), self.high(core)
+        elif self.kind == "at_least":
+            lo, hi = self.low(core), len(eligible)
+        elif self.source_is_hand:  # discard to N: as many as leave N in the hand
+            lo = hi = hand_size - self.low(core)
+        else:  # take to N: as many as bring the hand to N
+            lo = hi = self.low(core) - hand_size
+        hi = max(0, min(hi, len(eligible)))
+        lo = max(0, min(lo, hi))
+        ordered = sorted(eligible, key=prog.tables.order[core.ti].__getitem__)
+        return ordered, lo, hi
+
+    def ready(self, core: Core) -> bool:
+        _, lo, hi = self._bounds(core)
+        if hi == 0:
+            core.pc += 1  # nothing to choose
+            return False
+        return True
+
+    def actor(self, core: Core) -> int:
+        p: int = self.player(core)
+        return p
+
+    def legal(self, core: Core) -> LegalActions:
+        ordered, lo, hi = self._bounds(core)
+        selection = Selection(self.verb, tuple(ordered), lo, hi, self.prog.tables.codes)
+        if len(selection) > MAX_CHOICES:
+            raise GameLimitError(f"line {self.line}: more than {MAX_CHOICES} ways to choose cards")
+        return LegalActions((), selection)
+
+    def apply(self, core: Core, action: Action) -> None:
+        prog = self.prog
+        p = self.actor(core)
+        s, d = self.source(core), self.dest(core)
+        cards = [] if action.args == ("none",) else [prog.tables.index[a] for a in action.args]
+        src = core.zones[s]
+        for c in cards:
+            src.remove(c)
+        core.zones[d].extend(cards)
+        prog.note_hand(core, d, cards)
+        mask = _visible_mask(prog, core, d, s, p)
+        full: dict[str, Any] = {"type": "select", "verb": self.verb, "player": p, "cards": list(action.args) if cards else [], "count": len(cards),
+                                "from": prog.zone_label(s), "to": prog.zone_label(d)}
+        if self.laws:
+            full["laws"] = list(self.laws)
+        public = None if mask == prog.all_mask else {k: v for k, v in full.items() if k != "cards"}
+        prog.emit(core, full, public, mask)
+        core.pc += 1
+
+    def phase(self, core: Core) -> str:
+        return self.verb
+
+
+class NameTrump(Instruction):
+    decision = True
+
+    def __init__(self, prog: Program, player: Fn, exclude: Fn | None = None) -> None:
+        super().__init__(prog)
+        self.player = player
+        self.exclude = exclude
+        self.actions = [Action("name", (s,)) for s in prog.tables.suit_names]
+        self.legal_all = LegalActions(tuple(self.actions))
+
+    def ready(self, core: Core) -> bool:
+        return True
+
+    def actor(self, core: Core) -> int:
+        p: int = self.player(core)
+        return p
+
+    def legal(self, core: Core) -> LegalActions:
+        if self.exclude is None:
+            return self.legal_all
+        banned = self.exclude(core)
+        return LegalActions(tuple(a for i, a in enumerate(self.actions) if i != banned))
+
+    def apply(self, core: Core, action: Action) -> None:
+        suit = self.prog.tables.suit_names.index(action.args[0])
+        set_trump(self.prog, core, suit, self.actor(core), self.laws)
+        core.pc += 1
+
+    def phase(self, core: Core) -> str:
+        return "naming"
+
+
+class Auction(Instruction):
+    decision = True
+
+    def __init__(self, prog: Program, once_around: bool, start: Fn, low: Fn, high: Fn,
+                 all_pass_maker: Fn | None, all_pass_bid: Fn | None, all_pass_laws: tuple[str, ...]) -> None:
+        super().__init__(prog)
+        self.once_around = once_around
+        self.start = start
+        self.low = low
+        self.high = high
+        self.all_pass_maker = all_pass_maker
+        self.all_pass_bid = all_pass_bid
+        self.all_pass_laws = all_pass_laws
+        self.pass_action = Action("pass")
+
+    def ready(self, core: Core) -> bool:
+        prog = self.prog
+        if not core.au_active:
+            core.au_active = True
+            first = self.start(core)
+            core.au_order = [(first + i) % prog.n for i in range(prog.n)]
+            core.au_pos = 0
+            core.au_high = 0
+            core.au_bidder = -1
+            core.au_passed = [False] * prog.n
+        if self._finished(core):
+            self._resolve(core)
+            return False
+        return True
+
+    def _finished(self, core: Core) -> bool:
+        n = self.prog.n
+        if self.once_around:
+            return core.au_pos >= n
+        active = n - sum(core.au_passed)
+        if core.au_bidder >= 0:
+            return active <= 1 or core.au_high >= self.high(core)
+        return active == 0
+
+    def _resolve(self, core: Core) -> None:
+        prog = self.prog
+        core.au_active = False
+        if core.au_bidder >= 0:
+            core.maker, core.bid = core.au_bidder, core.au_high
+            prog.emit(core, {"type": "contract", "maker": core.maker, "bid": core.bid, **({"laws": list(self.laws)} if self.laws else {})})
+            core.pc += 1
+        elif self.all_pass_maker is not None:
+            core.maker = self.all_pass_maker(core)
+            core.bid = self.all_pass_bid(core) if self.all_pass_bid is not None else 0
+            prog.emit(core, {"type": "contract", "maker": core.maker, "bid": core.bid, "all_passed": True, **({"laws": list(self.all_pass_laws)} if self.all_pass_laws else {})})
+            core.pc += 1
+        else:
+            prog.emit(core, {"type": "redeal", "reason": "all passed", **({"laws": list(self.all_pass_laws)} if self.all_pass_laws else {})})
+            core.pc = prog.deal_end
+
+    def actor(self, core: Core) -> int:
+        n = self.prog.n
+        pos = core.au_pos
+        while core.au_passed[core.au_order[pos % n]]:
+            pos += 1
+        core.au_pos = pos
+        return core.au_order[pos % n]
+
+    def legal(self, core: Core) -> LegalActions:
+        if core.declared and ("auction:bid", self.actor(core)) in core.declared:
+            return LegalActions((self.pass_action,))  # he has lost his bid (an irregularity)
+        lo = max(self.low(core), core.au_high + 1 if core.au_bidder >= 0 else self.low(core))
+        hi = self.high(core)
+        if hi - lo + 1 > MAX_CHOICES:
+            raise GameLimitError(f"line {self.line}: more than {MAX_CHOICES} bids to choose from")
+        return LegalActions((self.pass_action, *(Action("bid", (str(b),)) for b in range(lo, hi + 1))))
+
+    def apply(self, core: Core, action: Action) -> None:
+        p = self.actor(core)
+        if action.verb == "pass":
+            core.au_passed[p] = True
+            self.prog.emit(core, {"type": "pass", "player": p})
+        else:
+            core.au_high = int(action.args[0])
+            core.au_bidder = p
+            self.prog.emit(core, {"type": "bid", "player": p, "bid": core.au_high})
+        core.au_pos += 1
+        if self._finished(core):
+            self._resolve(core)
+
+    def phase(self, core: Core) -> str:
+        return "auction"
+
+
+
+class Bid(Instruction):
+    """A player's own bid (not an auction): `player bids 0..13 but not N`."""
+
+    decision = True
+
+    def __init__(self, prog: Program, player: Fn, low: Fn, high: Fn, forbidden: Fn | None) -> None:
+        super().__init__(prog)
+        self.player = player
+        self.low = low
+        self.high = high
+        self.forbidden = forbidden
+        self.cache: dict[int, Action] = {}
+
+    def ready(self, core: Core) -> bool:
+        return True
+
+    def actor(self, core: Core) -> int:
+        p: int = self.player(core)
+        return p
+
+    def legal(self, core: Core) -> LegalActions:
+        banned = self.forbidden(core) if self.forbidden is not None else None
+        if self.high(core) - self.low(core) + 1 > MAX_CHOICES:
+            raise GameLimitError(f"line {self.line}: more than {MAX_CHOICES} bids to choose from")
+        out = []
+        cache = self.cache
+        for b in range(self.low(core), self.high(core) + 1):
+            if b == banned:
+                continue
+            a = cache.get(b)
+            if a is None:
+                if len(cache) > MAX_CHOICES:
+                    cache.clear()
+                a = cache[b] = Action("bid", (str(b),))
+            out.append(a)
+        if not out:
+            raise RuleRuntimeError(f"line {self.line}: no bid is left to make")
+        return LegalActions(tuple(out))
+
+    def apply(self, core: Core, action: Action) -> None:
+        p = self.actor(core)
+        core.bids[p] = int(action.args[0])
+        self.prog.emit(core, {"type": "bid", "player": p, "bid": core.bids[p],
+                              **({"laws": list(self.laws)} if self.laws else {})})
+        core.pc += 1
+
+    def phase(self, core: Core) -> str:
+        return "bidding"
+
+
+
+class IrregularityEntry:
+    """A compiled irregularity: who may commit it, during which decisions, and where its remedy starts."""
+
+    __slots__ = ("name", "by", "phases", "guard", "entry", "laws", "slot")
+
+    def __init__(self, name: str, by: Fn | None, phases: frozenset[str], guard: Fn | None, laws: tuple[str, ...], slot: int) -> None:
+        self.name = name
+        self.by = by
+        self.phases = phases
+        self.guard = guard
+        self.entry = -1
+        self.laws = laws
+        self.slot = slot

@@ -1,0 +1,263 @@
+"""Trick play: the legal-play chain (obligations), declarations, and taking tricks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .actions import Action
+from .cards import NO_TRUMP
+from .core import Core
+from .dealing import set_trump
+from .errors import RuleRuntimeError
+from .flow import Instruction
+from .legal import LegalActions
+from .program import Fn, Program
+
+
+class Obligation:
+    __slots__ = ("kind", "guard", "laws", "test")
+
+    def __init__(self, kind: str, guard: Fn | None, laws: tuple[str, ...], test: list[list[bool]] | None = None) -> None:
+        self.kind = kind
+        self.guard = guard
+        self.laws = laws
+        self.test = test  # the pattern's table, for lead_first and not_first_trick
+
+
+class Declaration:
+    __slots__ = ("name", "test", "before_first_card", "guard", "effects", "laws", "action", "slot")
+
+    def __init__(self, name: str, test: list[list[bool]], before_first_card: bool, guard: Fn | None,
+                 effects: Callable[[Core], None], laws: tuple[str, ...], slot: int) -> None:
+        self.name = name
+        self.test = test
+        self.before_first_card = before_first_card
+        self.guard = guard
+        self.effects = effects
+        self.laws = laws
+        self.action = Action("declare", (name,))
+        self.slot = slot
+
+
+class Tricks(Instruction):
+    decision = True
+
+    def __init__(self, prog: Program, count: Fn, leader: Fn, obligations: list[Obligation],
+                 lead_rules: list[tuple[int, Fn | None]], declarations: list[Declaration]) -> None:
+        super().__init__(prog)
+        self.count = count
+        self.leader = leader
+        self.obligations = obligations
+        self.may_trump = [o for o in obligations if o.kind == "may_trump"]
+        self.sets_trump = [o for o in obligations if o.kind == "first_lead_trump"]
+        self.lead_chain = [o for o in obligations if o.kind in ("lead_first", "not_first_trick")]
+        self.chain = [o for o in obligations if o.kind not in ("may_trump", "first_lead_trump", "lead_first")]
+        self.lead_rules = lead_rules
+        self.declarations = declarations
+        self.only_before_first_card = all(d.before_first_card for d in declarations)
+        self.play_actions = [Action("play", (code,), i) for i, code in enumerate(prog.tables.codes)]
+
+    def ready(self, core: Core) -> bool:
+        prog = self.prog
+        if not core.tr_active:
+            core.tr_active = True
+            core.tr_total = self.count(core)
+            core.tr_no = 0
+            leader = self.leader(core)
+            if not isinstance(leader, int) or not 0 <= leader < prog.n:
+                raise RuleRuntimeError(f"line {self.line}: nobody to lead the first trick")
+            core.tr_leader = core.tr_turn = leader
+            core.tr_cards = []
+            core.tr_players = []
+        if not core.tr_cards:
+            hands = core.zones[prog.hand: prog.hand + prog.n]
+            if core.tr_no >= core.tr_total or not any(hands):
+                core.tr_active = False
+                core.pc += 1
+                return False
+            if not hands[core.tr_turn]:
+                core.tr_turn = self._next_with_cards(core, core.tr_turn)
+        elif not core.zones[prog.hand + core.tr_turn]:
+            # The player to play has no card left (e.g. after an irregularity):
+            # he is passed over, and the trick ends when nobody else can play to it.
+            nxt = self._next_with_cards(core, core.tr_turn)
+            if nxt == core.tr_turn or nxt in core.tr_players:
+                self._finish_trick(core)
+                return self.ready(core)
+            core.tr_turn = nxt
+        return True
+
+    def _next_with_cards(self, core: Core, p: int) -> int:
+        prog = self.prog
+        for i in range(1, prog.n + 1):
+            q = (p + i) % prog.n
+            if core.zones[prog.hand + q]:
+                return q
+        return p
+
+    def actor(self, core: Core) -> int:
+        return core.tr_turn
+
+    def allowed_cards(self, core: Core, p: int) -> tuple[list[int], list[str]]:
+        """The cards p may play now, and the obligations that narrowed the choice."""
+        prog = self.prog
+        tables = prog.tables
+        hand = core.zones[prog.hand + p]
+        ti = core.ti
+        order = tables.order[ti].__getitem__
+        why: list[str] = []
+        if not core.tr_cards:
+            allowed = hand
+            for pat_index, guard in self.lead_rules:
+                if core.broken[pat_index] or (guard is not None and not guard(core)):
+                    continue
+                test = prog.lead_patterns[pat_index][ti]
+                rest = [c for c in allowed if not test[c]]
+                if rest and len(rest) < len(allowed):
+                    allowed = rest
+                    why.append("lead_until_broken")
+            if core.tr_no == 0:
+                for ob in self.lead_chain:
+                    if ob.guard is not None and not ob.guard(core):
+                        continue
+                    assert ob.test is not None
+                    t = ob.test[ti]
+                    if ob.kind == "lead_first":
+                        narrowed = [c for c in allowed if t[c]]
+                    else:
+                        narrowed = [c for c in allowed if not t[c]]
+                    if narrowed and len(narrowed) < len(allowed):
+                        allowed = narrowed
+                        why.append(ob.kind)
+            return sorted(allowed, key=order), why
+        eff = tables.eff_suit[ti]
+        trump = core.trump
+        led = eff[core.tr_cards[0]]
+        follow = [c for c in hand if eff[c] == led]
+        allowed = hand
+        for ob in self.chain:
+            if ob.guard is not None and not ob.guard(core):
+                continue
+            kind = ob.kind
+            if kind == "follow_suit":
+                if follow:
+                    may = trump != NO_TRUMP and led != trump and any(
+                        o.guard is None or o.guard(core) for o in self.may_trump
+                    )
+                    narrowed = [c for c in allowed if eff[c] == led or (may and eff[c] == trump)] if may else [
+                        c for c in allowed if eff[c] == led]
+                    if narrowed and len(narrowed) < len(allowed):
+                        allowed = narrowed
+                        why.append("follow_suit")
+            elif kind == "trump_if_void":
+                if not follow and trump != NO_TRUMP:
+                    trumps = [c for c in allowed if eff[c] == trump]
+                    if trumps and len(trumps) < len(allowed):
+                        allowed = trumps
+                        why.append("trump_if_void")
+            elif kind == "not_first_trick":
+                if core.tr_no == 0:
+                    assert ob.test is not None
+                    t = ob.test[ti]
+                    rest = [c for c in allowed if not t[c]]
+                    if rest and len(rest) < len(allowed):
+                        allowed = rest
+                        why.append("not_first_trick")
+            elif kind == "beat_if_able":
+                # Beating is a duty of a player who follows suit, or who must trump
+                # (then he must over-trump if he can); a void player free to
+                # discard is not made to trump by it.
+                if not follow and "trump_if_void" not in why:
+                    continue
+                power = tables.power[ti][led]
+                best = max(power[c] for c in core.tr_cards)
+                winners = [c for c in allowed if power[c] > best]
+                if winners and len(winners) < len(allowed):
+                    allowed = winners
+                    why.append("beat_if_able")
+        return sorted(allowed, key=order), why
+
+    def _power(self, c: int, led: int, ti: int, trump: int) -> int:
+        return self.prog.tables.power[ti][led][c]
+
+    def _winning_power(self, core: Core, led: int) -> int:
+        return max(self._power(c, led, core.ti, core.trump) for c in core.tr_cards)
+
+    def available_declarations(self, core: Core, p: int) -> list[Declaration]:
+        out: list[Declaration] = []
+        names: set[str] = set()
+        hand = core.zones[self.prog.hand + p]
+        for d in self.declarations:
+            if d.name in names or (d.name, p) in core.declared:
+                continue
+            if d.guard is not None and not d.guard(core):
+                continue
+            if d.before_first_card and core.played[p]:
+                continue
+            test = d.test[core.ti]
+            if any(test[c] for c in hand):
+                out.append(d)
+                names.add(d.name)
+        return out
+
+    def legal(self, core: Core) -> LegalActions:
+        p = core.tr_turn
+        cards, _ = self.allowed_cards(core, p)
+        acts = self.play_actions
+        out = [acts[c] for c in cards]
+        if self.declarations and not (self.only_before_first_card and core.played[p]):
+            out.extend(d.action for d in self.available_declarations(core, p))
+        return LegalActions(tuple(out))
+
+    def apply(self, core: Core, action: Action) -> None:
+        prog = self.prog
+        p = core.tr_turn
+        if action.verb == "declare":
+            for d in self.available_declarations(core, p):
+                if d.name == action.args[0]:
+                    core.declared.add((d.name, p))
+                    prog.emit(core, {"type": "declare", "player": p, "name": d.name, **({"laws": list(d.laws)} if d.laws else {})})
+                    core.vars[d.slot] = p
+                    d.effects(core)
+                    return
+            return  # pragma: no cover - legality was checked by the caller
+        card = action.card
+        if self.sets_trump and core.trump == NO_TRUMP and core.tr_no == 0 and not core.tr_cards:
+            set_trump(prog, core, prog.tables.suit[card], p, self.sets_trump[0].laws)
+        core.zones[prog.hand + p].remove(card)
+        core.tr_cards.append(card)
+        core.tr_players.append(p)
+        core.played[p] = True
+        core.events.append(({"type": "play", "player": p, "card": action.args[0], "trick": core.tr_no + 1}, None, 0))
+        nxt = self._next_with_cards(core, p)
+        if nxt == core.tr_leader or nxt == p or nxt in core.tr_players:
+            self._finish_trick(core)
+        else:
+            core.tr_turn = nxt
+
+    def _finish_trick(self, core: Core) -> None:
+        prog = self.prog
+        led = prog.tables.eff_suit[core.ti][core.tr_cards[0]]
+        power = prog.tables.power[core.ti][led]
+        powers = [power[c] for c in core.tr_cards]
+        best = max(range(len(powers)), key=powers.__getitem__)
+        winner = core.tr_players[best]
+        won = prog.won + (prog.side_of[winner] if prog.won_kind == "side" else winner)
+        core.zones[won].extend(core.tr_cards)
+        core.tricks_won[winner] += 1
+        for c in core.tr_cards:
+            core.taken_by[c] = winner
+        for pat_index, _ in self.lead_rules:
+            test = prog.lead_patterns[pat_index][core.ti]
+            if any(test[c] for c in core.tr_cards):
+                core.broken[pat_index] = True
+        codes = prog.tables.codes
+        prog.emit(core, {"type": "trick", "trick": core.tr_no + 1, "winner": winner,
+                         "cards": [codes[c] for c in core.tr_cards], "players": list(core.tr_players)})
+        core.tr_no += 1
+        core.tr_cards = []
+        core.tr_players = []
+        core.tr_leader = core.tr_turn = winner
+
+    def phase(self, core: Core) -> str:
+        return "play"
