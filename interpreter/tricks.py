@@ -56,6 +56,10 @@ class Tricks(Instruction):
         self.declarations = declarations
         self.only_before_first_card = all(d.before_first_card for d in declarations)
         self.play_actions = [Action("play", (code,), i) for i, code in enumerate(prog.tables.codes)]
+        self.next_seat = [(p + 1) % prog.n for p in range(prog.n)]
+        # Leading is free of obligations after the first trick (or always): no chain to walk.
+        self.free_lead_after_first = not lead_rules
+        self.free_lead = not lead_rules and not self.lead_chain
 
     def ready(self, core: Core) -> bool:
         prog = self.prog
@@ -88,12 +92,13 @@ class Tricks(Instruction):
         return True
 
     def _next_with_cards(self, core: Core, p: int) -> int:
-        prog = self.prog
-        for i in range(1, prog.n + 1):
-            q = (p + i) % prog.n
-            if core.zones[prog.hand + q]:
+        zones, hand, nxt = core.zones, self.prog.hand, self.next_seat
+        q = nxt[p]
+        while q != p:
+            if zones[hand + q]:
                 return q
-        return p
+            q = nxt[q]
+        return q if zones[hand + q] else p
 
     def actor(self, core: Core) -> int:
         return core.tr_turn
@@ -202,7 +207,10 @@ class Tricks(Instruction):
 
     def legal(self, core: Core) -> LegalActions:
         p = core.tr_turn
-        cards, _ = self.allowed_cards(core, p)
+        if not core.tr_cards and (self.free_lead or (self.free_lead_after_first and core.tr_no)):
+            cards = sorted(core.zones[self.prog.hand + p], key=self.prog.tables.order[core.ti].__getitem__)
+        else:
+            cards, _ = self.allowed_cards(core, p)
         acts = self.play_actions
         out = [acts[c] for c in cards]
         if self.declarations and not (self.only_before_first_card and core.played[p]):
@@ -237,23 +245,26 @@ class Tricks(Instruction):
 
     def _finish_trick(self, core: Core) -> None:
         prog = self.prog
-        led = prog.tables.eff_suit[core.ti][core.tr_cards[0]]
-        power = prog.tables.power[core.ti][led]
-        powers = [power[c] for c in core.tr_cards]
-        best = max(range(len(powers)), key=powers.__getitem__)
+        cards = core.tr_cards
+        power = prog.tables.power[core.ti][prog.tables.eff_suit[core.ti][cards[0]]]
+        best, top = 0, power[cards[0]]
+        for i in range(1, len(cards)):  # the first of the strongest wins
+            if power[cards[i]] > top:
+                best, top = i, power[cards[i]]
         winner = core.tr_players[best]
         won = prog.won + (prog.side_of[winner] if prog.won_kind == "side" else winner)
-        core.zones[won].extend(core.tr_cards)
+        core.zones[won].extend(cards)
         core.tricks_won[winner] += 1
-        for c in core.tr_cards:
-            core.taken_by[c] = winner
+        taken_by = core.taken_by
+        for c in cards:
+            taken_by[c] = winner
         for pat_index, _ in self.lead_rules:
             test = prog.lead_patterns[pat_index][core.ti]
-            if any(test[c] for c in core.tr_cards):
+            if any(test[c] for c in cards):
                 core.broken[pat_index] = True
         codes = prog.tables.codes
         prog.emit(core, {"type": "trick", "trick": core.tr_no + 1, "winner": winner,
-                         "cards": [codes[c] for c in core.tr_cards], "players": list(core.tr_players)})
+                         "cards": [codes[c] for c in cards], "players": core.tr_players})
         core.tr_no += 1
         core.tr_cards = []
         core.tr_players = []
