@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-# An event: (full form, public form or None when everybody sees the full form,
-# bitmask of the seats that see the full form).
-Event = tuple[dict[str, Any], "dict[str, Any] | None", int]
+# An event: a compact entry of interpreter.events (rendered on demand by events.render).
+Event = tuple[Any, ...] | int
 
 
 class Core:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
+from . import events as ev
 from .cards import NO_TRUMP
 from .chance import draw
 from .core import Core
@@ -37,15 +37,9 @@ class DealCards(Instruction):
                 core.zones[prog.hand + p].extend(cards)
                 prog.note_hand(core, prog.hand + p, cards)
                 got[p].extend(cards)
-        codes = prog.tables.codes
         for i in range(n):
             p = (first + i) % n
-            prog.emit(
-                core,
-                {"type": "dealt", "player": p, "cards": [codes[c] for c in got[p]]},
-                {"type": "dealt", "player": p, "count": len(got[p])},
-                1 << p,
-            )
+            prog.emit(core, (ev.DEALT, p, tuple(got[p])))
         core.pc += 1
 
 
@@ -98,12 +92,7 @@ class SetTrump(Instruction):
 def set_trump(prog: Program, core: Core, suit: int, player: int | None, laws: tuple[str, ...]) -> None:
     core.trump = suit
     core.ti = suit if suit != NO_TRUMP else prog.tables.nsuits
-    event: dict[str, Any] = {"type": "trump", "suit": prog.tables.suit_names[suit] if suit != NO_TRUMP else None}
-    if player is not None:
-        event["player"] = player
-    if laws:
-        event["laws"] = list(laws)
-    prog.emit(core, event)
+    prog.emit(core, (ev.TRUMP, suit if suit != NO_TRUMP else -1, player, laws))
 
 
 class Draw(Instruction):
@@ -144,15 +133,8 @@ class Draw(Instruction):
         hand.extend(back)
         prog.note_hand(core, prog.hand + p, drawn + back)
         if drawn or back:
-            codes = prog.tables.codes
-            full: dict[str, Any] = {"type": "draw", "player": p, "cards": [codes[c] for c in drawn], "count": len(drawn)}
-            public: dict[str, Any] = {"type": "draw", "player": p, "count": len(drawn)}
-            if back:
-                full["taken_back"] = [codes[c] for c in back]
-                public["taken_back"] = len(back)
-            if self.laws:
-                full["laws"] = public["laws"] = list(self.laws)
-            prog.emit(core, full, public, prog.zone_mask(core, prog.hand + p) | (1 << p))
+            mask = prog.zone_mask(core, prog.hand + p) | (1 << p)
+            prog.emit(core, (ev.DRAW, p, tuple(drawn), tuple(back), self.laws, mask))
         core.pc += 1
 
 
@@ -194,12 +176,5 @@ class Move(Instruction):
         core.zones[d].extend(moved)
         prog.note_hand(core, d, moved)
         if moved:
-            codes = prog.tables.codes
-            mask = _visible_mask(prog, core, d, s, -1)
-            full: dict[str, Any] = {"type": "move", "from": prog.zone_label(s), "to": prog.zone_label(d),
-                                    "cards": [codes[c] for c in moved], "count": len(moved)}
-            if self.laws:
-                full["laws"] = list(self.laws)
-            public = None if mask == prog.all_mask else {k: v for k, v in full.items() if k != "cards"}
-            prog.emit(core, full, public, mask)
+            prog.emit(core, (ev.MOVE, s, d, tuple(moved), self.laws, _visible_mask(prog, core, d, s, -1)))
         core.pc += 1

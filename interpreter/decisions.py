@@ -3,8 +3,7 @@ auctions and a player's own bid; and the entry of an irregularity."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from . import events as ev
 from .actions import Action
 from .core import Core
 from .dealing import set_trump
@@ -123,13 +122,7 @@ class Select(Instruction):
             src.remove(c)
         core.zones[d].extend(cards)
         prog.note_hand(core, d, cards)
-        mask = _visible_mask(prog, core, d, s, p)
-        full: dict[str, Any] = {"type": "select", "verb": self.verb, "player": p, "cards": list(action.args) if cards else [], "count": len(cards),
-                                "from": prog.zone_label(s), "to": prog.zone_label(d)}
-        if self.laws:
-            full["laws"] = list(self.laws)
-        public = None if mask == prog.all_mask else {k: v for k, v in full.items() if k != "cards"}
-        prog.emit(core, full, public, mask)
+        prog.emit(core, (ev.SELECT, self.verb, p, tuple(cards), s, d, self.laws, _visible_mask(prog, core, d, s, p)))
         core.pc += 1
 
     def phase(self, core: Core) -> str:
@@ -212,12 +205,12 @@ class Auction(Instruction):
         core.au_active = False
         if core.au_bidder >= 0:
             core.maker, core.bid = core.au_bidder, core.au_high
-            prog.emit(core, {"type": "contract", "maker": core.maker, "bid": core.bid, **({"laws": list(self.laws)} if self.laws else {})})
+            prog.emit(core, (ev.CONTRACT, core.maker, core.bid, False, self.laws))
             core.pc += 1
         elif self.all_pass_maker is not None:
             core.maker = self.all_pass_maker(core)
             core.bid = self.all_pass_bid(core) if self.all_pass_bid is not None else 0
-            prog.emit(core, {"type": "contract", "maker": core.maker, "bid": core.bid, "all_passed": True, **({"laws": list(self.all_pass_laws)} if self.all_pass_laws else {})})
+            prog.emit(core, (ev.CONTRACT, core.maker, core.bid, True, self.all_pass_laws))
             core.pc += 1
         else:
             prog.emit(core, {"type": "redeal", "reason": "all passed", **({"laws": list(self.all_pass_laws)} if self.all_pass_laws else {})})
@@ -244,11 +237,11 @@ class Auction(Instruction):
         p = self.actor(core)
         if action.verb == "pass":
             core.au_passed[p] = True
-            self.prog.emit(core, {"type": "pass", "player": p})
+            self.prog.emit(core, (ev.PASS, p))
         else:
             core.au_high = int(action.args[0])
             core.au_bidder = p
-            self.prog.emit(core, {"type": "bid", "player": p, "bid": core.au_high})
+            self.prog.emit(core, (ev.BID, p, core.au_high, ()))
         core.au_pos += 1
         if self._finished(core):
             self._resolve(core)
@@ -300,8 +293,7 @@ class Bid(Instruction):
     def apply(self, core: Core, action: Action) -> None:
         p = self.actor(core)
         core.bids[p] = int(action.args[0])
-        self.prog.emit(core, {"type": "bid", "player": p, "bid": core.bids[p],
-                              **({"laws": list(self.laws)} if self.laws else {})})
+        self.prog.emit(core, (ev.BID, p, core.bids[p], self.laws))
         core.pc += 1
 
     def phase(self, core: Core) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import events as ev
 from .actions import Action
 from .core import Core
 from .errors import RuleRuntimeError
@@ -253,9 +254,11 @@ class Cancel(Instruction):
         who = self.who(core)
         side = prog.side_of[who] if self.who_is_player else who
         total = 0
-        for full, _, _ in core.events[core.deal_events:]:
-            if full["type"] == "score" and full["side"] == side and full.get("label") == self.label:
-                total += full["points"]
+        for entry in core.events[core.deal_events:]:
+            if ev.is_score(entry):
+                s, points, label = ev.score_of(entry)
+                if s == side and label == self.label:
+                    total += points
         if total:
             prog.add_score(core, side, -total, f"{self.label} cancelled", self.laws)
         core.pc += 1

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from tricklang.bounds import DEFAULT_DEAL_LIMIT
 
+from . import events as ev
 from .cards import NO_TRUMP, CardTables
 from .chance import draw
 from .core import Core
@@ -108,8 +109,10 @@ class Program:
         return info.name
 
     # ------------------------------------------------------------ events
-    def emit(self, core: Core, full: dict[str, Any], public: dict[str, Any] | None = None, mask: int = 0) -> None:
-        """Log an event; seats outside ``mask`` see ``public`` (None: all see ``full``).
+    def emit(self, core: Core, full: dict[str, Any] | ev.Entry, public: dict[str, Any] | None = None,
+             mask: int = 0) -> None:
+        """Log an event: a compact entry of :mod:`interpreter.events`, or a rare kind as a dict
+        that seats outside ``mask`` see as ``public`` (None: all see ``full``).
 
         Raises:
             GameLimitError: the deal or the match has logged too many events
@@ -119,7 +122,7 @@ class Program:
         if len(events) - core.deal_events >= MAX_EVENTS_PER_DEAL or len(events) >= MAX_EVENTS_PER_MATCH:
             limit = "deal" if len(events) - core.deal_events >= MAX_EVENTS_PER_DEAL else "match"
             raise GameLimitError(f"the {limit} logged more than {MAX_EVENTS_PER_DEAL if limit == 'deal' else MAX_EVENTS_PER_MATCH} events")
-        events.append((full, public, mask))
+        events.append(full if type(full) is tuple else (full, public, mask))
 
     # ------------------------------------------------------------ the match
     def note_hand(self, core: Core, z: int, cards: list[int]) -> None:
@@ -194,10 +197,8 @@ class Program:
         core.zones[self.pack] = order
         self._reset_deal(core)
         core.steps += len(order)  # a shuffle counts, so a deal that always redeals is stopped
-        event: dict[str, Any] = {"type": "deal", "deal": core.deal_no + 1, "dealer": core.dealer}
-        if self.seat_roles:
-            event["roles"] = {name: fn(core) for name, fn in self.seat_roles.items()}
-        self.emit(core, event)
+        roles = tuple(fn(core) for fn in self.seat_roles.values()) if self.seat_roles else ()
+        self.emit(core, (ev.DEAL, core.deal_no + 1, core.dealer, roles))
 
     def _reset_deal(self, core: Core) -> None:
         core.vars = [None] * len(self.var_names)
@@ -248,7 +249,7 @@ class Program:
 
     def end_deal(self, core: Core) -> None:
         """Score the match at the end of a deal and start the next one, or end the match."""
-        self.emit(core, {"type": "deal_end", "deal": core.deal_no + 1, "scores": list(core.scores)})
+        self.emit(core, (ev.DEAL_END, core.deal_no + 1, tuple(core.scores)))
         if not self.at_once and self.target is not None:
             self._check_target_after_deal(core)
             if core.terminal:
@@ -294,11 +295,7 @@ class Program:
 
     def add_score(self, core: Core, side: int, amount: int, label: str, laws: tuple[str, ...]) -> None:
         core.scores[side] += amount
-        self.emit(
-            core,
-            {"type": "score", "side": side, "points": amount, "label": label, "laws": list(laws),
-             "scores": list(core.scores)},
-        )
+        self.emit(core, (ev.SCORE, side, amount, label, laws, tuple(core.scores)))
         if self.at_once and self.target is not None and amount > 0:
             if self.lowest_wins:
                 self._check_target_after_deal(core)

@@ -25,6 +25,7 @@ from .cards import NO_TRUMP
 from .compiler import compile_ruleset
 from .core import Core
 from .errors import ArgumentError, GameError, IllegalActionError, InvalidActionError, RecordError, RuleRuntimeError
+from .events import render
 from .instructions import Instruction, Tricks
 from .legal import LegalActions, Selection
 from .program import Program
@@ -625,7 +626,9 @@ class State(Views):
         if player is not None:
             self._seat(player)
         out = []
-        for full, public, mask in self.core.events:
+        prog = self.program
+        for entry in self.core.events:
+            full, public, mask = render(prog, entry)
             if player is None or public is None or mask >> player & 1:
                 out.append(full)
             else:

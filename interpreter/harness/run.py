@@ -19,6 +19,7 @@ from tricklang.bounds import derive_bounds
 from ..actions import Action
 from ..compiler import compile_ruleset
 from ..errors import IllegalActionError, InvalidActionError
+from ..events import render
 from ..instructions import Select
 from ..program import Program
 from ..state import State, new_game
@@ -187,7 +188,7 @@ class Run:
 
     # -------------------------------------------------------- events (checked as emitted)
     def on_event(self, core: Core, i: int) -> None:
-        full, public, mask = core.events[i]
+        full, public, mask = render(self.program, core.events[i])
         if full.get("type") == "deal":
             self.knowledge = [set() for _ in range(self.n)]
         for p in range(self.n):
