@@ -30,6 +30,7 @@ import tricklang
 from interpreter import IllegalActionError, InvalidActionError, RuleRuntimeError, State
 from interpreter.agents import HeuristicAgent
 from interpreter.compiler import compile_ruleset
+from interpreter.events import render
 from interpreter.harness import (
     InvariantViolationError,
     Report,
@@ -256,7 +257,9 @@ def test_a_leaking_observation_is_caught(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_events_shown_to_everybody_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """An event log that forgets to hide what was dealt to each player."""
 
-    def emit(self: Program, core: Any, full: dict[str, Any], public: dict[str, Any] | None = None, mask: int = 0) -> None:
+    def emit(self: Program, core: Any, full: Any, public: dict[str, Any] | None = None, mask: int = 0) -> None:
+        if isinstance(full, tuple):  # a compact entry: its full form, shown to all
+            full = render(self, full)[0]
         core.events.append((full, None, 0))
 
     monkeypatch.setattr(Program, "emit", emit)
