@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import warnings
 from collections.abc import Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
@@ -301,9 +302,10 @@ def load(source: str | Path, *, options: Mapping[str, Any] | None = None, path: 
     """Read a rule file from disk, parse and check it.
 
     Only a regular file of at most :data:`~tricklang.parser.MAX_SOURCE_BYTES` bytes is
-    read (and never more than one byte beyond). A string containing a newline is still
-    taken as rule-file text, as in earlier releases; prefer :func:`loads` for text.
-    Safe to call from many threads at once.
+    read (and never more than one byte beyond). Passing rule-file text (a string
+    containing a newline) still works for one more release but emits a
+    :class:`DeprecationWarning`: use :func:`loads` for text. Safe to call from many
+    threads at once.
 
     Raises:
         RulesError: the file cannot be read (``unreadable-file``), is too large
@@ -317,6 +319,11 @@ def load(source: str | Path, *, options: Mapping[str, Any] | None = None, path: 
         shown = path or str(source)
         text = read_limited(Path(source), shown=shown or "''")
         return _load_text(text, shown, options, _anchor(str(source)), None)
+    warnings.warn(
+        "tricklang.load(text) is deprecated: use tricklang.loads(text) for rule text, load(path) for files",
+        DeprecationWarning,
+        stacklevel=2,
+    )
     return loads(source, options=options, path=path)
 
 

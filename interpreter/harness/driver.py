@@ -20,7 +20,12 @@ if TYPE_CHECKING:
 
 
 def _as_ruleset(rules: Ruleset | str | Path) -> Ruleset:
-    return rules if isinstance(rules, Ruleset) else tricklang.load(rules)
+    """A Ruleset as given, rule text (a string with a newline) parsed, or a file loaded."""
+    if isinstance(rules, Ruleset):
+        return rules
+    if isinstance(rules, str) and "\n" in rules:
+        return tricklang.loads(rules)
+    return tricklang.load(rules)
 
 
 def check_invariants(

@@ -69,11 +69,12 @@ class Report:
         actions = list(self.first.actions) if self.first else self.actions
         opts = f", options={self.options!r}" if self.options else ""
         dealer = f", dealer={self.dealer!r}" if self.dealer is not None else ""
-        where = self.path if Path(self.path).is_file() or not self.source else self.source
+        loader = "load" if Path(self.path).is_file() or not self.source else "loads"
+        where = self.path if loader == "load" else self.source
         return (
             "import tricklang\n"
             "from interpreter.harness import replay\n"
-            f"rules = tricklang.load({where!r})\n"
+            f"rules = tricklang.{loader}({where!r})\n"
             f"report = replay(rules, {actions!r}, seed={self.seed!r}{opts}, mode={self.mode!r}{dealer})\n"
             "print(report.summary())\n"
         )

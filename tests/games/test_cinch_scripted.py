@@ -585,7 +585,7 @@ def test_a_negative_card_count_does_not_leave_a_player_without_actions() -> None
     src = re.sub(r"\n( *)(move all matching trump from stock)",
                  r"\n\1dealer discards count(hand of dealer) - 6 to discards  [C17]\n\1\2",
                  RULES.read_text(encoding="utf-8"))
-    variant = tricklang.load(src)
+    variant = tricklang.loads(src)
     state = interpreter.new_game(variant, seed=1, dealer=3)
     for _ in range(4):
         state.apply("pass")
@@ -607,7 +607,7 @@ def test_discarding_down_to_a_number_discards_the_excess() -> None:
     each player throw three of his nine; instead nobody discards and nine cards are played."""
     src = RULES.read_text(encoding="utf-8").replace("player discards at least 3 to discards",
                                                     "player discards to 6 to discards")
-    variant = tricklang.load(src)
+    variant = tricklang.loads(src)
     assert variant.warnings == ()
     state = interpreter.new_game(variant, seed=2, dealer=3)
     state.apply("bid 2")

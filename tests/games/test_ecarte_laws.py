@@ -801,7 +801,7 @@ irregularity conceded_without_a_trick during play when tricks(offender) == 0:   
 
 
 def variant() -> tricklang.Ruleset:
-    return tricklang.load(RULES_PATH.read_text(encoding="utf-8") + VARIANT_TAIL, path="ecarte-variant.trick")
+    return tricklang.loads(RULES_PATH.read_text(encoding="utf-8") + VARIANT_TAIL, path="ecarte-variant.trick")
 
 
 def test_a_player_left_without_cards_in_the_middle_of_a_trick_is_skipped() -> None:

@@ -171,7 +171,7 @@ deal
 
 
 def test_a_suit_broken_in_one_tricks_statement_does_not_break_another_suit_later() -> None:
-    rules = tricklang.load(TWO_PLAYS, path="two-plays.trick")
+    rules = tricklang.loads(TWO_PLAYS, path="two-plays.trick")
     # Seat 1 leads AH; seat 0, void in hearts, throws AS: spades are broken, clubs are not.
     state = interpreter.new_game(rules, deck=["AH", "KH", "AC", "KC", "AS", "KS", "QS", "JS",
                                               "QH", "JH", "QC", "JC"], dealer=0)
@@ -201,7 +201,7 @@ deal
 
 def test_a_leader_of_nobody_is_a_runtime_error() -> None:
     # As Black Maria would be with `lead_two_of_clubs` and no guard in hearts.trick.
-    rules = tricklang.load(NOBODY_LEADS)
+    rules = tricklang.loads(NOBODY_LEADS)
     with pytest.raises(RuleRuntimeError):
         state = interpreter.new_game(rules, seed=1)
         state.legal_actions()

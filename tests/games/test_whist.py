@@ -72,7 +72,7 @@ def test_trump_is_suit_of_hand_of_dealer_reads_the_last_card_dealt_to_him() -> N
            "  trump is suit of turnup                                          [W3]\n"
            "  move all from turnup to hand of dealer                           [W3]\n")
     assert old in text
-    variant = tricklang.load(text.replace(old, "  trump is suit of hand of dealer\n"), path="whist-variant.trick")
+    variant = tricklang.loads(text.replace(old, "  trump is suit of hand of dealer\n"), path="whist-variant.trick")
     for seed in range(12):
         rng = random.Random(seed)
         deck = list(ALL52)

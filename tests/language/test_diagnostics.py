@@ -67,12 +67,12 @@ def edit(*changes: tuple[str, str]) -> str:
 
 def rejected(text: str) -> tricklang.RulesError:
     with pytest.raises(tricklang.RulesError) as info:
-        tricklang.load(text, path="rules/mini.trick")
+        tricklang.loads(text, path="rules/mini.trick")
     return info.value
 
 
 def test_the_base_file_loads_without_warnings() -> None:
-    rules = tricklang.load(MINI, path="rules/mini.trick")
+    rules = tricklang.loads(MINI, path="rules/mini.trick")
     assert rules.name == "Mini Écarté"
     assert rules.options == {"target": 5, "first_packet": 3}
     assert rules.warnings == ()
@@ -186,7 +186,7 @@ def test_warnings_do_not_stop_loading() -> None:
         ("        stop\n", "        stop\n        pass\n"),
         ("  tricks 5", "  let unused_thing = 3\n  tricks 5"),
     )
-    rules = tricklang.load(text, path="rules/mini.trick")
+    rules = tricklang.loads(text, path="rules/mini.trick")
     assert [(w.code, w.line, w.severity) for w in rules.warnings] == [
         ("unreachable-code", 35, "warning"),
         ("unused-option", 12, "warning"),
@@ -215,7 +215,7 @@ def test_warnings_travel_with_errors() -> None:
 
 @pytest.fixture(scope="module")
 def mini() -> tricklang.Ruleset:
-    return tricklang.load(MINI, path="rules/mini.trick")
+    return tricklang.loads(MINI, path="rules/mini.trick")
 
 
 @pytest.mark.parametrize(
@@ -230,7 +230,7 @@ def mini() -> tricklang.Ruleset:
 )
 def test_bad_options_raise_option_error_naming_the_option(options: dict[str, object], message: str) -> None:
     with pytest.raises(tricklang.OptionError) as info:
-        tricklang.load(MINI, path="rules/mini.trick", options=options)
+        tricklang.loads(MINI, path="rules/mini.trick", options=options)
     assert str(info.value) == message
     assert isinstance(info.value, ValueError) and isinstance(info.value, tricklang.TrickLangError)
 

@@ -61,11 +61,11 @@ _RUNTIME = {"GameLimitError", "RuleRuntimeError", "abandoned"}
 
 
 def _play(source: str | Path) -> dict[str, Any]:
-    """Load and play a rule file; say how it ended (runs in the child)."""
+    """Load and play a rule file (a path) or rule text (a string); say how it ended (runs in the child)."""
     started = time.perf_counter()
     out: dict[str, Any]
     try:
-        rules = tricklang.load(source)
+        rules = tricklang.load(source) if isinstance(source, Path) else tricklang.loads(source)
     except tricklang.RulesError as err:
         out = {"outcome": "rejected", "codes": err.codes, "message": str(err)}
     else:

@@ -37,7 +37,7 @@ def rules_for(deal: str, options: str = "", head: str = HEAD) -> str:
 
 def lints(text: str) -> list[tuple[str, int]]:
     """(code, line) of each lint; the text must load (lints run on checked files)."""
-    tricklang.load(text)
+    tricklang.loads(text)
     return [(d.code, d.line) for d in lint(tricklang.parse(text))]
 
 
@@ -333,7 +333,7 @@ def test_the_checker_reports_what_follows_end_the_deal_itself() -> None:
         tricks 5, elder leads first
     """)
     assert codes(text) == []
-    assert "unreachable-code" in [w.code for w in tricklang.load(text).warnings]
+    assert "unreachable-code" in [w.code for w in tricklang.loads(text).warnings]
 
 
 def test_loops_guards_and_irregularities_that_never_run() -> None:
@@ -374,4 +374,4 @@ def test_load_reports_lints_as_warnings() -> None:
         deal 3 to each
         tricks 5, elder leads first
     """)
-    assert "no-legal-card" in [w.code for w in tricklang.load(text).warnings]
+    assert "no-legal-card" in [w.code for w in tricklang.loads(text).warnings]

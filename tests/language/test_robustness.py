@@ -63,7 +63,7 @@ def mutated_ecarte(draw: st.DrawFn) -> str:
 @given(text=mutated_ecarte())
 def test_mutated_rules_load_or_raise_rules_error(text: str) -> None:
     try:
-        rules = tricklang.load(text, path="mutant.trick")
+        rules = tricklang.loads(text, path="mutant.trick")
     except tricklang.RulesError as error:
         assert error.diagnostics
         line_count = len(text.splitlines())
@@ -81,4 +81,4 @@ def test_mutated_rules_load_or_raise_rules_error(text: str) -> None:
 
 
 def test_unmutated_ecarte_loads() -> None:
-    assert tricklang.load(ECARTE, path="ecarte.trick").name == "Écarté"
+    assert tricklang.loads(ECARTE, path="ecarte.trick").name == "Écarté"

@@ -82,7 +82,7 @@ def _load(path: Path) -> tricklang.Ruleset:
 
 
 def _rules(text: str, name: str) -> tricklang.Ruleset:
-    return tricklang.load(textwrap.dedent(text).lstrip(), path=f"<{name}>")
+    return tricklang.loads(textwrap.dedent(text).lstrip(), path=f"<{name}>")
 
 
 # ------------------------------------------------------------------ every rule file

@@ -224,7 +224,7 @@ def test_an_unreadable_record_is_refused(tmp_path: Path) -> None:
 
 def test_rules_given_as_text_cannot_be_recorded() -> None:
     text = (RULES / "ecarte.trick").read_text(encoding="utf-8")
-    state = interpreter.new_game(tricklang.load(text), seed=1)
+    state = interpreter.new_game(tricklang.loads(text), seed=1)
     with pytest.raises(RecordError, match="not loaded from a file"):
         Record.from_state(state)
 
