@@ -11,7 +11,7 @@ import threading
 from collections.abc import Iterator
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Literal, cast
+from typing import Any, Literal, NamedTuple, cast
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import (
@@ -1199,3 +1199,49 @@ def _max_indent_depth(source: str) -> tuple[int, int]:
         if len(levels) - 1 > deepest:
             deepest, where = len(levels) - 1, number
     return deepest, where
+
+
+# ---------------------------------------------------------------- tokens, for the formatter
+
+
+class SourceToken(NamedTuple):
+    """One significant token of a rule file, with the grammar rule it belongs to."""
+
+    text: str
+    kind: str
+    """The terminal's name: ``NAME``, ``INT``, ``CITE``, ``LPAR``, ``MINUS``..."""
+    rule: str
+    """The rule of the tree node holding it: ``call``, ``neg``, ``sum``..."""
+    line: int
+    column: int
+
+
+_LAYOUT_TOKENS = frozenset({"_NL", "_INDENT", "_DEDENT"})
+
+
+@lru_cache(maxsize=1)
+def _lark_all_tokens() -> Lark:
+    grammar = resources.files("tricklang").joinpath("grammar.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", postlex=_TrickIndenter(), keep_all_tokens=True, maybe_placeholders=False)
+
+
+def source_tokens(source: str, path: str = "<string>") -> list[SourceToken]:
+    """Every token of the rule file (keywords and punctuation included, newlines,
+    indentation and comments not), in source order, each with its grammar rule.
+
+    Raises:
+        RulesError: the text does not parse (the diagnostics of :func:`parse`).
+    """
+    parse(source, path)
+    tree = _lark_all_tokens().parse(source if source.endswith("\n") else source + "\n")
+    found: list[SourceToken] = []
+    stack: list[Tree[Token]] = [tree]
+    while stack:
+        node = stack.pop()
+        for child in node.children:
+            if isinstance(child, Tree):
+                stack.append(child)
+            elif isinstance(child, Token) and child.type not in _LAYOUT_TOKENS:
+                found.append(SourceToken(str(child), child.type, str(node.data), child.line or 0, child.column or 0))
+    found.sort(key=lambda t: (t.line, t.column))
+    return found
