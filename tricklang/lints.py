@@ -57,8 +57,9 @@ MAX_COMBINATIONS = 4096
 """Option combinations tried when deciding whether a condition is constant."""
 
 MAX_LINT_WORK = 200_000
-"""Option combinations tried for the whole file; beyond this budget the lints stop
-judging conditions (they say nothing rather than take long)."""
+"""Expression nodes evaluated (option combinations x condition size) for the whole
+file; beyond this budget the lints stop judging conditions (they say nothing rather
+than take long)."""
 
 Leave = Literal["deal", "loop"] | None
 
@@ -116,14 +117,15 @@ class _Linter:
         total = 1
         for d in domains:
             total *= len(d)
-        if total > MAX_COMBINATIONS or self.work + total > MAX_LINT_WORK:
+        size = sum(1 for _ in nodes(cond))
+        if total > MAX_COMBINATIONS or self.work + total * size > MAX_LINT_WORK:
             return None
-        self.work += total
+        self.work += total * size
         seen: set[bool] = set()
+        env = {**self.constants, **self.defaults}  # built once: each combination overwrites the same names
         for combo in product(*domains):
-            env = dict(self.defaults)
             env.update(zip(names, combo, strict=True))
-            v = self.value(cond, env)
+            v = fold(cond, env)
             if not isinstance(v, bool):
                 return None
             seen.add(v)

@@ -29,6 +29,12 @@ from .diagnostics import Diagnostic, RulesError
 MAX_SOURCE_BYTES = 256_000
 """Rule files larger than this are refused before parsing."""
 
+MAX_LINES = 3_000
+"""Lines of rules (not counting blank and comment lines) in one file."""
+
+MAX_LINE_CHARS = 4_000
+"""Characters in one line."""
+
 MAX_NESTING = 40
 """Indentation deeper than this many levels is refused (see ``too-deep``)."""
 
@@ -1090,7 +1096,8 @@ def parse(source: str, path: str = "<string>") -> m.RuleFile:
 
     Raises:
         RulesError: with one ``syntax-error``, ``bad-indent``, ``too-deep``,
-            ``limit-exceeded`` (a number of more than :data:`MAX_DIGITS` digits) or
+            ``limit-exceeded`` (a number of more than :data:`MAX_DIGITS` digits, more
+            than :data:`MAX_LINES` lines, a line of more than :data:`MAX_LINE_CHARS`) or
             ``too-large`` diagnostic giving the position, the line, a caret and what
             was expected.
     """
@@ -1099,6 +1106,7 @@ def parse(source: str, path: str = "<string>") -> m.RuleFile:
             [Diagnostic("too-large", f"rule file is larger than {MAX_SOURCE_BYTES} bytes", path=path)],
             source=None,
         )
+    _check_lines(source, path)
     depth = _max_indent_depth(source)
     if depth[0] > MAX_NESTING:
         raise RulesError(
@@ -1181,6 +1189,22 @@ def _visit_diagnostic(err: VisitError, path: str) -> Diagnostic:
         getattr(meta, "column", 0) or 0,
         path=path,
     )
+
+
+def _check_lines(source: str, path: str) -> None:
+    """Refuse, before the (slow) parse, a file of more than :data:`MAX_LINES` lines of
+    code or with a line longer than :data:`MAX_LINE_CHARS` characters."""
+    code = 0
+    for number, line in enumerate(source.split("\n"), 1):
+        if len(line) > MAX_LINE_CHARS:
+            raise RulesError([Diagnostic("limit-exceeded", f"line {number} is longer than {MAX_LINE_CHARS} characters",
+                                         number, 1, path=path, hint="split it (a long expression: with 'let')")])
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            code += 1
+            if code > MAX_LINES:
+                raise RulesError([Diagnostic("limit-exceeded", f"more than {MAX_LINES} lines of rules", number, 1,
+                                             path=path)])
 
 
 def _max_indent_depth(source: str) -> tuple[int, int]:
