@@ -108,7 +108,8 @@ class _Table:
     # ------------------------------------------------------------ the loop
     def run(self) -> int:
         who = ", ".join(f"seat {i}: {'you' if i == self.human else kind}" for i, kind in enumerate(self.seats))
-        print(f"{self.ruleset.name} ({self.ruleset.path}), seed {self.seed}; {who}")
+        # The seed fixes every hidden card: it is printed when the match ends, not now.
+        print(f"{self.ruleset.name} ({self.ruleset.path}); {who}")
         if self.human is not None:
             print("Type a number or an action such as 'play KS'; '?' or '? KS' explains; 'undo', 'log', 'help', 'quit'.")
         try:
@@ -128,7 +129,7 @@ class _Table:
             return self.finish(offer=False)
         except GameError as err:
             self.flush()
-            print(f"{PROG} play: error: {err}", file=sys.stderr)
+            print(f"{PROG} play: error: {self._as_seen(err)}", file=sys.stderr)
             self.finish(offer=False)
             return 1
         state = self.state
@@ -141,6 +142,14 @@ class _Table:
             result += " (you win)" if self.human in outcome.winners else " (you lose)"
         print(f"Match over: {result}.")
         return self.finish(offer=True)
+
+    def _as_seen(self, err: GameError) -> str:
+        """An error as the human may see it: another seat's failed action is not named
+        (it may be face down), only the rule's line."""
+        if self.human is None or self.failed is None or self.failed[0] == self.human:
+            return str(err)
+        line = str(err).split(":", 1)[0] if str(err).startswith("line ") else ""
+        return f"{type(err).__name__} while seat {self.failed[0]} acted" + (f" ({line} of the rules)" if line else "")
 
     def apply(self, text: str, seat: int) -> None:
         try:
@@ -161,6 +170,7 @@ class _Table:
         self.shown = len(events)
 
     def finish(self, offer: bool) -> int:
+        print(f"Seed {self.seed} (to play this match again: --seed {self.seed}).")
         path = self.record_path
         if path is None and offer and self.human is not None and sys.stdin.isatty() and self.state.actions:
             try:
@@ -318,11 +328,12 @@ class _Table:
             what = _describe(revealed[0])
             print(f"Cannot undo {state.actions[last]!r}: {what} since, and undoing would let you use that.")
             return False
-        taken = state.actions[last:]
+        taken = state.actions[last]  # the human's own action; the others' may be face down
+        others = len(state.actions) - last - 1
         self.state = before
         self.actors = self.actors[:last]
         self.shown = len(before.events(self.human))
-        print("Undone: " + ", ".join(taken) + ".")
+        print(f"Undone: {taken}" + (f", and {plural(others, 'action')} of the other seats since." if others else "."))
         return True
 
     # ------------------------------------------------------------ display

@@ -408,7 +408,8 @@ def test_play_a_whole_match_typing_1(capsys: pytest.CaptureFixture[str], monkeyp
     code, out, err = _play(capsys, monkeypatch, "1\n" * 400, ECARTE, "--seed", "3", "--seat", "0=human",
                            "--seat", "1=heuristic", "--record", str(out_file))
     assert code == 0, err
-    assert "Écarté" in out and "seed 3; seat 0: you, seat 1: heuristic" in out
+    assert "Écarté" in out and "; seat 0: you, seat 1: heuristic" in out
+    assert "Seed 3 (to play this match again: --seed 3)." in out.split("Match over")[1]  # only at the end
     assert "your hand:" in out and "Your turn (" in out and "  1  " in out
     assert re.search(r"Match over: seat \d wins \d+-\d+ \(you (win|lose)\)\.", out)
     record = Record.load(out_file)
