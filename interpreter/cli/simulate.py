@@ -4,6 +4,7 @@ asked), summarised with confidence intervals, the first dealer's advantage and t
 from __future__ import annotations
 
 import argparse
+import gc
 import hashlib
 import json
 import math
@@ -184,7 +185,16 @@ def _run_jobs(jobs: list[_Job], workers: int, progress: _Progress) -> Iterator[d
             progress.update(done)
         return
     methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if sys.platform == "linux" and "fork" in methods else None)
+    fork = sys.platform == "linux" and "fork" in methods
+    context = multiprocessing.get_context("fork" if fork else None)
+    if fork:
+        # Load and compile the rules once, here: forked workers inherit them. Frozen,
+        # these objects are left alone by the collector, so their pages stay shared.
+        try:
+            new_game(_rules_for(jobs[0]), seed=0)
+        except TrickLangError:
+            pass  # each match reports the error
+        gc.freeze()
     chunk = max(1, len(jobs) // (workers * 16))
     with context.Pool(workers) as pool:
         for done, result in enumerate(pool.imap(simulate_match, jobs, chunksize=chunk), 1):
