@@ -53,7 +53,8 @@ from tricklang.diagnostics import TrickLangError, printable
 from tricklang.ruleset import read_limited
 
 from .errors import IllegalActionError, RecordError
-from .state import MAX_JSON_CHARS, State, new_game, parse_json
+from .saved import MAX_JSON_CHARS, parse_json
+from .state import State, new_game
 
 RECORD_FORMAT = "tricklang-record"
 RECORD_VERSION = 1

@@ -11,24 +11,22 @@ import json
 import os
 import random
 import secrets
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tricklang import Ruleset, loads
+from tricklang import Ruleset
 from tricklang.diagnostics import TrickLangError, brief
-from tricklang.ruleset import digest_of
 
 from .actions import Action
 from .cards import NO_TRUMP
 from .compiler import compile_ruleset
 from .core import Core
-from .errors import ArgumentError, GameError, IllegalActionError, InvalidActionError, RecordError, RuleRuntimeError
-from .events import render
+from .errors import GameError, IllegalActionError, InvalidActionError, RecordError, RuleRuntimeError
 from .instructions import Instruction, Tricks
 from .legal import LegalActions, Selection
 from .program import Program
+from .saved import parse_json, state_rules
 from .views import Views
 
 STATE_FORMAT = "tricklang-state"
@@ -38,8 +36,6 @@ _RULE_FAILURES = (ArithmeticError, LookupError, RecursionError, TypeError, Value
 
 MAX_SEED = 10**18 - 1
 """Seeds have at most 18 digits."""
-MAX_JSON_CHARS = 50_000_000
-"""Saved states and records longer than this are refused before parsing."""
 
 _NO_ACTIONS = LegalActions()
 
@@ -575,7 +571,7 @@ class State(Views):
         if data.get("version") != STATE_VERSION:
             raise RecordError(f"state version {data.get('version')!r} is not supported (this tricklang reads version {STATE_VERSION})")
         try:
-            ruleset = _state_rules(data["rules"], data.get("options") or {})
+            ruleset = state_rules(data["rules"], data.get("options") or {})
             seed, dealer, actions = data["seed"], data["dealer"], data["actions"]
             if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
                 raise RecordError("'actions' must be a list of action texts")
@@ -615,162 +611,6 @@ class State(Views):
 
     def __repr__(self) -> str:
         return f"<State {self.ruleset.name!r} seed={self.core.seed} actions={len(self.actions)} phase={self.phase!r}>"
-
-    # ------------------------------------------------------------ observations and events
-    def events(self, player: int | None = None) -> list[dict[str, Any]]:
-        """The event log, as seen by a seat (None: everything, for referees and transcripts).
-
-        Raises:
-            TypeError, ArgumentError: as :meth:`observation`.
-        """
-        if player is not None:
-            self._seat(player)
-        out = []
-        prog = self.program
-        for entry in self.core.events:
-            full, public, mask = render(prog, entry)
-            if player is None or public is None or mask >> player & 1:
-                out.append(full)
-            else:
-                out.append(public)
-        return out
-
-    def observation(self, player: int | None) -> dict[str, Any]:
-        """What a seat may know, as a JSON-able dict (None: the omniscient view).
-
-        Hidden zones show only their size; the event log is filtered by the
-        visibility the rule file declares for each zone.
-
-        Raises:
-            TypeError: ``player`` is not an int or None (``True`` is not a seat).
-            ArgumentError: no such seat.
-        """
-        if player is not None:
-            self._seat(player)
-        prog, core = self.program, self.core
-        codes = prog.tables.codes
-        zones: dict[str, Any] = {}
-        for z, info in enumerate(prog.zones):
-            cards = core.zones[z]
-            if player is None or prog.zone_mask(core, z) >> player & 1:
-                shown: Any = sorted(codes[c] for c in cards) if info.name != prog.zones[prog.pack].name else [codes[c] for c in cards]
-                if info.name == "hand" or info.visibility != "hidden":
-                    shown = [codes[c] for c in sorted(cards, key=prog.tables.order[core.ti].__getitem__)]
-                value: Any = {"cards": shown, "count": len(cards)}
-            else:
-                value = {"count": len(cards)}
-            if info.kind == "shared":
-                zones[info.name] = value
-            else:
-                zones.setdefault(info.name, {})[str(info.owner)] = value
-        obs: dict[str, Any] = {
-            "seat": player,
-            "deal": core.deal_no + 1,
-            "dealer": core.dealer,
-            "scores": list(core.scores),
-            "trump": self.trump,
-            "maker": core.maker if core.maker >= 0 else None,
-            "bid": core.bid,
-            "phase": self.phase,
-            "current_player": self.current_player,
-            "trick": [[p, codes[c]] for p, c in zip(core.tr_players, core.tr_cards, strict=False)],
-            "tricks_won": list(core.tricks_won),
-            "zones": zones,
-            "events": self.events(player),
-        }
-        if player is not None and self.current_player == player or player is None and not core.terminal:
-            obs["legal_actions"] = [a.text for a in self.legal_actions()]
-        if core.terminal:
-            outcome = self.outcome()
-            assert outcome is not None
-            obs["winner"] = list(outcome.winners)
-        return obs
-
-    def _seat(self, player: object) -> int:
-        """``player`` checked as a seat of this game."""
-        if isinstance(player, bool) or not isinstance(player, int):
-            raise TypeError(f"a seat is an int, not {type(player).__name__}")
-        if not 0 <= player < self.program.n:
-            raise ArgumentError(f"no seat {brief(player)}: this game has seats 0..{self.program.n - 1}")
-        return player
-
-    def hand(self, player: int) -> list[str]:
-        """A seat's cards (omniscient: for referees, tests and transcripts).
-
-        Raises:
-            TypeError, ArgumentError: as :meth:`observation`.
-        """
-        self._seat(player)
-        prog = self.program
-        cards = self.core.zones[prog.hand + player]
-        return [prog.tables.codes[c] for c in sorted(cards, key=prog.tables.order[self.core.ti].__getitem__)]
-
-    def zone(self, name: str, owner: int | None = None) -> list[str]:
-        """The cards of a zone, top last (omniscient); ``owner``: the seat or side of a
-        zone declared per player or per side.
-
-        Raises:
-            TypeError: ``name`` is not a string or ``owner`` not an int.
-            ArgumentError: no such zone, or no such owner.
-        """
-        prog = self.program
-        if not isinstance(name, str):
-            raise TypeError(f"a zone name is a str, not {type(name).__name__}")
-        if name not in prog.zone_base:
-            raise ArgumentError(f"no zone named {name[:64]!r} (zones: {', '.join(prog.zone_base)})")
-        base, kind = prog.zone_base[name], prog.zone_kind[name]
-        if owner is not None and (isinstance(owner, bool) or not isinstance(owner, int)):
-            raise TypeError(f"a zone's owner is an int, not {type(owner).__name__}")
-        owners = prog.n if kind == "player" else len(prog.sides) if kind == "side" else 1
-        if not 0 <= (owner or 0) < owners:
-            raise ArgumentError(f"zone {name!r} has no owner {brief(owner)} (0..{owners - 1})")
-        z = base + (owner or 0) if kind != "shared" else base
-        return [prog.tables.codes[c] for c in self.core.zones[z]]
-
-
-def parse_json(text: str, what: str) -> Any:
-    """JSON text of a state or record, refused with a :class:`RecordError` when it is
-    malformed, too large (:data:`MAX_JSON_CHARS`) or nested too deeply."""
-    if len(text) > MAX_JSON_CHARS:
-        raise RecordError(f"{what} is larger than {MAX_JSON_CHARS} characters")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise RecordError(f"{what} is not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})") from None
-    except (RecursionError, ValueError) as err:  # nested too deeply; a number too long to convert
-        raise RecordError(f"{what} JSON cannot be read: {type(err).__name__}: {str(err)[:100]}") from None
-
-
-def _state_rules(rules: Any, options: Any) -> Ruleset:
-    """The rules a saved state carries, checked against their SHA-256 before anything else."""
-    if not isinstance(rules, dict) or not isinstance(rules.get("source"), str) or not isinstance(rules.get("sha256"), str):
-        raise RecordError("state 'rules' must hold the rule text ('source') and its 'sha256'")
-    bases = rules.get("bases", [])
-    if not isinstance(bases, list) or not all(isinstance(b, str) for b in bases):
-        raise RecordError("state 'rules.bases' must be a list of rule texts")
-    if digest_of(rules["source"], bases) != rules["sha256"]:
-        raise RecordError("the state's rule text does not match its sha256 (edited, or not saved whole)")
-    name = rules.get("path")
-    shown = "<state>" if not isinstance(name, str) or not name else os.path.basename(name)[:255] or "<state>"
-    key = (rules["source"], tuple(bases), shown)
-    try:
-        ruleset = _LOADED.get(key)
-        if ruleset is None:
-            ruleset = loads(rules["source"], path=shown, bases=bases)
-            _LOADED[key] = ruleset
-            if len(_LOADED) > _LOADED_MAX:
-                _LOADED.popitem(last=False)
-        else:
-            _LOADED.move_to_end(key)
-        return ruleset.with_options(options)
-    except TrickLangError as err:
-        raise RecordError(f"the state's rules do not load:\n{err}") from None
-
-
-_LOADED: OrderedDict[tuple[str, tuple[str, ...], str], Ruleset] = OrderedDict()
-_LOADED_MAX = 16
-"""Rule texts read back by :meth:`State.from_json`, parsed and checked once each, most
-recent last (a bounded cache: from_json of a loaded rule file costs no parsing)."""
 
 
 def new_game(

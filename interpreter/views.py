@@ -19,14 +19,20 @@ Decision(kind='select', seat=1, phase='discard', low=1, high=5)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from tricklang.diagnostics import brief
 
 from .cards import NO_TRUMP
+from .errors import ArgumentError
+from .events import render
 from .instructions import Auction, Bid, Choose, NameTrump, Select, Tricks
 
 if TYPE_CHECKING:
     from .core import Core
+    from .legal import LegalActions
     from .program import Program
+    from .state import Outcome
 
 _KINDS: tuple[tuple[type, str], ...] = (
     (Tricks, "play"), (Select, "select"), (Choose, "choice"), (Auction, "auction"),
@@ -61,6 +67,16 @@ class Views:
     actions: list[str]
     actors: list[int]
 
+    if TYPE_CHECKING:  # defined by State
+        @property
+        def trump(self) -> str | None: ...
+        @property
+        def phase(self) -> str: ...
+        @property
+        def current_player(self) -> int | None: ...
+        def outcome(self) -> Outcome | None: ...
+        def legal_actions(self) -> LegalActions: ...
+
     @property
     def history(self) -> list[tuple[int, str]]:
         """Every action taken so far, with the seat that took it: ``[(seat, text), ...]``."""
@@ -76,7 +92,7 @@ class Views:
         kind = next(k for cls, k in _KINDS if isinstance(ins, cls))
         seat = ins.actor(core)
         low = high = None
-        legal = self.legal_actions()  # type: ignore[attr-defined]
+        legal = self.legal_actions()
         if isinstance(ins, Select) and legal.selection is not None:
             low, high = legal.selection.lo, legal.selection.hi
         elif isinstance(ins, (Auction, Bid)):
@@ -197,3 +213,114 @@ class Views:
             KeyError: the rule file declares no such counter.
         """
         return list(self.core.counters[name])
+
+    # ------------------------------------------------------------ observations, events and zones
+    def events(self, player: int | None = None) -> list[dict[str, Any]]:
+        """The event log, as seen by a seat (None: everything, for referees and transcripts).
+
+        Raises:
+            TypeError, ArgumentError: as :meth:`observation`.
+        """
+        if player is not None:
+            self._seat(player)
+        out = []
+        prog = self.program
+        for entry in self.core.events:
+            full, public, mask = render(prog, entry)
+            if player is None or public is None or mask >> player & 1:
+                out.append(full)
+            else:
+                out.append(public)
+        return out
+
+    def observation(self, player: int | None) -> dict[str, Any]:
+        """What a seat may know, as a JSON-able dict (None: the omniscient view).
+
+        Hidden zones show only their size; the event log is filtered by the
+        visibility the rule file declares for each zone.
+
+        Raises:
+            TypeError: ``player`` is not an int or None (``True`` is not a seat).
+            ArgumentError: no such seat.
+        """
+        if player is not None:
+            self._seat(player)
+        prog, core = self.program, self.core
+        codes = prog.tables.codes
+        zones: dict[str, Any] = {}
+        for z, info in enumerate(prog.zones):
+            cards = core.zones[z]
+            if player is None or prog.zone_mask(core, z) >> player & 1:
+                shown: Any = sorted(codes[c] for c in cards) if info.name != prog.zones[prog.pack].name else [codes[c] for c in cards]
+                if info.name == "hand" or info.visibility != "hidden":
+                    shown = [codes[c] for c in sorted(cards, key=prog.tables.order[core.ti].__getitem__)]
+                value: Any = {"cards": shown, "count": len(cards)}
+            else:
+                value = {"count": len(cards)}
+            if info.kind == "shared":
+                zones[info.name] = value
+            else:
+                zones.setdefault(info.name, {})[str(info.owner)] = value
+        obs: dict[str, Any] = {
+            "seat": player,
+            "deal": core.deal_no + 1,
+            "dealer": core.dealer,
+            "scores": list(core.scores),
+            "trump": self.trump,
+            "maker": core.maker if core.maker >= 0 else None,
+            "bid": core.bid,
+            "phase": self.phase,
+            "current_player": self.current_player,
+            "trick": [[p, codes[c]] for p, c in zip(core.tr_players, core.tr_cards, strict=False)],
+            "tricks_won": list(core.tricks_won),
+            "zones": zones,
+            "events": self.events(player),
+        }
+        if player is not None and self.current_player == player or player is None and not core.terminal:
+            obs["legal_actions"] = [a.text for a in self.legal_actions()]
+        if core.terminal:
+            outcome = self.outcome()
+            assert outcome is not None
+            obs["winner"] = list(outcome.winners)
+        return obs
+
+    def _seat(self, player: object) -> int:
+        """``player`` checked as a seat of this game."""
+        if isinstance(player, bool) or not isinstance(player, int):
+            raise TypeError(f"a seat is an int, not {type(player).__name__}")
+        if not 0 <= player < self.program.n:
+            raise ArgumentError(f"no seat {brief(player)}: this game has seats 0..{self.program.n - 1}")
+        return player
+
+    def hand(self, player: int) -> list[str]:
+        """A seat's cards (omniscient: for referees, tests and transcripts).
+
+        Raises:
+            TypeError, ArgumentError: as :meth:`observation`.
+        """
+        self._seat(player)
+        prog = self.program
+        cards = self.core.zones[prog.hand + player]
+        return [prog.tables.codes[c] for c in sorted(cards, key=prog.tables.order[self.core.ti].__getitem__)]
+
+    def zone(self, name: str, owner: int | None = None) -> list[str]:
+        """The cards of a zone, top last (omniscient); ``owner``: the seat or side of a
+        zone declared per player or per side.
+
+        Raises:
+            TypeError: ``name`` is not a string or ``owner`` not an int.
+            ArgumentError: no such zone, or no such owner.
+        """
+        prog = self.program
+        if not isinstance(name, str):
+            raise TypeError(f"a zone name is a str, not {type(name).__name__}")
+        if name not in prog.zone_base:
+            raise ArgumentError(f"no zone named {name[:64]!r} (zones: {', '.join(prog.zone_base)})")
+        base, kind = prog.zone_base[name], prog.zone_kind[name]
+        if owner is not None and (isinstance(owner, bool) or not isinstance(owner, int)):
+            raise TypeError(f"a zone's owner is an int, not {type(owner).__name__}")
+        owners = prog.n if kind == "player" else len(prog.sides) if kind == "side" else 1
+        if not 0 <= (owner or 0) < owners:
+            raise ArgumentError(f"zone {name!r} has no owner {brief(owner)} (0..{owners - 1})")
+        z = base + (owner or 0) if kind != "shared" else base
+        return [prog.tables.codes[c] for c in self.core.zones[z]]
