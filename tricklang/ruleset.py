@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from . import catalog
 from . import model as m
 from .checker import check
 from .deck import card_codes
@@ -191,11 +192,7 @@ def _read(file: Path) -> str:
 
 def bundled_folders() -> tuple[Path, ...]:
     """Folders whose rule files any rule file may extend (the games shipped with tricklang)."""
-    package = Path(__file__).resolve().parent
-    found = [package / "games"]
-    if (package.parent / "pyproject.toml").is_file():  # a source checkout: its rules/ and examples/
-        found += [package.parent / "rules", package.parent / "examples"]
-    return tuple(p for p in found if p.is_dir())
+    return catalog.folders()
 
 
 def _inside(file: Path, folder: Path) -> bool:
@@ -224,7 +221,11 @@ def _extends_target(rules: m.RuleFile, where: str, anchor: Path | None, text: st
     if len(target) > MAX_EXTENDS_NAME or any(ord(c) < 32 or ord(c) == 127 for c in target):
         raise refuse(f"the base rule file's name is longer than {MAX_EXTENDS_NAME} characters or holds control characters")
     if not target.endswith(".trick"):
-        raise refuse("a rule file may only extend a '.trick' file", hint='e.g. extends "hearts.trick"')
+        game = catalog.find_bundled(target)
+        if game is None:
+            raise refuse("a rule file may only extend a '.trick' file or a bundled game",
+                          hint='e.g. extends "hearts.trick" or extends "hearts" (tricklang list shows the games)')
+        return game, target
     shown = os.path.normpath(os.path.join(os.path.dirname(where), target)) if anchor is not None else target
     bundled = bundled_folders()
     roots = [anchor] if anchor is not None else [f for f in bundled if (f / target).is_file()][:1] or list(bundled[:1])
@@ -299,7 +300,8 @@ def _resolve(text: str, where: str, anchor: Path | None, chain: tuple[str, ...],
 
 
 def load(source: str | Path, *, options: Mapping[str, Any] | None = None, path: str | None = None) -> Ruleset:
-    """Read a rule file from disk, parse and check it.
+    """Read a rule file from disk, or a bundled game by name (``load("ecarte")``), parse
+    and check it. A path to an existing file always wins over a name.
 
     Only a regular file of at most :data:`~tricklang.parser.MAX_SOURCE_BYTES` bytes is
     read (and never more than one byte beyond). Passing rule-file text (a string
@@ -316,9 +318,10 @@ def load(source: str | Path, *, options: Mapping[str, Any] | None = None, path: 
     if not isinstance(source, (str, Path)):
         raise TypeError(f"load() takes a path or rule text, not {type(source).__name__}")
     if isinstance(source, Path) or "\n" not in source:
-        shown = path or str(source)
-        text = read_limited(Path(source), shown=shown or "''")
-        return _load_text(text, shown, options, _anchor(str(source)), None)
+        file = catalog.resolve(source)
+        shown = path or str(file if file != Path(source) else source)
+        text = read_limited(file, shown=shown or "''")
+        return _load_text(text, shown, options, _anchor(str(file)), None)
     warnings.warn(
         "tricklang.load(text) is deprecated: use tricklang.loads(text) for rule text, load(path) for files",
         DeprecationWarning,

@@ -5,13 +5,16 @@ file's options), ``play`` (play at the terminal against the built-in players),
 ``simulate`` (many matches between built-in players, with statistics),
 ``test`` (play seeded matches and check the runtime's invariants), ``explain``
 (the rules as Markdown prose), ``replay`` (re-check a game record and print its
-transcript), ``demo`` (a match between built-in players, as a transcript) and ``lsp``
-(a language server for editors).
+transcript), ``demo`` (a match between built-in players, as a transcript), ``lsp``
+(a language server for editors), ``list`` (the bundled games) and ``fmt`` (rewrite rule
+files in the canonical layout). Wherever a rule file is expected, a bundled game's name
+(``ecarte``, ``cinch``, ``euchre``...) also works; a path to an existing file wins.
 Every subcommand takes ``--help``; the ones that load rules take
 ``-o name=value`` (repeatable) to set options.
 
 This module only dispatches: each subcommand lives in its own module of this
-package (``check``, ``table``, ``simulate``, ``invariants``, ``replay``, ``demo``)
+package (``check``, ``table``, ``simulate``, ``invariants``, ``replay``, ``demo``,
+``games``, ``fmt``)
 and adds its parser through a ``register`` function.
 
 Exit status: 0 ok, 1 an error in the rules, the game or a record, 2 a usage error.
@@ -31,13 +34,13 @@ from collections.abc import Callable, Sequence
 from tricklang import OptionError, RulesError, __version__
 from tricklang.diagnostics import TrickLangError
 
-from . import check, demo, invariants, lsp, replay, simulate, table
+from . import check, demo, fmt, games, invariants, lsp, replay, simulate, table
 from .common import PROG, Parser, UsageError, error, option_pair
 from .simulate import match_seed, summarise, wilson
 
 __all__ = ["PROG", "UsageError", "build_parser", "main", "match_seed", "summarise", "wilson"]
 
-COMMANDS = "check, options, play, simulate, test, explain, replay, demo or lsp"
+COMMANDS = "check, options, play, simulate, test, explain, replay, demo, lsp, list or fmt"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -91,6 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="set an option of the rule file (repeatable); see 'tricklang options FILE'",
     )
     for register in (check.register, table.register, simulate.register, invariants.register,
-                     check.register_explain, replay.register, demo.register, lsp.register):
+                     check.register_explain, replay.register, demo.register, lsp.register,
+                     games.register, fmt.register):
         register(sub, opts)
     return parser

@@ -5,21 +5,21 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from pathlib import Path
 
 from ..agents import make_agent, play_match
 from ..state import new_game
 from ..transcript import render
 from .common import Subparsers, UsageError, integer, load
 
-DEFAULT_RULES = Path(__file__).resolve().parents[2] / "rules" / "ecarte.trick"
+DEFAULT_RULES = "ecarte"
+"""The bundled game played by default (found by name, wherever the package is installed)."""
 
 
 def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
     """Add the subcommand ``demo`` to the ``tricklang`` parser."""
     p = sub.add_parser("demo", parents=[opts], help="a whole match between built-in players, as a transcript",
                        description="Play a whole match between built-in players and print it as a transcript.")
-    p.add_argument("rules", nargs="?", default=str(DEFAULT_RULES), help="rule file (default: Écarté)")
+    p.add_argument("rules", nargs="?", default=DEFAULT_RULES, help="rule file or bundled game (default: ecarte)")
     p.add_argument("--seed", type=integer, default=2026, help="seed for the shuffles and the players (default 2026)")
     p.add_argument("--seats", default="heuristic,random", help="comma-separated players per seat: heuristic, random")
     p.set_defaults(run=cmd_demo)
