@@ -90,6 +90,7 @@ class Record:
         *,
         actors: Sequence[int] | None = None,
         failed: tuple[int, str] | None = None,
+        rules_path: str | Path | None = None,
     ) -> Record:
         """The record of a game so far.
 
@@ -100,14 +101,16 @@ class Record:
             failed: (seat, action) of an action that raised an error inside the rules
                 (the state is left as before it); it is recorded last, so that replaying
                 the record reproduces the error.
+            rules_path: the rule file to name in the record, when the game was played
+                from its text elsewhere (a worker of a cluster); by default the rules' own path.
 
         Raises:
             RecordError: the rules were not loaded from a file, or ``seats``/``actors``
                 do not fit the game.
         """
         ruleset = state.ruleset
-        path = Path(ruleset.path)
-        if not path.is_file():
+        path = Path(ruleset.path if rules_path is None else rules_path)
+        if rules_path is None and not path.is_file():
             raise RecordError(f"the rules of this game were not loaded from a file ({ruleset.path!r})")
         data = state.to_dict()
         if actors is None:
@@ -125,7 +128,7 @@ class Record:
             "over": state.is_terminal(),
         }
         return cls(
-            rules_path=str(path.resolve()),
+            rules_path=str(path.resolve()) if rules_path is None else str(path),
             rules_sha256=ruleset.digest,
             options=dict(ruleset.options),
             seed=int(data["seed"]),

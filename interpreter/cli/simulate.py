@@ -47,6 +47,9 @@ def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
                    help="abandon a match after D deals (default: the rule file's limit)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--record", metavar="DIR", help="save a record of every match in DIR")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="run the matches on a Dask cluster, e.g. tcp://host:8786 (needs the 'cluster' extra; "
+                   "--jobs is then ignored); the results are those of a local run")
     p.set_defaults(run=cmd_simulate)
 
 
@@ -59,7 +62,10 @@ class _Job:
     base_seed: int
     index: int
     max_deals: int | None
-    record_dir: str | None
+    record: bool
+    source: str | None = None
+    """The rule text (and ``bases``, the texts it extends), for workers that cannot read ``path``."""
+    bases: tuple[str, ...] = ()
 
 
 def match_seed(base: int, index: int) -> int:
@@ -68,14 +74,18 @@ def match_seed(base: int, index: int) -> int:
     return int.from_bytes(digest[:4], "big") >> 1
 
 
-_RULES: dict[tuple[str, tuple[tuple[str, str], ...]], Ruleset] = {}
+_RULES: dict[tuple[str, tuple[tuple[str, str], ...], str], Ruleset] = {}
 
 
 def _rules_for(job: _Job) -> Ruleset:
-    key = (job.path, job.options)
+    key = (job.path, job.options, job.digest)
     ruleset = _RULES.get(key)
     if ruleset is None:
-        ruleset = tricklang.load(job.path, options=dict(job.options) or None)
+        options = dict(job.options) or None
+        if job.source is None:
+            ruleset = tricklang.load(job.path, options=options)
+        else:
+            ruleset = tricklang.loads(job.source, path=job.path, bases=job.bases, options=options)
         if ruleset.digest != job.digest:
             raise RecordError(f"the rule file {job.path!r} changed while the simulation was running")
         _RULES[key] = ruleset
@@ -83,7 +93,8 @@ def _rules_for(job: _Job) -> Ruleset:
 
 
 def simulate_match(job: _Job) -> dict[str, Any]:
-    """Play one match of a simulation; returns its summary (JSON-able)."""
+    """Play one match of a simulation; returns its summary (JSON-able) and, if the job
+    asks for one, its :class:`Record` under ``record`` (saved by the caller)."""
     seed = match_seed(job.base_seed, job.index)
     error = None
     failed: tuple[int, str] | None = None
@@ -94,8 +105,8 @@ def simulate_match(job: _Job) -> dict[str, Any]:
         agents = [make_agent(kind, match_seed(seed, seat)) for seat, kind in enumerate(job.seats)]
         state = new_game(ruleset, seed=seed)
     except TrickLangError as err:
-        return {"index": job.index, "seed": seed, "winner": None, "first_dealer_side": None, "deals": 0,
-                "actions": 0, "awards": [], "error": str(err)}
+        return {"record": None, "index": job.index, "seed": seed, "winner": None, "first_dealer_side": None,
+                "deals": 0, "actions": 0, "awards": [], "error": str(err)}
     actors: list[int] = []
     seat: int | None = None
     try:
@@ -125,9 +136,10 @@ def simulate_match(job: _Job) -> dict[str, Any]:
             tally[1] += int(e["points"])
     side_of = {p: s for s, members in enumerate(state.sides) for p in members}
     deals = outcome.deals if outcome is not None else state.deal_number - (1 if abandoned_early else 0)
-    if job.record_dir is not None:
-        Record.from_state(state, seats=list(job.seats), actors=actors, failed=failed).save(Path(job.record_dir) / f"match-{job.index:05d}.json")
+    record = Record.from_state(state, seats=list(job.seats), actors=actors, failed=failed,
+                               rules_path=job.path) if job.record else None
     return {
+        "record": record,
         "index": job.index,
         "seed": seed,
         "winner": outcome.winner if outcome is not None else None,
@@ -137,6 +149,11 @@ def simulate_match(job: _Job) -> dict[str, Any]:
         "awards": [[label, list(laws), n, points] for (label, laws), (n, points) in awards.items()],
         "error": error,
     }
+
+
+def simulate_matches(jobs: list[_Job]) -> list[dict[str, Any]]:
+    """Play a chunk of matches (one task of a cluster run)."""
+    return [simulate_match(job) for job in jobs]
 
 
 def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -213,33 +230,46 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if name not in AGENTS:
             raise UsageError(f"--seats: unknown player {name!r}; simulate plays {', '.join(AGENTS)}")
     workers = args.jobs or os.cpu_count() or 1
-    if args.record is not None:
+    record_dir = Path(args.record) if args.record is not None else None
+    if record_dir is not None:
         try:
-            Path(args.record).mkdir(parents=True, exist_ok=True)
+            record_dir.mkdir(parents=True, exist_ok=True)
         except OSError as err:
             raise UsageError(f"--record {args.record}: cannot create the directory: {err.strerror or err}") from None
-    options = tuple(sorted(dict(args.options).items()))
-    jobs = [_Job(args.file, options, ruleset.digest, tuple(names), args.seed, i, args.max_deals, args.record)
-            for i in range(args.matches)]
+    jobs = _jobs(args, ruleset, names)
     progress = _Progress(len(jobs))
     start = time.perf_counter()
+    results: list[dict[str, Any]] = []
     try:
-        results = list(_run_jobs(jobs, workers, progress))
+        if args.cluster:
+            from .cluster import run_on_cluster
+
+            played = run_on_cluster(args.cluster, simulate_matches, jobs, progress.update)
+        else:
+            played = _run_jobs(jobs, workers, progress)
+        for result in played:
+            record = result.pop("record", None)
+            if record is not None and record_dir is not None:
+                record.save(record_dir / f"match-{result['index']:05d}.json")
+            results.append(result)
     except KeyboardInterrupt:
         progress.close()
         print(f"{PROG} simulate: interrupted", file=sys.stderr)
         return 1
     finally:
         progress.close()
+    results.sort(key=lambda r: int(r["index"]))
     seconds = time.perf_counter() - start
     summary = summarise(ruleset, names, args.seed, results)
     actions = summary["actions"]["total"]
     summary["timing"] = {
         "seconds": round(seconds, 3),
-        "jobs": workers,
+        "jobs": workers if not args.cluster else None,
         "matches_per_second": round(len(results) / seconds, 1) if seconds > 0 else None,
         "actions_per_second": round(actions / seconds, 1) if seconds > 0 else None,
     }
+    if args.cluster:
+        summary["timing"]["cluster"] = args.cluster
     if args.json:
         print(json.dumps(summary, ensure_ascii=False, indent=2))
     else:
@@ -247,6 +277,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     for failure in summary["errors"][:10]:
         print(f"{PROG} simulate: match {failure['match']} (seed {failure['seed']}): {failure['error']}", file=sys.stderr)
     return 1 if summary["errors"] else 0
+
+
+def _jobs(args: argparse.Namespace, ruleset: Ruleset, seats: list[str]) -> list[_Job]:
+    """One job per match; for a cluster, with the rule text (workers need not have the file)."""
+    options = tuple(sorted(dict(args.options).items()))
+    path = str(Path(ruleset.path).resolve()) if args.cluster else ruleset.path
+    source, bases = (ruleset.source, tuple(ruleset.bases)) if args.cluster else (None, ())
+    return [_Job(path, options, ruleset.digest, tuple(seats), args.seed, i, args.max_deals, args.record is not None,
+                 source, bases) for i in range(args.matches)]
 
 
 def summarise(ruleset: Ruleset, seats: Sequence[str], seed: int, results: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -338,5 +377,6 @@ def _print_summary(s: dict[str, Any], out: TextIO | None = None) -> None:
     t = s.get("timing")
     if t:
         say()
-        say(f"throughput: {n} matches in {t['seconds']:.2f} s with {plural(t['jobs'], 'job')}: "
+        where = f"on the cluster at {t['cluster']}" if t.get("cluster") else f"with {plural(t['jobs'], 'job')}"
+        say(f"throughput: {n} matches in {t['seconds']:.2f} s {where}: "
             f"{t['matches_per_second'] or 0:,.1f} matches/s, {t['actions_per_second'] or 0:,.0f} actions/s")
