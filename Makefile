@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 SEED ?= 2026
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench clean package-check fmt-check
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,11 +20,19 @@ $(VENV)/.installed-test: pyproject.toml $(BIN)/python
 
 ## demo: a full Écarté match between the built-in players, as a transcript
 demo: $(VENV)/.installed
-	$(BIN)/python -m interpreter.cli demo rules/ecarte.trick --seed $(SEED) --seats heuristic,random
+	$(BIN)/python -m interpreter.cli demo ecarte --seed $(SEED) --seats heuristic,random
 
 ## test: the whole test suite (with doctests)
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest
+
+## package-check: build a wheel, install it in a fresh venv, use it from another directory
+package-check: $(VENV)/.installed-test
+	PY=$(BIN)/python .ci/check-package
+
+## fmt-check: every shipped rule file is in the canonical layout (tricklang fmt --check)
+fmt-check: $(VENV)/.installed
+	$(BIN)/tricklang fmt --check rules/*.trick examples/*.trick
 
 ## lint: ruff and mypy --strict
 lint: $(VENV)/.installed-test
@@ -37,4 +45,4 @@ bench: $(VENV)/.installed
 	$(BIN)/python -m benchmarks.bench
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build dist *.egg-info
