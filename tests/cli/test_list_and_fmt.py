@@ -78,3 +78,9 @@ def test_fmt_reports_a_file_with_errors_and_leaves_it(capsys: pytest.CaptureFixt
     assert good.read_text(encoding="utf-8") == TIDY  # the other files are still formatted
     code, _, err = run(capsys, "fmt", str(tmp_path / "missing.trick"))
     assert code == 1 and "cannot read rule file" in err and "Traceback" not in err
+
+
+def test_the_shipped_rule_files_pass_fmt_check(capsys: pytest.CaptureFixture[str]) -> None:
+    files = sorted(str(p) for p in [*ROOT.glob("rules/*.trick"), *ROOT.glob("examples/*.trick")])
+    code, _, err = run(capsys, "fmt", "--check", *files)
+    assert code == 0, err

@@ -46,6 +46,11 @@ def test_formatting_a_shipped_file_keeps_its_meaning_comments_and_citations(name
     assert citations(out) == citations(text)
 
 
+@pytest.mark.parametrize("name", sorted(TEXTS))
+def test_every_shipped_file_is_formatted(name: str) -> None:
+    assert format_text(TEXTS[name], name) == TEXTS[name], f"run: tricklang fmt {name}"
+
+
 def test_citations_line_up_in_one_column() -> None:
     out = format_text(TEXTS["ecarte.trick"])
     starts = {line.index("[E") for line in out.splitlines()
