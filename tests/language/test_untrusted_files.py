@@ -53,7 +53,7 @@ def _reveals_nothing(message: str, *private: str) -> None:
 @pytest.mark.parametrize("target", [
     "/proc/self/environ", "/etc/passwd", "../../../../../../etc/passwd", "/etc/passwd.trick",
     "../../../../../../../proc/self/environ", "../outside.trick", "/dev/zero",
-    "a\0b.trick", "x" * 300 + ".trick", "hearts", "\u202e.trick",
+    "a\0b.trick", "x" * 300 + ".trick", "not-a-bundled-game", "\u202e.trick",
 ])
 def test_extends_outside_its_folder_or_not_a_rule_file_is_refused(tmp_path: Path, target: str) -> None:
     (tmp_path / "outside.trick").write_text(f"tricklang 1\n# {SECRET}\n", encoding="utf-8")
