@@ -191,8 +191,14 @@ def _read(file: Path) -> str:
 
 
 def bundled_folders() -> tuple[Path, ...]:
-    """Folders whose rule files any rule file may extend (the games shipped with tricklang)."""
-    return catalog.folders()
+    """Folders whose rule files any rule file may extend: the games shipped with tricklang
+    (:func:`tricklang.catalog.folders`) and, when tricklang runs from a source checkout,
+    that checkout's ``rules/`` and ``examples/``."""
+    package = Path(__file__).resolve().parent
+    found = list(catalog.folders())
+    if (package.parent / "pyproject.toml").is_file():
+        found += [package.parent / "rules", package.parent / "examples"]
+    return tuple(dict.fromkeys(p.resolve() for p in found if p.is_dir()))
 
 
 def _inside(file: Path, folder: Path) -> bool:
