@@ -1,0 +1,330 @@
+"""Expressions of a rule file compiled to closures over the game core (``Fn``).
+
+:class:`ExpressionCompiler` is the part of the compiler that turns expressions,
+names, zones, functions and card holders into closures, folding what is constant
+(literals and options) at compile time. Run-time failures name the rule line.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tricklang import model as m
+from tricklang.checker import Checker
+from tricklang.walk import BINARY, UNKNOWN, Unknown, Value, fold
+
+from .cards import CardTables
+from .core import Core
+from .errors import RuleRuntimeError
+from .instructions import MAX_NUMBER
+from .program import Fn, Program
+
+_ARITHMETIC = frozenset({"+", "-", "*", "%"})
+
+
+def _checked_arithmetic(op_name: m.BinaryOp, left: Fn, right: Fn, line: int) -> Fn:
+    """``+ - * %`` at run time: a number beyond 18 digits or ``%`` by zero is a
+    :class:`RuleRuntimeError` naming the line (the state is then left as it was)."""
+    op = BINARY[op_name]
+
+    def arithmetic(core: Core) -> Any:
+        a, b = left(core), right(core)
+        if op_name == "%" and b == 0:
+            raise RuleRuntimeError(f"line {line}: '%' by zero")
+        value = op(a, b)
+        if not -MAX_NUMBER <= value <= MAX_NUMBER:
+            raise RuleRuntimeError(f"line {line}: a number grew beyond 18 digits")
+        return value
+    return arithmetic
+
+
+
+class ExpressionCompiler:
+    """Expressions to closures; mixed into the compiler, which provides the state below."""
+
+    prog: Program
+    tables: CardTables
+    checker: Checker
+    roles: dict[str, m.Expr]
+    context: dict[str, str]
+    constants: dict[str, Value]
+
+    def slot(self, name: str) -> int:  # pragma: no cover - provided by the compiler
+        raise NotImplementedError
+
+    def type(self, e: m.Expr) -> str:  # pragma: no cover - provided by the compiler
+        raise NotImplementedError
+
+    # ------------------------------------------------------------ expressions
+    def constant(self, e: m.Expr) -> Value | Unknown:
+        """The value of an expression made of literals and options only, else UNKNOWN."""
+        env = self.constants
+        if self.context:
+            env = {k: v for k, v in env.items() if k not in self.context}
+        value = fold(e, env)
+        if isinstance(value, int) and not -MAX_NUMBER <= value <= MAX_NUMBER:
+            return UNKNOWN  # too large to fold: the run-time check reports it, naming the line
+        return value
+
+    def guard(self, e: m.Expr | None) -> Fn | None | bool:
+        """A guard's test; True when it always holds (or is absent), False when it never does."""
+        if e is None:
+            return True
+        v = self.constant(e)
+        if not isinstance(v, Unknown):
+            return bool(v)
+        return self.expr(e)
+
+    def expr(self, e: m.Expr) -> Fn:
+        value = self.constant(e)
+        if not isinstance(value, Unknown):
+            return lambda core: value
+        if isinstance(e, m.IntLit):
+            v = e.value
+            return lambda core: v
+        if isinstance(e, m.Name):
+            return self.name(e.name)
+        if isinstance(e, m.Of):
+            return self.of(e)
+        if isinstance(e, m.Call):
+            return self.call(e)
+        if isinstance(e, m.BinOp):
+            left, right = self.expr(e.left), self.expr(e.right)
+            if e.op == "and":
+                return lambda core: bool(left(core)) and bool(right(core))
+            if e.op == "or":
+                return lambda core: bool(left(core)) or bool(right(core))
+            if e.op in _ARITHMETIC:
+                return _checked_arithmetic(e.op, left, right, e.span.line)
+            op = BINARY[e.op]
+            return lambda core: op(left(core), right(core))
+        if isinstance(e, m.Not):
+            inner = self.expr(e.operand)
+            return lambda core: not inner(core)
+        if isinstance(e, m.Neg):
+            inner = self.expr(e.operand)
+            return lambda core: -inner(core)
+        if isinstance(e, m.CardHolder):
+            return self.card_holder(e)
+        if isinstance(e, m.Has):
+            zone = self.zone_expr(e.zone)
+            table = self.tables.pattern_table(e.pattern)
+
+            def has(core: Core) -> bool:
+                cards = core.zones[zone(core)]
+                core.steps += len(cards)  # cards scanned count towards the work budget
+                t = table[core.ti]
+                return any(t[c] for c in cards)
+            return has
+        raise TypeError(e)  # pragma: no cover
+
+    def name(self, name: str) -> Fn:
+        prog = self.prog
+        if name in self.context or name in self.checker.variables:
+            slot = self.slot(name)
+            line_name = name
+
+            def read(core: Core) -> Any:
+                v = core.vars[slot]
+                if v is None:
+                    raise RuleRuntimeError(f"variable '{line_name}' was read before it was given a value")
+                return v
+            return read
+        if name == "dealer":
+            return lambda core: core.dealer
+        if name == "maker":
+            return lambda core: core.maker
+        if name == "bid":
+            return lambda core: core.bid
+        if name == "nobody":
+            return lambda core: -1
+        if name == "deal_number":
+            return lambda core: core.deal_no + 1
+        if name == "total_bids":
+            return lambda core: sum(b for b in core.bids if b >= 0)
+        if name == "trump":
+            return lambda core: core.trump
+        if name in ("true", "false"):
+            value = name == "true"
+            return lambda core: value
+        if name in prog.options:
+            opt = prog.options[name]
+            return lambda core: opt
+        if name in self.roles:
+            return self.expr(self.roles[name])
+        if name in self.checker.choice_values:
+            return lambda core: name
+        if name in prog.zone_base and prog.zone_kind[name] == "shared":
+            z = prog.zone_base[name]
+            return lambda core: z
+        raise RuleRuntimeError(f"cannot compile name '{name}'")  # pragma: no cover - checked
+
+    def of(self, e: m.Of) -> Fn:
+        prog = self.prog
+        arg = self.expr(e.arg)
+        n = prog.n
+        if e.name == "left":
+            return lambda core: (arg(core) + 1) % n
+        if e.name == "right":
+            return lambda core: (arg(core) - 1) % n
+        if e.name == "partner":
+            sides, side_of = prog.sides, prog.side_of
+
+            def partner(core: Core) -> int:
+                p = arg(core)
+                members = sides[side_of[p]]
+                return members[(members.index(p) + 1) % len(members)]
+            return partner
+        if e.name == "side":
+            side_of = prog.side_of
+            return lambda core: side_of[arg(core)]
+        if e.name == "suit":
+            zone = self.zone_expr(e.arg)
+            suits = self.tables.suit
+            return lambda core: suits[core.zones[zone(core)][-1]] if core.zones[zone(core)] else -1
+        if e.name in prog.counters:
+            name, kind = e.name, prog.counters[e.name]
+            owner_is_player = self.type(e.arg) == "player"
+            side_of = prog.side_of
+
+            def counter(core: Core) -> int:
+                owner = arg(core)
+                if kind == "side" and owner_is_player:
+                    owner = side_of[owner]
+                elif kind == "shared":
+                    owner = 0
+                value: int = core.counters[name][owner]
+                return value
+            return counter
+        if e.name == "opponents":
+            is_player = self.type(e.arg) == "player"
+            side_of = prog.side_of
+            nsides = len(prog.sides)
+
+            def opponents(core: Core) -> int:
+                s: int = arg(core)
+                if is_player:
+                    s = side_of[s]
+                if nsides != 2:
+                    raise RuleRuntimeError("'opponents of' needs exactly two sides")
+                return 1 - s
+            return opponents
+        return self.zone_expr(e)
+
+    def zone_expr(self, e: m.Expr | m.ZoneRef, subject: Fn | None = None) -> Fn:
+        prog = self.prog
+        if isinstance(e, m.ZoneRef):
+            name, owner_expr = e.name, e.owner
+        elif isinstance(e, m.Of):
+            name, owner_expr = e.name, e.arg
+        elif isinstance(e, m.Name):
+            name, owner_expr = e.name, None
+        else:  # pragma: no cover - checked
+            raise RuleRuntimeError("not a zone")
+        base = prog.zone_base[name]
+        kind = prog.zone_kind[name]
+        if kind == "shared":
+            return lambda core: base
+        owner = self.expr(owner_expr) if owner_expr is not None else subject
+        if owner is None:  # pragma: no cover - checked
+            raise RuleRuntimeError(f"zone '{name}' needs an owner")
+        if kind == "side":
+            owner_is_player = owner_expr is None or self.type(owner_expr) == "player"
+            side_of = prog.side_of
+            if owner_is_player:
+                return lambda core: base + side_of[owner(core)]
+        return lambda core: base + owner(core)
+
+    def call(self, e: m.Call) -> Fn:
+        prog = self.prog
+        args = e.args
+        if e.name in ("min", "max"):
+            fns = [self.expr(a.value) for a in args]
+            f = min if e.name == "min" else max
+            return lambda core: f(g(core) for g in fns)
+        arg = args[0]
+        if e.name == "count":
+            zone = self.zone_expr(arg.value)
+            if arg.matching is None:
+                return lambda core: len(core.zones[zone(core)])
+            table = self.tables.pattern_table(arg.matching)
+
+            def count(core: Core) -> int:
+                cards = core.zones[zone(core)]
+                core.steps += len(cards)  # cards scanned count towards the work budget
+                t = table[core.ti]
+                return sum(1 for c in cards if t[c])
+            return count
+        who = self.expr(arg.value)
+        is_player = self.type(arg.value) == "player"
+        sides, side_of = prog.sides, prog.side_of
+        if e.name == "tricks":
+            if is_player:
+                return lambda core: core.tricks_won[who(core)]
+            return lambda core: sum(core.tricks_won[p] for p in sides[who(core)])
+        if e.name == "bids":
+            if is_player:
+                return lambda core: max(core.bids[who(core)], 0)
+            return lambda core: sum(max(core.bids[p], 0) for p in sides[who(core)])
+        if e.name == "score":
+            if is_player:
+                return lambda core: core.scores[side_of[who(core)]]
+            return lambda core: core.scores[who(core)]
+        if e.name == "points":
+            won, per_side = prog.won, prog.won_kind == "side"
+            table_name = ""
+            if len(args) > 1 and isinstance(args[1].value, m.Name):
+                table_name = args[1].value.name
+            values = self.tables.point_values[table_name]
+
+            def points(core: Core) -> int:
+                x = who(core)
+                if per_side:
+                    zs = [won + (side_of[x] if is_player else x)]
+                else:
+                    zs = [won + x] if is_player else [won + p for p in sides[x]]
+                table = values[core.ti]
+                return sum(table[c] for z in zs for c in core.zones[z])
+            return points
+        raise RuleRuntimeError(f"unknown function {e.name}")  # pragma: no cover - checked
+
+    def _depends_on_dealer_only(self, e: m.Expr) -> bool:
+        if isinstance(e, m.Name):
+            return e.name == "dealer" or (e.name in self.roles and self._depends_on_dealer_only(self.roles[e.name]))
+        if isinstance(e, m.Of):
+            return e.name in ("left", "right", "partner") and self._depends_on_dealer_only(e.arg)
+        return False
+
+    def card_holder(self, e: m.CardHolder) -> Fn:
+        """`holder of`, `original holder of`, `taker of` a card chosen by a pattern."""
+        prog, tables = self.prog, self.tables
+        table = tables.pattern_table(e.card.pattern)
+        ranking, kind = e.card.ranking, e.kind
+        hand, n = prog.hand, prog.n
+
+        def pick(core: Core) -> int:
+            core.steps += tables.size  # cards scanned count towards the work budget
+            t = table[core.ti]
+            in_play = [c for c in range(tables.size) if t[c] and core.dealt_to[c] >= 0]
+            if not in_play:
+                return -1
+            if ranking is None:
+                card = in_play[0]
+            else:
+                strength = tables.trump_strength[core.ti]
+                def key(c: int) -> tuple[int, int]:
+                    return (strength[c], tables.plain[c])
+                card = max(in_play, key=key) if ranking == "highest" else min(in_play, key=key)
+            if kind == "original":
+                return core.dealt_to[card]
+            if kind == "taker":
+                return core.taken_by[card]
+            for p in range(n):
+                if card in core.zones[hand + p]:
+                    return p
+            return -1
+        return pick
+
+    def count_fns(self, c: m.Count) -> tuple[Fn, Fn | None]:
+        return self.expr(c.low), self.expr(c.high) if c.high is not None else None
+
