@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 SEED ?= 2026
 
-.PHONY: demo test lint bench clean package-check fmt-check
+.PHONY: demo test lint bench fuzz clean package-check fmt-check
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,12 @@ lint: $(VENV)/.installed-test
 bench: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[bench]' || echo "open-spiel could not be installed: the table says so"
 	$(BIN)/python -m benchmarks.bench
+
+## fuzz: the grammar and state/record fuzzers, FUZZ_SECONDS each (default 60); findings in fuzz-findings/
+FUZZ_SECONDS ?= 60
+FUZZ_SEED ?= 1
+fuzz: $(VENV)/.installed
+	$(BIN)/python -m interpreter.fuzz --seconds $(FUZZ_SECONDS) --seed $(FUZZ_SEED)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info
