@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tricklang.diagnostics import printable
+
 from .state import State
 
 
@@ -41,6 +43,12 @@ def lines(state: State, player: int | None = None) -> list[str]:
 
 
 def event_lines(state: State, e: dict[str, Any]) -> list[str]:
+    """The lines that show an event (labels and names from the rule file are printed
+    with their control characters escaped)."""
+    return [printable(line) for line in _event_lines(state, e)]
+
+
+def _event_lines(state: State, e: dict[str, Any]) -> list[str]:
     t = e["type"]
     who = seat_name(state, e["player"]) if "player" in e else ""
     if t == "deal":

@@ -17,7 +17,7 @@ from . import catalog
 from . import model as m
 from .checker import check
 from .deck import card_codes
-from .diagnostics import Diagnostic, OptionError, RulesError, brief
+from .diagnostics import Diagnostic, OptionError, RulesError, brief, printable
 from .extend import MAX_EXTENDS_DEPTH, merge
 from .parser import MAX_SOURCE_BYTES, parse
 from .safety import check_safety
@@ -42,8 +42,8 @@ class Ruleset(BaseModel):
 
     @property
     def name(self) -> str:
-        """The game's name, from the `game` line."""
-        return self.rules.game or "?"
+        """The game's name, from the `game` line (control characters escaped)."""
+        return printable(self.rules.game or "?")
 
     @cached_property
     def digest(self) -> str:
@@ -323,6 +323,8 @@ def load(source: str | Path, *, options: Mapping[str, Any] | None = None, path: 
     """
     if not isinstance(source, (str, Path)):
         raise TypeError(f"load() takes a path or rule text, not {type(source).__name__}")
+    if source == "":
+        raise RulesError([Diagnostic("unreadable-file", "no rule file named (the path is empty)", path="''")])
     if isinstance(source, Path) or "\n" not in source:
         file = catalog.resolve(source)
         shown = path or str(file if file != Path(source) else source)
