@@ -6,8 +6,8 @@
 >>> game.get_type().short_name, game.num_players(), game.num_distinct_actions()
 ('tricklang_ecarte', 2, 106)
 >>> state = game.new_initial_state()
->>> state.is_chance_node(), len(state.chance_outcomes())   # the first card of the pack
-(True, 32)
+>>> state.is_chance_node(), state.chance_outcomes()   # Écarté's first dealer is drawn
+(True, [(0, 0.5), (1, 0.5)])
 >>> pyspiel.load_game("tricklang_ecarte(scope=match,target=3)").max_utility()
 1.0
 
