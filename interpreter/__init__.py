@@ -15,6 +15,7 @@ from .errors import (
     IllegalActionError,
     InvalidActionError,
     RecordError,
+    ResampleError,
     RuleRuntimeError,
 )
 from .legal import LegalActions
@@ -32,6 +33,7 @@ __all__ = [
     "LegalActions",
     "Outcome",
     "RecordError",
+    "ResampleError",
     "RuleRuntimeError",
     "Snapshot",
     "State",

@@ -16,7 +16,7 @@ class Core:
         "tr_active", "tr_total", "tr_no", "tr_leader", "tr_turn", "tr_cards", "tr_players",
         "played", "declared", "broken", "tricks_won",
         "au_active", "au_order", "au_pos", "au_high", "au_bidder", "au_passed",
-        "terminal", "winner", "events", "steps", "seed", "deck", "first_dealer",
+        "terminal", "winner", "events", "steps", "seed", "reseeds", "deck", "decks", "first_dealer",
         "table", "calls", "exposed", "deal_scores", "deal_events", "chance",
         "bids", "counters", "dealt_to", "taken_by", "last_deal", "tape", "tape_pos",
     )
@@ -53,7 +53,9 @@ class Core:
     events: list[Event]
     steps: int
     seed: int
+    reseeds: dict[int, int]  # deal index -> the seed of that deal and later ones; replaced, never mutated
     deck: list[int] | None
+    decks: dict[int, list[int]]  # prearranged decks by deal index (0: the first); replaced, never mutated
     first_dealer: int
     table: bool
     calls: list[int]

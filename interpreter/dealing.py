@@ -168,7 +168,7 @@ class Move(Instruction):
                 chosen = [src.index(c) for c in picked]
             else:
                 core.chance += 1
-                rng = random.Random(f"{core.seed}/chance/{core.deal_no}/{core.chance}")
+                rng = random.Random(f"{prog.seed_of(core, core.deal_no)}/chance/{core.deal_no}/{core.chance}")
                 chosen = rng.sample(candidates, k)
         moved = [src[i] for i in chosen]
         drop = set(chosen)

@@ -40,3 +40,9 @@ class ArgumentError(GameError, ValueError):
 
 class RecordError(GameError, ValueError):
     """A state or game record is corrupt, or does not fit its rule file."""
+
+
+class ResampleError(GameError, ValueError):
+    """Information-set sampling failed: the seat does not exist, or no deal consistent
+    with the seat's observations was found within the attempt bound (the state is
+    unchanged)."""

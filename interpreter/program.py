@@ -139,13 +139,18 @@ class Program:
         return self.all_mask if z in core.exposed else self.zones[z].mask
 
     def new_core(self, seed: int, deck: list[int] | None, dealer: int | None, table: bool = False,
-                 tape: tuple[int, ...] | None = None) -> Core:
-        """A match at its start. With a ``tape`` chance is explicit (see :mod:`interpreter.chance`).
+                 tape: tuple[int, ...] | None = None, decks: dict[int, list[int]] | None = None,
+                 reseeds: dict[int, int] | None = None) -> Core:
+        """A match at its start. With a ``tape`` chance is explicit (see :mod:`interpreter.chance`);
+        ``decks`` prearranges deals by index (0: the first), ``reseeds`` gives later deals
+        their own seeds (see State.prearrange and State.reseed).
 
         Raises:
             ChanceNeeded: explicit chance, and the tape holds too few outcomes.
         """
         core = Core()
+        core.decks = dict(decks) if decks else {}
+        core.reseeds = dict(reseeds) if reseeds else {}
         core.table = table
         core.tape = tape
         core.tape_pos = 0
@@ -178,6 +183,28 @@ class Program:
         self.start_deal(core)
         return core
 
+    def pack_order(self, core: Core, deal_no: int) -> list[int]:
+        """The pack of deal ``deal_no`` (0 for the first) as laid out, top last: the
+        prearranged deck for that deal if one was given, else the seeded shuffle."""
+        if deal_no == 0 and core.deck is not None:
+            return list(reversed(core.deck))
+        if deal_no in core.decks:
+            return list(reversed(core.decks[deal_no]))
+        order = list(range(self.tables.size))
+        random.Random(f"{self.seed_of(core, deal_no)}/deal/{deal_no}").shuffle(order)
+        return order
+
+    @staticmethod
+    def seed_of(core: Core, deal_no: int) -> int:
+        """The seed of a deal's shuffle and random remedies: the match's seed, or the
+        latest one given from that deal on (see State.reseed)."""
+        seed = core.seed
+        if core.reseeds:
+            for start in sorted(core.reseeds):
+                if start <= deal_no:
+                    seed = core.reseeds[start]
+        return seed
+
     def start_deal(self, core: Core) -> None:
         """Gather and shuffle the cards (or lay out the prearranged deck) and reset the deal.
 
@@ -186,14 +213,11 @@ class Program:
         """
         for z in core.zones:
             z.clear()
-        if core.deal_no == 0 and core.deck is not None:
-            order = list(reversed(core.deck))
-        elif core.tape is not None:
+        if core.tape is not None and not (core.deal_no == 0 and core.deck is not None) and core.deal_no not in core.decks:
             self._reset_deal(core)  # a chance node shows the table with the cards gathered
             order = draw(core, "deck", range(self.tables.size), self.tables.size)[::-1]
         else:
-            order = list(range(self.tables.size))
-            random.Random(f"{core.seed}/deal/{core.deal_no}").shuffle(order)
+            order = self.pack_order(core, core.deal_no)
         core.zones[self.pack] = order
         self._reset_deal(core)
         core.steps += len(order)  # a shuffle counts, so a deal that always redeals is stopped

@@ -300,7 +300,8 @@ class State(Views):
             del fresh.events[check.n_events:]
             todo = self.actions[check.n_actions:]
         else:
-            fresh = prog.new_core(core.seed, core.deck, core.first_dealer, table=core.table)
+            fresh = prog.new_core(core.seed, core.deck, core.first_dealer, table=core.table, decks=core.decks,
+                                  reseeds=core.reseeds)
             prog.advance(fresh)
             todo = self.actions
         for text in todo:
@@ -493,6 +494,88 @@ class State(Views):
 
         return information_state_tensor(self, player)
 
+    # ------------------------------------------------------------ deals and hidden cards
+    def prearrange(self, deal_number: int, deck: Sequence[str]) -> None:
+        """Lay out a later deal of this match from a prearranged deck (card codes in
+        dealing order) instead of the seeded shuffle. The deck becomes part of the state
+        (:meth:`to_json` stores it), as with ``new_game(decks=...)``.
+
+        Raises:
+            RecordError: that deal has already been laid out (``deal_number`` is not after
+                :attr:`deal_number`), or the deck is not the whole pack exactly once.
+            InvalidActionError: the deck holds an unknown card code.
+        """
+        if isinstance(deal_number, bool) or not isinstance(deal_number, int) or deal_number <= self.deal_number:
+            raise RecordError(f"deal {deal_number!r} cannot be prearranged: deal {self.deal_number} is under way")
+        cards = _prearranged(self.program, deck)
+        self.core.decks = {**self.core.decks, deal_number - 1: cards}  # copy on write: clones share it
+
+    def reseed(self, seed: int, deal_number: int | None = None) -> None:
+        """Shuffle the deals from ``deal_number`` (default: the next one) on, and draw
+        their random remedies, from ``seed`` instead of the match's seed; the deals so
+        far keep theirs. Stored by :meth:`to_json`, as ``new_game(reseeds=...)``.
+
+        Raises:
+            RecordError: the seed is not an integer, or that deal is already under way.
+        """
+        n = self.deal_number + 1 if deal_number is None else deal_number
+        if isinstance(n, bool) or not isinstance(n, int) or n <= self.deal_number:
+            raise RecordError(f"deal {n!r} cannot be reseeded: deal {self.deal_number} is under way")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not -MAX_SEED <= seed <= MAX_SEED:
+            raise RecordError(f"a seed must be an integer of at most 18 digits, not {brief(seed)}")
+        self.core.reseeds = {**{k: v for k, v in self.core.reseeds.items() if k < n - 1}, n - 1: seed}
+
+    def deal_deck(self, deal_number: int | None = None) -> list[str]:
+        """The deck of a deal (default: the current one) in dealing order, as card codes
+        (omniscient, like :meth:`hand`): its prearranged deck or its seeded shuffle.
+
+        Raises:
+            RecordError: ``deal_number`` is not a positive integer.
+        """
+        n = self.deal_number if deal_number is None else deal_number
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise RecordError(f"deal numbers start at 1, not {n!r}")
+        codes = self.program.tables.codes
+        return [codes[c] for c in reversed(self.program.pack_order(self.core, n - 1))]
+
+    def allowed_plays(self, hand: Sequence[str]) -> list[str]:
+        """The cards the player to act could play to the trick now if his hand were
+        ``hand`` (card codes), by the rule file's legal-play rules; the state is not
+        changed. For reasoning about hidden hands, e.g. that a player who did not
+        follow suit holds none of it.
+
+        Raises:
+            IllegalActionError: no card is being played now.
+            InvalidActionError: ``hand`` holds an unknown card code.
+        """
+        ins = self._instruction() if not self.core.terminal else None
+        p = self.current_player
+        if not isinstance(ins, Tricks) or p is None or self.phase != "play":
+            raise IllegalActionError("allowed_plays", "no card is being played now")
+        cards = [self.program.tables.parse_card(str(c)) for c in hand]
+        zones = self.core.zones
+        z = self.program.hand + p
+        saved = zones[z]
+        zones[z] = cards
+        try:
+            allowed, _ = ins.allowed_cards(self.core, p)
+        finally:
+            zones[z] = saved
+        return [self.program.tables.codes[c] for c in allowed]
+
+    def resample(self, seat: int, rng: random.Random | None = None) -> State:
+        """A state that ``seat`` cannot tell from this one, with the cards hidden from it
+        dealt again at random among the places they could be (see
+        :mod:`interpreter.resample`). This state is not changed.
+
+        Raises:
+            ResampleError: ``seat`` is not a seat of this game, or no consistent deal was
+                found within the attempt bound.
+        """
+        from .resample import resample  # the module builds on State
+
+        return resample(self, seat, rng)
+
     # ------------------------------------------------------------ copies and JSON
     def clone(self) -> State:
         """An independent copy (the compiled rules are shared)."""
@@ -549,6 +632,10 @@ class State(Views):
             data["mode"] = "table"
         if core.deck is not None:
             data["deck"] = [self.program.tables.codes[c] for c in core.deck]
+        if core.reseeds:
+            data["reseeds"] = {str(n + 1): s for n, s in sorted(core.reseeds.items())}
+        if core.decks:
+            data["decks"] = {str(n + 1): [self.program.tables.codes[c] for c in d] for n, d in sorted(core.decks.items())}
         return data
 
     @classmethod
@@ -578,8 +665,16 @@ class State(Views):
             deck = data.get("deck")
             if deck is not None and (not isinstance(deck, list) or not all(isinstance(c, str) for c in deck)):
                 raise RecordError("'deck' must be a list of card codes")
+            decks = data.get("decks")
+            if decks is not None and not isinstance(decks, dict):
+                raise RecordError("'decks' must map deal numbers to decks")
+            reseeds = data.get("reseeds")
+            if reseeds is not None and not isinstance(reseeds, dict):
+                raise RecordError("'reseeds' must map deal numbers to seeds")
             state = new_game(ruleset, seed=seed, deck=deck, dealer=dealer, mode=data.get("mode", "strict"),
-                             selections=data.get("selections", "all"), chance=data.get("chance", "automatic"))
+                             selections=data.get("selections", "all"), chance=data.get("chance", "automatic"),
+                             decks={_deal_key(k): v for k, v in decks.items()} if decks else None,
+                             reseeds={_deal_key(k): v for k, v in reseeds.items()} if reseeds else None)
         except (KeyError, TypeError) as err:
             raise RecordError(f"state is missing or has a bad field: {err}") from None
         except RecordError:
@@ -613,6 +708,15 @@ class State(Views):
         return f"<State {self.ruleset.name!r} seed={self.core.seed} actions={len(self.actions)} phase={self.phase!r}>"
 
 
+def _deal_key(key: object) -> int:
+    try:
+        return int(str(key))
+    except ValueError:
+        raise RecordError(f"'decks' keys are deal numbers, not {key!r}") from None
+
+
+
+
 def new_game(
     ruleset: Ruleset,
     *,
@@ -623,6 +727,8 @@ def new_game(
     mode: str = "strict",
     selections: str = "all",
     chance: str = "automatic",
+    decks: Mapping[int, Sequence[str]] | None = None,
+    reseeds: Mapping[int, int] | None = None,
 ) -> State:
     """Start a match.
 
@@ -630,6 +736,11 @@ def new_game(
         ruleset: from :func:`tricklang.load`.
         seed: the seed of every shuffle and of the first dealer (random if None).
         deck: card codes in dealing order for a prearranged first deal.
+        decks: prearranged decks for any deals of the match, by deal number (1 for the
+            first, as :attr:`State.deal_number`; a redeal counts as a new deal); the
+            other deals are shuffled from ``seed``. See also :meth:`State.prearrange`.
+        reseeds: new seeds for later deals, by deal number: that deal and the following
+            ones are shuffled, and their random remedies drawn, from it (:meth:`State.reseed`).
         dealer: the seat that deals first (overrides the rule file).
         options: option values for this game.
         mode: 'strict' (default: regular actions only) or 'table' (the rule file's
@@ -642,9 +753,11 @@ def new_game(
     Raises:
         OptionError: an unknown option or a bad value.
         InvalidActionError: ``deck`` holds an unknown card code.
-        RecordError: ``deck`` is not the whole pack exactly once, ``dealer`` is not a
-            seat, ``seed`` is not an integer of at most 18 digits, or ``mode``, ``selections``
-            or ``chance`` is not one of its values.
+        RecordError: ``deck`` (or one of ``decks``) is not the whole pack exactly once, a
+            deal number is not a positive integer, ``dealer`` is not a seat, ``seed`` (or
+            one of ``reseeds``) is not an integer of at most 18 digits, ``mode``,
+            ``selections`` or ``chance`` is not one of its values, or ``decks`` or
+            ``reseeds`` are given with other than the default selections and chance.
         GameLimitError, RuleRuntimeError: the rules fail before the first decision.
         TypeError: ``ruleset`` is not a :class:`~tricklang.Ruleset`.
     """
@@ -658,6 +771,20 @@ def new_game(
     if isinstance(seed, bool) or not isinstance(seed, int) or not -MAX_SEED <= seed <= MAX_SEED:
         raise RecordError(f"seed must be an integer of at most 18 digits, not {brief(seed)}")
     cards = None if deck is None else _prearranged(program, deck)
+    later: dict[int, list[int]] = {}
+    for number, d in (decks or {}).items():
+        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+            raise RecordError(f"decks are keyed by deal number (1 for the first deal), not {brief(number)}")
+        if number == 1 and cards is not None:
+            raise RecordError("the first deal's deck is given twice (deck= and decks[1])")
+        later[number - 1] = _prearranged(program, d)
+    seeds: dict[int, int] = {}
+    for number, s in (reseeds or {}).items():
+        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+            raise RecordError(f"reseeds are keyed by deal number (1 for the first deal), not {brief(number)}")
+        if isinstance(s, bool) or not isinstance(s, int) or not -MAX_SEED <= s <= MAX_SEED:
+            raise RecordError(f"a seed must be an integer of at most 18 digits, not {brief(s)}")
+        seeds[number - 1] = s
     if mode not in ("strict", "table"):
         raise RecordError(f"mode must be 'strict' or 'table', not {brief(mode)}")
     if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < program.n):
@@ -667,6 +794,8 @@ def new_game(
     if chance not in ("automatic", "explicit"):
         raise RecordError(f"chance must be 'automatic' or 'explicit', not {brief(chance)}")
     if selections != "all" or chance != "automatic":
+        if later or seeds:
+            raise RecordError("decks and reseeds need the default selections ('all') and chance ('automatic')")
         from .modes import new_modal_state
 
         return new_modal_state(ruleset, program, seed=seed, seed_given=seed_given, deck=cards, dealer=dealer,
@@ -674,7 +803,7 @@ def new_game(
     state = State.__new__(State)
     state.ruleset = ruleset
     state.program = program
-    state.core = program.new_core(seed, cards, dealer, table=mode == "table")
+    state.core = program.new_core(seed, cards, dealer, table=mode == "table", decks=later, reseeds=seeds)
     state.actions = []
     state.actors = []
     state._legal = None

@@ -215,8 +215,9 @@ class Views:
         return list(self.core.counters[name])
 
     # ------------------------------------------------------------ observations, events and zones
-    def events(self, player: int | None = None) -> list[dict[str, Any]]:
-        """The event log, as seen by a seat (None: everything, for referees and transcripts).
+    def events(self, player: int | None = None, start: int = 0) -> list[dict[str, Any]]:
+        """The event log, as seen by a seat (None: everything, for referees and transcripts),
+        from event number ``start`` on (0: all of it).
 
         Raises:
             TypeError, ArgumentError: as :meth:`observation`.
@@ -225,7 +226,7 @@ class Views:
             self._seat(player)
         out = []
         prog = self.program
-        for entry in self.core.events:
+        for entry in self.core.events[start:]:
             full, public, mask = render(prog, entry)
             if player is None or public is None or mask >> player & 1:
                 out.append(full)
