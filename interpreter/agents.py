@@ -180,22 +180,43 @@ class HeuristicAgent:
         return max(legal, key=lambda a: self._suit_strength(state, hand, a.args[0]))
 
 
+def _search(seed: int | None = None) -> Agent:
+    from .search import SearchAgent  # the search player builds on this module
+
+    return SearchAgent(seed)
+
+
 AGENTS: dict[str, Callable[[int | None], Agent]] = {
     "random": RandomAgent,
     "heuristic": HeuristicAgent,
+    "search": _search,
 }
+"""The built-in players by name; ``search`` also takes a budget, ``search:200``."""
+
+
+def is_agent_name(name: str) -> bool:
+    """Whether :func:`make_agent` knows this name (``search:N`` with N >= 1 included)."""
+    base, sep, budget = name.partition(":")
+    if not sep:
+        return name in AGENTS
+    return base == "search" and budget.isdigit() and int(budget) >= 1
 
 
 def make_agent(name: str, seed: int | None = None) -> Agent:
-    """A built-in agent by name ('random' or 'heuristic').
+    """A built-in agent by name: 'random', 'heuristic', 'search' or 'search:BUDGET'
+    (rollouts per decision, see :mod:`interpreter.search`).
 
     Raises:
-        ValueError: an unknown agent name.
+        ValueError: an unknown agent name, or a bad search budget.
     """
+    if name.startswith("search:"):
+        from .search import make_search_agent
+
+        return make_search_agent(name, seed)
     try:
         return AGENTS[name](seed)
     except KeyError:
-        raise ValueError(f"unknown player {name!r}: choose from {', '.join(AGENTS)}") from None
+        raise ValueError(f"unknown player {name!r}: choose from {', '.join(AGENTS)} (or search:BUDGET)") from None
 
 
 def play_match(state: State, agents: Sequence[Agent], *, max_actions: int = MAX_ACTIONS_PER_MATCH) -> State:

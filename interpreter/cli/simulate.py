@@ -21,7 +21,7 @@ import tricklang
 from tricklang import Ruleset
 from tricklang.diagnostics import TrickLangError
 
-from ..agents import AGENTS, MAX_ACTIONS_PER_MATCH, make_agent
+from ..agents import AGENTS, MAX_ACTIONS_PER_MATCH, is_agent_name, make_agent
 from ..errors import GameLimitError, RecordError
 from ..record import Record
 from ..state import new_game
@@ -39,8 +39,8 @@ def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
     p.add_argument("-n", "--matches", type=count(1), default=100, metavar="N", help="number of matches (default 100)")
     p.add_argument("--seed", type=integer, default=0, help="base seed (default 0)")
     p.add_argument("--seats", default="heuristic", metavar="P,P,...",
-                   help=f"comma-separated built-in players per seat ({', '.join(AGENTS)}), or one for every "
-                   "seat (default heuristic)")
+                   help=f"comma-separated built-in players per seat ({', '.join(AGENTS)}; search:N for N "
+                   "rollouts per decision), or one for every seat (default heuristic)")
     p.add_argument("-j", "--jobs", type=count(0), default=1, metavar="J",
                    help="worker processes (default 1; 0: one per CPU)")
     p.add_argument("--max-deals", type=count(1), metavar="D",
@@ -227,8 +227,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if len(names) != ruleset.player_count:
         raise UsageError(f"--seats: {ruleset.name} has {ruleset.player_count} seats, {len(names)} players given")
     for name in names:
-        if name not in AGENTS:
-            raise UsageError(f"--seats: unknown player {name!r}; simulate plays {', '.join(AGENTS)}")
+        if not is_agent_name(name):
+            raise UsageError(f"--seats: unknown player {name!r}; simulate plays {', '.join(AGENTS)}, search:N")
     workers = args.jobs or os.cpu_count() or 1
     record_dir = Path(args.record) if args.record is not None else None
     if record_dir is not None:

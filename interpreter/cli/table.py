@@ -12,7 +12,7 @@ from typing import Any
 
 from tricklang import Ruleset
 
-from ..agents import AGENTS, MAX_ACTIONS_PER_MATCH, Agent, make_agent
+from ..agents import AGENTS, MAX_ACTIONS_PER_MATCH, Agent, is_agent_name, make_agent
 from ..errors import GameError, GameLimitError, RecordError
 from ..record import Record, rebuild
 from ..state import new_game
@@ -33,8 +33,11 @@ def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
                        "'log' shows the game so far; 'quit' (or Ctrl-D) leaves.")
     p.add_argument("file", metavar="FILE", help="rule file")
     p.add_argument("--seat", dest="seats", metavar="N=PLAYER", action="append", default=[],
-                   help=f"who plays seat N: {HUMAN}, {', '.join(AGENTS)} (repeatable; default: seat 0 is "
-                   f"{HUMAN}, the other seats heuristic)")
+                   help=f"who plays seat N: {HUMAN}, {', '.join(AGENTS)}, search:BUDGET (repeatable; default: "
+                   f"seat 0 is {HUMAN}, the other seats heuristic)")
+    p.add_argument("--seats", dest="seat_list", metavar="P,P,...",
+                   help=f"the player of every seat in order, comma-separated, e.g. {HUMAN},search:100 "
+                   "(instead of --seat)")
     p.add_argument("--seed", type=integer, help="seed of the shuffles and the players (default: random, printed)")
     p.add_argument("--dealer", type=integer, metavar="N", help="the seat that deals first (default: the rule file's)")
     p.add_argument("--record", metavar="OUT", help="save a record of the game to OUT (also when you leave early)")
@@ -43,7 +46,7 @@ def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
 
 def _parse_seats(specs: Sequence[str], players: int) -> list[str]:
     seats: list[str | None] = [None] * players
-    kinds = (HUMAN, *AGENTS)
+    kinds = (HUMAN, *AGENTS, "search:N")
     for spec in specs:
         seat_text, sep, kind = spec.partition("=")
         kind = kind.strip().lower()
@@ -51,7 +54,7 @@ def _parse_seats(specs: Sequence[str], players: int) -> list[str]:
             seat = int(seat_text)
         except ValueError:
             raise UsageError(f"--seat {spec!r}: expected N=PLAYER, e.g. --seat 0=human") from None
-        if not sep or kind not in kinds:
+        if not sep or (kind != HUMAN and not is_agent_name(kind)):
             raise UsageError(f"--seat {spec!r}: the player must be one of {', '.join(kinds)}")
         if not 0 <= seat < players:
             raise UsageError(f"--seat {spec!r}: this game has {players} seats, numbered 0..{players - 1}")
@@ -68,7 +71,15 @@ def _parse_seats(specs: Sequence[str], players: int) -> list[str]:
 
 def cmd_play(args: argparse.Namespace) -> int:
     ruleset = load(args.file, args)
-    seats = _parse_seats(args.seats, ruleset.player_count)
+    specs = list(args.seats)
+    if args.seat_list is not None:
+        if specs:
+            raise UsageError("give the players with --seats or with --seat, not both")
+        names = [n.strip().lower() for n in args.seat_list.split(",")]
+        if len(names) != ruleset.player_count:
+            raise UsageError(f"--seats: {ruleset.name} has {ruleset.player_count} seats, {len(names)} players given")
+        specs = [f"{i}={n}" for i, n in enumerate(names)]
+    seats = _parse_seats(specs, ruleset.player_count)
     if args.dealer is not None and not 0 <= args.dealer < ruleset.player_count:
         raise UsageError(f"--dealer {args.dealer}: this game has seats 0..{ruleset.player_count - 1}")
     if args.record is not None and Path(args.record).is_dir():
