@@ -127,8 +127,9 @@ class Resampler:
         data = state.to_dict()
         self._new: dict[str, Any] = {"dealer": data["dealer"], "mode": data.get("mode", "strict")}
         decks = {int(k): v for k, v in data.get("decks", {}).items()} or None
+        reseeds = {int(k): v for k, v in data.get("reseeds", {}).items()} or None
         self._truth = new_game(state.ruleset, seed=data["seed"], deck=data.get("deck"), decks=decks,
-                               **self._new)
+                               reseeds=reseeds, **self._new)
         self._codes = set(self._truth.deal_deck(1))
         self.seed = data["seed"]
         self.actions: list[str] = []

@@ -35,7 +35,8 @@ def _views(state: State, seat: int) -> list[Any]:
     (rules, options, seed, decks, first dealer, actions); raises if a step is illegal."""
     data = state.to_dict()
     decks = {int(k): v for k, v in data.get("decks", {}).items()} or None
-    replay = new_game(state.ruleset, seed=data["seed"], deck=data.get("deck"), decks=decks,
+    reseeds = {int(k): v for k, v in data.get("reseeds", {}).items()} or None
+    replay = new_game(state.ruleset, seed=data["seed"], deck=data.get("deck"), decks=decks, reseeds=reseeds,
                       dealer=data["dealer"], mode=data.get("mode", "strict"))
     views = [replay.observation(seat)]
     for text in data["actions"]:
@@ -87,6 +88,8 @@ def test_later_deals_are_shuffled_afresh() -> None:
     world = state.resample(0, random.Random(5))
     assert world.deal_deck(state.deal_number + 1) != state.deal_deck(state.deal_number + 1)
     assert State.from_json(world.to_json()) == world
+    again = world.resample(0, random.Random(6))  # a sampled state (decks, a reseed) samples too
+    assert _views(again, 0) == _views(state, 0)
 
 
 # ---------------------------------------------------------------- a small handmade position
