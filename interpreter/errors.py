@@ -42,7 +42,7 @@ class RecordError(GameError, ValueError):
     """A state or game record is corrupt, or does not fit its rule file."""
 
 
-class ResampleError(GameError, ValueError):
-    """Information-set sampling failed: the seat does not exist, or no deal consistent
-    with the seat's observations was found within the attempt bound (the state is
-    unchanged)."""
+class ResampleError(ArgumentError):
+    """Information-set sampling cannot be done with these arguments: a seat that does
+    not exist, a state not in the default modes, or no deal consistent with the seat's
+    observations found within the attempt bound (the state is unchanged)."""

@@ -205,6 +205,8 @@ def test_resample_for_a_seat_that_does_not_exist(seat: Any) -> None:
     with pytest.raises(ResampleError, match="does not exist"):
         state.resample(seat, random.Random(0))
     assert state.to_json() == before
+    with pytest.raises(interpreter.ArgumentError):  # the API's error for a bad seat
+        state.resample(seat, random.Random(0))
 
 
 def test_a_sampler_refuses_a_different_match() -> None:
@@ -290,3 +292,11 @@ def test_reseed_changes_later_deals_only_and_survives_json() -> None:
             state.reseed(*bad)  # type: ignore[arg-type]
     with pytest.raises(RecordError, match="deal number"):
         new_game(rules, reseeds={0: 5})
+
+
+def test_resample_refuses_the_embedding_modes() -> None:
+    state = new_game(_rules("rules/ecarte.trick"), seed=1, selections="one_card")
+    with pytest.raises(ResampleError, match="default selections"):
+        state.resample(0, random.Random(0))
+    with pytest.raises(RecordError, match="default selections"):
+        new_game(_rules("rules/ecarte.trick"), seed=1, chance="explicit", reseeds={2: 5})
