@@ -115,3 +115,16 @@ def test_apply_unchecked_with_another_games_action_is_checked_by_value(state: St
     with pytest.raises(GameError):
         state.apply_unchecked(foreign)
     assert state.to_json() == before
+
+
+def test_a_forged_action_is_refused_by_value_and_clones_share_no_list(state: State) -> None:
+    legal = state.legal_actions()
+    with pytest.raises((AttributeError, TypeError)):
+        legal.append(interpreter.Action("play", ("KS",)))  # type: ignore[attr-defined]
+    clone = state.clone()
+    assert clone.legal_actions() is not legal or not hasattr(legal, "sort")
+    forged = interpreter.Action("play", ("KS",))  # not legal now: the elder must choose
+    before = state.to_json()
+    with pytest.raises(interpreter.IllegalActionError):
+        state.apply(forged)
+    assert state.to_json() == before and clone.to_json() == before
