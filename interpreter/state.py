@@ -80,7 +80,7 @@ class Snapshot:
 class State(Views):
     """A game in progress. Build one with :func:`new_game`."""
 
-    __slots__ = ("ruleset", "program", "core", "actions", "actors", "_legal", "_seed_given", "_checkpoint")
+    __slots__ = ("ruleset", "program", "core", "actions", "actors", "_legal", "_checkpoint")
 
     ruleset: Ruleset
     program: Program
@@ -88,7 +88,6 @@ class State(Views):
     actions: list[str]
     actors: list[int]
     _legal: LegalActions | None
-    _seed_given: bool
     _checkpoint: Snapshot | None  # shares the event log, whose prefix it names
 
     # ------------------------------------------------------------ basics
@@ -586,7 +585,6 @@ class State(Views):
         new.actions = list(self.actions)
         new.actors = list(self.actors)
         new._legal = self._legal
-        new._seed_given = self._seed_given
         new._checkpoint = None
         return new
 
@@ -765,7 +763,6 @@ def new_game(
         raise TypeError(f"new_game() takes a Ruleset (from tricklang.load), not {type(ruleset).__name__}")
     ruleset = ruleset.with_options(options)
     program = compile_ruleset(ruleset)
-    seed_given = seed is not None
     if seed is None:
         seed = secrets.randbelow(2**31)
     if isinstance(seed, bool) or not isinstance(seed, int) or not -MAX_SEED <= seed <= MAX_SEED:
@@ -808,7 +805,6 @@ def new_game(
     state.actors = []
     state._legal = None
     state._checkpoint = None
-    state._seed_given = seed_given
     try:
         program.advance(state.core)
     except GameError:

@@ -186,9 +186,6 @@ class Tricks(Instruction):
     def _power(self, c: int, led: int, ti: int, trump: int) -> int:
         return self.prog.tables.power[ti][led][c]
 
-    def _winning_power(self, core: Core, led: int) -> int:
-        return max(self._power(c, led, core.ti, core.trump) for c in core.tr_cards)
-
     def available_declarations(self, core: Core, p: int) -> list[Declaration]:
         out: list[Declaration] = []
         names: set[str] = set()

@@ -230,10 +230,6 @@ class Checker:
             self.error("missing-section", "no 'hand' zone: declare 'zone hand: per player, owner'", self._zones_span())
         elif hand.owner != "player":
             self.error("bad-zone", "the 'hand' zone must be per player", hand.span)
-        if self.rules.players and not self.rules.players.teams:
-            for z in self.rules.zones:
-                if z.owner == "side":
-                    pass  # without partnerships each player is a side of one
 
     def _check_match(self) -> None:
         mt = self.rules.match
@@ -738,16 +734,12 @@ def _show(t: str) -> str:
 
 
 def check(rules: m.RuleFile) -> list[Diagnostic]:
-    """Return every diagnostic (errors and warnings) for a parsed rule file.
+    """Return every diagnostic (errors and warnings) of the checker for a parsed rule file.
 
-    The lints of :mod:`tricklang.lints` (warnings) run once there are no errors.
+    The lints (:func:`tricklang.lints.lint`) are a separate pass, run by the loader
+    on a rule file without errors.
     """
-    found = Checker(rules).run()
-    if not any(d.severity == "error" for d in found):
-        from .lints import lint  # lints assume a checked rule file
-
-        found.extend(lint(rules))
-    return found
+    return Checker(rules).run()
 
 
 def type_of(checker: Checker, expr: m.Expr, context: dict[str, str] | None = None) -> str:
