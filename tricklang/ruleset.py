@@ -19,6 +19,7 @@ from .checker import check
 from .deck import card_codes
 from .diagnostics import Diagnostic, OptionError, RulesError, brief, printable
 from .extend import MAX_EXTENDS_DEPTH, merge
+from .lints import lint
 from .parser import MAX_SOURCE_BYTES, parse
 from .safety import check_safety
 
@@ -378,9 +379,11 @@ def _load_text(text: str, where: str, options: Mapping[str, Any] | None, anchor:
     if text.startswith("\ufeff"):  # a UTF-8 byte-order mark: accepted
         text = text[1:]
     own = str(anchor / Path(where).name) if anchor is not None else "<top>"
+    # parse -> extend (with each base checked) -> check -> lint (and the limits of untrusted input)
     rules, bases, problems = _resolve(text, where, anchor, (own,), given)
     found = problems + check(rules)
     if not any(d.severity == "error" for d in found):
+        found += lint(rules)  # the lints assume a checked rule file
         found += check_safety(rules)
     errors = [d for d in found if d.severity == "error"]
     warnings = tuple(d for d in found if d.severity == "warning")

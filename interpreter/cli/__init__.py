@@ -38,7 +38,7 @@ from . import check, demo, fmt, games, invariants, lsp, replay, simulate, table
 from .common import PROG, Parser, UsageError, error, option_pair
 from .simulate import match_seed, summarise, wilson
 
-__all__ = ["PROG", "UsageError", "build_parser", "main", "match_seed", "summarise", "wilson"]
+__all__ = ["PROG", "UsageError", "build_parser", "demo_main", "main", "match_seed", "summarise", "wilson"]
 
 COMMANDS = "check, options, play, simulate, test, explain, replay, demo, lsp, list or fmt"
 
@@ -76,6 +76,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         except OSError:
             pass
         return 0
+
+
+def demo_main(argv: Sequence[str] | None = None) -> int:
+    """The ``tricklang-demo`` script: ``tricklang demo`` under its old name."""
+    return main(["demo", *(sys.argv[1:] if argv is None else argv)])
 
 
 def build_parser() -> argparse.ArgumentParser:

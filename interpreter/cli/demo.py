@@ -1,10 +1,9 @@
-"""`tricklang demo` (also the `tricklang-demo` script and `make demo`): a full match between
+"""`tricklang demo` (also the `tricklang-demo` script, :func:`interpreter.cli.demo_main`, and `make demo`): a full match between
 built-in players, printed as a transcript."""
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
 
 from ..agents import make_agent, play_match
 from ..state import new_game
@@ -40,11 +39,3 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print("seats: " + ", ".join(f"{i} = {n}" for i, n in enumerate(names)))
     return 0
 
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """The ``tricklang-demo`` script: ``tricklang demo`` under its old name."""
-    import sys
-
-    from . import main as tricklang_main
-
-    return tricklang_main(["demo", *(sys.argv[1:] if argv is None else argv)])

@@ -1,0 +1,145 @@
+"""The shape of the code: imports run one way and never in a circle.
+
+Every import statement of ``tricklang/`` and ``interpreter/`` is read from the
+source (also imports inside functions, which a lazy cycle hides in; imports
+under ``if TYPE_CHECKING:`` are left out, as they never run), and:
+
+* nothing in ``tricklang/`` (the language) imports ``interpreter/`` (the runtime);
+* the graph of module imports has no cycle.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("tricklang", "interpreter")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {_module_name(p): p for pkg in PACKAGES for p in sorted((ROOT / pkg).rglob("*.py"))}
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _runtime_imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
+    found: list[ast.Import | ast.ImportFrom] = []
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.append(node)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    return found
+
+
+def _known(name: str) -> str | None:
+    """The module of ours that importing ``name`` runs last (a package's ``__init__`` or a module)."""
+    while name:
+        if name in MODULES:
+            return name
+        name = name.rpartition(".")[0]
+    return None
+
+
+def imports_of(module: str) -> set[str]:
+    """The modules of tricklang/ and interpreter/ that a module imports when it runs."""
+    path = MODULES[module]
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    out: set[str] = set()
+    for node in _runtime_imports(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        else:
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join(anchor + ([base] if base else []))
+            # `from . import model` imports the submodule; `from .x import name` the module x
+            targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base for alias in node.names]
+        for target in targets:
+            known = _known(target)
+            if known is not None and known != module:
+                out.add(known)
+    return out
+
+
+GRAPH = {module: imports_of(module) for module in MODULES}
+
+
+def _cycles() -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def connect(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(GRAPH[v]):
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(GRAPH):
+        if v not in index:
+            connect(v)
+    return found
+
+
+def test_the_import_graph_is_read() -> None:
+    assert "tricklang.checker" in GRAPH["tricklang.ruleset"]
+    assert "tricklang.ruleset" in GRAPH["interpreter.compiler"] or "tricklang" in GRAPH["interpreter.compiler"]
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.split(".")[0] == "tricklang"))
+def test_the_language_never_imports_the_runtime(module: str) -> None:
+    runtime = sorted(m for m in GRAPH[module] if m.split(".")[0] == "interpreter")
+    assert not runtime, f"{module} imports {runtime}"
+
+
+def test_no_import_cycle() -> None:
+    assert _cycles() == []
+
+
+def test_a_cycle_would_be_found() -> None:
+    saved = set(GRAPH["tricklang.model"])
+    GRAPH["tricklang.model"].add("tricklang.checker")  # checker imports model: a planted cycle
+    try:
+        assert any("tricklang.model" in c and "tricklang.checker" in c for c in _cycles())
+    finally:
+        GRAPH["tricklang.model"] = saved
