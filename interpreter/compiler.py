@@ -12,7 +12,7 @@ from typing import Any
 
 from tricklang import Ruleset
 from tricklang import model as m
-from tricklang.checker import Checker, type_of
+from tricklang.types import PLAYER, Kind, Type
 from tricklang.walk import Value
 
 from . import instructions as ins
@@ -47,18 +47,17 @@ class _Compiler(ExpressionCompiler):
         self.tables = CardTables(self.rules.deck, self.rules.points)
         self.prog = Program(self.tables, self.rules.players.count, self.rules.players.teams)
         self.prog.options = dict(ruleset.options)
-        self.checker = Checker(self.rules)
-        self.checker.run()
+        self.symbols = ruleset.symbols
         self.slots: dict[str, int] = {}
         self.roles = {r.name: r.value for r in self.rules.roles}
         self.loop_ends: list[list[ins.Jump]] = []
-        self.context: dict[str, str] = {}
+        self.context: dict[str, Type] = {}
         # Names whose value is known when compiling: choice values (unless a role has
         # that name), true and false, the options; never a variable of the rule file.
         self.constants: dict[str, Value] = {
-            c: c for c in self.checker.choice_values if c not in self.roles}
+            c: c for c in self.symbols.choice_values if c not in self.roles}
         self.constants.update({"true": True, "false": False, **self.prog.options})
-        for name in self.checker.variables:
+        for name in self.symbols.variables:
             self.constants.pop(name, None)
 
     # ------------------------------------------------------------ helpers
@@ -71,8 +70,8 @@ class _Compiler(ExpressionCompiler):
     def hidden_slot(self, what: str) -> int:
         return self.slot(f"<{what}#{len(self.prog.var_names)}>")
 
-    def type(self, e: m.Expr) -> str:
-        return type_of(self.checker, e, self.context)
+    def type(self, e: m.Expr) -> Type:
+        return self.symbols.type_of(e, self.context)
 
     def emit(self, instr: ins.Instruction, st: m.Stmt | None = None, laws: tuple[str, ...] = ()) -> int:
         if st is not None:
@@ -120,7 +119,7 @@ class _Compiler(ExpressionCompiler):
                 prog.deal_limit = mt.deal_limit
         self.block(self.rules.deal)
         prog.deal_end = self.emit(ins.FinishDeal(prog))
-        self.context["offender"] = "player"
+        self.context["offender"] = PLAYER
         offender = self.slot("offender")
         for irr in self.rules.irregularities:
             test = self.guard(irr.guard)
@@ -237,7 +236,7 @@ class _Compiler(ExpressionCompiler):
             nxt = ins.ForNext(prog, order, var)
             at = self.emit(nxt, st)
             saved = dict(self.context)
-            self.context[st.kind] = st.kind
+            self.context[st.kind] = Kind(st.kind)
             self.loop_ends.append([])
             self.block(st.body)
             self.context = saved
@@ -307,7 +306,7 @@ class _Compiler(ExpressionCompiler):
                 obligations.append(ins.Obligation(ob.kind, guard, laws, table))
         declarations = []
         saved = dict(self.context)
-        self.context["declarer"] = "player"
+        self.context["declarer"] = PLAYER
         declarer = self.slot("declarer")
         for d in st.declarations:
             test = self.guard(d.guard)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from tricklang import model as m
-from tricklang.checker import Checker
+from tricklang.types import Symbols, Type
 from tricklang.walk import BINARY, UNKNOWN, Unknown, Value, fold
 
 from .cards import CardTables
@@ -44,15 +44,15 @@ class ExpressionCompiler:
 
     prog: Program
     tables: CardTables
-    checker: Checker
+    symbols: Symbols
     roles: dict[str, m.Expr]
-    context: dict[str, str]
+    context: dict[str, Type]
     constants: dict[str, Value]
 
     def slot(self, name: str) -> int:  # pragma: no cover - provided by the compiler
         raise NotImplementedError
 
-    def type(self, e: m.Expr) -> str:  # pragma: no cover - provided by the compiler
+    def type(self, e: m.Expr) -> Type:  # pragma: no cover - provided by the compiler
         raise NotImplementedError
 
     # ------------------------------------------------------------ expressions
@@ -120,7 +120,7 @@ class ExpressionCompiler:
 
     def name(self, name: str) -> Fn:
         prog = self.prog
-        if name in self.context or name in self.checker.variables:
+        if name in self.context or name in self.symbols.variables:
             slot = self.slot(name)
             line_name = name
 
@@ -152,7 +152,7 @@ class ExpressionCompiler:
             return lambda core: opt
         if name in self.roles:
             return self.expr(self.roles[name])
-        if name in self.checker.choice_values:
+        if name in self.symbols.choice_values:
             return lambda core: name
         if name in prog.zone_base and prog.zone_kind[name] == "shared":
             z = prog.zone_base[name]

@@ -21,6 +21,23 @@ from dataclasses import dataclass, field
 
 from . import model as m
 from .diagnostics import Diagnostic
+from .types import (
+    ANY,
+    BOOL,
+    BUILTIN_PLAYERS,
+    INT,
+    LOOP_NAMES,
+    PLAYER,
+    SIDE,
+    SUIT,
+    ZONE,
+    ChoiceOf,
+    Scope,
+    Symbols,
+    Type,
+    Typer,
+    describe,
+)
 from .walk import fold_int, statements, statements_of
 
 LANGUAGE_VERSION = 1
@@ -31,25 +48,13 @@ MAX_NAME = 64
 MAX_SUITS = 26
 COLOURS = ("red", "black", "blue", "green", "yellow", "white", "none")
 
-BUILTIN_PLAYERS = ("dealer", "maker", "nobody")
-FUNCTIONS = {"count": (1, 1), "tricks": (1, 1), "points": (1, 2), "score": (1, 1), "bids": (1, 1),
-             "min": (1, 16), "max": (1, 16)}
-OF_FORMS = {"left": "player", "right": "player", "partner": "player", "side": "side", "opponents": "side"}
-
-INT, BOOL, PLAYER, SIDE, ZONE, SUIT, ANY = "int", "bool", "player", "side", "zone", "suit", "any"
-ASSIGNABLE_BUILTINS = {"maker": PLAYER, "bid": INT}
+ASSIGNABLE_BUILTINS: dict[str, Type] = {"maker": PLAYER, "bid": INT}
 
 _REQUIRED_SECTIONS = (
     ("players", "e.g. 'players 4 in partnerships 0 2, 1 3'"),
     ("deck", "e.g. 'deck' followed by indented 'suits ...' and 'ranks ...' lines"),
     ("deal", "the 'deal' section, with its indented statements, says how each deal is played"),
 )
-
-
-@dataclass
-class _Scope:
-    names: dict[str, str] = field(default_factory=dict)
-    in_loop: bool = False
 
 
 @dataclass
@@ -90,12 +95,12 @@ class Checker:
         self._check_zones()
         self.env = self._global_names()
         for role in r.roles:
-            self._expect(role.value, PLAYER, _Scope(dict(self.env)))
+            self._expect(role.value, PLAYER, Scope(dict(self.env)))
         self.variables = self._collect_variables(statements_of(r))
         for pc in r.points:
             self._check_pattern(pc.pattern)
         self._check_match()
-        scope = _Scope(dict(self.env))
+        scope = Scope(dict(self.env))
         scope.names.update(self.variables)
         self._check_block(r.deal, scope)
         self._check_irregularities()
@@ -111,6 +116,7 @@ class Checker:
         for name, span in first_let.items():
             if name not in self.used_names:
                 self.warn("unused-variable", f"variable '{name}' is never used", span)
+        self.symbols = Symbols(self.env, self.variables, self.choice_values, r)
         return self.diagnostics
 
     # ------------------------------------------------------------ sections
@@ -236,9 +242,9 @@ class Checker:
         if mt is None:
             return
         if mt.target is not None:
-            self._expect(mt.target, INT, _Scope(dict(self.env)))
+            self._expect(mt.target, INT, Scope(dict(self.env)))
         if mt.ties is not None:
-            scope = _Scope(dict(self.env))
+            scope = Scope(dict(self.env))
             scope.names.update(self.variables)
             t = self._type(mt.ties, scope)
             if t not in (PLAYER, SIDE, ANY):
@@ -249,14 +255,14 @@ class Checker:
             self.error("bad-zone", f"seat {mt.first_dealer} does not exist", mt.span)
 
     # ------------------------------------------------------------ names and types
-    def _global_names(self) -> dict[str, str]:
-        env: dict[str, str] = {name: PLAYER for name in BUILTIN_PLAYERS}
+    def _global_names(self) -> dict[str, Type]:
+        env: dict[str, Type] = {name: PLAYER for name in BUILTIN_PLAYERS}
         env.update({"bid": INT, "true": BOOL, "false": BOOL, "deal_number": INT, "total_bids": INT, "trump": SUIT})
         self._check_global_clashes(set(env))
         for o in self.rules.options:
-            env[o.name] = {"int": INT, "bool": BOOL}.get(o.type, "choice:" + o.name)
+            env[o.name] = INT if o.type == "int" else BOOL if o.type == "bool" else ChoiceOf(o.name)
         for value, opt in self.choice_values.items():
-            env.setdefault(value, "choice:" + opt)
+            env.setdefault(value, ChoiceOf(opt))
         for z in self.rules.zones:
             env.setdefault(z.name, ZONE)
         for role in self.rules.roles:
@@ -285,121 +291,25 @@ class Checker:
                 self.error("duplicate-name", f"{kind} '{name}' is {what}", span, f"the first is on line {first[1].line}")
             declared.setdefault(name, (kind, span))
 
-    def _collect_variables(self, stmts: Iterable[m.Statement]) -> dict[str, str]:
-        found: dict[str, str] = {}
+    def _collect_variables(self, stmts: Iterable[m.Statement]) -> dict[str, Type]:
+        found: dict[str, Type] = {}
         for st in statements(stmts):
             if isinstance(st, m.Let) and not st.rebind:  # noqa: SIM102
-                scope = _Scope(dict(self.env))
+                scope = Scope(dict(self.env))
                 scope.names.update(found)
-                scope.names.update({"player": PLAYER, "side": SIDE, "offender": PLAYER, "declarer": PLAYER})
+                scope.names.update(LOOP_NAMES)
                 t = self._type(st.value, scope, report=False)
                 found.setdefault(st.name, t)
         return found
 
-    def _type(self, e: m.Expr, scope: _Scope, report: bool = True) -> str:
-        if isinstance(e, m.IntLit):
-            return INT
-        if isinstance(e, m.Name):
-            if e.name in scope.names:
-                self.used_names.add(e.name)
-                t = scope.names[e.name]
-                if e.name in self.choice_values and e.name not in self.options:
-                    self.used_names.add(self.choice_values[e.name])
-                return t
-            if report:
-                self.error("undefined-name", f"undefined name '{e.name}'", e.span, self._suggest(e.name, scope))
-            return ANY
-        if isinstance(e, m.Of):
-            if e.name in OF_FORMS:
-                arg = self._type(e.arg, scope, report)
-                wanted = (PLAYER, SIDE) if e.name == "opponents" else (PLAYER,)
-                if e.name == "opponents" and report and self.rules.players is not None:
-                    p = self.rules.players
-                    sides = len(p.teams) if p.teams else p.count
-                    if sides != 2:
-                        self.error("type-error", f"'opponents of' needs exactly two sides; this game has {sides}", e.span,
-                                   "use 'for each side except side of X' instead")
-                if arg not in wanted + (ANY,) and report:
-                    self.error("type-error", f"'{e.name} of' needs a player, not {arg}", e.arg.span)
-                return OF_FORMS[e.name]
-            if e.name in self.zones:
-                self._expect(e.arg, PLAYER if self.zones[e.name].owner == "player" else ANY, scope, report)
-                return ZONE
-            if e.name == "suit":
-                self._expect(e.arg, ZONE, scope, report)
-                return SUIT
-            counters = {c.name: c for c in self.rules.counters}
-            if e.name in counters:
-                t = self._type(e.arg, scope, report)
-                if t not in (PLAYER, SIDE, ANY) and report:
-                    self.error("type-error", f"'{e.name} of' needs a player or a side, not {_show(t)}", e.arg.span)
-                return INT
-            if report:
-                self.error("undefined-name", f"undefined name '{e.name} of ...'", e.span, "known forms: left of, right of, partner of, side of, opponents of, or ZONE of PLAYER")
-            return ANY
-        if isinstance(e, m.Call):
-            if e.name not in FUNCTIONS:
-                if report:
-                    self.error("undefined-name", f"unknown function '{e.name}'", e.span, "functions: " + ", ".join(FUNCTIONS))
-                return ANY
-            lo, hi = FUNCTIONS[e.name]
-            if not lo <= len(e.args) <= hi and report:
-                self.error("bad-call", f"'{e.name}' takes {lo if lo == hi else f'{lo} to {hi}'} argument(s), not {len(e.args)}", e.span)
-            for a in e.args:
-                if a.matching is not None:
-                    if e.name != "count" and report:
-                        self.error("bad-call", "only count() takes 'matching'", a.span)
-                    self._check_pattern(a.matching, report)
-                if e.name == "count":
-                    self._expect(a.value, ZONE, scope, report)
-                elif e.name in ("min", "max"):
-                    self._expect(a.value, INT, scope, report)
-                elif e.name == "points" and a is not e.args[0]:
-                    tables = {pc.table for pc in self.rules.points if pc.table}
-                    if not (isinstance(a.value, m.Name) and a.value.name in tables) and report:
-                        self.error("undefined-name", "the second argument of points() names a points table", a.span,
-                                   "tables: " + (", ".join(sorted(tables)) or "none (declare 'points NAME')"))
-                else:
-                    t = self._type(a.value, scope, report)
-                    if t not in (PLAYER, SIDE, ANY) and report:
-                        self.error("type-error", f"'{e.name}' needs a player or a side, not {t}", a.span)
-            return INT
-        if isinstance(e, m.BinOp):
-            if e.op in ("and", "or"):
-                self._expect(e.left, BOOL, scope, report)
-                self._expect(e.right, BOOL, scope, report)
-                return BOOL
-            left = self._type(e.left, scope, report)
-            right = self._type(e.right, scope, report)
-            if e.op in ("==", "!="):
-                if ANY not in (left, right) and left != right and report:
-                    self.error("type-error", f"cannot compare {_show(left)} with {_show(right)}", e.span)
-                return BOOL
-            for side, t in ((e.left, left), (e.right, right)):
-                if t not in (INT, ANY) and report:
-                    self.error("type-error", f"'{e.op}' needs numbers, not {_show(t)}", side.span)
-            return BOOL if e.op in ("<", "<=", ">", ">=") else INT
-        if isinstance(e, m.Not):
-            self._expect(e.operand, BOOL, scope, report)
-            return BOOL
-        if isinstance(e, m.Neg):
-            self._expect(e.operand, INT, scope, report)
-            return INT
-        if isinstance(e, m.Has):
-            self._expect(e.zone, ZONE, scope, report)
-            self._check_pattern(e.pattern, report)
-            return BOOL
-        if isinstance(e, m.CardHolder):
-            self._check_pattern(e.card.pattern, report)
-            return PLAYER
-        return ANY  # pragma: no cover
+    def _type(self, e: m.Expr, scope: Scope, report: bool = True) -> Type:
+        """The type of an expression, reporting what is wrong in it (unless ``report`` is False)."""
+        return _CheckingTyper(self, report).visit(e, scope)
 
-    def _expect(self, e: m.Expr, wanted: str, scope: _Scope, report: bool = True) -> None:
-        t = self._type(e, scope, report)
-        if wanted != ANY and t not in (wanted, ANY) and report:
-            self.error("type-error", f"expected {_show(wanted)}, found {_show(t)}", e.span)
+    def _expect(self, e: m.Expr, wanted: Type, scope: Scope, report: bool = True) -> None:
+        _CheckingTyper(self, report).expect(e, wanted, scope)
 
-    def _suggest(self, name: str, scope: _Scope) -> str:
+    def _suggest(self, name: str, scope: Scope) -> str:
         import difflib
 
         close = difflib.get_close_matches(name, list(scope.names) + list(self.zones), n=1)
@@ -429,7 +339,7 @@ class Checker:
         return f"did you mean '{close[0]}'?" if close else ""
 
     # ------------------------------------------------------------ statements
-    def _check_block(self, stmts: Iterable[m.Statement], scope: _Scope) -> None:
+    def _check_block(self, stmts: Iterable[m.Statement], scope: Scope) -> None:
         ended = False
         for st in stmts:
             if ended:
@@ -439,10 +349,10 @@ class Checker:
             if isinstance(st, (m.StopLoop, m.EndDeal)):
                 ended = True
 
-    def _zone(self, ref: m.ZoneRef, scope: _Scope, subject: bool = False) -> None:
+    def _zone(self, ref: m.ZoneRef, scope: Scope, subject: bool = False) -> None:
         z = self.zones.get(ref.name)
         if z is None:
-            self.error("undefined-name", f"undefined zone '{ref.name}'", ref.span, self._suggest(ref.name, _Scope({n: ZONE for n in self.zones})))
+            self.error("undefined-name", f"undefined zone '{ref.name}'", ref.span, self._suggest(ref.name, Scope({n: ZONE for n in self.zones})))
             return
         if ref.owner is not None:
             if z.owner == "shared":
@@ -452,7 +362,7 @@ class Checker:
         elif z.owner != "shared" and not subject:
             self.error("bad-zone", f"zone '{ref.name}' belongs to each {z.owner}: say whose, e.g. '{ref.name} of dealer'", ref.span)
 
-    def _check_count(self, c: m.Count, scope: _Scope) -> None:
+    def _check_count(self, c: m.Count, scope: Scope) -> None:
         self._expect(c.low, INT, scope)
         if c.high is not None:
             self._expect(c.high, INT, scope)
@@ -462,7 +372,7 @@ class Checker:
         if isinstance(c.low, m.IntLit) and isinstance(c.high, m.IntLit) and c.low.value > c.high.value:
             self.error("bad-count", f"the range {c.low.value}..{c.high.value} is empty", c.span)
 
-    def _check_stmt(self, st: m.Statement, scope: _Scope) -> None:
+    def _check_stmt(self, st: m.Statement, scope: Scope) -> None:
         if isinstance(st, m.DealCards):
             for p in st.packets:
                 self._expect(p, INT, scope)
@@ -495,13 +405,13 @@ class Checker:
             else:
                 t = self._type(st.owner, scope)
                 if t not in (PLAYER, SIDE, ANY):
-                    self.error("type-error", f"a counter belongs to a player or a side, not {_show(t)}", st.owner.span)
+                    self.error("type-error", f"a counter belongs to a player or a side, not {describe(t)}", st.owner.span)
         elif isinstance(st, m.Phase):
             self._check_block(st.body, scope)
         elif isinstance(st, m.Score):
             t = self._type(st.who, scope)
             if t not in (PLAYER, SIDE, ANY):
-                self.error("type-error", f"only a player or a side can score, not {_show(t)}", st.who.span)
+                self.error("type-error", f"only a player or a side can score, not {describe(t)}", st.who.span)
             self._expect(st.amount, INT, scope)
         elif isinstance(st, m.Let) and st.rebind and st.name in ASSIGNABLE_BUILTINS:
             self._expect(st.value, ASSIGNABLE_BUILTINS[st.name], scope)
@@ -514,7 +424,7 @@ class Checker:
                 t = self._type(st.value, scope)
                 want = self.variables[st.name]
                 if ANY not in (t, want) and t != want:
-                    self.error("type-error", f"'{st.name}' holds {_show(want)}, not {_show(t)}", st.value.span)
+                    self.error("type-error", f"'{st.name}' holds {describe(want)}, not {describe(t)}", st.value.span)
         elif isinstance(st, m.StopLoop):
             if not scope.in_loop:
                 self.error("stop-outside-loop", "'stop' is only allowed inside 'repeat' or 'for each'", st.span)
@@ -563,7 +473,7 @@ class Checker:
         elif isinstance(st, m.Cancel):
             t = self._type(st.who, scope)
             if t not in (PLAYER, SIDE, ANY):
-                self.error("type-error", f"'cancel' needs a player or a side, not {_show(t)}", st.who.span)
+                self.error("type-error", f"'cancel' needs a player or a side, not {describe(t)}", st.who.span)
         elif isinstance(st, m.If):
             for cond, body in st.branches:
                 self._expect(cond, BOOL, scope)
@@ -576,7 +486,7 @@ class Checker:
                 self.error("limit-exceeded", f"a repeat bound must be 1..{MAX_REPEAT}", st.bound.span)
             if st.condition is not None:
                 self._expect(st.condition, BOOL, scope)
-            self._check_block(st.body, _Scope(scope.names, True))
+            self._check_block(st.body, Scope(scope.names, True))
         elif isinstance(st, m.ForEach):
             if st.start is not None:
                 self._expect(st.start, PLAYER, scope)
@@ -584,8 +494,8 @@ class Checker:
                 t = self._type(st.exclude, scope)
                 want = PLAYER if st.kind == "player" else SIDE
                 if t not in (want, ANY):
-                    self.error("type-error", f"'except' here needs a {want}, not {_show(t)}", st.exclude.span)
-            inner = _Scope(dict(scope.names), True)
+                    self.error("type-error", f"'except' here needs a {want}, not {describe(t)}", st.exclude.span)
+            inner = Scope(dict(scope.names), True)
             inner.names[st.kind] = PLAYER if st.kind == "player" else SIDE
             self._check_block(st.body, inner)
         elif isinstance(st, m.Choose):
@@ -620,7 +530,7 @@ class Checker:
                 self._check_pattern(dec.holding)
                 if dec.guard is not None:
                     self._expect(dec.guard, BOOL, scope)
-                inner = _Scope(dict(scope.names), scope.in_loop)
+                inner = Scope(dict(scope.names), scope.in_loop)
                 inner.names["declarer"] = PLAYER
                 self._check_block(dec.body, inner)
 
@@ -681,7 +591,7 @@ class Checker:
             if irr.name in seen:
                 self.error("duplicate-name", f"irregularity '{irr.name}' is declared twice", irr.span)
             seen.add(irr.name)
-            scope = _Scope(dict(self.env))
+            scope = Scope(dict(self.env))
             scope.names.update(self.variables)
             scope.names["offender"] = PLAYER
             if irr.by is not None:
@@ -726,13 +636,6 @@ class Checker:
                     return
 
 
-def _show(t: str) -> str:
-    if t.startswith("choice:"):
-        return f"a choice of option '{t[7:]}'"
-    return {INT: "a number", BOOL: "a condition", PLAYER: "a player", SIDE: "a side", ZONE: "a zone",
-            SUIT: "a suit"}.get(t, t)
-
-
 def check(rules: m.RuleFile) -> list[Diagnostic]:
     """Return every diagnostic (errors and warnings) of the checker for a parsed rule file.
 
@@ -742,12 +645,23 @@ def check(rules: m.RuleFile) -> list[Diagnostic]:
     return Checker(rules).run()
 
 
-def type_of(checker: Checker, expr: m.Expr, context: dict[str, str] | None = None) -> str:
-    """The static type of an expression ('int', 'bool', 'player', 'side', 'zone',
-    'choice:OPTION' or 'any'), for a checker that has already run."""
-    scope = _Scope(dict(checker.env))
-    scope.names.update(checker.variables)
-    scope.names.update({"player": PLAYER, "side": SIDE, "declarer": PLAYER, "offender": PLAYER})
-    if context:
-        scope.names.update(context)
-    return checker._type(expr, scope, report=False)
+class _CheckingTyper(Typer):
+    """The typer of :mod:`tricklang.types`, reporting to a checker (and noting used names)."""
+
+    def __init__(self, checker: Checker, report: bool) -> None:
+        super().__init__(checker.rules, checker.choice_values)
+        self.checker = checker
+        self.report = report
+
+    def error(self, code: str, message: str, span: m.Span | None, hint: str = "") -> None:
+        if self.report:
+            self.checker.error(code, message, span, hint)
+
+    def use(self, name: str) -> None:
+        self.checker.used_names.add(name)
+
+    def pattern(self, p: m.Pattern) -> None:
+        self.checker._check_pattern(p, self.report)
+
+    def suggest(self, name: str, scope: Scope) -> str:
+        return self.checker._suggest(name, scope) if self.report else ""

@@ -9,19 +9,20 @@ import warnings
 from collections.abc import Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, SkipValidation, model_validator
 
 from . import catalog
 from . import model as m
-from .checker import check
+from .checker import Checker, check
 from .deck import card_codes
 from .diagnostics import Diagnostic, OptionError, RulesError, brief, printable
 from .extend import MAX_EXTENDS_DEPTH, merge
 from .lints import lint
 from .parser import MAX_SOURCE_BYTES, parse
 from .safety import check_safety
+from .types import Symbols
 
 OptionValue = int | bool | str
 
@@ -40,6 +41,18 @@ class Ruleset(BaseModel):
     options: dict[str, OptionValue]
     warnings: tuple[Diagnostic, ...] = ()
     bases: tuple[str, ...] = ()
+    symbols: SkipValidation[Symbols] = Field(default=cast(Symbols, None), repr=False)
+    """The checker's symbol table: the type of every name and variable (see :mod:`tricklang.types`)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _symbol_table(cls, data: Any) -> Any:
+        """A Ruleset built without the loader gets its symbol table from the checker here."""
+        if isinstance(data, dict) and data.get("symbols") is None and isinstance(data.get("rules"), m.RuleFile):
+            checker = Checker(data["rules"])
+            checker.run()
+            data = {**data, "symbols": checker.symbols}
+        return data
 
     @property
     def name(self) -> str:
@@ -381,7 +394,8 @@ def _load_text(text: str, where: str, options: Mapping[str, Any] | None, anchor:
     own = str(anchor / Path(where).name) if anchor is not None else "<top>"
     # parse -> extend (with each base checked) -> check -> lint (and the limits of untrusted input)
     rules, bases, problems = _resolve(text, where, anchor, (own,), given)
-    found = problems + check(rules)
+    checker = Checker(rules)
+    found = problems + checker.run()
     if not any(d.severity == "error" for d in found):
         found += lint(rules)  # the lints assume a checked rule file
         found += check_safety(rules)
@@ -390,5 +404,6 @@ def _load_text(text: str, where: str, options: Mapping[str, Any] | None, anchor:
     if errors:
         raise RulesError(errors, text, list(warnings))
     values = _defaults(rules)
-    ruleset = Ruleset(rules=rules, source=text, path=where, options=values, warnings=warnings, bases=tuple(bases))
+    ruleset = Ruleset(rules=rules, source=text, path=where, options=values, warnings=warnings, bases=tuple(bases),
+                      symbols=checker.symbols)
     return ruleset.with_options(options)

@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass
 
 from .. import model as m
-from ..checker import BUILTIN_PLAYERS, FUNCTIONS, OF_FORMS
 from ..deck import card_codes
+from ..types import BUILTIN_PLAYERS, FUNCTIONS, OF_FORMS
 from . import symbols
 from .analysis import Analysis
 

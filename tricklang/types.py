@@ -1,0 +1,249 @@
+"""The types of the language and the symbol table the checker builds.
+
+A :class:`Type` is a :class:`Kind` (``Kind.INT``, ``Kind.PLAYER``...) or a
+:class:`ChoiceOf` an option (the values of a ``choice`` option are their own
+type). The checker fills a :class:`Symbols` once per rule file (every global
+name with its type, the variables, which option each choice value belongs to);
+the :class:`~tricklang.ruleset.Ruleset` carries it, and the interpreter's
+compiler reads types from it (:meth:`Symbols.type_of`) instead of checking the
+rule file again. :class:`Typer` is the one place where the type of an
+expression is worked out; the checker subclasses it to report what is wrong.
+
+>>> import tricklang
+>>> symbols = tricklang.load("rules/ecarte.trick").symbols
+>>> symbols.names["dealer"], symbols.names["hand"]
+(<Kind.PLAYER: 'player'>, <Kind.ZONE: 'zone'>)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from . import model as m
+from .walk import Visitor
+
+__all__ = ["BUILTIN_PLAYERS", "FUNCTIONS", "OF_FORMS", "ChoiceOf", "Kind", "Scope", "Symbols", "Type", "Typer", "describe"]
+
+
+class Kind(StrEnum):
+    """The kinds of value an expression may have (``ANY``: unknown, after an error)."""
+
+    INT = "int"
+    BOOL = "bool"
+    PLAYER = "player"
+    SIDE = "side"
+    ZONE = "zone"
+    SUIT = "suit"
+    ANY = "any"
+
+
+@dataclass(frozen=True)
+class ChoiceOf:
+    """The type of the values of a ``choice`` option (``choice:OPTION`` in messages)."""
+
+    option: str
+
+    def __str__(self) -> str:
+        return f"choice:{self.option}"
+
+
+Type = Kind | ChoiceOf
+
+INT, BOOL, PLAYER, SIDE, ZONE, SUIT, ANY = Kind.INT, Kind.BOOL, Kind.PLAYER, Kind.SIDE, Kind.ZONE, Kind.SUIT, Kind.ANY
+
+BUILTIN_PLAYERS = ("dealer", "maker", "nobody")
+FUNCTIONS = {"count": (1, 1), "tricks": (1, 1), "points": (1, 2), "score": (1, 1), "bids": (1, 1),
+             "min": (1, 16), "max": (1, 16)}
+"""The built-in functions with their least and most numbers of arguments."""
+OF_FORMS: dict[str, Type] = {"left": PLAYER, "right": PLAYER, "partner": PLAYER, "side": SIDE, "opponents": SIDE}
+"""The built-in ``X of Y`` forms and the type they give."""
+LOOP_NAMES: dict[str, Type] = {"player": PLAYER, "side": SIDE, "offender": PLAYER, "declarer": PLAYER}
+"""Names bound inside a loop, a declaration or an irregularity."""
+
+
+def describe(t: Type) -> str:
+    """A type in words, for messages: ``a number``, ``a choice of option 'moon'``."""
+    if isinstance(t, ChoiceOf):
+        return f"a choice of option '{t.option}'"
+    return {INT: "a number", BOOL: "a condition", PLAYER: "a player", SIDE: "a side", ZONE: "a zone",
+            SUIT: "a suit"}.get(t, str(t))
+
+
+@dataclass
+class Scope:
+    """The names visible at a point of a rule file, with their types."""
+
+    names: dict[str, Type] = field(default_factory=dict)
+    in_loop: bool = False
+
+
+@dataclass(frozen=True)
+class Symbols:
+    """What the checker learned about a rule file's names, built once per rule file."""
+
+    names: Mapping[str, Type]
+    """Every global name: built-ins, options, choice values, zones, roles."""
+    variables: Mapping[str, Type]
+    """Every variable (``let``) of the deal and of the irregularities, with its type."""
+    choice_values: Mapping[str, str]
+    """Each value of a ``choice`` option, with that option's name."""
+    rules: m.RuleFile = field(repr=False, compare=False)
+
+    def scope(self, context: Mapping[str, Type] | None = None) -> Scope:
+        """The names visible inside the deal (globals, variables, loop names, then ``context``)."""
+        scope = Scope(dict(self.names))
+        scope.names.update(self.variables)
+        scope.names.update(LOOP_NAMES)
+        if context:
+            scope.names.update(context)
+        return scope
+
+    def type_of(self, expr: m.Expr, context: Mapping[str, Type] | None = None) -> Type:
+        """The type of an expression of a checked rule file (``context``: names bound around it)."""
+        return Typer(self.rules, self.choice_values).visit(expr, self.scope(context))
+
+
+class Typer(Visitor[Type]):
+    """The type of an expression in a scope. The hooks (:meth:`error`, :meth:`use`,
+    :meth:`pattern`, :meth:`suggest`) do nothing here; the checker overrides them."""
+
+    def __init__(self, rules: m.RuleFile, choice_values: Mapping[str, str]) -> None:
+        self.rules = rules
+        self.choice_values = choice_values
+        self.options = {o.name: o for o in rules.options}
+        self.zones = {z.name: z for z in rules.zones}
+        self.counters = {c.name for c in rules.counters}
+
+    # ------------------------------------------------------------ hooks
+    def error(self, code: str, message: str, span: m.Span | None, hint: str = "") -> None:
+        """A problem found while typing (ignored unless overridden)."""
+
+    def use(self, name: str) -> None:
+        """A global name or variable is used (ignored unless overridden)."""
+
+    def pattern(self, p: m.Pattern) -> None:
+        """A card pattern met in an expression (ignored unless overridden)."""
+
+    def suggest(self, name: str, scope: Scope) -> str:
+        """A hint for an undefined name (none unless overridden)."""
+        return ""
+
+    def expect(self, e: m.Expr, wanted: Type, scope: Scope) -> None:
+        """Type an expression and report a type other than ``wanted`` (or ANY)."""
+        t = self.visit(e, scope)
+        if wanted != ANY and t not in (wanted, ANY):
+            self.error("type-error", f"expected {describe(wanted)}, found {describe(t)}", e.span)
+
+    # ------------------------------------------------------------ expressions
+    def generic_visit(self, node: m.Node, *args: Any) -> Type:
+        return ANY  # pragma: no cover - every expression has a visit method
+
+    def visit_IntLit(self, e: m.IntLit, scope: Scope) -> Type:  # noqa: N802 - visitor naming
+        return INT
+
+    def visit_Name(self, e: m.Name, scope: Scope) -> Type:  # noqa: N802
+        if e.name in scope.names:
+            self.use(e.name)
+            if e.name in self.choice_values and e.name not in self.options:
+                self.use(self.choice_values[e.name])
+            return scope.names[e.name]
+        self.error("undefined-name", f"undefined name '{e.name}'", e.span, self.suggest(e.name, scope))
+        return ANY
+
+    def visit_Of(self, e: m.Of, scope: Scope) -> Type:  # noqa: N802
+        if e.name in OF_FORMS:
+            return self._of_form(e, scope)
+        if e.name in self.zones:
+            self.expect(e.arg, PLAYER if self.zones[e.name].owner == "player" else ANY, scope)
+            return ZONE
+        if e.name == "suit":
+            self.expect(e.arg, ZONE, scope)
+            return SUIT
+        if e.name in self.counters:
+            t = self.visit(e.arg, scope)
+            if t not in (PLAYER, SIDE, ANY):
+                self.error("type-error", f"'{e.name} of' needs a player or a side, not {describe(t)}", e.arg.span)
+            return INT
+        self.error("undefined-name", f"undefined name '{e.name} of ...'", e.span,
+                   "known forms: left of, right of, partner of, side of, opponents of, or ZONE of PLAYER")
+        return ANY
+
+    def _of_form(self, e: m.Of, scope: Scope) -> Type:
+        arg = self.visit(e.arg, scope)
+        wanted = (PLAYER, SIDE) if e.name == "opponents" else (PLAYER,)
+        if e.name == "opponents" and self.rules.players is not None:
+            p = self.rules.players
+            sides = len(p.teams) if p.teams else p.count
+            if sides != 2:
+                self.error("type-error", f"'opponents of' needs exactly two sides; this game has {sides}", e.span,
+                           "use 'for each side except side of X' instead")
+        if arg not in (*wanted, ANY):
+            self.error("type-error", f"'{e.name} of' needs a player, not {arg}", e.arg.span)
+        return OF_FORMS[e.name]
+
+    def visit_Call(self, e: m.Call, scope: Scope) -> Type:  # noqa: N802
+        if e.name not in FUNCTIONS:
+            self.error("undefined-name", f"unknown function '{e.name}'", e.span, "functions: " + ", ".join(FUNCTIONS))
+            return ANY
+        lo, hi = FUNCTIONS[e.name]
+        if not lo <= len(e.args) <= hi:
+            self.error("bad-call", f"'{e.name}' takes {lo if lo == hi else f'{lo} to {hi}'} argument(s), not {len(e.args)}",
+                       e.span)
+        for a in e.args:
+            self._argument(e, a, scope)
+        return INT
+
+    def _argument(self, call: m.Call, a: m.Arg, scope: Scope) -> None:
+        if a.matching is not None:
+            if call.name != "count":
+                self.error("bad-call", "only count() takes 'matching'", a.span)
+            self.pattern(a.matching)
+        if call.name == "count":
+            self.expect(a.value, ZONE, scope)
+        elif call.name in ("min", "max"):
+            self.expect(a.value, INT, scope)
+        elif call.name == "points" and a is not call.args[0]:
+            tables = {pc.table for pc in self.rules.points if pc.table}
+            if not (isinstance(a.value, m.Name) and a.value.name in tables):
+                self.error("undefined-name", "the second argument of points() names a points table", a.span,
+                           "tables: " + (", ".join(sorted(tables)) or "none (declare 'points NAME')"))
+        else:
+            t = self.visit(a.value, scope)
+            if t not in (PLAYER, SIDE, ANY):
+                self.error("type-error", f"'{call.name}' needs a player or a side, not {t}", a.span)
+
+    def visit_BinOp(self, e: m.BinOp, scope: Scope) -> Type:  # noqa: N802
+        if e.op in ("and", "or"):
+            self.expect(e.left, BOOL, scope)
+            self.expect(e.right, BOOL, scope)
+            return BOOL
+        left = self.visit(e.left, scope)
+        right = self.visit(e.right, scope)
+        if e.op in ("==", "!="):
+            if ANY not in (left, right) and left != right:
+                self.error("type-error", f"cannot compare {describe(left)} with {describe(right)}", e.span)
+            return BOOL
+        for side, t in ((e.left, left), (e.right, right)):
+            if t not in (INT, ANY):
+                self.error("type-error", f"'{e.op}' needs numbers, not {describe(t)}", side.span)
+        return BOOL if e.op in ("<", "<=", ">", ">=") else INT
+
+    def visit_Not(self, e: m.Not, scope: Scope) -> Type:  # noqa: N802
+        self.expect(e.operand, BOOL, scope)
+        return BOOL
+
+    def visit_Neg(self, e: m.Neg, scope: Scope) -> Type:  # noqa: N802
+        self.expect(e.operand, INT, scope)
+        return INT
+
+    def visit_Has(self, e: m.Has, scope: Scope) -> Type:  # noqa: N802
+        self.expect(e.zone, ZONE, scope)
+        self.pattern(e.pattern)
+        return BOOL
+
+    def visit_CardHolder(self, e: m.CardHolder, scope: Scope) -> Type:  # noqa: N802
+        self.pattern(e.card.pattern)
+        return PLAYER
