@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from . import model as m
+from .check_statements import MAX_CARDS, StatementChecker
 from .diagnostics import Diagnostic
 from .types import (
     ANY,
@@ -36,19 +37,15 @@ from .types import (
     Symbols,
     Type,
     Typer,
-    describe,
 )
 from .walk import fold_int, statements, statements_of
 
 LANGUAGE_VERSION = 1
 MAX_PLAYERS = 16
-MAX_CARDS = 1000
-MAX_REPEAT = 10_000
 MAX_NAME = 64
 MAX_SUITS = 26
 COLOURS = ("red", "black", "blue", "green", "yellow", "white", "none")
 
-ASSIGNABLE_BUILTINS: dict[str, Type] = {"maker": PLAYER, "bid": INT}
 
 _REQUIRED_SECTIONS = (
     ("players", "e.g. 'players 4 in partnerships 0 2, 1 3'"),
@@ -340,199 +337,7 @@ class Checker:
 
     # ------------------------------------------------------------ statements
     def _check_block(self, stmts: Iterable[m.Statement], scope: Scope) -> None:
-        ended = False
-        for st in stmts:
-            if ended:
-                self.warn("unreachable-code", "this statement can never run: the block was left above it", st.span)
-                ended = False
-            self._check_stmt(st, scope)
-            if isinstance(st, (m.StopLoop, m.EndDeal)):
-                ended = True
-
-    def _zone(self, ref: m.ZoneRef, scope: Scope, subject: bool = False) -> None:
-        z = self.zones.get(ref.name)
-        if z is None:
-            self.error("undefined-name", f"undefined zone '{ref.name}'", ref.span, self._suggest(ref.name, Scope({n: ZONE for n in self.zones})))
-            return
-        if ref.owner is not None:
-            if z.owner == "shared":
-                self.error("bad-zone", f"zone '{ref.name}' is shared; it has no owner", ref.span)
-            else:
-                self._expect(ref.owner, PLAYER if z.owner == "player" else ANY, scope)
-        elif z.owner != "shared" and not subject:
-            self.error("bad-zone", f"zone '{ref.name}' belongs to each {z.owner}: say whose, e.g. '{ref.name} of dealer'", ref.span)
-
-    def _check_count(self, c: m.Count, scope: Scope) -> None:
-        self._expect(c.low, INT, scope)
-        if c.high is not None:
-            self._expect(c.high, INT, scope)
-        for e in (c.low, c.high):
-            if isinstance(e, m.IntLit) and e.value > MAX_CARDS:
-                self.error("limit-exceeded", f"{e.value} cards is more than any deck may hold", e.span)
-        if isinstance(c.low, m.IntLit) and isinstance(c.high, m.IntLit) and c.low.value > c.high.value:
-            self.error("bad-count", f"the range {c.low.value}..{c.high.value} is empty", c.span)
-
-    def _check_stmt(self, st: m.Statement, scope: Scope) -> None:
-        if isinstance(st, m.DealCards):
-            for p in st.packets:
-                self._expect(p, INT, scope)
-            if st.first is not None:
-                self._expect(st.first, PLAYER, scope)
-        elif isinstance(st, m.TurnUp):
-            self._expect(st.count, INT, scope)
-            self._zone(st.to, scope)
-        elif isinstance(st, m.SetTrump):
-            if st.source == "zone" and st.zone is not None:
-                self._zone(st.zone, scope)
-            elif st.source == "fixed" and st.suit not in self.suits and self.rules.deck is not None:
-                self.error("bad-suit", f"'{st.suit}' is not a suit of the deck", st.span)
-        elif isinstance(st, m.NameTrump):
-            self._expect(st.player, PLAYER, scope)
-            if st.exclude is not None:
-                self._expect(st.exclude, SUIT, scope)
-        elif isinstance(st, m.Bid):
-            self._expect(st.player, PLAYER, scope)
-            self._expect(st.low, INT, scope)
-            self._expect(st.high, INT, scope)
-            if st.forbidden is not None:
-                self._expect(st.forbidden, INT, scope)
-        elif isinstance(st, m.Add):
-            self._expect(st.amount, INT, scope)
-            counter = next((c for c in self.rules.counters if c.name == st.counter), None)
-            if counter is None:
-                self.error("undefined-name", f"no counter named '{st.counter}'", st.span,
-                           "declare it, e.g. 'counter bags: per side'")
-            else:
-                t = self._type(st.owner, scope)
-                if t not in (PLAYER, SIDE, ANY):
-                    self.error("type-error", f"a counter belongs to a player or a side, not {describe(t)}", st.owner.span)
-        elif isinstance(st, m.Phase):
-            self._check_block(st.body, scope)
-        elif isinstance(st, m.Score):
-            t = self._type(st.who, scope)
-            if t not in (PLAYER, SIDE, ANY):
-                self.error("type-error", f"only a player or a side can score, not {describe(t)}", st.who.span)
-            self._expect(st.amount, INT, scope)
-        elif isinstance(st, m.Let) and st.rebind and st.name in ASSIGNABLE_BUILTINS:
-            self._expect(st.value, ASSIGNABLE_BUILTINS[st.name], scope)
-        elif isinstance(st, m.Let):
-            if st.name not in self.variables:
-                self.error("undefined-name", f"'set {st.name}' before any 'let {st.name} = ...'", st.span)
-            elif st.name in self.env:
-                self.error("duplicate-name", f"variable '{st.name}' shadows a name already defined", st.span)
-            else:
-                t = self._type(st.value, scope)
-                want = self.variables[st.name]
-                if ANY not in (t, want) and t != want:
-                    self.error("type-error", f"'{st.name}' holds {describe(want)}, not {describe(t)}", st.value.span)
-        elif isinstance(st, m.StopLoop):
-            if not scope.in_loop:
-                self.error("stop-outside-loop", "'stop' is only allowed inside 'repeat' or 'for each'", st.span)
-        elif isinstance(st, m.Discard):
-            self._expect(st.player, PLAYER, scope)
-            self._check_count(st.count, scope)
-            if st.matching is not None:
-                self._check_pattern(st.matching)
-            self._zone(st.to, scope, subject=True)
-        elif isinstance(st, m.Take):
-            self._expect(st.player, PLAYER, scope)
-            self._check_count(st.count, scope)
-            if st.matching is not None:
-                self._check_pattern(st.matching)
-            self._zone(st.source, scope, subject=True)
-        elif isinstance(st, m.Draw):
-            self._expect(st.player, PLAYER, scope)
-            self._check_count(st.count, scope)
-            if st.count.kind in ("range", "at_least"):
-                self.error("bad-count", "a draw takes an exact number of cards ('N' or 'to N'), not a range", st.count.span)
-            self._zone(st.source, scope, subject=True)
-            if st.fallback is not None:
-                self._zone(st.fallback, scope, subject=True)
-            if st.fallback_matching is not None:
-                self._check_pattern(st.fallback_matching)
-        elif isinstance(st, m.Move):
-            if st.matching is not None:
-                self._check_pattern(st.matching)
-            if st.amount is not None:
-                self._expect(st.amount, INT, scope)
-            self._zone(st.source, scope)
-            self._zone(st.to, scope)
-        elif isinstance(st, m.Expose):
-            self._zone(st.zone, scope)
-        elif isinstance(st, m.Forbid):
-            self._expect(st.who, PLAYER, scope)
-            if st.kind == "choice":
-                options = {o.name for c in statements(self.rules.deal) if isinstance(c, m.Choose) for o in c.options}
-                if st.declaration not in options:
-                    self.error("undefined-name", f"no choice offers an option named '{st.declaration}'", st.span)
-            elif st.kind == "bidding":
-                if not any(isinstance(c, m.Auction) for c in statements(self.rules.deal)):
-                    self.error("undefined-name", "'forbid bidding' needs an auction in the deal", st.span)
-            elif st.declaration not in self._declaration_names():
-                self.error("undefined-name", f"no declaration named '{st.declaration}'", st.span)
-        elif isinstance(st, m.Cancel):
-            t = self._type(st.who, scope)
-            if t not in (PLAYER, SIDE, ANY):
-                self.error("type-error", f"'cancel' needs a player or a side, not {describe(t)}", st.who.span)
-        elif isinstance(st, m.If):
-            for cond, body in st.branches:
-                self._expect(cond, BOOL, scope)
-                self._check_block(body, scope)
-            self._check_block(st.orelse, scope)
-        elif isinstance(st, m.Repeat):
-            if not isinstance(st.bound, m.IntLit):
-                self.error("bad-bound", "a repeat bound must be a plain number, so that every game ends", st.bound.span, "write e.g. 'repeat at most 21 times while ...'")
-            elif not 1 <= st.bound.value <= MAX_REPEAT:
-                self.error("limit-exceeded", f"a repeat bound must be 1..{MAX_REPEAT}", st.bound.span)
-            if st.condition is not None:
-                self._expect(st.condition, BOOL, scope)
-            self._check_block(st.body, Scope(scope.names, True))
-        elif isinstance(st, m.ForEach):
-            if st.start is not None:
-                self._expect(st.start, PLAYER, scope)
-            if st.exclude is not None:
-                t = self._type(st.exclude, scope)
-                want = PLAYER if st.kind == "player" else SIDE
-                if t not in (want, ANY):
-                    self.error("type-error", f"'except' here needs a {want}, not {describe(t)}", st.exclude.span)
-            inner = Scope(dict(scope.names), True)
-            inner.names[st.kind] = PLAYER if st.kind == "player" else SIDE
-            self._check_block(st.body, inner)
-        elif isinstance(st, m.Choose):
-            self._expect(st.player, PLAYER, scope)
-            seen: set[str] = set()
-            for opt in st.options:
-                if opt.name in seen:
-                    self.error("duplicate-choice", f"choice '{opt.name}' is offered twice", opt.span)
-                seen.add(opt.name)
-                self._check_block(opt.body, scope)
-        elif isinstance(st, m.Auction):
-            self._expect(st.start, PLAYER, scope)
-            self._expect(st.low, INT, scope)
-            self._expect(st.high, INT, scope)
-            if isinstance(st.low, m.IntLit) and isinstance(st.high, m.IntLit) and not 0 <= st.low.value <= st.high.value <= 10_000:
-                self.error("bad-count", f"bids {st.low.value}..{st.high.value} are not a valid range", st.span)
-            if st.all_pass_maker is not None:
-                self._expect(st.all_pass_maker, PLAYER, scope)
-            if st.all_pass_bid is not None:
-                self._expect(st.all_pass_bid, INT, scope)
-        elif isinstance(st, m.Tricks):
-            self._expect(st.count, INT, scope)
-            self._expect(st.leader, PLAYER, scope)
-            if "won" not in self.zones:
-                self.error("missing-section", "trick play needs a 'won' zone for the tricks taken", st.span, "declare 'zone won: per side, public'")
-            for ob in st.obligations:
-                if ob.guard is not None:
-                    self._expect(ob.guard, BOOL, scope)
-                if ob.pattern is not None:
-                    self._check_pattern(ob.pattern)
-            for dec in st.declarations:
-                self._check_pattern(dec.holding)
-                if dec.guard is not None:
-                    self._expect(dec.guard, BOOL, scope)
-                inner = Scope(dict(scope.names), scope.in_loop)
-                inner.names["declarer"] = PLAYER
-                self._check_block(dec.body, inner)
+        StatementChecker(self).block(stmts, scope)
 
     def _check_name_lengths(self) -> None:
         """Every name a rule file declares is at most MAX_NAME characters long."""
