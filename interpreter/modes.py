@@ -315,7 +315,6 @@ class ModalState(State):
         new.actions = list(self.actions)
         new.actors = list(self.actors)
         new._legal = self._legal
-        new._seed_given = self._seed_given
         new._checkpoint = None
         self._copy_modes(new)
         return new
@@ -413,7 +412,7 @@ class ModalState(State):
         return obs
 
 
-def new_modal_state(ruleset: Ruleset, program: Program, *, seed: int, seed_given: bool, deck: list[int] | None,
+def new_modal_state(ruleset: Ruleset, program: Program, *, seed: int, deck: list[int] | None,
                     dealer: int | None, table: bool, selections: str, chance: str) -> ModalState:
     """A new game in the given modes (called by :func:`interpreter.new_game`, which checks its arguments)."""
     state = ModalState.__new__(ModalState)
@@ -424,7 +423,6 @@ def new_modal_state(ruleset: Ruleset, program: Program, *, seed: int, seed_given
     state._legal = None
     state._modal = None
     state._checkpoint = None
-    state._seed_given = seed_given
     state._one_card = selections == "one_card"
     state._picks = ()
     state._explicit = chance == "explicit"

@@ -795,7 +795,7 @@ def new_game(
             raise RecordError("decks and reseeds need the default selections ('all') and chance ('automatic')")
         from .modes import new_modal_state
 
-        return new_modal_state(ruleset, program, seed=seed, seed_given=seed_given, deck=cards, dealer=dealer,
+        return new_modal_state(ruleset, program, seed=seed, deck=cards, dealer=dealer,
                                table=mode == "table", selections=selections, chance=chance)
     state = State.__new__(State)
     state.ruleset = ruleset
