@@ -7,6 +7,7 @@
 True
 """
 
+from . import modes as _modes  # noqa: F401 - registers the selection and chance modes with new_game
 from .actions import Action
 from .errors import (
     ArgumentError,

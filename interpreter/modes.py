@@ -40,7 +40,7 @@ from .core import Core
 from .errors import GameError, IllegalActionError, InvalidActionError, RecordError
 from .legal import LegalActions, Selection
 from .program import Program
-from .state import Snapshot, State
+from .state import Snapshot, State, register_modal_states
 from .views import Decision
 
 DONE = Action("done")
@@ -436,3 +436,6 @@ def new_modal_state(ruleset: Ruleset, program: Program, *, seed: int, deck: list
     state.core = placeholder
     state._start()
     return state
+
+
+register_modal_states(new_modal_state)

@@ -11,7 +11,7 @@ import json
 import os
 import random
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +28,20 @@ from .legal import LegalActions, Selection
 from .program import Program
 from .saved import parse_json, state_rules
 from .views import Views
+
+ModalBuilder = Callable[..., "State"]
+_MODAL: ModalBuilder | None = None
+"""Builds a game in another selection or chance mode (a ``ModalState``, the subclass of
+:class:`State` in :mod:`interpreter.modes`). That module registers it with
+:func:`register_modal_states` when the package is imported, so that this module, which
+it subclasses, does not import it back."""
+
+
+def register_modal_states(builder: ModalBuilder) -> None:
+    """Called once by :mod:`interpreter.modes`."""
+    global _MODAL
+    _MODAL = builder
+
 
 STATE_FORMAT = "tricklang-state"
 STATE_VERSION = 1
@@ -793,10 +807,9 @@ def new_game(
     if selections != "all" or chance != "automatic":
         if later or seeds:
             raise RecordError("decks and reseeds need the default selections ('all') and chance ('automatic')")
-        from .modes import new_modal_state
-
-        return new_modal_state(ruleset, program, seed=seed, deck=cards, dealer=dealer,
-                               table=mode == "table", selections=selections, chance=chance)
+        assert _MODAL is not None, "interpreter.modes registers the modal states when interpreter is imported"
+        return _MODAL(ruleset, program, seed=seed, deck=cards, dealer=dealer,
+                      table=mode == "table", selections=selections, chance=chance)
     state = State.__new__(State)
     state.ruleset = ruleset
     state.program = program

@@ -143,3 +143,33 @@ def test_a_cycle_would_be_found() -> None:
         assert any("tricklang.model" in c and "tricklang.checker" in c for c in _cycles())
     finally:
         GRAPH["tricklang.model"] = saved
+
+
+# ---------------------------------------------------------------- one list of diagnostic codes
+
+_CODE_SHAPE = __import__("re").compile(r"[a-z]+(-[a-z]+)+")
+_REPORTERS = ("Diagnostic", "error", "warn", "_error", "_warn", "_add")
+
+
+def _codes_reported(path: Path) -> set[str]:
+    """Codes passed to Diagnostic(...), error(...), warn(...) and the like."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        for arg in node.args[:2]:  # Diagnostic(code, ...), error(code, ...), _error(rules, code, ...)
+            if name in _REPORTERS and isinstance(arg, ast.Constant) and isinstance(arg.value, str) \
+                    and _CODE_SHAPE.fullmatch(arg.value):
+                found.add(arg.value)
+    return found
+
+
+def test_every_diagnostic_code_is_listed_once_in_diagnostics() -> None:
+    from tricklang.diagnostics import CODES
+
+    reported = set().union(*(_codes_reported(p) for p in MODULES.values()))
+    assert reported, "no code found: the scan is broken"
+    assert sorted(reported - set(CODES)) == [], "add the new codes to tricklang.diagnostics.CODES"
+    assert sorted(set(CODES) - reported) == [], "codes listed but never reported"

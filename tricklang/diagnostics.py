@@ -19,6 +19,58 @@ from typing import Literal
 Severity = Literal["error", "warning"]
 
 
+CODES: dict[str, str] = {
+    # reading and parsing (tricklang.ruleset, tricklang.parser)
+    "unreadable-file": "the rule file cannot be read (missing, not UTF-8, not a regular file)",
+    "too-large": "the rule file is over the size limit",
+    "too-deep": "the rule file is nested too deeply to parse",
+    "syntax-error": "the text does not follow the grammar (tricklang/grammar.lark)",
+    "bad-indent": "indentation that does not match an enclosing block",
+    "internal-error": "the parser failed unexpectedly (a bug: please report it)",
+    # extending a base (tricklang.extend, tricklang.ruleset)
+    "bad-extends": "the base named by 'extends' cannot be found, is not allowed, or extends itself",
+    "unknown-override": "a variant replaces something other than a named phase of its base",
+    # the checker (tricklang.checker, tricklang.check_statements, tricklang.types)
+    "missing-version": "the file does not start with 'tricklang 1'",
+    "unsupported-version": "a language version this release does not know",
+    "missing-section": "a required section (players, deck, deal, game, hand zone...) is missing",
+    "duplicate-section": "a section appears twice",
+    "duplicate-name": "a name declared twice, or reusing a built-in or another kind of name",
+    "undefined-name": "a name, zone, function, counter, choice or declaration that is not declared",
+    "type-error": "an expression of the wrong type (a player where a number is needed...)",
+    "bad-rank": "a rank (or trump rank) that is not in the deck, or listed twice",
+    "bad-suit": "a suit that is not in the deck, or whose code letter is ambiguous",
+    "bad-colour": "an unknown suit colour",
+    "ambiguous-card-code": "two cards whose codes cannot be told apart",
+    "bad-option-default": "an option's default outside its type, range or choices",
+    "bad-partnerships": "partnerships that do not divide the seats into equal teams",
+    "missing-pack": "no zone (or more than one) is marked 'pack'",
+    "bad-zone": "a zone used against its declaration (owner, seat, pack)",
+    "deck-too-small": "dealing or turning up more cards than the deck holds",
+    "stop-outside-loop": "'stop' outside 'repeat' or 'for each'",
+    "duplicate-choice": "a choice offered twice in one 'chooses'",
+    "bad-count": "an empty or negative card count, or a range where an exact count is needed",
+    "bad-bound": "a loop bound that is not a plain number",
+    "limit-exceeded": "a number, name, loop, file or work budget over the language's limits",
+    "bad-call": "a function called with the wrong number or kind of arguments",
+    "unreachable-code": "(warning) a statement after 'stop' or 'end the deal'",
+    "unused-option": "(warning) an option that is never read",
+    "unused-variable": "(warning) a variable that is never read",
+    # the lints (tricklang.lints), warnings
+    "cards-exceed-deck": "(warning) a draw or take needs more cards than the pack can still hold",
+    "no-legal-card": "(warning) more tricks to play than cards in each hand",
+    "point-total-mismatch": "(warning) the top bid is not what the point cards are worth",
+    "phase-unreachable": "(warning) a branch, loop, obligation, declaration or irregularity that can never run",
+    # the limits of untrusted rule files (tricklang.safety)
+    "circular-role": "a role defined through itself",
+    "division-by-zero": "'%' by a constant zero",
+    # the command line (interpreter.cli)
+    "bad-option": "a '-o NAME=VALUE' the rule file does not accept",
+}
+"""Every diagnostic code, with what it means: the one list (a test keeps it complete).
+Codes are stable; messages may improve."""
+
+
 def printable(text: str, keep_newlines: bool = False) -> str:
     """Text from a file made safe to print: control and format characters
     (escape sequences, NUL, line and paragraph separators, bidi overrides...)
