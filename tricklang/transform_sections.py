@@ -1,0 +1,316 @@
+"""The transformer's rules for the header and the sections before the deal: tokens,
+players, roles, the deck, options, zones, counters, points and the match."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lark import Token, Transformer, v_args
+
+from . import model as m
+from .tree import (
+    MAX_DIGITS,
+    NumberTooLargeError,
+    Tagged,
+    cite_of,
+    one_of,
+    span_of,
+    tok_span,
+)
+
+
+@v_args(meta=True)
+class SectionRules(Transformer[Token, m.RuleFile]):
+    """Rules of the parser's transformer for everything but the deal."""
+
+    path: str
+
+    # ------------------------------------------------------------ tokens
+    def INT(self, tok: Token) -> Token:  # noqa: N802 - Lark naming
+        if len(tok.lstrip("-")) > MAX_DIGITS:
+            raise NumberTooLargeError(tok)
+        return tok
+
+    def SIGNED_INT(self, tok: Token) -> Token:  # noqa: N802 - Lark naming
+        return self.INT(tok)
+
+    def CITE(self, tok: Token) -> m.Citation:  # noqa: N802 - Lark naming
+        body = str(tok)[1:-1]
+        laws = tuple(part.strip() for part in body.split(",") if part.strip())
+        return m.Citation(laws=laws, span=tok_span(tok))
+
+    def cite(self, meta: Any, children: list[Any]) -> m.Citation:
+        c: m.Citation = children[0]
+        return c
+
+    # ------------------------------------------------------------ header
+    def start(self, meta: Any, children: list[Any]) -> m.RuleFile:
+        fields: dict[str, Any] = {"path": self.path}
+        roles: list[m.Role] = []
+        options: list[m.Option] = []
+        zones: list[m.Zone] = []
+        irregularities: list[m.Irregularity] = []
+        counters: list[m.Counter] = []
+        points: list[m.PointCard] = []
+        sections: list[tuple[str, m.Span]] = []
+        for child in children:
+            if isinstance(child, Tagged):
+                tag, (value, span) = child.tag, child.value
+                sections.append((tag, span))
+                if tag == "version":
+                    fields["version"], fields["version_span"] = value, span
+                elif tag == "deal":
+                    fields["deal"], fields["deal_span"] = value, span
+                elif tag == "points":
+                    points.extend(value)
+                elif tag == "extends":
+                    fields["extends"], fields["extends_span"] = value, span
+                elif tag in fields:
+                    continue  # a duplicate section: the checker reports it from `sections`
+                else:
+                    fields[tag] = value
+            elif isinstance(child, m.Role):
+                roles.append(child)
+            elif isinstance(child, m.Option):
+                options.append(child)
+            elif isinstance(child, m.Zone):
+                zones.append(child)
+            elif isinstance(child, m.Irregularity):
+                irregularities.append(child)
+            elif isinstance(child, m.Counter):
+                counters.append(child)
+        return m.RuleFile(
+            **fields,
+            roles=tuple(roles),
+            options=tuple(options),
+            zones=tuple(zones),
+            points=tuple(points),
+            irregularities=tuple(irregularities),
+            counters=tuple(counters),
+            sections=tuple(sections),
+        )
+
+    def extends(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("extends", (str(children[0])[1:-1], span_of(meta)))
+
+    def counter(self, meta: Any, children: list[Any]) -> m.Counter:
+        return m.Counter(name=str(children[0]), owner=children[1].tag, cite=cite_of(children), span=span_of(meta))
+
+    def version(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("version", (int(children[0]), span_of(meta)))
+
+    def game(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("game", (str(children[0])[1:-1], span_of(meta)))
+
+    def source(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("source", (str(children[0])[1:-1], span_of(meta)))
+
+    def players(self, meta: Any, children: list[Any]) -> Tagged:
+        teams = one_of(children, tuple) or ()
+        node = m.Players(count=int(children[0]), teams=teams, cite=cite_of(children), span=span_of(meta))
+        return Tagged("players", (node, span_of(meta)))
+
+    def partnerships(self, meta: Any, children: list[Any]) -> tuple[tuple[int, ...], ...]:
+        return tuple(children)
+
+    def team(self, meta: Any, children: list[Any]) -> tuple[int, ...]:
+        return tuple(int(c) for c in children)
+
+    def role(self, meta: Any, children: list[Any]) -> m.Role:
+        return m.Role(name=str(children[0]), value=children[1], cite=cite_of(children), span=span_of(meta))
+
+    # ------------------------------------------------------------ deck
+    def deck(self, meta: Any, children: list[Any]) -> Tagged:
+        suits: tuple[m.SuitDecl, ...] = ()
+        ranks: tuple[str, ...] = ()
+        ranks_span = span_of(meta)
+        trump: tuple[Any, ...] | None = None
+        trump_span = None
+        for child in children:
+            if isinstance(child, Tagged):
+                if child.tag == "suits":
+                    suits = child.value
+                elif child.tag == "ranks":
+                    ranks, ranks_span = child.value
+                elif child.tag == "trump_ranks":
+                    trump, trump_span = child.value
+        node = m.Deck(
+            suits=suits,
+            ranks=ranks,
+            trump_ranks=trump,
+            cite=cite_of(children),
+            span=span_of(meta),
+            ranks_span=ranks_span,
+            trump_span=trump_span,
+        )
+        return Tagged("deck", (node, span_of(meta)))
+
+    def suits(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("suits", tuple(c for c in children if isinstance(c, m.SuitDecl)))
+
+    def suit_decl(self, meta: Any, children: list[Any]) -> m.SuitDecl:
+        return m.SuitDecl(name=str(children[0]), colour=str(children[1]), span=span_of(meta))
+
+    def ranks(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("ranks", (tuple(str(c) for c in children if isinstance(c, Token)), span_of(meta)))
+
+    def trump_ranks(self, meta: Any, children: list[Any]) -> Tagged:
+        items: list[Any] = []
+        for c in children:
+            if isinstance(c, Token):
+                items.append(str(c))
+            elif isinstance(c, m.PatOr) and len(c.options) == 1:
+                items.append(c.options[0])
+            elif not isinstance(c, m.Citation):
+                items.append(c)
+        return Tagged("trump_ranks", (tuple(items), span_of(meta)))
+
+    # ------------------------------------------------------------ options and zones
+    def option(self, meta: Any, children: list[Any]) -> m.Option:
+        name = str(children[0])
+        kind, choices = children[1].value
+        default_tok: Token = children[2]
+        domain = one_of(children, tuple)
+        doc = next((str(c)[1:-1] for c in children[3:] if isinstance(c, Token) and c.type == "STRING"), "")
+        default: int | bool | str
+        text = str(default_tok)
+        if default_tok.type == "SIGNED_INT":
+            default = int(text)
+        elif text in ("true", "false"):
+            default = text == "true"
+        else:
+            default = text
+        return m.Option(
+            name=name,
+            type=kind,
+            default=default,
+            choices=choices,
+            low=domain[0] if domain else None,
+            high=domain[1] if domain else None,
+            doc=doc,
+            cite=cite_of(children),
+            span=span_of(meta),
+        )
+
+    def int_type(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("type", ("int", ()))
+
+    def bool_type(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("type", ("bool", ()))
+
+    def choice_type(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("type", ("choice", tuple(str(c) for c in children)))
+
+    def opt_value(self, meta: Any, children: list[Any]) -> Token:
+        tok: Token = children[0]
+        return tok
+
+    def domain(self, meta: Any, children: list[Any]) -> tuple[int, int]:
+        return (int(children[0]), int(children[1]))
+
+    def zone(self, meta: Any, children: list[Any]) -> m.Zone:
+        return m.Zone(
+            name=str(children[0]),
+            owner=children[1].tag,
+            visibility=children[2].tag,
+            pack=any(isinstance(c, Tagged) and c.tag == "pack" for c in children),
+            cite=cite_of(children),
+            span=span_of(meta),
+        )
+
+    def zone_pack(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("pack")
+
+    def per_player(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("player")
+
+    def per_side(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("side")
+
+    def shared(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("shared")
+
+    def public(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("public")
+
+    def owner(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("owner")
+
+    def hidden(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("hidden")
+
+    def points(self, meta: Any, children: list[Any]) -> Tagged:
+        cite = cite_of(children)
+        table = next((str(c) for c in children if isinstance(c, Token) and c.type == "NAME"), "")
+        lines = []
+        for c in children:
+            if isinstance(c, m.PointCard):
+                update: dict[str, Any] = {"table": table}
+                if c.cite is None and cite is not None:
+                    update["cite"] = cite
+                lines.append(c.model_copy(update=update))
+        return Tagged("points", (tuple(lines), span_of(meta)))
+
+    def point_line(self, meta: Any, children: list[Any]) -> m.PointCard:
+        return m.PointCard(
+            label=str(children[0])[1:-1],
+            pattern=children[1],
+            value=int(children[2]),
+            cite=cite_of(children),
+            span=span_of(meta),
+        )
+
+    # ------------------------------------------------------------ match
+    def match(self, meta: Any, children: list[Any]) -> Tagged:
+        fields: dict[str, Any] = {}
+        cites: list[m.Citation] = []
+        for c in children:
+            if isinstance(c, Tagged):
+                value, cite = c.value
+                if c.tag == "target":
+                    fields["target"], fields["target_when"] = value
+                else:
+                    fields[c.tag] = value
+                if cite is not None:
+                    cites.append(cite)
+        node = m.Match(**fields, cite=cite_of(children), cites=tuple(cites), span=span_of(meta))
+        return Tagged("match", (node, span_of(meta)))
+
+    def first_dealer(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("first_dealer", (children[0].value, cite_of(children)))
+
+    def fd_random(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("fd", "random")
+
+    def fd_seat(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("fd", int(children[0]))
+
+    def rotation(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("rotation", (children[0].value, cite_of(children)))
+
+    def rot_left(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("rot", "left")
+
+    def rot_right(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("rot", "right")
+
+    def rot_never(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("rot", "never")
+
+    def target(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("target", ((children[0], children[1].tag), cite_of(children)))
+
+    def at_once(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("at_once")
+
+    def after_deal(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("after_deal")
+
+    def ties(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("ties", (children[0], cite_of(children)))
+
+    def deal_limit(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("deal_limit", (int(children[0]), cite_of(children)))
+
+    def lowest_wins(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("lowest_wins", (True, cite_of(children)))
