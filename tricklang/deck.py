@@ -45,6 +45,13 @@ class CardModel:
         self.rank = [i % nr for i in range(self.size)]
         self.plain = [nr - (i % nr) for i in range(self.size)]
         self.nsuits = len(self.suit_names)
+        self._build_trumps(deck)
+        self._build_orders()
+        self._build_power()
+        self._build_points(points)
+
+    def _build_trumps(self, deck: m.Deck) -> None:
+        """Effective suits and trump strengths, per trump index."""
         # Per trump suit t (index t; the last entry, index nsuits, is "no trump").
         self.eff_suit: list[list[int]] = []
         self.trump_strength: list[list[int]] = []
@@ -59,6 +66,9 @@ class CardModel:
                     strength[card] = len(order) - pos
             self.eff_suit.append(eff)
             self.trump_strength.append(strength)
+
+    def _build_orders(self) -> None:
+        """Positions of the cards in a sorted hand, per trump index."""
         # order[t][card]: position of the card when a hand is sorted by suit
         # (trumps first) and strength (high first), for each trump index t.
         self.order: list[list[int]] = []
@@ -69,6 +79,9 @@ class CardModel:
             for pos, c in enumerate(keys):
                 rank_of[c] = pos
             self.order.append(rank_of)
+
+    def _build_power(self) -> None:
+        """Trick strengths, per trump index and led suit."""
         # power[t][led][card]: how strongly a card plays to a trick led in suit
         # `led` under trump index t: trumps above the led suit, other cards 0.
         self.power: list[list[list[int]]] = []
@@ -85,6 +98,9 @@ class CardModel:
                         row[c] = self.plain[c]
                 per_led.append(row)
             self.power.append(per_led)
+
+    def _build_points(self, points: tuple[m.PointCard, ...]) -> None:
+        """Point values, per point table and trump index."""
         # Point tables: point_values[table][trump index][card]; "" is the main table.
         self.point_values: dict[str, list[list[int]]] = {}
         for table in dict.fromkeys([""] + [p.table for p in points]):
