@@ -48,7 +48,7 @@ from typing import Any, Literal
 from . import model as m
 from .deck import CardModel
 from .diagnostics import Diagnostic
-from .walk import Unknown, Value, fold, nodes, statements
+from .walk import Unknown, Value, Visitor, fold, nodes, statements
 from .walk import names as walk_names
 
 CODES = ("cards-exceed-deck", "no-legal-card", "point-total-mismatch", "phase-unreachable")
@@ -232,7 +232,7 @@ class _Linter:
                       au.span, "make the top bid the total of the points table, or check the table")
 
 
-class _Cards:
+class _Cards(Visitor[bool]):
     """Cards taken from the pack, along the statements that always run (defaults)."""
 
     def __init__(self, linter: _Linter) -> None:
@@ -252,80 +252,111 @@ class _Cards:
 
     def statement(self, st: m.Statement, each: int) -> bool:
         """Follow one statement; False when what follows is no longer certain."""
-        lt = self.lt
-        if isinstance(st, m.DealCards):
-            packets = [self.count(p) for p in st.packets]
-            if any(p is None for p in packets):
-                return False
-            per = sum(p for p in packets if p is not None)
-            self.pack -= per * lt.n
-            self.hand = None if self.hand is None else self.hand + per
-        elif isinstance(st, m.TurnUp):
-            k = self.count(st.count)
-            if k is None:
-                return False
-            self.pack -= k
-        elif isinstance(st, m.Move):
-            if st.source.name == lt.pack:
-                k = self.count(st.amount) if st.amount is not None else None
-                if k is None:
-                    return False
-                self.pack = max(0, self.pack - k)
-            if st.to.name == "hand" or st.source.name == "hand":
-                self.hand = None
-        elif isinstance(st, (m.Draw, m.Take)):
-            source = st.source
-            if st.count.kind == "to":
-                target = self.count(st.count.low)
-                if target is not None and target > lt.deck_size:
-                    lt.warn("cards-exceed-deck", f"a hand can never hold {target} cards: the deck has {lt.deck_size}",
-                           st.count.span)
-                    return False
-                need = None if target is None or self.hand is None else max(0, target - self.hand)
-            elif st.count.kind == "exact":
-                need = self.count(st.count.low)
-                target = None if need is None or self.hand is None else self.hand + need
-            else:  # a range or 'at least': the fewest the player may take
-                need, target = self.count(st.count.low), None
-            fallback = isinstance(st, m.Draw) and st.fallback is not None
-            if source.name == lt.pack and need is not None and not fallback:
-                wanted = need * each
-                if wanted > self.pack:
-                    verb = "draw" if isinstance(st, m.Draw) else "take"
-                    lt.warn("cards-exceed-deck", f"{wanted} card(s) are to {verb} here but at most {max(self.pack, 0)} "
-                           f"remain in '{lt.pack}' (a deck of {lt.deck_size}, with the options at their defaults)",
-                           st.span, "deal fewer cards, or draw with a fallback: 'then from ZONE'")
-                    return False
-                self.pack -= wanted
-            elif source.name == lt.pack:
-                return False
-            self.hand = target if each == lt.n else None
-        elif isinstance(st, m.Discard):
-            k = self.count(st.count.low) if st.count.kind == "exact" else None
-            self.hand = None if k is None or self.hand is None or each != lt.n else self.hand - k
-        elif isinstance(st, m.ForEach):
-            if st.kind != "player":
-                return False
-            return self.block(st.body, lt.n - (1 if st.exclude is not None else 0))
-        elif isinstance(st, m.Tricks):
-            count = self.count(st.count)
-            if count is not None and self.hand is not None and self.hand < count:
-                lt.warn("no-legal-card", f"{count} tricks are to be played, but each hand holds {self.hand} card(s) "
-                       f"here: after {self.hand} trick(s) nobody has a card left to play",
-                       st.span, "play as many tricks as there are cards in each hand")
-            self.hand = None
-        elif isinstance(st, (m.Redeal, m.EndDeal, m.StopLoop)):
-            return False
-        elif isinstance(st, (m.If, m.Choose, m.Repeat)):
-            # What follows runs only on some paths, but then it surely runs after what
-            # came before: go on unless the block itself may move cards.
-            return not any(isinstance(s, _MOVES_CARDS) for s in list(statements([st]))[1:])
-        else:
-            phase: Any = getattr(st, "body", None)
-            if isinstance(phase, tuple):  # a named phase: its statements run in order
-                return self.block(phase, each)
+        return self.visit(st, each)
+
+    def generic_visit(self, node: m.Node, *args: Any) -> bool:
+        """A statement that takes no card from the pack and changes no hand size."""
         return True
 
+    def visit_DealCards(self, st: m.DealCards, each: int) -> bool:  # noqa: N802 - visitor naming
+        packets = [self.count(p) for p in st.packets]
+        if any(p is None for p in packets):
+            return False
+        per = sum(p for p in packets if p is not None)
+        self.pack -= per * self.lt.n
+        self.hand = None if self.hand is None else self.hand + per
+        return True
+
+    def visit_TurnUp(self, st: m.TurnUp, each: int) -> bool:  # noqa: N802
+        k = self.count(st.count)
+        if k is None:
+            return False
+        self.pack -= k
+        return True
+
+    def visit_Move(self, st: m.Move, each: int) -> bool:  # noqa: N802
+        if st.source.name == self.lt.pack:
+            k = self.count(st.amount) if st.amount is not None else None
+            if k is None:
+                return False
+            self.pack = max(0, self.pack - k)
+        if st.to.name == "hand" or st.source.name == "hand":
+            self.hand = None
+        return True
+
+    def visit_Draw(self, st: m.Draw | m.Take, each: int) -> bool:  # noqa: N802
+        lt = self.lt
+        if st.count.kind == "to":
+            target = self.count(st.count.low)
+            if target is not None and target > lt.deck_size:
+                lt.warn("cards-exceed-deck", f"a hand can never hold {target} cards: the deck has {lt.deck_size}",
+                        st.count.span)
+                return False
+            need = None if target is None or self.hand is None else max(0, target - self.hand)
+        elif st.count.kind == "exact":
+            need = self.count(st.count.low)
+            target = None if need is None or self.hand is None else self.hand + need
+        else:  # a range or 'at least': the fewest the player may take
+            need, target = self.count(st.count.low), None
+        if not self._from_pack(st, need, each):
+            return False
+        self.hand = target if each == lt.n else None
+        return True
+
+    visit_Take = visit_Draw  # noqa: N815
+
+    def _from_pack(self, st: m.Draw | m.Take, need: int | None, each: int) -> bool:
+        """Take ``need`` cards for each of ``each`` players from the pack (if that is the
+        source); False, after warning when they are too many, when what follows is uncertain."""
+        lt = self.lt
+        fallback = isinstance(st, m.Draw) and st.fallback is not None
+        if st.source.name != lt.pack:
+            return True
+        if need is None or fallback:
+            return False
+        wanted = need * each
+        if wanted > self.pack:
+            verb = "draw" if isinstance(st, m.Draw) else "take"
+            lt.warn("cards-exceed-deck", f"{wanted} card(s) are to {verb} here but at most {max(self.pack, 0)} "
+                    f"remain in '{lt.pack}' (a deck of {lt.deck_size}, with the options at their defaults)",
+                    st.span, "deal fewer cards, or draw with a fallback: 'then from ZONE'")
+            return False
+        self.pack -= wanted
+        return True
+
+    def visit_Discard(self, st: m.Discard, each: int) -> bool:  # noqa: N802
+        k = self.count(st.count.low) if st.count.kind == "exact" else None
+        self.hand = None if k is None or self.hand is None or each != self.lt.n else self.hand - k
+        return True
+
+    def visit_ForEach(self, st: m.ForEach, each: int) -> bool:  # noqa: N802
+        if st.kind != "player":
+            return False
+        return self.block(st.body, self.lt.n - (1 if st.exclude is not None else 0))
+
+    def visit_Tricks(self, st: m.Tricks, each: int) -> bool:  # noqa: N802
+        count = self.count(st.count)
+        if count is not None and self.hand is not None and self.hand < count:
+            self.lt.warn("no-legal-card", f"{count} tricks are to be played, but each hand holds {self.hand} card(s) "
+                         f"here: after {self.hand} trick(s) nobody has a card left to play",
+                         st.span, "play as many tricks as there are cards in each hand")
+        self.hand = None
+        return True
+
+    def visit_Redeal(self, st: m.Statement, each: int) -> bool:  # noqa: N802
+        return False
+
+    visit_EndDeal = visit_StopLoop = visit_Redeal  # noqa: N815
+
+    def visit_If(self, st: m.If | m.Choose | m.Repeat, each: int) -> bool:  # noqa: N802
+        # What follows runs only on some paths, but then it surely runs after what
+        # came before: go on unless the block itself may move cards.
+        return not any(isinstance(s, _MOVES_CARDS) for s in list(statements([st]))[1:])
+
+    visit_Choose = visit_Repeat = visit_If  # noqa: N815
+
+    def visit_Phase(self, st: m.Phase, each: int) -> bool:  # noqa: N802
+        return self.block(st.body, each)  # a named phase: its statements run in order
 
 
 _MOVES_CARDS = (m.DealCards, m.TurnUp, m.Move, m.Draw, m.Take, m.Discard, m.Tricks)
