@@ -151,74 +151,13 @@ def _line_of(text: str, line: int) -> str:
 
 
 def _syntax_diagnostic(err: UnexpectedInput, path: str, text: str = "") -> Diagnostic:
+    """The diagnostic for a Lark syntax error: what was found, where, and what was expected."""
     line = getattr(err, "line", 0) or 0
     column = getattr(err, "column", 0) or 0
     if isinstance(err, UnexpectedCharacters):
-        char = err.char
-        rest = _line_of(text, line)[column - 1 :] if column > 0 else ""
-        if char == '"' and '"' not in rest[1:]:
-            return Diagnostic(
-                "syntax-error",
-                "unterminated string",
-                line,
-                column,
-                column + len(rest.rstrip()),
-                hint='close the string with a \'"\' on the same line',
-                path=path,
-            )
-        if char == "[":
-            close = rest.find("]")
-            shown = rest[: close + 1] if close >= 0 else rest.rstrip()
-            what = "malformed law citation" if close >= 0 else "unclosed law citation"
-            return Diagnostic(
-                "syntax-error", f"{what} {shown!r}", line, column, column + len(shown), hint=_CITE_HINT, path=path
-            )
-        return Diagnostic(
-            "syntax-error",
-            f"unexpected character {char!r}",
-            line,
-            column,
-            column + 1,
-            hint="expected " + _describe_expected(set(err.allowed or ())),
-            path=path,
-        )
+        return _unexpected_character(err, path, text, line, column)
     if isinstance(err, UnexpectedToken):
-        tok = err.token
-        expected = set(err.accepts or err.expected or ())
-        if tok.type == "_INDENT":
-            # The token borrows the position of the newline before it: point at the
-            # indentation of the offending line instead.
-            hint = "only a line ending in ':' or a section heading (deck, points, match, deal) opens a block"
-            return Diagnostic(
-                "bad-indent",
-                "unexpected indentation: this line is indented more than the line before it",
-                tok.end_line or line,
-                1,
-                max(2, tok.end_column or 2),
-                hint=hint + (_TAB_NOTE if "\t" in str(tok) else ""),
-                path=path,
-            )
-        if tok.type == "$END":
-            what = "end of file"
-        elif tok.type == "_NL":
-            what = "end of line"
-        elif tok.type == "_DEDENT":
-            what = "end of block"
-        else:
-            what = repr(str(tok))
-        hint = ""
-        if "_INDENT" in expected and len(expected) == 1:
-            hint = "a line ending in ':' (or a section heading) must be followed by an indented block"
-        end = (tok.end_column or column + 1) if tok.type not in ("_NL", "_DEDENT", "$END") else column + 1
-        return Diagnostic(
-            "syntax-error",
-            f"unexpected {what}; expected {_describe_expected(expected)}",
-            tok.line or line,
-            tok.column or column,
-            end,
-            hint=hint,
-            path=path,
-        )
+        return _unexpected_token(err, path, line, column)
     if isinstance(err, UnexpectedEOF):
         return Diagnostic(
             "syntax-error",
@@ -228,6 +167,78 @@ def _syntax_diagnostic(err: UnexpectedInput, path: str, text: str = "") -> Diagn
             path=path,
         )
     return Diagnostic("syntax-error", str(err).splitlines()[0], line, column, path=path)
+
+
+def _unexpected_character(err: UnexpectedCharacters, path: str, text: str, line: int, column: int) -> Diagnostic:
+    """A character no token starts with: an unterminated string, a bad citation, or any other."""
+    char = err.char
+    rest = _line_of(text, line)[column - 1 :] if column > 0 else ""
+    if char == '"' and '"' not in rest[1:]:
+        return Diagnostic(
+            "syntax-error",
+            "unterminated string",
+            line,
+            column,
+            column + len(rest.rstrip()),
+            hint='close the string with a \'"\' on the same line',
+            path=path,
+        )
+    if char == "[":
+        close = rest.find("]")
+        shown = rest[: close + 1] if close >= 0 else rest.rstrip()
+        what = "malformed law citation" if close >= 0 else "unclosed law citation"
+        return Diagnostic(
+            "syntax-error", f"{what} {shown!r}", line, column, column + len(shown), hint=_CITE_HINT, path=path
+        )
+    return Diagnostic(
+        "syntax-error",
+        f"unexpected character {char!r}",
+        line,
+        column,
+        column + 1,
+        hint="expected " + _describe_expected(set(err.allowed or ())),
+        path=path,
+    )
+
+
+def _unexpected_token(err: UnexpectedToken, path: str, line: int, column: int) -> Diagnostic:
+    """A token where the grammar wants another: a stray indentation, or what was expected."""
+    tok = err.token
+    expected = set(err.accepts or err.expected or ())
+    if tok.type == "_INDENT":
+        # The token borrows the position of the newline before it: point at the
+        # indentation of the offending line instead.
+        hint = "only a line ending in ':' or a section heading (deck, points, match, deal) opens a block"
+        return Diagnostic(
+            "bad-indent",
+            "unexpected indentation: this line is indented more than the line before it",
+            tok.end_line or line,
+            1,
+            max(2, tok.end_column or 2),
+            hint=hint + (_TAB_NOTE if "\t" in str(tok) else ""),
+            path=path,
+        )
+    if tok.type == "$END":
+        what = "end of file"
+    elif tok.type == "_NL":
+        what = "end of line"
+    elif tok.type == "_DEDENT":
+        what = "end of block"
+    else:
+        what = repr(str(tok))
+    hint = ""
+    if "_INDENT" in expected and len(expected) == 1:
+        hint = "a line ending in ':' (or a section heading) must be followed by an indented block"
+    end = (tok.end_column or column + 1) if tok.type not in ("_NL", "_DEDENT", "$END") else column + 1
+    return Diagnostic(
+        "syntax-error",
+        f"unexpected {what}; expected {_describe_expected(expected)}",
+        tok.line or line,
+        tok.column or column,
+        end,
+        hint=hint,
+        path=path,
+    )
 
 
 _TAB_NOTE = "; a tab counts as 8 spaces, so indent with spaces only"
