@@ -79,7 +79,7 @@ _OBLIGATIONS = {
 }
 """The reading of each trick obligation that has no pattern."""
 
-_PRECEDENCE = {"or": 1, "and": 2, "==": 3, "!=": 3, "<": 3, "<=": 3, ">": 3, ">=": 3, "+": 4, "-": 4,
+_PRECEDENCE: dict[m.BinaryOp, int] = {"or": 1, "and": 2, "==": 3, "!=": 3, "<": 3, "<=": 3, ">": 3, ">=": 3, "+": 4, "-": 4,
                "*": 5, "%": 5}
 
 
