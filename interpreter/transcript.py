@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from tricklang.diagnostics import printable
@@ -42,101 +43,192 @@ def lines(state: State, player: int | None = None) -> list[str]:
     return out
 
 
-def event_lines(state: State, e: dict[str, Any]) -> list[str]:
+Event = dict[str, Any]
+Renderer = Callable[[State, Event], list[str]]
+
+
+def event_lines(state: State, e: Event) -> list[str]:
     """The lines that show an event (labels and names from the rule file are printed
-    with their control characters escaped)."""
-    return [printable(line) for line in _event_lines(state, e)]
+    with their control characters escaped; an event of an unknown type as it is)."""
+    render_event = EVENTS.get(e["type"])
+    shown = render_event(state, e) if render_event is not None else [f"  {e}"]
+    return [printable(line) for line in shown]
 
 
-def _event_lines(state: State, e: dict[str, Any]) -> list[str]:
-    t = e["type"]
-    who = seat_name(state, e["player"]) if "player" in e else ""
-    if t == "deal":
-        roles = "".join(f", {seat_name(state, seat)} is the {name}" for name, seat in e.get("roles", {}).items())
-        return ["", f"Deal {e['deal']}: {seat_name(state, e['dealer'])} deals{roles}"]
-    if t == "dealt":
-        if "cards" in e:
-            return [f"  {who} is dealt {' '.join(e['cards'])}"]
-        return [f"  {who} is dealt {e['count']} cards"]
-    if t == "turn_up":
-        if "cards" in e:
-            return [f"  turned up: {' '.join(e['cards'])}"]
-        return [f"  {e['count']} card(s) turned up face down"]
-    if t == "trump":
-        suit = e["suit"] or "none"
-        by = f" (named by {seat_name(state, e['player'])})" if "player" in e else ""
-        return [f"  trumps: {suit}{by}{_laws(e)}"]
-    if t == "choice":
-        return [f"  {who}: {e['choice']}{_laws(e)}"]
-    if t == "select":
-        cards = " ".join(e["cards"]) if "cards" in e else f"{e['count']} card(s)"
-        if e.get("count", 0) == 0:
-            cards = "nothing"
-        return [f"  {who} {e['verb']}s {cards}{_laws(e)}"]
-    if t == "draw":
-        if "cards" in e:
-            text = f"  {who} draws {' '.join(e['cards']) or 'nothing'}"
-            if e.get("taken_back"):
-                text += f", takes back {' '.join(e['taken_back'])}"
-        else:
-            text = f"  {who} draws {e['count']} card(s)"
-            if e.get("taken_back"):
-                text += f", takes back {e['taken_back']}"
-        return [text + _laws(e)]
-    if t == "move":
-        cards = " ".join(e["cards"]) if "cards" in e else f"{e['count']} card(s)"
-        return [f"  {cards} moved from {e['from']} to {e['to']}"]
-    if t == "bid":
-        return [f"  {who} bids {e['bid']}"]
-    if t == "pass":
-        return [f"  {who} passes"]
-    if t == "contract":
-        extra = " (all passed)" if e.get("all_passed") else ""
-        return [f"  {seat_name(state, e['maker'])} makes at {e['bid']}{extra}{_laws(e)}"]
-    if t == "maker":
-        return [f"  {seat_name(state, e['maker'])} is the maker{_laws(e)}"]
-    if t == "contract_bid":
-        return [f"  the contract is {e['bid']}{_laws(e)}"]
-    if t == "counter":
-        owner = e["owner"]
-        kind = state.program.counters.get(e["counter"], "side")
-        whose = side_name(state, owner) if kind == "side" else seat_name(state, owner) if kind == "player" else "the table"
-        return [f"  {whose}: {e['counter']} {e['change']:+d} = {e['value']}{_laws(e)}"]
-    if t == "irregularity":
-        return [f"  irregularity: {e['name']} by {seat_name(state, e['offender'])}{_laws(e)}"]
-    if t == "exposed":
-        return [f"  {e['zone']} is exposed: {' '.join(e['cards'])}{_laws(e)}"]
-    if t == "forbid" and "bidding" in e:
+def _who(state: State, e: Event) -> str:
+    return seat_name(state, e["player"]) if "player" in e else ""
+
+
+def _cards(e: Event) -> str:
+    return " ".join(e["cards"]) if "cards" in e else f"{e['count']} card(s)"
+
+
+def _deal(state: State, e: Event) -> list[str]:
+    """A deal begins: its number, its dealer and the seats' roles."""
+    roles = "".join(f", {seat_name(state, seat)} is the {name}" for name, seat in e.get("roles", {}).items())
+    return ["", f"Deal {e['deal']}: {seat_name(state, e['dealer'])} deals{roles}"]
+
+
+def _dealt(state: State, e: Event) -> list[str]:
+    """A player's cards from the deal (their number, to the others)."""
+    if "cards" in e:
+        return [f"  {_who(state, e)} is dealt {' '.join(e['cards'])}"]
+    return [f"  {_who(state, e)} is dealt {e['count']} cards"]
+
+
+def _turn_up(state: State, e: Event) -> list[str]:
+    """Cards turned up from the pack (their number, when face down to this viewer)."""
+    if "cards" in e:
+        return [f"  turned up: {' '.join(e['cards'])}"]
+    return [f"  {e['count']} card(s) turned up face down"]
+
+
+def _trump(state: State, e: Event) -> list[str]:
+    """The trump suit is set (or named by a player), or there is none."""
+    suit = e["suit"] or "none"
+    by = f" (named by {seat_name(state, e['player'])})" if "player" in e else ""
+    return [f"  trumps: {suit}{by}{_laws(e)}"]
+
+
+def _choice(state: State, e: Event) -> list[str]:
+    """A player chose an option of a 'chooses' statement."""
+    return [f"  {_who(state, e)}: {e['choice']}{_laws(e)}"]
+
+
+def _select(state: State, e: Event) -> list[str]:
+    """A player discarded, took or otherwise selected cards."""
+    cards = "nothing" if e.get("count", 0) == 0 else _cards(e)
+    return [f"  {_who(state, e)} {e['verb']}s {cards}{_laws(e)}"]
+
+
+def _draw(state: State, e: Event) -> list[str]:
+    """A player drew cards (and took back what the pack could not give)."""
+    if "cards" in e:
+        text = f"  {_who(state, e)} draws {' '.join(e['cards']) or 'nothing'}"
+        if e.get("taken_back"):
+            text += f", takes back {' '.join(e['taken_back'])}"
+    else:
+        text = f"  {_who(state, e)} draws {e['count']} card(s)"
+        if e.get("taken_back"):
+            text += f", takes back {e['taken_back']}"
+    return [text + _laws(e)]
+
+
+def _move(state: State, e: Event) -> list[str]:
+    """Cards moved from one zone to another."""
+    return [f"  {_cards(e)} moved from {e['from']} to {e['to']}"]
+
+
+def _bid(state: State, e: Event) -> list[str]:
+    """A bid in an auction or a player's own bid."""
+    return [f"  {_who(state, e)} bids {e['bid']}"]
+
+
+def _pass(state: State, e: Event) -> list[str]:
+    """A pass in an auction."""
+    return [f"  {_who(state, e)} passes"]
+
+
+def _contract(state: State, e: Event) -> list[str]:
+    """The auction's result: the maker and the bid."""
+    extra = " (all passed)" if e.get("all_passed") else ""
+    return [f"  {seat_name(state, e['maker'])} makes at {e['bid']}{extra}{_laws(e)}"]
+
+
+def _maker(state: State, e: Event) -> list[str]:
+    """The maker is set."""
+    return [f"  {seat_name(state, e['maker'])} is the maker{_laws(e)}"]
+
+
+def _contract_bid(state: State, e: Event) -> list[str]:
+    """The contract's bid is set."""
+    return [f"  the contract is {e['bid']}{_laws(e)}"]
+
+
+def _counter(state: State, e: Event) -> list[str]:
+    """A counter (e.g. bags) of a side, a player or the table changed."""
+    owner = e["owner"]
+    kind = state.program.counters.get(e["counter"], "side")
+    whose = side_name(state, owner) if kind == "side" else seat_name(state, owner) if kind == "player" else "the table"
+    return [f"  {whose}: {e['counter']} {e['change']:+d} = {e['value']}{_laws(e)}"]
+
+
+def _irregularity(state: State, e: Event) -> list[str]:
+    """An irregularity recorded in table mode, with its offender."""
+    return [f"  irregularity: {e['name']} by {seat_name(state, e['offender'])}{_laws(e)}"]
+
+
+def _exposed(state: State, e: Event) -> list[str]:
+    """A zone shown to everybody for the rest of the deal."""
+    return [f"  {e['zone']} is exposed: {' '.join(e['cards'])}{_laws(e)}"]
+
+
+def _forbid(state: State, e: Event) -> list[str]:
+    """A player may no longer bid, declare something, or choose an option."""
+    if "bidding" in e:
         return [f"  {seat_name(state, e['player'])} loses his bid: he can only pass{_laws(e)}"]
-    if t == "forbid":
-        what = e.get("declare") or e.get("choice")
-        return [f"  {seat_name(state, e['player'])} may not {'declare' if 'declare' in e else 'choose'} {what}{_laws(e)}"]
-    if t == "redeal":
-        if e.get("reason") == "all passed":
-            return [f"  all passed: the deal is abandoned{_laws(e)}"]
-        return [f"  the deal is cancelled and dealt again by the {e.get('by', 'next dealer')}{_laws(e)}"]
-    if t == "declare":
-        return [f"  {who} declares {e['name']}{_laws(e)}"]
-    if t == "play":
-        return []
-    if t == "trick":
-        plays = ", ".join(f"{seat_name(state, p)} {c}" for p, c in zip(e["players"], e["cards"], strict=False))
-        return [f"  trick {e['trick']}: {plays} -> won by {seat_name(state, e['winner'])}"]
-    if t == "score":
-        plural = len(state.program.sides[e["side"]]) > 1
-        verb = ("score" if plural else "scores") if e["points"] >= 0 else ("lose" if plural else "loses")
-        label = f" ({e['label']})" if e.get("label") else ""
-        return [f"  {side_name(state, e['side'])} {verb} {abs(e['points'])}{label}{_laws(e)}"]
-    if t == "deal_end":
-        return [f"  score after deal {e['deal']}: " + ", ".join(f"{side_name(state, s)} {v}" for s, v in enumerate(e["scores"]))]
-    if t == "last_deal":
-        return [f"  this is the last deal of the match{_laws(e)}"]
-    if t == "match_end":
-        if e.get("drawn"):
-            return ["", f"The match is drawn: {e.get('reason', '')}"]
-        if e.get("winner") is None:
-            return ["", f"Match abandoned: {e.get('reason', 'no winner')}"]
-        tb = " (tie broken by the rules)" if e.get("tie_break") else ""
-        score = "-".join(str(v) for v in e["scores"])
-        return ["", f"{side_name(state, e['winner'])} win{'s' if len(state.program.sides[e['winner']]) == 1 else ''} the match {score}{tb}"]
-    return [f"  {e}"]
+    what = e.get("declare") or e.get("choice")
+    return [f"  {seat_name(state, e['player'])} may not {'declare' if 'declare' in e else 'choose'} {what}{_laws(e)}"]
+
+
+def _redeal(state: State, e: Event) -> list[str]:
+    """The deal is abandoned and dealt again."""
+    if e.get("reason") == "all passed":
+        return [f"  all passed: the deal is abandoned{_laws(e)}"]
+    return [f"  the deal is cancelled and dealt again by the {e.get('by', 'next dealer')}{_laws(e)}"]
+
+
+def _declare(state: State, e: Event) -> list[str]:
+    """A player declared a holding."""
+    return [f"  {_who(state, e)} declares {e['name']}{_laws(e)}"]
+
+
+def _play(state: State, e: Event) -> list[str]:
+    """A card played to the trick (shown with the whole trick, at its end)."""
+    return []
+
+
+def _trick(state: State, e: Event) -> list[str]:
+    """A finished trick: each seat's card and the winner."""
+    plays = ", ".join(f"{seat_name(state, p)} {c}" for p, c in zip(e["players"], e["cards"], strict=False))
+    return [f"  trick {e['trick']}: {plays} -> won by {seat_name(state, e['winner'])}"]
+
+
+def _score(state: State, e: Event) -> list[str]:
+    """A side scored or lost points, with the label and the laws."""
+    plural = len(state.program.sides[e["side"]]) > 1
+    verb = ("score" if plural else "scores") if e["points"] >= 0 else ("lose" if plural else "loses")
+    label = f" ({e['label']})" if e.get("label") else ""
+    return [f"  {side_name(state, e['side'])} {verb} {abs(e['points'])}{label}{_laws(e)}"]
+
+
+def _deal_end(state: State, e: Event) -> list[str]:
+    """The deal is over: the match score."""
+    return [f"  score after deal {e['deal']}: " + ", ".join(f"{side_name(state, s)} {v}" for s, v in enumerate(e["scores"]))]
+
+
+def _last_deal(state: State, e: Event) -> list[str]:
+    """This deal is the last of the match."""
+    return [f"  this is the last deal of the match{_laws(e)}"]
+
+
+def _match_end(state: State, e: Event) -> list[str]:
+    """The match is over: won, drawn or abandoned."""
+    if e.get("drawn"):
+        return ["", f"The match is drawn: {e.get('reason', '')}"]
+    if e.get("winner") is None:
+        return ["", f"Match abandoned: {e.get('reason', 'no winner')}"]
+    tb = " (tie broken by the rules)" if e.get("tie_break") else ""
+    score = "-".join(str(v) for v in e["scores"])
+    return ["", f"{side_name(state, e['winner'])} win{'s' if len(state.program.sides[e['winner']]) == 1 else ''} the match {score}{tb}"]
+
+
+EVENTS: dict[str, Renderer] = {
+    "deal": _deal, "dealt": _dealt, "turn_up": _turn_up, "trump": _trump, "choice": _choice, "select": _select,
+    "draw": _draw, "move": _move, "bid": _bid, "pass": _pass, "contract": _contract, "maker": _maker,
+    "contract_bid": _contract_bid, "counter": _counter, "irregularity": _irregularity, "exposed": _exposed,
+    "forbid": _forbid, "redeal": _redeal, "declare": _declare, "play": _play, "trick": _trick, "score": _score,
+    "deal_end": _deal_end, "last_deal": _last_deal, "match_end": _match_end,
+}
+"""Every type of event, with its rendering: the one list of events (each renderer's
+docstring says what the event means; a test keeps the list complete)."""

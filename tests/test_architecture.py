@@ -173,3 +173,26 @@ def test_every_diagnostic_code_is_listed_once_in_diagnostics() -> None:
     assert reported, "no code found: the scan is broken"
     assert sorted(reported - set(CODES)) == [], "add the new codes to tricklang.diagnostics.CODES"
     assert sorted(set(CODES) - reported) == [], "codes listed but never reported"
+
+
+# ---------------------------------------------------------------- one list of events
+
+
+def _event_types(path: Path) -> set[str]:
+    """The ``type`` of every event literal (``{"type": "trick", ...}``) in a module."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values, strict=True):
+                if isinstance(key, ast.Constant) and key.value == "type" and isinstance(value, ast.Constant) \
+                        and isinstance(value.value, str):
+                    found.add(value.value)
+    return found
+
+
+def test_every_event_type_is_listed_once_in_the_transcript() -> None:
+    from interpreter.transcript import EVENTS
+
+    emitted = set().union(*(_event_types(p) for name, p in MODULES.items() if name.startswith("interpreter.")))
+    assert {"deal", "trick", "score"} <= emitted, "the scan is broken"
+    assert sorted(emitted - set(EVENTS)) == [], "add the new event types to interpreter.transcript.EVENTS"
