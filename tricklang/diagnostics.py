@@ -64,6 +64,8 @@ CODES: dict[str, str] = {
     # the limits of untrusted rule files (tricklang.safety)
     "circular-role": "a role defined through itself",
     "division-by-zero": "'%' by a constant zero",
+    # the formatter (tricklang.fmt)
+    "format-failed": "the formatter would change what the file means (a bug in tricklang fmt)",
     # the command line (interpreter.cli)
     "bad-option": "a '-o NAME=VALUE' the rule file does not accept",
 }
