@@ -1,5 +1,6 @@
-"""`tricklang demo` (also the `tricklang-demo` script, :func:`interpreter.cli.demo_main`, and `make demo`): a full match between
-built-in players, printed as a transcript."""
+"""`tricklang demo` (also `make demo` and the `tricklang-demo` script,
+:func:`interpreter.cli.demo_main`): a full match between built-in players, printed as a
+transcript."""
 
 from __future__ import annotations
 
