@@ -75,11 +75,14 @@ class Client:
             self.loop.close()
 
     # ------------------------------------------------------------ documents
-    def open(self, path: Path, text: str | None = None) -> str:
-        """Open a document (its text from disk unless given) and wait for its diagnostics."""
-        uri = from_fs_path(str(path)) or str(path)
+    def open(self, path: Path | str, text: str | None = None) -> str:
+        """Open a document: a file (its text from disk unless given) or a URI given as a string."""
+        if isinstance(path, str):
+            uri, content = path, text or ""
+        else:
+            uri = from_fs_path(str(path)) or str(path)
+            content = path.read_text(encoding="utf-8") if text is None else text
         self.versions[uri] = 1
-        content = path.read_text(encoding="utf-8") if text is None else text
         self.client.text_document_did_open(t.DidOpenTextDocumentParams(
             text_document=t.TextDocumentItem(uri=uri, language_id="tricklang", version=1, text=content)))
         return uri

@@ -117,6 +117,7 @@ def test_a_burst_of_keys_is_checked_once_it_pauses(lsp: Client, tmp_path: Path) 
     "tricklang 1\n" + "deal\n" + "".join("  " * i + "if x:\n" for i in range(1, 60)),
     "tricklang 1\nextends \"nowhere/at/all.trick\"\n",
     "(" * 5000,
+    "tricklang 1\n" + "# padding\n" * 30_000,
 ])
 def test_a_malformed_document_gives_diagnostics_not_a_crash(lsp: Client, tmp_path: Path, text: str) -> None:
     uri = lsp.open(tmp_path / "broken.trick", text)
@@ -127,6 +128,15 @@ def test_a_malformed_document_gives_diagnostics_not_a_crash(lsp: Client, tmp_pat
     lsp.hover(uri, 0, 0)
     lsp.definition(uri, 0, 1)
     lsp.completion(uri, 0, 0)
+
+
+def test_an_unsaved_buffer_is_checked_too(lsp: Client) -> None:
+    text = ECARTE.read_text(encoding="utf-8")
+    uri = lsp.open("untitled:Untitled-1", text.replace("elder chooses:", "eldr chooses:", 1))
+    assert [d.code for d in lsp.wait_diagnostics(uri)] == ["undefined-name"]
+    row = line_of(text, "option target:")
+    found = lsp.hover(uri, row, len("option t"))
+    assert found is not None and "Points that win the game" in str(found.contents)
 
 
 def test_an_unreadable_base_file_is_a_diagnostic_on_the_extends_line(lsp: Client, tmp_path: Path) -> None:
