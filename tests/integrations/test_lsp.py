@@ -411,3 +411,38 @@ def test_hover_on_a_declared_name_shows_its_declaration(lsp: Client) -> None:
     shown = hover_at(lsp, uri, ecarte, "zone stock:", len("zone ") + 1)
     assert shown.startswith("**zone** `stock`: zone, shared, hidden, pack")
     assert "zone stock: shared, hidden, pack" in shown and "Laws: [E6]" in shown
+
+
+# ---------------------------------------------------------------- formatting
+
+
+def apply_edits(text: str, edits: list[t.TextEdit]) -> str:
+    """The text after the edits (positions in UTF-16 units; the test texts are ASCII)."""
+    lines = text.splitlines(keepends=True)
+
+    def offset(p: t.Position) -> int:
+        return sum(len(line) for line in lines[: p.line]) + p.character
+
+    for edit in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
+        text = text[: offset(edit.range.start)] + edit.new_text + text[offset(edit.range.end):]
+    return text
+
+
+def test_formatting_gives_the_layout_of_tricklang_fmt(lsp: Client, tmp_path: Path) -> None:
+    from tricklang.fmt import format_text
+
+    whist = (ROOT / "examples" / "whist.trick").read_text(encoding="utf-8")
+    messy = re.sub(r"(?m)^( +)", r"\1\1", whist)  # blocks indented twice as deep
+    messy = re.sub(r" {2,}\[", " [", messy)  # citations not aligned
+    messy = messy.replace("\n", "   \n").rstrip()  # trailing spaces, no final newline
+    uri = lsp.open(tmp_path / "messy.trick", messy)
+    edits = lsp.formatting(uri)
+    assert edits
+    assert apply_edits(messy, edits) == format_text(messy) != messy
+    lsp.change(uri, format_text(messy))
+    assert not lsp.formatting(uri) and lsp.formatting(uri) is not None  # already formatted: no edit
+
+
+def test_a_document_that_does_not_parse_is_not_formatted(lsp: Client, tmp_path: Path) -> None:
+    uri = lsp.open(tmp_path / "broken.trick", "tricklang 1\ndeal\n  if x\n")
+    assert lsp.formatting(uri) is None

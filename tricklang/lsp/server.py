@@ -7,6 +7,7 @@ answered with nothing, so that no document, however malformed, stops the server.
 from __future__ import annotations
 
 import asyncio
+import difflib
 import functools
 import logging
 from collections.abc import Callable
@@ -20,7 +21,8 @@ from pygls.workspace import TextDocument
 from pygls.workspace.position_codec import ServerTextPosition, ServerTextRange
 
 from .. import __version__
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, RulesError
+from ..fmt import format_text
 from . import completion, hover, symbols
 from .analysis import NOT_A_FILE, Analysis, analyse, same_file
 
@@ -83,6 +85,25 @@ class TrickServer(LanguageServer):
         items = [self.diagnostic(doc, result, d) for d in result.diagnostics]
         self.text_document_publish_diagnostics(
             t.PublishDiagnosticsParams(uri=uri, version=doc.version, diagnostics=items))
+
+    def line_edits(self, old: str, new: str) -> list[t.TextEdit]:
+        """Edits turning ``old`` into ``new``, whole lines at a time (only the lines that differ)."""
+        before, after = old.splitlines(keepends=True), new.splitlines(keepends=True)
+        edits = []
+        matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
+        for op, i1, i2, j1, j2 in matcher.get_opcodes():
+            if op != "equal":
+                rng = ServerTextRange(self._line_start(before, i1), self._line_start(before, i2))
+                edits.append(t.TextEdit(range=self.workspace.position_codec.range_to_client_units(before, rng),
+                                        new_text="".join(after[j1:j2])))
+        return edits
+
+    @staticmethod
+    def _line_start(lines: list[str], row: int) -> ServerTextPosition:
+        """Where line ``row`` starts; past the last line, the end of the text."""
+        if row < len(lines) or not lines or lines[-1].endswith(("\n", "\r")):
+            return ServerTextPosition(row, 0)
+        return ServerTextPosition(len(lines) - 1, len(lines[-1]))
 
     # ------------------------------------------------------------ positions
     def to_range(self, text: str, line: int, column: int, end_column: int, end_line: int = 0) -> t.Range:
@@ -263,3 +284,16 @@ def on_completion(ls: TrickServer, params: t.CompletionParams) -> t.CompletionLi
     return t.CompletionList(is_incomplete=False, items=[
         t.CompletionItem(label=i.label, kind=COMPLETION_KINDS.get(i.kind, t.CompletionItemKind.Text),
                          detail=i.detail or i.kind) for i in items])
+
+
+@SERVER.feature(t.TEXT_DOCUMENT_FORMATTING)
+@guarded
+def on_formatting(ls: TrickServer, params: t.DocumentFormattingParams) -> list[t.TextEdit] | None:
+    """The edits that give the document `tricklang fmt`'s layout (none when it has errors: its
+    diagnostics say why, and a file that does not parse is never rewritten)."""
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    try:
+        formatted = format_text(doc.source, _path_of(doc))
+    except RulesError:
+        return None
+    return ls.line_edits(doc.source, formatted)
