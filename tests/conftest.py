@@ -28,13 +28,24 @@ settings.load_profile("random" if os.environ.get("HYPOTHESIS_PROFILE") in ("rand
 # ------------------------------------------------------------------ a sandboxed child
 
 SANDBOX_MEMORY = 1_000_000_000
-"""Address space a sandboxed call may use (bytes)."""
+"""Address space a sandboxed call may use (bytes), beyond what the test process already
+maps when it forks (which grows with the optional extras a run has imported)."""
 SANDBOX_SECONDS = 5.0
 """CPU seconds a sandboxed call may use; it must finish in well under this."""
 
 
+def _mapped_bytes() -> int:
+    """The address space this process maps now (0 where /proc is not available)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as f:
+            return int(f.read().split()[0]) * resource.getpagesize()
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 def _sandbox_child(conn: Any, call: Callable[[], Any]) -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (SANDBOX_MEMORY, SANDBOX_MEMORY))
+    cap = _mapped_bytes() + SANDBOX_MEMORY
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     resource.setrlimit(resource.RLIMIT_CPU, (int(SANDBOX_SECONDS) + 1, int(SANDBOX_SECONDS) + 2))
     started = time.perf_counter()
     try:
