@@ -30,7 +30,7 @@ States clone, serialize and pickle through the tricklang state's JSON.
 
 ``state.resample_from_infostate(player, sampler)`` (used by OpenSpiel's
 information-set MCTS) draws a state the player cannot tell from this one: by
-``State.resample`` when the runtime has it, else by dealing the cards hidden from
+``State.resample`` when the runtime can resample it, else by dealing the cards hidden from
 the player afresh among the places hidden from him (consistent with what he sees
 now, though not necessarily with inferences from earlier play).
 
@@ -307,8 +307,11 @@ def resample(state: State, player: int, rng: random.Random) -> State:
     """
     native = getattr(state, "resample", None)
     if native is not None:
-        sampled: State = native(player, rng)
-        return sampled
+        try:
+            sampled: State = native(player, rng)
+            return sampled
+        except TrickLangError:
+            pass  # e.g. the runtime's resample does not handle this state's modes: deal afresh below
     new = state.clone()
     prog, core = new.program, new.core
     hidden = [z for z in range(len(core.zones)) if not prog.zone_mask(core, z) >> player & 1 and core.zones[z]]
