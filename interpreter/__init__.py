@@ -8,6 +8,7 @@ True
 """
 
 from . import modes as _modes  # noqa: F401 - registers the selection and chance modes with new_game
+from . import search as _search  # noqa: F401 - registers the search player with make_agent
 from .actions import Action
 from .errors import (
     ArgumentError,

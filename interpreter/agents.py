@@ -180,26 +180,30 @@ class HeuristicAgent:
         return max(legal, key=lambda a: self._suit_strength(state, hand, a.args[0]))
 
 
-def _search(seed: int | None = None) -> Agent:
-    from .search import SearchAgent  # the search player builds on this module
-
-    return SearchAgent(seed)
-
-
 AGENTS: dict[str, Callable[[int | None], Agent]] = {
     "random": RandomAgent,
     "heuristic": HeuristicAgent,
-    "search": _search,
 }
-"""The built-in players by name; ``search`` also takes a budget, ``search:200``."""
+"""The built-in players by name. Modules that add a player register it with
+:func:`register_agent` (the search player, :mod:`interpreter.search`, registers
+``search``, which also takes a budget: ``search:200``)."""
+
+_BY_SPEC: dict[str, Callable[[str, int | None], Agent]] = {}
+
+
+def register_agent(name: str, factory: Callable[[str, int | None], Agent]) -> None:
+    """Make ``name`` and ``name:PARAMETER`` known to :func:`make_agent`; ``factory`` gets the
+    whole name and the seed, and raises ValueError for a bad parameter."""
+    _BY_SPEC[name] = factory
+    AGENTS[name] = lambda seed: factory(name, seed)
 
 
 def is_agent_name(name: str) -> bool:
     """Whether :func:`make_agent` knows this name (``search:N`` with N >= 1 included)."""
-    base, sep, budget = name.partition(":")
+    base, sep, parameter = name.partition(":")
     if not sep:
         return name in AGENTS
-    return base == "search" and budget.isdigit() and int(budget) >= 1
+    return base in _BY_SPEC and parameter.isdigit() and int(parameter) >= 1
 
 
 def make_agent(name: str, seed: int | None = None) -> Agent:
@@ -209,10 +213,9 @@ def make_agent(name: str, seed: int | None = None) -> Agent:
     Raises:
         ValueError: an unknown agent name, or a bad search budget.
     """
-    if name.startswith("search:"):
-        from .search import make_search_agent
-
-        return make_search_agent(name, seed)
+    base, sep, _ = name.partition(":")
+    if sep and base in _BY_SPEC:
+        return _BY_SPEC[base](name, seed)
     try:
         return AGENTS[name](seed)
     except KeyError:

@@ -52,10 +52,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from math import comb
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import GameError, ResampleError
-from .state import State, new_game
+
+if TYPE_CHECKING:  # the state module calls this one (State.resample): no import back
+    from .state import State
 
 MAX_ATTEMPTS = 20_000
 """Draws tried for one deal before :class:`ResampleError` is raised."""
@@ -128,7 +130,7 @@ class Resampler:
         self._new: dict[str, Any] = {"dealer": data["dealer"], "mode": data.get("mode", "strict")}
         decks = {int(k): v for k, v in data.get("decks", {}).items()} or None
         reseeds = {int(k): v for k, v in data.get("reseeds", {}).items()} or None
-        self._truth = new_game(state.ruleset, seed=data["seed"], deck=data.get("deck"), decks=decks,
+        self._truth = state.new_match(seed=data["seed"], deck=data.get("deck"), decks=decks,
                                reseeds=reseeds, **self._new)
         self._codes = set(self._truth.deal_deck(1))
         self.seed = data["seed"]
@@ -351,7 +353,7 @@ class Resampler:
         decks = {d.number: [sigmas[d.number].get(c, c) for c in d.deck] for d in group}
         trigger = group[0].trigger
         if trigger == 0:
-            world = new_game(self.state.ruleset, seed=self.seed, decks=decks, **self._new)
+            world = self.state.new_match(seed=self.seed, decks=decks, **self._new)
             pos = 0
         else:
             assert self._pre is not None

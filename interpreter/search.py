@@ -30,7 +30,7 @@ import time
 from collections.abc import Sequence
 
 from .actions import Action
-from .agents import HeuristicAgent
+from .agents import HeuristicAgent, register_agent
 from .errors import ResampleError
 from .legal import LegalActions
 from .resample import Resampler
@@ -173,3 +173,6 @@ def make_search_agent(spec: str, seed: int | None = None) -> SearchAgent:
     if not budget.isdigit() or int(budget) < 1:
         raise ValueError(f"search budget {budget!r}: give a number of rollouts per decision, e.g. search:200")
     return SearchAgent(seed, budget=int(budget))
+
+
+register_agent("search", make_search_agent)

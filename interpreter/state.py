@@ -26,6 +26,7 @@ from .errors import GameError, IllegalActionError, InvalidActionError, RecordErr
 from .instructions import Instruction, Tricks
 from .legal import LegalActions, Selection
 from .program import Program
+from .resample import resample
 from .saved import parse_json, state_rules
 from .views import Views
 
@@ -585,9 +586,16 @@ class State(Views):
             ResampleError: ``seat`` is not a seat of this game, or no consistent deal was
                 found within the attempt bound.
         """
-        from .resample import resample  # the module builds on State
-
         return resample(self, seat, rng)
+
+    def new_match(self, **arguments: Any) -> State:
+        """A new match of this state's rules and options: :func:`new_game` with ``arguments``
+        (``seed``, ``deck``, ``decks``, ``reseeds``, ``dealer``, ``mode``...).
+
+        Raises:
+            ArgumentError, TypeError: as :func:`new_game` does for its arguments.
+        """
+        return new_game(self.ruleset, **arguments)
 
     # ------------------------------------------------------------ copies and JSON
     def clone(self) -> State:

@@ -132,13 +132,7 @@ def test_the_language_never_imports_the_runtime(module: str) -> None:
     assert not runtime, f"{module} imports {runtime}"
 
 
-KNOWN_CYCLES = [
-    # Lazy imports that landed at the same time as this test (issue 13b): State.resample
-    # imports interpreter.resample, which builds States; make_agent imports the search
-    # player, which plays with the other agents. To be removed, not added to.
-    ["interpreter.resample", "interpreter.state"],
-    ["interpreter.agents", "interpreter.search"],
-]
+KNOWN_CYCLES: list[list[str]] = []
 
 
 def test_no_import_cycle() -> None:
