@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tricklang.diagnostics import printable
+from tricklang.words import plural
 
 from .state import State
 
@@ -57,11 +58,11 @@ def _event_lines(state: State, e: dict[str, Any]) -> list[str]:
     if t == "dealt":
         if "cards" in e:
             return [f"  {who} is dealt {' '.join(e['cards'])}"]
-        return [f"  {who} is dealt {e['count']} cards"]
+        return [f"  {who} is dealt {plural(e['count'], 'card')}"]
     if t == "turn_up":
         if "cards" in e:
             return [f"  turned up: {' '.join(e['cards'])}"]
-        return [f"  {e['count']} card(s) turned up face down"]
+        return [f"  {plural(e['count'], 'card')} turned up face down"]
     if t == "trump":
         suit = e["suit"] or "none"
         by = f" (named by {seat_name(state, e['player'])})" if "player" in e else ""
@@ -69,7 +70,7 @@ def _event_lines(state: State, e: dict[str, Any]) -> list[str]:
     if t == "choice":
         return [f"  {who}: {e['choice']}{_laws(e)}"]
     if t == "select":
-        cards = " ".join(e["cards"]) if "cards" in e else f"{e['count']} card(s)"
+        cards = " ".join(e["cards"]) if "cards" in e else plural(e["count"], "card")
         if e.get("count", 0) == 0:
             cards = "nothing"
         return [f"  {who} {e['verb']}s {cards}{_laws(e)}"]
@@ -79,12 +80,12 @@ def _event_lines(state: State, e: dict[str, Any]) -> list[str]:
             if e.get("taken_back"):
                 text += f", takes back {' '.join(e['taken_back'])}"
         else:
-            text = f"  {who} draws {e['count']} card(s)"
+            text = f"  {who} draws {plural(e['count'], 'card')}"
             if e.get("taken_back"):
                 text += f", takes back {e['taken_back']}"
         return [text + _laws(e)]
     if t == "move":
-        cards = " ".join(e["cards"]) if "cards" in e else f"{e['count']} card(s)"
+        cards = " ".join(e["cards"]) if "cards" in e else plural(e["count"], "card")
         return [f"  {cards} moved from {e['from']} to {e['to']}"]
     if t == "bid":
         return [f"  {who} bids {e['bid']}"]
@@ -94,6 +95,8 @@ def _event_lines(state: State, e: dict[str, Any]) -> list[str]:
         extra = " (all passed)" if e.get("all_passed") else ""
         return [f"  {seat_name(state, e['maker'])} makes at {e['bid']}{extra}{_laws(e)}"]
     if t == "maker":
+        if e["maker"] is None or e["maker"] < 0:
+            return [f"  nobody is the maker{_laws(e)}"]
         return [f"  {seat_name(state, e['maker'])} is the maker{_laws(e)}"]
     if t == "contract_bid":
         return [f"  the contract is {e['bid']}{_laws(e)}"]
@@ -123,8 +126,8 @@ def _event_lines(state: State, e: dict[str, Any]) -> list[str]:
         plays = ", ".join(f"{seat_name(state, p)} {c}" for p, c in zip(e["players"], e["cards"], strict=False))
         return [f"  trick {e['trick']}: {plays} -> won by {seat_name(state, e['winner'])}"]
     if t == "score":
-        plural = len(state.program.sides[e["side"]]) > 1
-        verb = ("score" if plural else "scores") if e["points"] >= 0 else ("lose" if plural else "loses")
+        many = len(state.program.sides[e["side"]]) > 1
+        verb = ("score" if many else "scores") if e["points"] >= 0 else ("lose" if many else "loses")
         label = f" ({e['label']})" if e.get("label") else ""
         return [f"  {side_name(state, e['side'])} {verb} {abs(e['points'])}{label}{_laws(e)}"]
     if t == "deal_end":

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from . import model as m
 from .diagnostics import Diagnostic
 from .walk import fold_int, statements, statements_of
+from .words import plural
 
 LANGUAGE_VERSION = 1
 MAX_PLAYERS = 16
@@ -726,7 +727,7 @@ class Checker:
                     return
                 dealt += v
                 if dealt > deck_size:
-                    self.error("deck-too-small", f"turning up {v} card(s) here needs {dealt} cards; the deck has {deck_size}", st.span)
+                    self.error("deck-too-small", f"turning up {plural(v, 'card')} here needs {dealt} cards; the deck has {deck_size}", st.span)
                     return
 
 

@@ -50,6 +50,7 @@ from .deck import CardModel
 from .diagnostics import Diagnostic
 from .walk import Unknown, Value, fold, nodes, statements
 from .walk import names as walk_names
+from .words import plural
 
 CODES = ("cards-exceed-deck", "no-legal-card", "point-total-mismatch", "phase-unreachable")
 
@@ -292,7 +293,7 @@ class _Cards:
                 wanted = need * each
                 if wanted > self.pack:
                     verb = "draw" if isinstance(st, m.Draw) else "take"
-                    lt.warn("cards-exceed-deck", f"{wanted} card(s) are to {verb} here but at most {max(self.pack, 0)} "
+                    lt.warn("cards-exceed-deck", f"{plural(wanted, 'card')} {'is' if wanted == 1 else 'are'} to {verb} here but at most {max(self.pack, 0)} "
                            f"remain in '{lt.pack}' (a deck of {lt.deck_size}, with the options at their defaults)",
                            st.span, "deal fewer cards, or draw with a fallback: 'then from ZONE'")
                     return False
@@ -310,8 +311,8 @@ class _Cards:
         elif isinstance(st, m.Tricks):
             count = self.count(st.count)
             if count is not None and self.hand is not None and self.hand < count:
-                lt.warn("no-legal-card", f"{count} tricks are to be played, but each hand holds {self.hand} card(s) "
-                       f"here: after {self.hand} trick(s) nobody has a card left to play",
+                lt.warn("no-legal-card", f"{count} tricks are to be played, but each hand holds {plural(self.hand, 'card')} "
+                       f"here: after {plural(self.hand, 'trick')} nobody has a card left to play",
                        st.span, "play as many tricks as there are cards in each hand")
             self.hand = None
         elif isinstance(st, (m.Redeal, m.EndDeal, m.StopLoop)):

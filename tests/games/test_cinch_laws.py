@@ -5,7 +5,7 @@ partners 0-2 against 1-3), brings about the moment a law speaks of, performs the
 irregular action and checks the exact consequence: which cards moved where, who
 scores what under which label, whether the deal goes on or is dealt again, and
 that nothing else changed (all 52 cards accounted for, scores untouched where the
-law gives none). Laws are numbered as in shared/docs/rules-reference.md §2;
+law gives none). Laws are numbered as in rules/laws.md;
 rules/laws.md maps each law to its irregularity and its test here. C9 and C24 are
 not encoded (rules/laws.md says why).
 """

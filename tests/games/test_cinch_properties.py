@@ -1,7 +1,7 @@
 """Property tests: rules/cinch.trick played by random and heuristic players.
 
 Every check compares the interpreter with an oracle written here, from the laws
-of shared/docs/rules-reference.md §2 (C1-C36), without using the interpreter's
+of rules/laws.md (C1-C36), without using the interpreter's
 card tables: which cards are trumps (the Left Pedro included), which plays are
 legal, who wins a trick, what each side scores, and who wins the match.
 """

@@ -1,5 +1,5 @@
 """Scripted Cinch deals: prearranged packs that replay the worked examples of
-shared/docs/rules-reference.md §2 (C20-C22 plays, the five scoring examples) and
+rules/laws.md (C20-C22 plays, the five scoring examples) and
 walk through the deal, the auction, the discard, the draw and robbing (C1-C36)."""
 
 from __future__ import annotations

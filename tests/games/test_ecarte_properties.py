@@ -1,4 +1,4 @@
-"""Property tests for Écarté (rules/ecarte.trick), laws E1-E56 of rules-reference.md §1.
+"""Property tests for Écarté (rules/ecarte.trick), laws E1-E56 of rules/laws.md.
 
 Every test plays whole matches with random (but seeded) choices and checks an
 invariant at every step against an oracle written here, independently of the

@@ -1,4 +1,4 @@
-"""Scripted Écarté deals (prearranged decks) for the worked examples of rules-reference.md §1.
+"""Scripted Écarté deals (prearranged decks) for the worked examples of the Écarté laws (rules/laws.md).
 
 Each test lays out the first deal with :func:`build_deck`, plays a fixed sequence of
 actions and checks the exact legal actions, trick winners, scores and cited laws.
