@@ -132,7 +132,7 @@ def test_check_a_missing_file_is_one_line(capsys: pytest.CaptureFixture[str], tm
 def test_check_with_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "check", ECARTE, "-o", "target=7")[0] == 0
     code, _, err = run(capsys, "check", ECARTE, "-o", "target=700")
-    assert code == 1 and "must be in 1..99" in err
+    assert code == 2 and "must be in 1..99" in err  # a bad -o is a usage error everywhere
 
 
 # ---------------------------------------------------------------- options
