@@ -16,6 +16,7 @@ from tricklang.checker import Checker, type_of
 from tricklang.walk import Value
 
 from . import instructions as ins
+from . import keeping
 from .cards import NO_TRUMP, CardTables
 from .core import Core
 from .errors import RuleRuntimeError
@@ -204,7 +205,16 @@ class _Compiler(ExpressionCompiler):
         elif isinstance(st, m.Move):
             test = self.tables.pattern_table(st.matching) if st.matching is not None else None
             amount = self.expr(st.amount) if st.amount is not None else None
-            self.emit(ins.Move(prog, st.mode, amount, test, self.zone_expr(st.source), self.zone_expr(st.to)), st)
+            kind = keeping.MoveUnder if st.bottom else ins.Move
+            self.emit(kind(prog, st.mode, amount, test, self.zone_expr(st.source), self.zone_expr(st.to)), st)
+        elif isinstance(st, m.Keep):
+            player = self.expr(st.player)
+            source = self.zone_expr(st.source, player)
+            rest = self.zone_expr(st.rest, player) if st.rest is not None else None
+            for step in keeping.keep_instructions(prog, st.verb, player, self.expr(st.count), source, rest):
+                self.emit(step, st)
+        elif isinstance(st, m.Cut):
+            self.emit(keeping.Cut(prog, self.zone_expr(st.zone)), st)
         elif isinstance(st, m.Redeal):
             self.emit(ins.Redeal(prog, st.same_dealer), st)
         elif isinstance(st, m.Expose):

@@ -86,7 +86,10 @@ def _event_lines(state: State, e: dict[str, Any]) -> list[str]:
         return [text + _laws(e)]
     if t == "move":
         cards = " ".join(e["cards"]) if "cards" in e else plural(e["count"], "card")
-        return [f"  {cards} moved from {e['from']} to {e['to']}"]
+        where = f"the bottom of {e['to']}" if e.get("under") else e["to"]
+        return [f"  {cards} moved from {e['from']} to {where}"]
+    if t == "cut":
+        return [f"  {e['zone']} is cut: {plural(e['count'], 'card')} from the top go under it{_laws(e)}"]
     if t == "bid":
         return [f"  {who} bids {e['bid']}"]
     if t == "pass":

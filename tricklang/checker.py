@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from . import model as m
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, origin
 from .walk import fold_int, statements, statements_of
 from .words import plural
 
@@ -70,8 +70,9 @@ class Checker:
 
     def _add(self, code: str, message: str, span: m.Span | None, hint: str, severity: str) -> None:
         line, col, end = (span.line, span.column, span.end_column if span.end_line == span.line else 0) if span else (0, 0, 0)
+        path, note = origin(self.rules.path, span.path if span else None)
         self.diagnostics.append(
-            Diagnostic(code, message, line, col, end, severity, hint, self.rules.path)  # type: ignore[arg-type]
+            Diagnostic(code, message, line, col, end, severity, hint, path, note)  # type: ignore[arg-type]
         )
 
     # ------------------------------------------------------------ entry point
@@ -103,7 +104,9 @@ class Checker:
         self._check_name_lengths()
         self._check_card_counts()
         for name, opt in self.options.items():
-            if name not in self.used_names:
+            # An option a variant inherits but no longer uses (its phase was replaced)
+            # cannot be removed by the variant: not worth a warning there.
+            if name not in self.used_names and opt.span.path in (None, r.path):
                 self.warn("unused-option", f"option '{name}' is never used", opt.span)
         first_let: dict[str, m.Span] = {}
         for st in statements_of(r):
@@ -535,6 +538,14 @@ class Checker:
             if st.matching is not None:
                 self._check_pattern(st.matching)
             self._zone(st.source, scope, subject=True)
+        elif isinstance(st, m.Keep):
+            self._expect(st.player, PLAYER, scope)
+            self._expect(st.count, INT, scope)
+            self._zone(st.source, scope, subject=True)
+            if st.rest is not None:
+                self._zone(st.rest, scope, subject=True)
+        elif isinstance(st, m.Cut):
+            self._zone(st.zone, scope)
         elif isinstance(st, m.Draw):
             self._expect(st.player, PLAYER, scope)
             self._check_count(st.count, scope)
@@ -651,7 +662,7 @@ class Checker:
                 named += [("choice", o.name, o.span) for o in st.options]
             elif isinstance(st, m.Tricks):
                 named += [("declaration", d.name, d.span) for d in st.declarations]
-            elif isinstance(st, m.Take):
+            elif isinstance(st, (m.Take, m.Keep)):
                 named.append(("verb", st.verb, st.span))
         for kind, name, span in named:
             if len(name) > MAX_NAME:
@@ -675,8 +686,10 @@ class Checker:
                 kinds.add("choice")
             elif isinstance(st, m.Discard):
                 kinds.add("discard")
-            elif isinstance(st, m.Take):
+            elif isinstance(st, (m.Take, m.Keep)):
                 kinds.add(st.verb)
+                if isinstance(st, m.Keep):
+                    kinds.add("discard")
         return kinds
 
     def _check_irregularities(self) -> None:

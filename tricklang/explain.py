@@ -394,7 +394,15 @@ class _Explainer:
                 what = f"{n} card{'s' if n != '1' else ''}{match} chosen at random from {src} {'are' if n != '1' else 'is'}"
             else:
                 what = f"all cards of {src}{match} are"
-            return say(f"{what} moved to {self.zone(st.to)}")
+            return say(f"{what} moved to {'the bottom of ' if st.bottom else ''}{self.zone(st.to)}")
+        if isinstance(st, m.Keep):
+            called = f"; taking is called “{st.verb}”" if st.verb != "take" else ""
+            rest = self.zone(st.rest) if st.rest is not None else "it"
+            return say(f"{self.expr(st.player)} looks through {self.zone(st.source)} and keeps {self.expr(st.count)} cards of "
+                       f"his hand and {self.zone(st.source)} together, as he chooses (all of them when there are no more); "
+                       f"the others go to {rest}, unseen by the other players unless {rest} is public{called}")
+        if isinstance(st, m.Cut):
+            return say(f"{self.zone(st.zone)} is cut: a random number of cards from its top go under the rest")
         if kind == "Redeal":
             who = "the same dealer" if getattr(st, "same_dealer", False) else "the next dealer"
             return say(f"the deal is cancelled and {who} deals again")

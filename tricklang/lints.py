@@ -47,7 +47,7 @@ from typing import Any, Literal
 
 from . import model as m
 from .deck import CardModel
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, origin
 from .walk import Unknown, Value, fold, nodes, statements
 from .walk import names as walk_names
 from .words import plural
@@ -91,7 +91,8 @@ class _Linter:
 
     def warn(self, code: str, message: str, span: m.Span | None, hint: str = "") -> None:
         line, col, end = (span.line, span.column, span.end_column if span.end_line == span.line else 0) if span else (0, 0, 0)
-        self.found.append(Diagnostic(code, message, line, col, end, "warning", hint, self.rules.path))
+        path, note = origin(self.rules.path, span.path if span else None)
+        self.found.append(Diagnostic(code, message, line, col, end, "warning", hint, path, note))
 
     def run(self) -> list[Diagnostic]:
         self._unreachable(self.rules.deal)
@@ -301,6 +302,11 @@ class _Cards:
             elif source.name == lt.pack:
                 return False
             self.hand = target if each == lt.n else None
+        elif isinstance(st, m.Keep):
+            keep = self.count(st.count)
+            if st.source.name == lt.pack or (st.rest is not None and st.rest.name == lt.pack):
+                return False
+            self.hand = None if keep is None or self.hand is None or each != lt.n else min(keep, self.hand)
         elif isinstance(st, m.Discard):
             k = self.count(st.count.low) if st.count.kind == "exact" else None
             self.hand = None if k is None or self.hand is None or each != lt.n else self.hand - k
@@ -329,7 +335,7 @@ class _Cards:
 
 
 
-_MOVES_CARDS = (m.DealCards, m.TurnUp, m.Move, m.Draw, m.Take, m.Discard, m.Tricks)
+_MOVES_CARDS = (m.DealCards, m.TurnUp, m.Move, m.Draw, m.Take, m.Keep, m.Cut, m.Discard, m.Tricks)
 
 
 def _weakest(outcomes: Sequence[Leave]) -> Leave:

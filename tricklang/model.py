@@ -25,6 +25,7 @@ class Span(Node):
     column: int
     end_line: int
     end_column: int
+    path: str | None = None  # set on what a variant inherits: the base file it was written in
 
 
 NO_SPAN = Span(line=0, column=0, end_line=0, end_column=0)
@@ -378,6 +379,23 @@ class Take(Stmt):
     verb: str = "take"
 
 
+class Keep(Stmt):
+    """`P takes all from Z and keeps N [as VERB][, the rest to Z2]`: P chooses N cards
+    among his hand and Z together; the others go back to Z (or to Z2)."""
+
+    player: Expr
+    source: ZoneRef
+    count: Expr
+    verb: str = "take"
+    rest: ZoneRef | None = None
+
+
+class Cut(Stmt):
+    """`cut Z`: a random number of cards (at least one, never all) from the top of Z go under it."""
+
+    zone: ZoneRef
+
+
 class Draw(Stmt):
     player: Expr
     count: Count
@@ -394,6 +412,7 @@ class Move(Stmt):
     matching: Pattern | None = None
     source: ZoneRef
     to: ZoneRef
+    bottom: bool = False  # `to bottom of Z`: under the cards already there
 
 
 class Redeal(Stmt):
@@ -510,6 +529,8 @@ Statement = (
     | EndDeal
     | Discard
     | Take
+    | Keep
+    | Cut
     | Draw
     | Move
     | EndMatch

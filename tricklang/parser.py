@@ -714,6 +714,15 @@ class _ToModel(Transformer[Token, m.RuleFile]):
             span=_span(meta),
         )
 
+    def keep(self, meta: Any, children: list[Any]) -> m.Keep:
+        zones = [c for c in children if isinstance(c, m.ZoneRef)]
+        verb = next((str(c) for c in children if isinstance(c, Token) and c.type == "NAME"), "take")
+        return m.Keep(player=children[0], source=zones[0], count=children[2], verb=verb,
+                      rest=zones[1] if len(zones) > 1 else None, span=_span(meta))
+
+    def cut(self, meta: Any, children: list[Any]) -> m.Cut:
+        return m.Cut(zone=children[0], span=_span(meta))
+
     def draw(self, meta: Any, children: list[Any]) -> m.Draw:
         zones = [c for c in children if isinstance(c, m.ZoneRef)]
         matching = _one(children, _Matching)
@@ -736,6 +745,7 @@ class _ToModel(Transformer[Token, m.RuleFile]):
             matching=matching.pattern if matching else None,
             source=zones[0],
             to=zones[1],
+            bottom=any(isinstance(c, Token) and c.type == "BOTTOM" for c in children),
             span=_span(meta),
         )
 

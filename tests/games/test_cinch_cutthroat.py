@@ -115,7 +115,7 @@ def play_scripted(state: State) -> None:
 def test_loads_without_warnings_as_three_players_each_for_himself() -> None:
     assert CUTTHROAT.warnings == ()
     assert CUTTHROAT.player_count == 3 and len(CUTTHROAT.cards) == 52
-    assert CUTTHROAT.options == {"target": 51, "scoring": "every_player"}
+    assert CUTTHROAT.options == {"target": 51, "show_left_trumps": False, "scoring": "every_player"}
     state = game()
     assert state.sides == [[0], [1], [2]]
 
