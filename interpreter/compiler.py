@@ -323,14 +323,18 @@ class _Compiler(ExpressionCompiler):
             test = self.guard(d.guard)
             if test is False:
                 continue  # switched off by an option
-            declarations.append(ins.Declaration(
+            declaration = ins.Declaration(
                 d.name, self.tables.pattern_table(d.holding), d.deadline == "before_first_card",
                 None if test is True else test,
                 self.effects(d.body, d.cite.laws if d.cite else ()), d.cite.laws if d.cite else (), declarer,
-            ))
+            )
+            declaration.after_lead = d.deadline == "after_leading_it"
+            declarations.append(declaration)
             prog.declaration_names.append(d.name)
         self.context = saved
-        self.emit(ins.Tricks(prog, self.expr(st.count), self.expr(st.leader), obligations, lead_rules, declarations), st)
+        tricks = ins.Tricks(prog, self.expr(st.count), self.expr(st.leader), obligations, lead_rules, declarations)
+        tricks.window_slot = self.hidden_slot("window")
+        self.emit(tricks, st)
 
     def effects(self, stmts: tuple[m.Statement, ...], laws: tuple[str, ...]) -> Callable[[Core], None]:
         """Compile the body of a declaration: scores, variables and conditions only."""

@@ -634,10 +634,10 @@ class Checker:
                     self._check_pattern(ob.pattern)
             for dec in st.declarations:
                 self._check_pattern(dec.holding)
-                if dec.guard is not None:
-                    self._expect(dec.guard, BOOL, scope)
                 inner = _Scope(dict(scope.names), scope.in_loop)
-                inner.names["declarer"] = PLAYER
+                inner.names["declarer"] = PLAYER  # in the guard too: the player who would declare
+                if dec.guard is not None:
+                    self._expect(dec.guard, BOOL, inner)
                 self._check_block(dec.body, inner)
 
     def _check_name_lengths(self) -> None:

@@ -500,7 +500,7 @@ class Obligation(Node):
 class Declaration(Node):
     name: str
     holding: Pattern
-    deadline: Literal["before_first_card", "before_playing_it"]
+    deadline: Literal["before_first_card", "before_playing_it", "after_leading_it"]
     guard: Expr | None = None
     body: tuple[Statement, ...]
     cite: Citation | None = None

@@ -1001,6 +1001,9 @@ class _ToModel(Transformer[Token, m.RuleFile]):
     def before_playing_it(self, meta: Any, children: list[Any]) -> _Tagged:
         return _Tagged("before_playing_it")
 
+    def after_leading_it(self, meta: Any, children: list[Any]) -> _Tagged:
+        return _Tagged("after_leading_it")
+
     # ------------------------------------------------------------ patterns
     def pattern(self, meta: Any, children: list[Any]) -> Any:
         if len(children) == 1:

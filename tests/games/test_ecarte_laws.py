@@ -611,6 +611,8 @@ SPADES_DEALER = ["KS", "QS", "JS", "KC", "QC"]
 
 def lead_and_follow(state: State, lead: str) -> None:
     state.apply("play " + lead)
+    if "continue" in legal(state):  # the elder led the king unmarked: he lets the chance go (E18)
+        state.apply("continue")
     state.apply(regular(state)[0])
 
 
