@@ -318,6 +318,8 @@ class Checker:
                 self.error("undefined-name", f"undefined name '{e.name}'", e.span, self._suggest(e.name, scope))
             return ANY
         if isinstance(e, m.Of):
+            if e.name != "suit" and report:
+                self._not_nobody(e.arg, f"'{e.name} of'")
             if e.name in OF_FORMS:
                 arg = self._type(e.arg, scope, report)
                 wanted = (PLAYER, SIDE) if e.name == "opponents" else (PLAYER,)
@@ -368,6 +370,8 @@ class Checker:
                         self.error("undefined-name", "the second argument of points() names a points table", a.span,
                                    "tables: " + (", ".join(sorted(tables)) or "none (declare 'points NAME')"))
                 else:
+                    if report:
+                        self._not_nobody(a.value, f"'{e.name}()'")
                     t = self._type(a.value, scope, report)
                     if t not in (PLAYER, SIDE, ANY) and report:
                         self.error("type-error", f"'{e.name}' needs a player or a side, not {t}", a.span)
@@ -406,6 +410,28 @@ class Checker:
         t = self._type(e, scope, report)
         if wanted != ANY and t not in (wanted, ANY) and report:
             self.error("type-error", f"expected {_show(wanted)}, found {_show(t)}", e.span)
+
+    def _check_declaration_body(self, body: tuple[m.Statement, ...]) -> None:
+        """A declaration's effect runs in the middle of a trick: it may score, set
+        variables and test conditions, nothing that moves cards or asks for a decision."""
+        for st in _walk(body):
+            builtin = isinstance(st, m.Let) and st.rebind and st.name in ASSIGNABLE_BUILTINS
+            if not isinstance(st, (m.Score, m.Let, m.If, m.Pass)) or builtin:
+                what = f"'set {st.name}'" if builtin else f"'{type(st).__name__.lower()}'"
+                self.error("bad-declaration-body", f"a declaration may only score, set variables or test conditions, "
+                           f"not {what}", st.span, "do it in the deal, after the tricks, reading a variable the declaration sets")
+
+    def _seat(self, e: m.Expr, scope: _Scope) -> None:
+        """A player who must act or be a seat here: a player expression that is not `nobody`."""
+        self._not_nobody(e, "this")
+        self._expect(e, PLAYER, scope)
+
+    def _not_nobody(self, e: m.Expr, what: str) -> None:
+        """`nobody` where a seat is needed: an error (at run time, a player expression that
+        turns out to be nobody raises RuleRuntimeError naming the rule's line)."""
+        if isinstance(e, m.Name) and e.name == "nobody":
+            self.error("nobody-is-no-seat", f"{what} needs a seat, and 'nobody' is none", e.span,
+                       "compare with nobody ('if maker != nobody:') before using a player who may be nobody")
 
     def _suggest(self, name: str, scope: _Scope) -> str:
         import difflib
@@ -475,7 +501,7 @@ class Checker:
             for p in st.packets:
                 self._expect(p, INT, scope)
             if st.first is not None:
-                self._expect(st.first, PLAYER, scope)
+                self._seat(st.first, scope)
         elif isinstance(st, m.TurnUp):
             self._expect(st.count, INT, scope)
             self._zone(st.to, scope)
@@ -485,13 +511,16 @@ class Checker:
             elif st.source == "fixed" and st.suit not in self.suits and self.rules.deck is not None:
                 self.error("bad-suit", f"'{st.suit}' is not a suit of the deck", st.span)
         elif isinstance(st, m.NameTrump):
-            self._expect(st.player, PLAYER, scope)
+            self._seat(st.player, scope)
             if st.exclude is not None:
                 self._expect(st.exclude, SUIT, scope)
         elif isinstance(st, m.Bid):
-            self._expect(st.player, PLAYER, scope)
+            self._seat(st.player, scope)
             self._expect(st.low, INT, scope)
             self._expect(st.high, INT, scope)
+            if isinstance(st.low, m.IntLit) and isinstance(st.high, m.IntLit) and not 0 <= st.low.value <= st.high.value <= 10_000:
+                self.error("bad-count", f"bids {st.low.value}..{st.high.value} are not a valid range", st.span,
+                           "write the lowest bid first: 'bids 1..5'")
             if st.forbidden is not None:
                 self._expect(st.forbidden, INT, scope)
         elif isinstance(st, m.Add):
@@ -501,12 +530,14 @@ class Checker:
                 self.error("undefined-name", f"no counter named '{st.counter}'", st.span,
                            "declare it, e.g. 'counter bags: per side'")
             else:
+                self._not_nobody(st.owner, f"'add ... to {st.counter} of'")
                 t = self._type(st.owner, scope)
                 if t not in (PLAYER, SIDE, ANY):
                     self.error("type-error", f"a counter belongs to a player or a side, not {_show(t)}", st.owner.span)
         elif isinstance(st, m.Phase):
             self._check_block(st.body, scope)
         elif isinstance(st, m.Score):
+            self._not_nobody(st.who, "scoring")
             t = self._type(st.who, scope)
             if t not in (PLAYER, SIDE, ANY):
                 self.error("type-error", f"only a player or a side can score, not {_show(t)}", st.who.span)
@@ -527,19 +558,19 @@ class Checker:
             if not scope.in_loop:
                 self.error("stop-outside-loop", "'stop' is only allowed inside 'repeat' or 'for each'", st.span)
         elif isinstance(st, m.Discard):
-            self._expect(st.player, PLAYER, scope)
+            self._seat(st.player, scope)
             self._check_count(st.count, scope)
             if st.matching is not None:
                 self._check_pattern(st.matching)
             self._zone(st.to, scope, subject=True)
         elif isinstance(st, m.Take):
-            self._expect(st.player, PLAYER, scope)
+            self._seat(st.player, scope)
             self._check_count(st.count, scope)
             if st.matching is not None:
                 self._check_pattern(st.matching)
             self._zone(st.source, scope, subject=True)
         elif isinstance(st, m.Keep):
-            self._expect(st.player, PLAYER, scope)
+            self._seat(st.player, scope)
             self._expect(st.count, INT, scope)
             self._zone(st.source, scope, subject=True)
             if st.rest is not None:
@@ -547,7 +578,7 @@ class Checker:
         elif isinstance(st, m.Cut):
             self._zone(st.zone, scope)
         elif isinstance(st, m.Draw):
-            self._expect(st.player, PLAYER, scope)
+            self._seat(st.player, scope)
             self._check_count(st.count, scope)
             if st.count.kind in ("range", "at_least"):
                 self.error("bad-count", "a draw takes an exact number of cards ('N' or 'to N'), not a range", st.count.span)
@@ -566,7 +597,7 @@ class Checker:
         elif isinstance(st, m.Expose):
             self._zone(st.zone, scope)
         elif isinstance(st, m.Forbid):
-            self._expect(st.who, PLAYER, scope)
+            self._seat(st.who, scope)
             if st.kind == "choice":
                 options = {o.name for c in statements(self.rules.deal) if isinstance(c, m.Choose) for o in c.options}
                 if st.declaration not in options:
@@ -595,7 +626,7 @@ class Checker:
             self._check_block(st.body, _Scope(scope.names, True))
         elif isinstance(st, m.ForEach):
             if st.start is not None:
-                self._expect(st.start, PLAYER, scope)
+                self._seat(st.start, scope)
             if st.exclude is not None:
                 t = self._type(st.exclude, scope)
                 want = PLAYER if st.kind == "player" else SIDE
@@ -605,7 +636,7 @@ class Checker:
             inner.names[st.kind] = PLAYER if st.kind == "player" else SIDE
             self._check_block(st.body, inner)
         elif isinstance(st, m.Choose):
-            self._expect(st.player, PLAYER, scope)
+            self._seat(st.player, scope)
             seen: set[str] = set()
             for opt in st.options:
                 if opt.name in seen:
@@ -613,18 +644,18 @@ class Checker:
                 seen.add(opt.name)
                 self._check_block(opt.body, scope)
         elif isinstance(st, m.Auction):
-            self._expect(st.start, PLAYER, scope)
+            self._seat(st.start, scope)
             self._expect(st.low, INT, scope)
             self._expect(st.high, INT, scope)
             if isinstance(st.low, m.IntLit) and isinstance(st.high, m.IntLit) and not 0 <= st.low.value <= st.high.value <= 10_000:
                 self.error("bad-count", f"bids {st.low.value}..{st.high.value} are not a valid range", st.span)
             if st.all_pass_maker is not None:
-                self._expect(st.all_pass_maker, PLAYER, scope)
+                self._seat(st.all_pass_maker, scope)
             if st.all_pass_bid is not None:
                 self._expect(st.all_pass_bid, INT, scope)
         elif isinstance(st, m.Tricks):
             self._expect(st.count, INT, scope)
-            self._expect(st.leader, PLAYER, scope)
+            self._seat(st.leader, scope)
             if "won" not in self.zones:
                 self.error("missing-section", "trick play needs a 'won' zone for the tricks taken", st.span, "declare 'zone won: per side, public'")
             for ob in st.obligations:
@@ -638,6 +669,7 @@ class Checker:
                 inner.names["declarer"] = PLAYER  # in the guard too: the player who would declare
                 if dec.guard is not None:
                     self._expect(dec.guard, BOOL, inner)
+                self._check_declaration_body(dec.body)
                 self._check_block(dec.body, inner)
 
     def _check_name_lengths(self) -> None:
@@ -703,7 +735,7 @@ class Checker:
             scope.names.update(self.variables)
             scope.names["offender"] = PLAYER
             if irr.by is not None:
-                self._expect(irr.by, PLAYER, scope)
+                self._seat(irr.by, scope)
             for phase in irr.phases:
                 if phase not in kinds:
                     self.error("undefined-name", f"'{phase}' is not a kind of decision in this game", irr.span,

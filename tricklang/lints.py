@@ -229,6 +229,8 @@ class _Linter:
             top = self.value(au.high, self.defaults)
             if not isinstance(top, int) or isinstance(top, bool) or top in totals:
                 continue
+            if self.value(au.low, self.defaults) == top:
+                continue  # a single bid (`bids 1..1`) is a yes-or-no call, not a count of points
             worth = str(totals[0]) if len(totals) == 1 else f"{totals[0]} to {totals[-1]} (by trump suit)"
             self.warn("point-total-mismatch", f"bids go up to {top}, but the point cards are worth {worth} in all",
                       au.span, "make the top bid the total of the points table, or check the table")
