@@ -414,10 +414,10 @@ class Checker:
     def _check_declaration_body(self, body: tuple[m.Statement, ...]) -> None:
         """A declaration's effect runs in the middle of a trick: it may score, set
         variables and test conditions, nothing that moves cards or asks for a decision."""
-        for st in _walk(body):
-            builtin = isinstance(st, m.Let) and st.rebind and st.name in ASSIGNABLE_BUILTINS
+        for st in statements(body):
+            builtin = st.name if isinstance(st, m.Let) and st.rebind and st.name in ASSIGNABLE_BUILTINS else ""
             if not isinstance(st, (m.Score, m.Let, m.If, m.Pass)) or builtin:
-                what = f"'set {st.name}'" if builtin else f"'{type(st).__name__.lower()}'"
+                what = f"'set {builtin}'" if builtin else f"'{type(st).__name__.lower()}'"
                 self.error("bad-declaration-body", f"a declaration may only score, set variables or test conditions, "
                            f"not {what}", st.span, "do it in the deal, after the tricks, reading a variable the declaration sets")
 
