@@ -176,9 +176,9 @@ def test_c10_a_bid_with_ten_cards_is_void_and_the_surplus_goes_into_the_middle_o
     state.apply("pass")
     state.apply("pass")
     assert state.phase == "naming" and state.current_player == 1
-    # Offered to anyone but the maker (the maker's own void bid would need the auction re-run).
-    assert {"bid_with_too_many_cards 0", "bid_with_too_many_cards 2", "bid_with_too_many_cards 3"} <= offered(state)
-    assert "bid_with_too_many_cards 1" not in offered(state)
+    # Offered to every player who bid, the maker too; not to those who passed.
+    assert {"bid_with_too_many_cards 0", "bid_with_too_many_cards 1"} <= offered(state)
+    assert not {"bid_with_too_many_cards 2", "bid_with_too_many_cards 3"} & offered(state)
     stock = state.zone("stock")  # top last
     hand = state.hand(0)
     state.apply("irregular bid_with_too_many_cards 0")
@@ -206,6 +206,27 @@ def test_c10_the_surplus_card_is_drawn_at_random() -> None:
         state.apply("irregular bid_with_too_many_cards 0")
         drawn.add(state.zone("stock")[7])
     assert len(drawn) > 2 and drawn <= set(HANDS[0]) | {STOCK_TOP[0]}
+
+
+def test_c10_the_makers_bid_with_ten_cards_is_lost_and_the_best_other_bid_makes_the_trump() -> None:
+    state = game()
+    for call in ("bid 2", "bid 5", "bid 7", "pass"):
+        state.apply(call)
+    assert state.phase == "naming" and state.current_player == 2
+    state.apply("irregular bid_with_too_many_cards 2")
+    assert len(state.hand(2)) == 9 and len(state.zone("stock")) == 16
+    assert state.phase == "naming" and state.current_player == 1  # seat 1's bid of 5 is now the best
+    state.apply("name hearts")
+    assert state.observation(None)["maker"] == 1 and state.observation(None)["bid"] == 5
+    assert_all_cards_accounted(state)
+
+
+def test_c10_a_lone_bidder_who_loses_his_bid_leaves_the_dealer_to_make_the_trump_for_nothing() -> None:
+    state = game()
+    for call in ("pass", "bid 4", "pass", "pass"):
+        state.apply(call)
+    state.apply("irregular bid_with_too_many_cards 1")
+    assert state.current_player == DEALER and state.observation(None)["bid"] == 0  # as when all pass [C8]
 
 
 def test_c10_not_offered_after_a_deal_without_a_bid() -> None:

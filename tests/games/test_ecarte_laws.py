@@ -305,6 +305,29 @@ def test_e11_two_cards_turned_after_the_elder_looked() -> None:
     assert club.deal_number == 2 and club.dealer == DEALER and regular(club) == ["stand", "propose"]
 
 
+def test_e11_maxwells_remedies_for_two_cards_turned() -> None:
+    """Maxwell's law 13 (option value `maxwell`): the proper card, or the cards seen put
+    under the stock with a new cut and a new turn-up, or a new deal."""
+    state = game(multi_turnup_remedy="maxwell")
+    stock = list(state.zone("stock"))
+    state.apply("irregular two_cards_turned_up_hand_seen 0")
+    assert legal(state) == ["proper_card", "bottom_and_cut", "new_deal"]
+    cut, misdeal = state.clone(), state.clone()
+    state.apply("proper_card")
+    assert state.zone("turnup") == ["7H"] and state.trump == "hearts"
+    assert state.zone("stock")[0] == "9D" and len(state.zone("stock")) == len(stock)  # the other card went under
+    cut.apply("bottom_and_cut")
+    seen = {"7H", "9D"}
+    assert [e["type"] for e in cut.events(None)].count("cut") == 1
+    assert len(cut.zone("turnup")) == 1 and len(cut.zone("stock")) == len(stock) - 1 + 1
+    assert sorted(cut.zone("stock") + cut.zone("turnup")) == sorted(stock[:-1] + list(seen))
+    assert cut.trump is not None and cut.trump[0].upper() == cut.zone("turnup")[0][-1]
+    assert cut.deal_number == 1 and regular(cut) == ["stand", "propose"]
+    assert_all_cards_accounted(cut)
+    misdeal.apply("new_deal")
+    assert misdeal.deal_number == 2
+
+
 def test_e12_faced_card_in_the_pack_means_a_fresh_deal() -> None:
     state = game(turnup="KH")
     state.apply("irregular faced_card_in_pack 0")
@@ -542,8 +565,12 @@ def test_e37_elder_asked_too_many_dealer_plays_and_the_elder_cannot_mark_the_kin
             break
     else:  # pragma: no cover - 50 draws of one card in six
         pytest.fail("no seed kept the king in the elder's hand")
-    drawn = state.zone("discards", DEALER)
+    drawn = state.zone("surplus", DEALER)
     assert len(state.hand(ELDER)) == 5 and len(drawn) == 1 and set(state.hand(ELDER)) | set(drawn) == six
+    # Foster: the dealer may look at the surplus card (the elder has seen it); it is out of play.
+    assert state.observation(DEALER)["zones"]["surplus"][str(DEALER)]["cards"] == drawn
+    assert "cards" not in state.observation(ELDER)["zones"]["surplus"][str(DEALER)]
+    assert drawn[0] in {c for e in state.events(DEALER) for c in e.get("cards", [])}
     assert state.phase == "discard" and state.current_player == DEALER  # back to the exchange
     state.apply("discard none")
     state.apply("stand")
