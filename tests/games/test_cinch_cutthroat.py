@@ -166,7 +166,7 @@ def test_a_player_who_throws_out_everything_draws_six() -> None:
     assert_all_cards_accounted(state)
 
 
-# ------------------------------------------------------------------ the scoring reading (reference §6, question 11)
+# ------------------------------------------------------------------ the scoring reading (rules/laws.md, C37)
 
 
 def test_every_player_scores_his_points_when_the_maker_makes_his_bid() -> None:

@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # A reference that leaves the repository: a parent-relative path to a sibling folder,
 # the research folders beside the project, or an absolute path of a development machine.
-OUTSIDE = re.compile(r"\.\./shared|\bshared/(?:docs|seeds)\b|[\"']shared[\"']\s*/\s*[\"'](?:docs|seeds)"
+OUTSIDE = re.compile(r"\breference §|\.\./shared|\bshared/(?:docs|seeds)\b|[\"']shared[\"']\s*/\s*[\"'](?:docs|seeds)"
                      r"|rules-reference\.md|/work/|/home/[a-z]|/Users/[A-Za-z]")
 
 
@@ -41,4 +41,5 @@ def test_no_file_refers_to_a_path_outside_the_repository() -> None:
 def test_the_check_finds_such_a_reference() -> None:
     assert OUTSIDE.search("see ../shared/docs/rules-reference.md §2")
     assert OUTSIDE.search('REFERENCE = ROOT.parent / "shared" / "docs" / "x.md"')
+    assert OUTSIDE.search("the greater award (reference §6, question 4)")
     assert not OUTSIDE.search("zone stock: shared, hidden, pack")
