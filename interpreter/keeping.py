@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from . import events as ev
 from .core import Core
 from .instructions import Instruction, Move, Select
 from .program import Fn, Program
@@ -72,7 +73,7 @@ class MoveUnder(Move):
         super().run(core)
         if len(core.events) == mark:
             return  # nothing moved
-        full, public, _ = core.events[mark]
+        full, public, mask = ev.render(self.prog, core.events[mark])
         moved = [self.prog.tables.index[c] for c in full["cards"]]
         d = self.dest(core)
         cards = core.zones[d]
@@ -80,3 +81,4 @@ class MoveUnder(Move):
         full["under"] = True
         if public is not None:
             public["under"] = True
+        core.events[mark] = (full, public, mask)  # the rare kind, as a dict that says "under"
