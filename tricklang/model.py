@@ -27,6 +27,18 @@ class Span(Node):
     end_column: int
     path: str | None = None  # set on what a variant inherits: the base file it was written in
 
+    def __eq__(self, other: object) -> bool:
+        """Spans are equal by position: where inherited code was written (``path``) is
+        provenance for messages, not part of the rules (a variant's inherited deck
+        equals its base's)."""
+        if not isinstance(other, Span):
+            return NotImplemented
+        return (self.line, self.column, self.end_line, self.end_column) == (
+            other.line, other.column, other.end_line, other.end_column)
+
+    def __hash__(self) -> int:
+        return hash((self.line, self.column, self.end_line, self.end_column))
+
 
 NO_SPAN = Span(line=0, column=0, end_line=0, end_column=0)
 
