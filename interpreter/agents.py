@@ -143,15 +143,21 @@ class HeuristicAgent:
         p = state.current_player
         assert p is not None
         hand = state.hand(p)
+        bids = [a for a in legal if a.verb == "bid"]
+        if not bids or not hand:
+            return legal[0]
+        # The share of the points the hand may win: its trumps in its best suit, each
+        # counted by its rank among the trumps (the top trump 1, the lowest near 0),
+        # over the hand's size; it bids that share of the highest bid allowed.
         best = 0.0
         for suit in state.suits:
-            best = max(best, self._suit_strength(state, hand, suit))
-        bids = [a for a in legal if a.verb == "bid"]
-        if not bids:
-            return legal[0]
-        wanted = int(best)  # a rough count of the points the hand can win
+            ranks = [state.card_strength(c, suit) - 1000 for c in state.cards if state.is_trump(c, suit)]
+            top = max(1, max(ranks, default=0))
+            best = max(best, sum((state.card_strength(c, suit) - 1000) / top for c in hand if state.is_trump(c, suit)))
+        highest = max(int(a.args[0]) for a in bids)
+        wanted = int(highest * best / len(hand))
         affordable = [a for a in bids if int(a.args[0]) <= wanted]
-        return affordable[0] if affordable else legal[0]
+        return affordable[-1] if affordable else legal[0]
 
     def _own_bid(self, state: State, legal: Sequence[Action]) -> Action:
         """Bid the number of tricks the hand looks likely to take (Spades, Oh Hell)."""
@@ -170,7 +176,8 @@ class HeuristicAgent:
                 continue
             rank = ranks - state.card_strength(c)  # 0 is the highest rank
             expected += (0.9, 0.5, 0.15)[rank] if rank < 3 else 0.0
-        target = round(expected * 13 / max(13, len(state.cards) // state.player_count))
+        # A little under the estimate: a set contract costs more than an overtrick earns.
+        target = int(0.85 * expected * 13 / max(13, len(state.cards) // state.player_count))
         return min(legal, key=lambda a: (abs(int(a.args[0]) - target), int(a.args[0])))
 
     def _name(self, state: State, legal: Sequence[Action]) -> Action:

@@ -16,6 +16,7 @@ from tricklang.types import PLAYER, Kind, Type
 from tricklang.walk import Value
 
 from . import instructions as ins
+from . import keeping
 from .cards import NO_TRUMP, CardTables
 from .core import Core
 from .errors import RuleRuntimeError
@@ -144,8 +145,9 @@ class _Compiler(ExpressionCompiler):
 
     def stmt(self, st: m.Statement) -> None:
         prog = self.prog
+        self.line = st.span.line
         if isinstance(st, m.DealCards):
-            first = self.expr(st.first) if st.first is not None else None
+            first = self.seat(st.first) if st.first is not None else None
             self.emit(ins.DealCards(prog, [self.expr(p) for p in st.packets], first), st)
         elif isinstance(st, m.TurnUp):
             self.emit(ins.TurnUp(prog, self.expr(st.count), self.zone_expr(st.to)), st)
@@ -155,10 +157,10 @@ class _Compiler(ExpressionCompiler):
             self.emit(ins.SetTrump(prog, st.source, zone, suit), st)
         elif isinstance(st, m.NameTrump):
             exclude = self.expr(st.exclude) if st.exclude is not None else None
-            self.emit(ins.NameTrump(prog, self.expr(st.player), exclude), st)
+            self.emit(ins.NameTrump(prog, self.seat(st.player), exclude), st)
         elif isinstance(st, m.Bid):
             forbidden = self.expr(st.forbidden) if st.forbidden is not None else None
-            self.emit(ins.Bid(prog, self.expr(st.player), self.expr(st.low), self.expr(st.high), forbidden), st)
+            self.emit(ins.Bid(prog, self.seat(st.player), self.expr(st.low), self.expr(st.high), forbidden), st)
         elif isinstance(st, m.Add):
             self.emit(ins.AddCounter(prog, st.counter, self.expr(st.amount), self.expr(st.owner),
                                      self.type(st.owner) == "player"), st)
@@ -181,21 +183,21 @@ class _Compiler(ExpressionCompiler):
         elif isinstance(st, m.EndMatch):
             self.emit(ins.EndMatch(prog), st)
         elif isinstance(st, m.Discard):
-            player = self.expr(st.player)
+            player = self.seat(st.player)
             low, high = self.count_fns(st.count)
             test = self.tables.pattern_table(st.matching) if st.matching is not None else None
             hand = prog.hand
             self.emit(ins.Select(prog, "discard", player, st.count.kind, low, high, test,
                                  lambda core: hand + player(core), self.zone_expr(st.to, player), source_is_hand=True), st)
         elif isinstance(st, m.Take):
-            player = self.expr(st.player)
+            player = self.seat(st.player)
             low, high = self.count_fns(st.count)
             test = self.tables.pattern_table(st.matching) if st.matching is not None else None
             hand = prog.hand
             self.emit(ins.Select(prog, st.verb, player, st.count.kind, low, high, test,
                                  self.zone_expr(st.source, player), lambda core: hand + player(core)), st)
         elif isinstance(st, m.Draw):
-            player = self.expr(st.player)
+            player = self.seat(st.player)
             fallback = self.zone_expr(st.fallback, player) if st.fallback is not None else None
             ftest = self.tables.pattern_table(st.fallback_matching) if st.fallback_matching is not None else None
             self.emit(ins.Draw(prog, player, st.count.kind, self.expr(st.count.low),
@@ -203,13 +205,22 @@ class _Compiler(ExpressionCompiler):
         elif isinstance(st, m.Move):
             test = self.tables.pattern_table(st.matching) if st.matching is not None else None
             amount = self.expr(st.amount) if st.amount is not None else None
-            self.emit(ins.Move(prog, st.mode, amount, test, self.zone_expr(st.source), self.zone_expr(st.to)), st)
+            kind = keeping.MoveUnder if st.bottom else ins.Move
+            self.emit(kind(prog, st.mode, amount, test, self.zone_expr(st.source), self.zone_expr(st.to)), st)
+        elif isinstance(st, m.Keep):
+            player = self.seat(st.player)
+            source = self.zone_expr(st.source, player)
+            rest = self.zone_expr(st.rest, player) if st.rest is not None else None
+            for step in keeping.keep_instructions(prog, st.verb, player, self.expr(st.count), source, rest):
+                self.emit(step, st)
+        elif isinstance(st, m.Cut):
+            self.emit(keeping.Cut(prog, self.zone_expr(st.zone)), st)
         elif isinstance(st, m.Redeal):
             self.emit(ins.Redeal(prog, st.same_dealer), st)
         elif isinstance(st, m.Expose):
             self.emit(ins.Expose(prog, self.zone_expr(st.zone)), st)
         elif isinstance(st, m.Forbid):
-            self.emit(ins.Forbid(prog, st.declaration, self.expr(st.who), st.kind), st)
+            self.emit(ins.Forbid(prog, st.declaration, self.seat(st.who), st.kind), st)
         elif isinstance(st, m.Cancel):
             self.emit(ins.Cancel(prog, st.label, self.expr(st.who), self.type(st.who) == "player"), st)
         elif isinstance(st, m.If):
@@ -229,7 +240,7 @@ class _Compiler(ExpressionCompiler):
         elif isinstance(st, m.ForEach):
             order = self.hidden_slot("for")
             var = self.slot(st.kind)
-            start = self.expr(st.start) if st.start is not None else None
+            start = self.seat(st.start) if st.start is not None else None
             exclude = self.expr(st.exclude) if st.exclude is not None else None
             ex_player = st.exclude is not None and self.type(st.exclude) == "player"
             self.emit(ins.ForInit(prog, order, st.kind, start, exclude, ex_player), st)
@@ -245,7 +256,7 @@ class _Compiler(ExpressionCompiler):
             for j in self.loop_ends.pop():
                 j.target = self.here
         elif isinstance(st, m.Choose):
-            choose = ins.Choose(prog, self.expr(st.player), [o.name for o in st.options])
+            choose = ins.Choose(prog, self.seat(st.player), [o.name for o in st.options])
             self.emit(choose, st)
             ends: list[ins.Jump] = []
             for opt in st.options:
@@ -258,7 +269,7 @@ class _Compiler(ExpressionCompiler):
                 j.target = self.here
         elif isinstance(st, m.Auction):
             self.emit(ins.Auction(
-                prog, st.kind == "once_around", self.expr(st.start), self.expr(st.low), self.expr(st.high),
+                prog, st.kind == "once_around", self.seat(st.start), self.expr(st.low), self.expr(st.high),
                 self.expr(st.all_pass_maker) if st.all_pass_maker is not None else None,
                 self.expr(st.all_pass_bid) if st.all_pass_bid is not None else None,
                 st.all_pass_cite.laws if st.all_pass_cite else (),
@@ -269,7 +280,9 @@ class _Compiler(ExpressionCompiler):
             raise TypeError(st)
 
     def score(self, st: m.Score) -> ins.Score:
-        return ins.Score(self.prog, self.expr(st.who), self.type(st.who) == "player", self.expr(st.amount),
+        is_player = self.type(st.who) == "player"
+        who = self.seat(st.who, "scoring") if is_player else self.expr(st.who)
+        return ins.Score(self.prog, who, is_player, self.expr(st.amount),
                          st.label, -1 if st.negative else 1)
 
     def if_stmt(self, st: m.If) -> None:
@@ -312,14 +325,18 @@ class _Compiler(ExpressionCompiler):
             test = self.guard(d.guard)
             if test is False:
                 continue  # switched off by an option
-            declarations.append(ins.Declaration(
+            declaration = ins.Declaration(
                 d.name, self.tables.pattern_table(d.holding), d.deadline == "before_first_card",
                 None if test is True else test,
                 self.effects(d.body, d.cite.laws if d.cite else ()), d.cite.laws if d.cite else (), declarer,
-            ))
+            )
+            declaration.after_lead = d.deadline == "after_leading_it"
+            declarations.append(declaration)
             prog.declaration_names.append(d.name)
         self.context = saved
-        self.emit(ins.Tricks(prog, self.expr(st.count), self.expr(st.leader), obligations, lead_rules, declarations), st)
+        tricks = ins.Tricks(prog, self.expr(st.count), self.seat(st.leader), obligations, lead_rules, declarations)
+        tricks.window_slot = self.hidden_slot("window")
+        self.emit(tricks, st)
 
     def effects(self, stmts: tuple[m.Statement, ...], laws: tuple[str, ...]) -> Callable[[Core], None]:
         """Compile the body of a declaration: scores, variables and conditions only."""

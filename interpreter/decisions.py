@@ -241,6 +241,7 @@ class Auction(Instruction):
         else:
             core.au_high = int(action.args[0])
             core.au_bidder = p
+            core.bids[p] = core.au_high  # `bids(P)`: his highest bid in the auction
             self.prog.emit(core, (ev.BID, p, core.au_high, ()))
         core.au_pos += 1
         if self._finished(core):

@@ -48,6 +48,28 @@ class ExpressionCompiler:
     roles: dict[str, m.Expr]
     context: dict[str, Type]
     constants: dict[str, Value]
+    line = 0
+    """The line of the statement being compiled, for run-time errors in its expressions."""
+
+    def seat(self, e: m.Expr, what: str = "") -> Fn:
+        """A player expression used where a seat is needed (an actor, `tricks(P)`, `left of P`...).
+
+        A value that is not a seat (`nobody`, a maker not yet chosen) raises RuleRuntimeError
+        naming the rule's line, instead of silently reading some other seat's value.
+        """
+        fn = self.expr(e)
+        if self._depends_on_dealer_only(e) or isinstance(e, m.Name) and e.name in self.context:
+            return fn  # always a seat
+        n, line = self.prog.n, self.line
+        said = e.name if isinstance(e, m.Name) else "the player"
+        where = f" in {what}" if what else ""
+
+        def checked(core: Core) -> Any:
+            v = fn(core)
+            if not (isinstance(v, int) and 0 <= v < n):
+                raise RuleRuntimeError(f"line {line}: a seat is needed{where}, but {said} is nobody")
+            return v
+        return checked
 
     def slot(self, name: str) -> int:  # pragma: no cover - provided by the compiler
         raise NotImplementedError
@@ -161,7 +183,8 @@ class ExpressionCompiler:
 
     def of(self, e: m.Of) -> Fn:
         prog = self.prog
-        arg = self.expr(e.arg)
+        player_arg = e.name != "suit" and self.type(e.arg) == "player"
+        arg = self.seat(e.arg, f"'{e.name} of'") if player_arg else self.expr(e.arg)
         n = prog.n
         if e.name == "left":
             return lambda core: (arg(core) + 1) % n
@@ -225,7 +248,8 @@ class ExpressionCompiler:
         kind = prog.zone_kind[name]
         if kind == "shared":
             return lambda core: base
-        owner = self.expr(owner_expr) if owner_expr is not None else subject
+        owner = self.seat(owner_expr, f"'{name} of'") if owner_expr is not None and self.type(owner_expr) == "player" else (
+            self.expr(owner_expr) if owner_expr is not None else subject)
         if owner is None:  # pragma: no cover - checked
             raise RuleRuntimeError(f"zone '{name}' needs an owner")
         if kind == "side":
@@ -255,8 +279,8 @@ class ExpressionCompiler:
                 t = table[core.ti]
                 return sum(1 for c in cards if t[c])
             return count
-        who = self.expr(arg.value)
         is_player = self.type(arg.value) == "player"
+        who = self.seat(arg.value, f"'{e.name}()'") if is_player else self.expr(arg.value)
         sides, side_of = prog.sides, prog.side_of
         if e.name == "tricks":
             if is_player:

@@ -12,7 +12,8 @@ block          ids
                low): ``play C``; in one-card mode also ``VERB C``, one card of the
                pending selection (``discard 7H``)
 ``word``       the named choices (``stand``, ``propose``...) in order of first
-               appearance, then ``pass`` when the rule file has an auction
+               appearance (and ``continue`` where a declaration window follows a
+               lead), then ``pass`` when the rule file has an auction
 ``name``       ``name SUIT``, one per suit, when a player may name trumps
 ``bid``        ``bid B`` for every B from the lowest to the highest bid the rule
                file allows (bounds that are not constants: 0 and the deck size)
@@ -86,12 +87,14 @@ class ActionSpace:
         self.selections = selections
         self.codes: list[str] = list(tables.codes)
         self.select_verbs: frozenset[str] = frozenset(
-            ["discard" for st in stmts if isinstance(st, m.Discard)]
-            + [st.verb for st in stmts if isinstance(st, m.Take)])
+            ["discard" for st in stmts if isinstance(st, (m.Discard, m.Keep))]
+            + [st.verb for st in stmts if isinstance(st, (m.Take, m.Keep))])
         words: list[str] = []
         for st in stmts:
             if isinstance(st, m.Choose):
                 words.extend(o.name for o in st.options)
+            elif isinstance(st, m.Tricks) and any(d.deadline == "after_leading_it" for d in st.declarations):
+                words.append("continue")  # the window after a lead: `declare NAME` or `continue`
         if any(isinstance(st, m.Auction) for st in stmts):
             words.append("pass")
         self.words: list[str] = list(dict.fromkeys(words))

@@ -37,10 +37,10 @@ no tensor (the invariant harness checks it with the observations).
 >>> import tricklang, interpreter
 >>> state = interpreter.new_game(tricklang.load("rules/ecarte.trick"), seed=42)
 >>> state.tensor_shape, tensor_layout(state).segment("trump")
-((399,), (330, 5))
+((465,), (396, 5))
 >>> t = state.observation_tensor(1)
 >>> len(t), sum(t[:32])          # seat 1's own hand: five cards
-(399, 5.0)
+(465, 5.0)
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tricklang.diagnostics import printable
+from tricklang.words import plural
 
 from .state import State
 
@@ -60,7 +61,7 @@ def _who(state: State, e: Event) -> str:
 
 
 def _cards(e: Event) -> str:
-    return " ".join(e["cards"]) if "cards" in e else f"{e['count']} card(s)"
+    return " ".join(e["cards"]) if "cards" in e else plural(e["count"], "card")
 
 
 def _deal(state: State, e: Event) -> list[str]:
@@ -73,14 +74,14 @@ def _dealt(state: State, e: Event) -> list[str]:
     """A player's cards from the deal (their number, to the others)."""
     if "cards" in e:
         return [f"  {_who(state, e)} is dealt {' '.join(e['cards'])}"]
-    return [f"  {_who(state, e)} is dealt {e['count']} cards"]
+    return [f"  {_who(state, e)} is dealt {plural(e['count'], 'card')}"]
 
 
 def _turn_up(state: State, e: Event) -> list[str]:
     """Cards turned up from the pack (their number, when face down to this viewer)."""
     if "cards" in e:
         return [f"  turned up: {' '.join(e['cards'])}"]
-    return [f"  {e['count']} card(s) turned up face down"]
+    return [f"  {plural(e['count'], 'card')} turned up face down"]
 
 
 def _trump(state: State, e: Event) -> list[str]:
@@ -108,7 +109,7 @@ def _draw(state: State, e: Event) -> list[str]:
         if e.get("taken_back"):
             text += f", takes back {' '.join(e['taken_back'])}"
     else:
-        text = f"  {_who(state, e)} draws {e['count']} card(s)"
+        text = f"  {_who(state, e)} draws {plural(e['count'], 'card')}"
         if e.get("taken_back"):
             text += f", takes back {e['taken_back']}"
     return [text + _laws(e)]
@@ -116,7 +117,13 @@ def _draw(state: State, e: Event) -> list[str]:
 
 def _move(state: State, e: Event) -> list[str]:
     """Cards moved from one zone to another."""
-    return [f"  {_cards(e)} moved from {e['from']} to {e['to']}"]
+    where = f"the bottom of {e['to']}" if e.get("under") else e["to"]
+    return [f"  {_cards(e)} moved from {e['from']} to {where}"]
+
+
+def _cut(state: State, e: Event) -> list[str]:
+    """A zone was cut: cards from its top go under it."""
+    return [f"  {e['zone']} is cut: {plural(e['count'], 'card')} from the top go under it{_laws(e)}"]
 
 
 def _bid(state: State, e: Event) -> list[str]:
@@ -137,6 +144,8 @@ def _contract(state: State, e: Event) -> list[str]:
 
 def _maker(state: State, e: Event) -> list[str]:
     """The maker is set."""
+    if e["maker"] is None or e["maker"] < 0:
+        return [f"  nobody is the maker{_laws(e)}"]
     return [f"  {seat_name(state, e['maker'])} is the maker{_laws(e)}"]
 
 
@@ -225,7 +234,7 @@ def _match_end(state: State, e: Event) -> list[str]:
 
 EVENTS: dict[str, Renderer] = {
     "deal": _deal, "dealt": _dealt, "turn_up": _turn_up, "trump": _trump, "choice": _choice, "select": _select,
-    "draw": _draw, "move": _move, "bid": _bid, "pass": _pass, "contract": _contract, "maker": _maker,
+    "draw": _draw, "move": _move, "cut": _cut, "bid": _bid, "pass": _pass, "contract": _contract, "maker": _maker,
     "contract_bid": _contract_bid, "counter": _counter, "irregularity": _irregularity, "exposed": _exposed,
     "forbid": _forbid, "redeal": _redeal, "declare": _declare, "play": _play, "trick": _trick, "score": _score,
     "deal_end": _deal_end, "last_deal": _last_deal, "match_end": _match_end,

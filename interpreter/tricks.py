@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from . import events as ev
+from . import windows
 from .actions import Action
 from .cards import NO_TRUMP
 from .core import Core
@@ -26,7 +27,7 @@ class Obligation:
 
 
 class Declaration:
-    __slots__ = ("name", "test", "before_first_card", "guard", "effects", "laws", "action", "slot")
+    __slots__ = ("name", "test", "before_first_card", "guard", "effects", "laws", "action", "slot", "after_lead")
 
     def __init__(self, name: str, test: list[list[bool]], before_first_card: bool, guard: Fn | None,
                  effects: Callable[[Core], None], laws: tuple[str, ...], slot: int) -> None:
@@ -38,6 +39,7 @@ class Declaration:
         self.laws = laws
         self.action = Action("declare", (name,))
         self.slot = slot
+        self.after_lead = False  # `after leading it`: see interpreter/windows.py
 
 
 class Tricks(Instruction):
@@ -55,7 +57,8 @@ class Tricks(Instruction):
         self.chain = [o for o in obligations if o.kind not in ("may_trump", "first_lead_trump", "lead_first")]
         self.lead_rules = lead_rules
         self.declarations = declarations
-        self.only_before_first_card = all(d.before_first_card for d in declarations)
+        self.only_before_first_card = all(d.before_first_card or d.after_lead for d in declarations)
+        self.window_slot = -1  # set by the compiler: the owner of an open `after leading it` window
         self.play_actions = [Action("play", (code,), i) for i, code in enumerate(prog.tables.codes)]
         self.next_seat = [(p + 1) % prog.n for p in range(prog.n)]
         # Leading is free of obligations after the first trick (or always): no chain to walk.
@@ -102,7 +105,8 @@ class Tricks(Instruction):
         return q if zones[hand + q] else p
 
     def actor(self, core: Core) -> int:
-        return core.tr_turn
+        held = windows.owner(self, core)
+        return core.tr_turn if held is None else held
 
     def allowed_cards(self, core: Core, p: int) -> tuple[list[int], list[str]]:
         """The cards p may play now, and the obligations that narrowed the choice."""
@@ -191,9 +195,9 @@ class Tricks(Instruction):
         names: set[str] = set()
         hand = core.zones[self.prog.hand + p]
         for d in self.declarations:
-            if d.name in names or (d.name, p) in core.declared:
+            if d.after_lead or d.name in names or (d.name, p) in core.declared:
                 continue
-            if d.guard is not None and not d.guard(core):
+            if not windows.guard_holds(core, d, p):
                 continue
             if d.before_first_card and core.played[p]:
                 continue
@@ -204,6 +208,9 @@ class Tricks(Instruction):
         return out
 
     def legal(self, core: Core) -> LegalActions:
+        held = windows.owner(self, core)
+        if held is not None:
+            return LegalActions(tuple(windows.legal(self, core, held)))
         p = core.tr_turn
         if not core.tr_cards and (self.free_lead or (self.free_lead_after_first and core.tr_no)):
             cards = sorted(core.zones[self.prog.hand + p], key=self.prog.tables.order[core.ti].__getitem__)
@@ -217,6 +224,10 @@ class Tricks(Instruction):
 
     def apply(self, core: Core, action: Action) -> None:
         prog = self.prog
+        held = windows.owner(self, core)
+        if held is not None:
+            windows.apply(self, core, held, action)
+            return
         p = core.tr_turn
         if action.verb == "declare":
             for d in self.available_declarations(core, p):
@@ -235,6 +246,8 @@ class Tricks(Instruction):
         core.tr_players.append(p)
         core.played[p] = True
         core.events.append(ev.play(p, card, core.tr_no + 1))  # Program.emit's work, inlined: the hottest event
+        if len(core.tr_cards) == 1 and self.window_slot >= 0:
+            windows.after_play(self, core, p)
         nxt = self._next_with_cards(core, p)
         if nxt == core.tr_leader or nxt == p or nxt in core.tr_players:
             self._finish_trick(core)
@@ -265,6 +278,8 @@ class Tricks(Instruction):
         core.tr_cards = []
         core.tr_players = []
         core.tr_leader = core.tr_turn = winner
+        if self.window_slot >= 0:
+            core.vars[self.window_slot] = None  # a window closes with its trick
 
     def phase(self, core: Core) -> str:
         return "play"

@@ -220,6 +220,8 @@ class _Bounder:
                 v = None if inner is None else 1 + inner
             elif isinstance(st, _ONE_DECISION):
                 v = 1
+            elif isinstance(st, m.Keep):
+                v = 2  # the cards taken, then those thrown
             elif isinstance(st, m.Auction):
                 if st.kind == "once_around":
                     v = self.n
@@ -234,6 +236,8 @@ class _Bounder:
                 count = self.const(st.count)
                 plays = self.deck if count is None else min(self.deck, max(0, count) * self.n)
                 v = plays + len({d.name for d in st.declarations}) * self.n
+                if any(d.deadline == "after_leading_it" for d in st.declarations):
+                    v += plays  # at most one `declare NAME` / `continue` window after each lead
             elif self._blocks(st) is not None:
                 v = self._fold(st, self.decisions)
             elif isinstance(st, _NO_DECISION):
@@ -283,6 +287,8 @@ class _Bounder:
                     add(None, mult)
                 else:
                     add(self.abs_bound(c.high if c.high is not None else c.low), mult)
+            elif isinstance(st, m.Keep):
+                add(self.abs_bound(st.count), mult)  # he holds up to N more before discarding down to N
             elif isinstance(st, m.Move):
                 if st.to.name == "hand":
                     add(None if st.mode == "all" else self.abs_bound(st.amount), mult)
@@ -306,9 +312,9 @@ class _Bounder:
         return dealt, target, extra
 
 
-_NO_SCORE = (m.DealCards, m.TurnUp, m.SetTrump, m.NameTrump, m.Let, m.StopLoop, m.Pass, m.EndDeal, m.Redeal, m.Expose, m.Forbid, m.Cancel, m.Discard, m.Take, m.Draw, m.Move, m.Auction, m.Bid, m.Add)
+_NO_SCORE = (m.DealCards, m.TurnUp, m.SetTrump, m.NameTrump, m.Let, m.StopLoop, m.Pass, m.EndDeal, m.Redeal, m.Expose, m.Forbid, m.Cancel, m.Discard, m.Take, m.Keep, m.Cut, m.Draw, m.Move, m.Auction, m.Bid, m.Add)
 """Statements that never score (a ``Cancel`` takes points back: see ``has_cancel``)."""
 _ONE_DECISION = (m.Discard, m.Take, m.NameTrump, m.Bid)
-_NO_DECISION = (m.DealCards, m.TurnUp, m.SetTrump, m.Score, m.Let, m.StopLoop, m.Pass, m.EndDeal, m.Redeal, m.Expose, m.Forbid, m.Cancel, m.Draw, m.Move, m.Add)
-_NO_CARDS_TO_HAND = (m.SetTrump, m.NameTrump, m.Score, m.Let, m.StopLoop, m.Pass, m.EndDeal, m.Redeal, m.Expose, m.Forbid, m.Cancel, m.Auction, m.Tricks, m.Bid, m.Add)
+_NO_DECISION = (m.DealCards, m.TurnUp, m.SetTrump, m.Score, m.Let, m.StopLoop, m.Pass, m.EndDeal, m.Redeal, m.Expose, m.Forbid, m.Cancel, m.Draw, m.Move, m.Cut, m.Add)
+_NO_CARDS_TO_HAND = (m.SetTrump, m.NameTrump, m.Score, m.Let, m.StopLoop, m.Pass, m.EndDeal, m.Redeal, m.Cut, m.Expose, m.Forbid, m.Cancel, m.Auction, m.Tricks, m.Bid, m.Add)
 

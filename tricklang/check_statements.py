@@ -70,7 +70,7 @@ class StatementChecker(Visitor[None]):
         for p in st.packets:
             self.c._expect(p, INT, scope)
         if st.first is not None:
-            self.c._expect(st.first, PLAYER, scope)
+            self.c._seat(st.first, scope)
 
     def visit_TurnUp(self, st: m.TurnUp, scope: Scope) -> None:  # noqa: N802
         self.c._expect(st.count, INT, scope)
@@ -83,14 +83,17 @@ class StatementChecker(Visitor[None]):
             self.c.error("bad-suit", f"'{st.suit}' is not a suit of the deck", st.span)
 
     def visit_NameTrump(self, st: m.NameTrump, scope: Scope) -> None:  # noqa: N802
-        self.c._expect(st.player, PLAYER, scope)
+        self.c._seat(st.player, scope)
         if st.exclude is not None:
             self.c._expect(st.exclude, SUIT, scope)
 
     def visit_Bid(self, st: m.Bid, scope: Scope) -> None:  # noqa: N802
-        self.c._expect(st.player, PLAYER, scope)
+        self.c._seat(st.player, scope)
         self.c._expect(st.low, INT, scope)
         self.c._expect(st.high, INT, scope)
+        if isinstance(st.low, m.IntLit) and isinstance(st.high, m.IntLit) and not 0 <= st.low.value <= st.high.value <= 10_000:
+            self.c.error("bad-count", f"bids {st.low.value}..{st.high.value} are not a valid range", st.span,
+                         "write the lowest bid first: 'bids 1..5'")
         if st.forbidden is not None:
             self.c._expect(st.forbidden, INT, scope)
 
@@ -101,6 +104,7 @@ class StatementChecker(Visitor[None]):
             self.c.error("undefined-name", f"no counter named '{st.counter}'", st.span,
                        "declare it, e.g. 'counter bags: per side'")
         else:
+            self.c._not_nobody(st.owner, f"'add ... to {st.counter} of'")
             t = self.c._type(st.owner, scope)
             if t not in (PLAYER, SIDE, ANY):
                 self.c.error("type-error", f"a counter belongs to a player or a side, not {describe(t)}", st.owner.span)
@@ -109,6 +113,7 @@ class StatementChecker(Visitor[None]):
         self.block(st.body, scope)
 
     def visit_Score(self, st: m.Score, scope: Scope) -> None:  # noqa: N802
+        self.c._not_nobody(st.who, "scoring")
         t = self.c._type(st.who, scope)
         if t not in (PLAYER, SIDE, ANY):
             self.c.error("type-error", f"only a player or a side can score, not {describe(t)}", st.who.span)
@@ -119,21 +124,31 @@ class StatementChecker(Visitor[None]):
             self.c.error("stop-outside-loop", "'stop' is only allowed inside 'repeat' or 'for each'", st.span)
 
     def visit_Discard(self, st: m.Discard, scope: Scope) -> None:  # noqa: N802
-        self.c._expect(st.player, PLAYER, scope)
+        self.c._seat(st.player, scope)
         self.count(st.count, scope)
         if st.matching is not None:
             self.c._check_pattern(st.matching)
         self._zone(st.to, scope, subject=True)
 
     def visit_Take(self, st: m.Take, scope: Scope) -> None:  # noqa: N802
-        self.c._expect(st.player, PLAYER, scope)
+        self.c._seat(st.player, scope)
         self.count(st.count, scope)
         if st.matching is not None:
             self.c._check_pattern(st.matching)
         self._zone(st.source, scope, subject=True)
 
+    def visit_Keep(self, st: m.Keep, scope: Scope) -> None:  # noqa: N802
+        self.c._seat(st.player, scope)
+        self.c._expect(st.count, INT, scope)
+        self._zone(st.source, scope, subject=True)
+        if st.rest is not None:
+            self._zone(st.rest, scope, subject=True)
+
+    def visit_Cut(self, st: m.Cut, scope: Scope) -> None:  # noqa: N802
+        self._zone(st.zone, scope)
+
     def visit_Draw(self, st: m.Draw, scope: Scope) -> None:  # noqa: N802
-        self.c._expect(st.player, PLAYER, scope)
+        self.c._seat(st.player, scope)
         self.count(st.count, scope)
         if st.count.kind in ("range", "at_least"):
             self.c.error("bad-count", "a draw takes an exact number of cards ('N' or 'to N'), not a range", st.count.span)
@@ -155,7 +170,7 @@ class StatementChecker(Visitor[None]):
         self._zone(st.zone, scope)
 
     def visit_Forbid(self, st: m.Forbid, scope: Scope) -> None:  # noqa: N802
-        self.c._expect(st.who, PLAYER, scope)
+        self.c._seat(st.who, scope)
         if st.kind == "choice":
             options = {o.name for c in statements(self.c.rules.deal) if isinstance(c, m.Choose) for o in c.options}
             if st.declaration not in options:
@@ -188,7 +203,7 @@ class StatementChecker(Visitor[None]):
 
     def visit_ForEach(self, st: m.ForEach, scope: Scope) -> None:  # noqa: N802
         if st.start is not None:
-            self.c._expect(st.start, PLAYER, scope)
+            self.c._seat(st.start, scope)
         if st.exclude is not None:
             t = self.c._type(st.exclude, scope)
             want = PLAYER if st.kind == "player" else SIDE
@@ -199,7 +214,7 @@ class StatementChecker(Visitor[None]):
         self.block(st.body, inner)
 
     def visit_Choose(self, st: m.Choose, scope: Scope) -> None:  # noqa: N802
-        self.c._expect(st.player, PLAYER, scope)
+        self.c._seat(st.player, scope)
         seen: set[str] = set()
         for opt in st.options:
             if opt.name in seen:
@@ -208,19 +223,19 @@ class StatementChecker(Visitor[None]):
             self.block(opt.body, scope)
 
     def visit_Auction(self, st: m.Auction, scope: Scope) -> None:  # noqa: N802
-        self.c._expect(st.start, PLAYER, scope)
+        self.c._seat(st.start, scope)
         self.c._expect(st.low, INT, scope)
         self.c._expect(st.high, INT, scope)
         if isinstance(st.low, m.IntLit) and isinstance(st.high, m.IntLit) and not 0 <= st.low.value <= st.high.value <= 10_000:
             self.c.error("bad-count", f"bids {st.low.value}..{st.high.value} are not a valid range", st.span)
         if st.all_pass_maker is not None:
-            self.c._expect(st.all_pass_maker, PLAYER, scope)
+            self.c._seat(st.all_pass_maker, scope)
         if st.all_pass_bid is not None:
             self.c._expect(st.all_pass_bid, INT, scope)
 
     def visit_Tricks(self, st: m.Tricks, scope: Scope) -> None:  # noqa: N802
         self.c._expect(st.count, INT, scope)
-        self.c._expect(st.leader, PLAYER, scope)
+        self.c._seat(st.leader, scope)
         if "won" not in self.c.zones:
             self.c.error("missing-section", "trick play needs a 'won' zone for the tricks taken", st.span, "declare 'zone won: per side, public'")
         for ob in st.obligations:
@@ -230,11 +245,22 @@ class StatementChecker(Visitor[None]):
                 self.c._check_pattern(ob.pattern)
         for dec in st.declarations:
             self.c._check_pattern(dec.holding)
-            if dec.guard is not None:
-                self.c._expect(dec.guard, BOOL, scope)
             inner = Scope(dict(scope.names), scope.in_loop)
-            inner.names["declarer"] = PLAYER
+            inner.names["declarer"] = PLAYER  # in the guard too: the player who would declare
+            if dec.guard is not None:
+                self.c._expect(dec.guard, BOOL, inner)
+            self._check_declaration_body(dec.body)
             self.block(dec.body, inner)
+
+    def _check_declaration_body(self, body: tuple[m.Statement, ...]) -> None:
+        """A declaration's effect runs in the middle of a trick: it may score, set
+        variables and test conditions, nothing that moves cards or asks for a decision."""
+        for st in statements(body):
+            builtin = st.name if isinstance(st, m.Let) and st.rebind and st.name in ASSIGNABLE_BUILTINS else ""
+            if not isinstance(st, (m.Score, m.Let, m.If, m.Pass)) or builtin:
+                what = f"'set {builtin}'" if builtin else f"'{type(st).__name__.lower()}'"
+                self.c.error("bad-declaration-body", f"a declaration may only score, set variables or test conditions, "
+                             f"not {what}", st.span, "do it in the deal, after the tricks, reading a variable the declaration sets")
 
     def visit_Let(self, st: m.Let, scope: Scope) -> None:  # noqa: N802
         if st.rebind and st.name in ASSIGNABLE_BUILTINS:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from . import model as m
 from .check_statements import MAX_CARDS, StatementChecker
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, origin
 from .types import (
     ANY,
     BOOL,
@@ -39,6 +39,7 @@ from .types import (
     Typer,
 )
 from .walk import fold_int, statements, statements_of
+from .words import plural
 
 LANGUAGE_VERSION = 1
 MAX_PLAYERS = 16
@@ -71,8 +72,9 @@ class Checker:
 
     def _add(self, code: str, message: str, span: m.Span | None, hint: str, severity: str) -> None:
         line, col, end = (span.line, span.column, span.end_column if span.end_line == span.line else 0) if span else (0, 0, 0)
+        path, note = origin(self.rules.path, span.path if span else None)
         self.diagnostics.append(
-            Diagnostic(code, message, line, col, end, severity, hint, self.rules.path)  # type: ignore[arg-type]
+            Diagnostic(code, message, line, col, end, severity, hint, path, note)  # type: ignore[arg-type]
         )
 
     # ------------------------------------------------------------ entry point
@@ -104,7 +106,9 @@ class Checker:
         self._check_name_lengths()
         self._check_card_counts()
         for name, opt in self.options.items():
-            if name not in self.used_names:
+            # An option a variant inherits but no longer uses (its phase was replaced)
+            # cannot be removed by the variant: not worth a warning there.
+            if name not in self.used_names and opt.span.path in (None, r.path):
                 self.warn("unused-option", f"option '{name}' is never used", opt.span)
         first_let: dict[str, m.Span] = {}
         for st in statements_of(r):
@@ -306,6 +310,14 @@ class Checker:
     def _expect(self, e: m.Expr, wanted: Type, scope: Scope, report: bool = True) -> None:
         _CheckingTyper(self, report).expect(e, wanted, scope)
 
+    def _seat(self, e: m.Expr, scope: Scope) -> None:
+        """A player who must act or be a seat here: a player expression that is not `nobody`."""
+        _CheckingTyper(self, True).not_nobody(e, "this")
+        self._expect(e, PLAYER, scope)
+
+    def _not_nobody(self, e: m.Expr, what: str) -> None:
+        _CheckingTyper(self, True).not_nobody(e, what)
+
     def _suggest(self, name: str, scope: Scope) -> str:
         import difflib
 
@@ -361,7 +373,7 @@ class Checker:
                 named += [("choice", o.name, o.span) for o in st.options]
             elif isinstance(st, m.Tricks):
                 named += [("declaration", d.name, d.span) for d in st.declarations]
-            elif isinstance(st, m.Take):
+            elif isinstance(st, (m.Take, m.Keep)):
                 named.append(("verb", st.verb, st.span))
         for kind, name, span in named:
             if len(name) > MAX_NAME:
@@ -385,8 +397,10 @@ class Checker:
                 kinds.add("choice")
             elif isinstance(st, m.Discard):
                 kinds.add("discard")
-            elif isinstance(st, m.Take):
+            elif isinstance(st, (m.Take, m.Keep)):
                 kinds.add(st.verb)
+                if isinstance(st, m.Keep):
+                    kinds.add("discard")
         return kinds
 
     def _check_irregularities(self) -> None:
@@ -400,7 +414,7 @@ class Checker:
             scope.names.update(self.variables)
             scope.names["offender"] = PLAYER
             if irr.by is not None:
-                self._expect(irr.by, PLAYER, scope)
+                self._seat(irr.by, scope)
             for phase in irr.phases:
                 if phase not in kinds:
                     self.error("undefined-name", f"'{phase}' is not a kind of decision in this game", irr.span,
@@ -437,7 +451,7 @@ class Checker:
                     return
                 dealt += v
                 if dealt > deck_size:
-                    self.error("deck-too-small", f"turning up {v} card(s) here needs {dealt} cards; the deck has {deck_size}", st.span)
+                    self.error("deck-too-small", f"turning up {plural(v, 'card')} here needs {dealt} cards; the deck has {deck_size}", st.span)
                     return
 
 

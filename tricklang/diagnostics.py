@@ -117,16 +117,18 @@ class Diagnostic:
     severity: Severity = "error"
     hint: str = ""
     path: str = "<string>"
+    note: str = ""  # e.g. where inherited code comes from: "in base.trick, inherited by variant.trick"
+    source_line: str = ""  # the text of the line, when it is not in the source given to render()
 
     def render(self, source: str | None = None) -> str:
         """Return the message as ``path:line:col: severity: message [code]``,
         followed by the source line with a caret and the hint, where known."""
         where = f"{self.path}:{self.line}:{self.column}" if self.line else self.path
         out = [printable(f"{where}: {self.severity}: {self.message} [{self.code}]")]
-        if source is not None and self.line:
-            lines = source.split("\n")  # only a newline ends a line, as the parser counts them
-            if 0 < self.line <= len(lines):
-                raw = lines[self.line - 1].rstrip()
+        lines = [] if source is None else source.split("\n")  # only a newline ends a line, as the parser counts them
+        if self.source_line or source is not None and self.line:
+            if self.source_line or 0 < self.line <= len(lines):
+                raw = self.source_line.rstrip() or lines[self.line - 1].rstrip()
                 text = printable(raw)
                 gutter = f"{self.line:>5} | "
                 out.append(gutter + text)
@@ -135,6 +137,8 @@ class Diagnostic:
                 width = len(printable(raw[self.column - 1: self.column - 1 + width])) or 1
                 width = min(width, max(1, len(text) - start))
                 out.append(" " * (len(gutter) - 2) + "| " + " " * start + "^" * width)
+        if self.note:
+            out.append(printable(f"  note: {self.note}"))
         if self.hint:
             out.append(printable(f"  hint: {self.hint}"))
         return "\n".join(out)
@@ -150,7 +154,17 @@ class Diagnostic:
             "code": self.code,
             "message": self.message,
             "hint": self.hint,
+            **({"note": self.note} if self.note else {}),
         }
+
+
+def origin(path: str, written_in: str | None) -> tuple[str, str]:
+    """(the path to report, a note) for a diagnostic about code written in ``written_in``
+    (None: in ``path`` itself) found while checking ``path``: inherited code is reported
+    in its own file, with a note naming the variant that inherits it."""
+    if written_in is None or written_in == path:
+        return path, ""
+    return written_in, f"in {written_in}, inherited by {path}"
 
 
 class TrickLangError(Exception):

@@ -71,6 +71,25 @@ def merge(base: m.RuleFile, child: m.RuleFile) -> tuple[m.RuleFile, list[Diagnos
     return m.RuleFile(**fields), problems
 
 
+def stamp(node: _N, path: str) -> _N:
+    """The node with every span that names no file marked as written in ``path``
+    (a base file's nodes, before a variant is applied over them)."""
+    if isinstance(node, m.Span):
+        return node if node.path is not None or node.line == 0 else node.model_copy(update={"path": path})
+    if isinstance(node, tuple):
+        return tuple(stamp(x, path) for x in node)  # type: ignore[return-value]
+    if isinstance(node, m.Node):
+        changes = {}
+        for name in type(node).model_fields:
+            value = getattr(node, name)
+            if isinstance(value, (m.Node, tuple)):
+                new = stamp(value, path)
+                if new is not value:
+                    changes[name] = new
+        return node.model_copy(update=changes) if changes else node
+    return node
+
+
 def _phases(stmts: Iterable[m.Statement]) -> Iterable[m.Phase]:
     return (st for st in statements(stmts) if isinstance(st, m.Phase))
 

@@ -71,7 +71,7 @@ def format_text(text: str, path: str = "<string>") -> str:
     return result
 
 
-_SPAN_KEYS = frozenset({"line", "column", "end_line", "end_column"})
+_SPAN_KEYS = frozenset({"line", "column", "end_line", "end_column", "path"})
 
 
 def meaning(rules: RuleFile) -> Any:

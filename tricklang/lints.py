@@ -47,9 +47,10 @@ from typing import Any, Literal
 
 from . import model as m
 from .deck import CardModel
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, origin
 from .walk import Unknown, Value, Visitor, fold, nodes, statements
 from .walk import names as walk_names
+from .words import plural
 
 CODES = ("cards-exceed-deck", "no-legal-card", "point-total-mismatch", "phase-unreachable")
 
@@ -90,7 +91,8 @@ class _Linter:
 
     def warn(self, code: str, message: str, span: m.Span | None, hint: str = "") -> None:
         line, col, end = (span.line, span.column, span.end_column if span.end_line == span.line else 0) if span else (0, 0, 0)
-        self.found.append(Diagnostic(code, message, line, col, end, "warning", hint, self.rules.path))
+        path, note = origin(self.rules.path, span.path if span else None)
+        self.found.append(Diagnostic(code, message, line, col, end, "warning", hint, path, note))
 
     def run(self) -> list[Diagnostic]:
         self._unreachable(self.rules.deal)
@@ -227,6 +229,8 @@ class _Linter:
             top = self.value(au.high, self.defaults)
             if not isinstance(top, int) or isinstance(top, bool) or top in totals:
                 continue
+            if self.value(au.low, self.defaults) == top:
+                continue  # a single bid (`bids 1..1`) is a yes-or-no call, not a count of points
             worth = str(totals[0]) if len(totals) == 1 else f"{totals[0]} to {totals[-1]} (by trump suit)"
             self.warn("point-total-mismatch", f"bids go up to {top}, but the point cards are worth {worth} in all",
                       au.span, "make the top bid the total of the points table, or check the table")
@@ -317,11 +321,18 @@ class _Cards(Visitor[bool]):
         wanted = need * each
         if wanted > self.pack:
             verb = "draw" if isinstance(st, m.Draw) else "take"
-            lt.warn("cards-exceed-deck", f"{wanted} card(s) are to {verb} here but at most {max(self.pack, 0)} "
+            lt.warn("cards-exceed-deck", f"{plural(wanted, 'card')} {'is' if wanted == 1 else 'are'} to {verb} here but at most {max(self.pack, 0)} "
                     f"remain in '{lt.pack}' (a deck of {lt.deck_size}, with the options at their defaults)",
                     st.span, "deal fewer cards, or draw with a fallback: 'then from ZONE'")
             return False
         self.pack -= wanted
+        return True
+
+    def visit_Keep(self, st: m.Keep, each: int) -> bool:  # noqa: N802
+        keep = self.count(st.count)
+        if st.source.name == self.lt.pack or (st.rest is not None and st.rest.name == self.lt.pack):
+            return False
+        self.hand = None if keep is None or self.hand is None or each != self.lt.n else min(keep, self.hand)
         return True
 
     def visit_Discard(self, st: m.Discard, each: int) -> bool:  # noqa: N802
@@ -337,8 +348,8 @@ class _Cards(Visitor[bool]):
     def visit_Tricks(self, st: m.Tricks, each: int) -> bool:  # noqa: N802
         count = self.count(st.count)
         if count is not None and self.hand is not None and self.hand < count:
-            self.lt.warn("no-legal-card", f"{count} tricks are to be played, but each hand holds {self.hand} card(s) "
-                         f"here: after {self.hand} trick(s) nobody has a card left to play",
+            self.lt.warn("no-legal-card", f"{count} tricks are to be played, but each hand holds {plural(self.hand, 'card')} "
+                         f"here: after {plural(self.hand, 'trick')} nobody has a card left to play",
                          st.span, "play as many tricks as there are cards in each hand")
         self.hand = None
         return True
@@ -359,7 +370,7 @@ class _Cards(Visitor[bool]):
         return self.block(st.body, each)  # a named phase: its statements run in order
 
 
-_MOVES_CARDS = (m.DealCards, m.TurnUp, m.Move, m.Draw, m.Take, m.Discard, m.Tricks)
+_MOVES_CARDS = (m.DealCards, m.TurnUp, m.Move, m.Draw, m.Take, m.Keep, m.Cut, m.Discard, m.Tricks)
 
 
 def _weakest(outcomes: Sequence[Leave]) -> Leave:

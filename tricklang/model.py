@@ -25,6 +25,19 @@ class Span(Node):
     column: int
     end_line: int
     end_column: int
+    path: str | None = None  # set on what a variant inherits: the base file it was written in
+
+    def __eq__(self, other: object) -> bool:
+        """Spans are equal by position: where inherited code was written (``path``) is
+        provenance for messages, not part of the rules (a variant's inherited deck
+        equals its base's)."""
+        if not isinstance(other, Span):
+            return NotImplemented
+        return (self.line, self.column, self.end_line, self.end_column) == (
+            other.line, other.column, other.end_line, other.end_column)
+
+    def __hash__(self) -> int:
+        return hash((self.line, self.column, self.end_line, self.end_column))
 
 
 NO_SPAN = Span(line=0, column=0, end_line=0, end_column=0)
@@ -378,6 +391,23 @@ class Take(Stmt):
     verb: str = "take"
 
 
+class Keep(Stmt):
+    """`P takes all from Z and keeps N [as VERB][, the rest to Z2]`: P chooses N cards
+    among his hand and Z together; the others go back to Z (or to Z2)."""
+
+    player: Expr
+    source: ZoneRef
+    count: Expr
+    verb: str = "take"
+    rest: ZoneRef | None = None
+
+
+class Cut(Stmt):
+    """`cut Z`: a random number of cards (at least one, never all) from the top of Z go under it."""
+
+    zone: ZoneRef
+
+
 class Draw(Stmt):
     player: Expr
     count: Count
@@ -394,6 +424,7 @@ class Move(Stmt):
     matching: Pattern | None = None
     source: ZoneRef
     to: ZoneRef
+    bottom: bool = False  # `to bottom of Z`: under the cards already there
 
 
 class Redeal(Stmt):
@@ -481,7 +512,7 @@ class Obligation(Node):
 class Declaration(Node):
     name: str
     holding: Pattern
-    deadline: Literal["before_first_card", "before_playing_it"]
+    deadline: Literal["before_first_card", "before_playing_it", "after_leading_it"]
     guard: Expr | None = None
     body: tuple[Statement, ...]
     cite: Citation | None = None
@@ -510,6 +541,8 @@ Statement = (
     | EndDeal
     | Discard
     | Take
+    | Keep
+    | Cut
     | Draw
     | Move
     | EndMatch

@@ -379,7 +379,18 @@ class Prose(Visitor[list[Item]]):
             what = f"{n} card{'s' if n != '1' else ''}{match} chosen at random from {src} {'are' if n != '1' else 'is'}"
         else:
             what = f"all cards of {src}{match} are"
-        return self.say(st, f"{what} moved to {self.zone(st.to)}")
+        return self.say(st, f"{what} moved to {'the bottom of ' if st.bottom else ''}{self.zone(st.to)}")
+
+    def visit_Keep(self, st: m.Keep) -> list[Item]:  # noqa: N802 - visitor naming
+        called = f"; taking is called “{st.verb}”" if st.verb != "take" else ""
+        rest = self.zone(st.rest) if st.rest is not None else "it"
+        src = self.zone(st.source)
+        return self.say(st, f"{self.expr(st.player)} looks through {src} and keeps {self.expr(st.count)} cards of "
+                            f"his hand and {src} together, as he chooses (all of them when there are no more); "
+                            f"the others go to {rest}, unseen by the other players unless {rest} is public{called}")
+
+    def visit_Cut(self, st: m.Cut) -> list[Item]:  # noqa: N802 - visitor naming
+        return self.say(st, f"{self.zone(st.zone)} is cut: a random number of cards from its top go under the rest")
 
     def visit_Redeal(self, st: m.Redeal) -> list[Item]:  # noqa: N802 - visitor naming
         who = "the same dealer" if getattr(st, "same_dealer", False) else "the next dealer"

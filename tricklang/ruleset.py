@@ -7,6 +7,7 @@ import os
 import stat
 import warnings
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any, cast
@@ -18,7 +19,7 @@ from . import model as m
 from .checker import Checker, check
 from .deck import card_codes
 from .diagnostics import Diagnostic, OptionError, RulesError, brief, printable
-from .extend import MAX_EXTENDS_DEPTH, merge
+from .extend import MAX_EXTENDS_DEPTH, merge, stamp
 from .lints import lint
 from .parser import MAX_SOURCE_BYTES, parse
 from .safety import check_safety
@@ -271,14 +272,27 @@ def _looks_like_rules(text: str) -> bool:
     return False
 
 
+def _with_source_lines(found: list[Diagnostic], sources: dict[str, str]) -> list[Diagnostic]:
+    """Diagnostics about inherited code carry the text of their line in the base file."""
+    out: list[Diagnostic] = []
+    for d in found:
+        lines = sources.get(d.path, "").split("\n") if d.note else []
+        if not d.source_line and 0 < d.line <= len(lines):
+            d = replace(d, source_line=lines[d.line - 1])
+        out.append(d)
+    return out
+
+
 def _resolve(text: str, where: str, anchor: Path | None, chain: tuple[str, ...],
-             given: tuple[str, ...] | None = None) -> tuple[m.RuleFile, list[str], list[Diagnostic]]:
+             given: tuple[str, ...] | None = None,
+             sources: dict[str, str] | None = None) -> tuple[m.RuleFile, list[str], list[Diagnostic]]:
     """Parse a rule file and apply it over its base (if it `extends` one), recursively.
 
     ``where`` names the file in messages; ``anchor`` is its real folder (None: text
     with no file); ``given``: the texts of the bases in order (from a saved state),
     used instead of reading any file. Returns the merged rules, the texts of the
-    bases, and the merge diagnostics.
+    bases, and the merge diagnostics. The base's nodes are marked as written in it (their
+    spans name it), and ``sources`` collects each base's text under that name.
     """
     try:
         rules = parse(text, where)
@@ -311,11 +325,13 @@ def _resolve(text: str, where: str, anchor: Path | None, chain: tuple[str, ...],
         base_text = read_limited(base_file, "base rule file", shown=shown)
         if not _looks_like_rules(base_text):
             raise refuse(f"'{rules.extends}' is not a tricklang rule file (its first line is not 'tricklang N')")
-    base_rules, texts, _ = _resolve(base_text, shown, base_anchor, chain + (key,), rest)
+    base_rules, texts, _ = _resolve(base_text, shown, base_anchor, chain + (key,), rest, sources)
     base_errors = [d for d in check(base_rules) if d.severity == "error"]
     if base_errors:
         raise RulesError(base_errors, base_text)
-    merged, problems = merge(base_rules, rules)
+    if sources is not None:
+        sources.setdefault(shown, base_text)
+    merged, problems = merge(stamp(base_rules, shown), rules)
     return merged, [base_text, *texts], problems
 
 
@@ -393,12 +409,14 @@ def _load_text(text: str, where: str, options: Mapping[str, Any] | None, anchor:
         text = text[1:]
     own = str(anchor / Path(where).name) if anchor is not None else "<top>"
     # parse -> extend (with each base checked) -> check -> lint (and the limits of untrusted input)
-    rules, bases, problems = _resolve(text, where, anchor, (own,), given)
+    sources: dict[str, str] = {}
+    rules, bases, problems = _resolve(text, where, anchor, (own,), given, sources)
     checker = Checker(rules)
     found = problems + checker.run()
     if not any(d.severity == "error" for d in found):
         found += lint(rules)  # the lints assume a checked rule file
         found += check_safety(rules)
+    found = _with_source_lines(found, sources)
     errors = [d for d in found if d.severity == "error"]
     warnings = tuple(d for d in found if d.severity == "warning")
     if errors:

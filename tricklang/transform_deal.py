@@ -138,6 +138,15 @@ class DealRules(Transformer[Token, m.RuleFile]):
             span=span_of(meta),
         )
 
+    def keep(self, meta: Any, children: list[Any]) -> m.Keep:
+        zones = [c for c in children if isinstance(c, m.ZoneRef)]
+        verb = next((str(c) for c in children if isinstance(c, Token) and c.type == "NAME"), "take")
+        return m.Keep(player=children[0], source=zones[0], count=children[2], verb=verb,
+                      rest=zones[1] if len(zones) > 1 else None, span=span_of(meta))
+
+    def cut(self, meta: Any, children: list[Any]) -> m.Cut:
+        return m.Cut(zone=children[0], span=span_of(meta))
+
     def draw(self, meta: Any, children: list[Any]) -> m.Draw:
         zones = [c for c in children if isinstance(c, m.ZoneRef)]
         matching = one_of(children, Matching)
@@ -160,6 +169,7 @@ class DealRules(Transformer[Token, m.RuleFile]):
             matching=matching.pattern if matching else None,
             source=zones[0],
             to=zones[1],
+            bottom=any(isinstance(c, Token) and c.type == "BOTTOM" for c in children),
             span=span_of(meta),
         )
 
@@ -414,6 +424,9 @@ class DealRules(Transformer[Token, m.RuleFile]):
 
     def before_playing_it(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("before_playing_it")
+
+    def after_leading_it(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("after_leading_it")
 
     # ------------------------------------------------------------ patterns
     def pattern(self, meta: Any, children: list[Any]) -> Any:

@@ -153,7 +153,16 @@ class Typer(Visitor[Type]):
         self.error("undefined-name", f"undefined name '{e.name}'", e.span, self.suggest(e.name, scope))
         return ANY
 
+    def not_nobody(self, e: m.Expr, what: str) -> None:
+        """`nobody` where a seat is needed: an error (at run time, a player expression that
+        turns out to be nobody raises RuleRuntimeError naming the rule's line)."""
+        if isinstance(e, m.Name) and e.name == "nobody":
+            self.error("nobody-is-no-seat", f"{what} needs a seat, and 'nobody' is none", e.span,
+                       "compare with nobody ('if maker != nobody:') before using a player who may be nobody")
+
     def visit_Of(self, e: m.Of, scope: Scope) -> Type:  # noqa: N802
+        if e.name != "suit":
+            self.not_nobody(e.arg, f"'{e.name} of'")
         if e.name in OF_FORMS:
             return self._of_form(e, scope)
         if e.name in self.zones:
@@ -211,6 +220,7 @@ class Typer(Visitor[Type]):
                 self.error("undefined-name", "the second argument of points() names a points table", a.span,
                            "tables: " + (", ".join(sorted(tables)) or "none (declare 'points NAME')"))
         else:
+            self.not_nobody(a.value, f"'{call.name}()'")
             t = self.visit(a.value, scope)
             if t not in (PLAYER, SIDE, ANY):
                 self.error("type-error", f"'{call.name}' needs a player or a side, not {t}", a.span)

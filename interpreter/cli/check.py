@@ -8,7 +8,7 @@ import json
 import sys
 from typing import Any
 
-from tricklang import OptionError, RulesError
+from tricklang import RulesError
 from tricklang.diagnostics import Diagnostic
 from tricklang.explain import allowed, explain
 
@@ -54,9 +54,6 @@ def cmd_check(args: argparse.Namespace) -> int:
         except RulesError as err:
             diagnostics = list(err.diagnostics) + list(err.warnings)
             source, ok = err.source, False
-        except OptionError as err:
-            diagnostics = [Diagnostic("bad-option", str(err), path=path)]
-            ok = False
         failed = failed or not ok
         errors = sum(d.severity == "error" for d in diagnostics)
         warnings = len(diagnostics) - errors

@@ -32,7 +32,7 @@ def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
     """Add the subcommand ``simulate`` to the ``tricklang`` parser."""
     p = sub.add_parser("simulate", parents=[opts], help="play many matches between built-in players",
                        description="Play N matches between built-in players and summarise them: wins per side "
-                       "with 95%% confidence intervals (Wilson), the first dealer's advantage, deals and actions, "
+                       "with 95% confidence intervals (Wilson), the first dealer's advantage, deals and actions, "
                        "how often each score label awarded points, abandoned matches and throughput. Match i is "
                        "seeded from --seed and i, so the result does not depend on --jobs.")
     p.add_argument("file", metavar="FILE", help="rule file")
@@ -138,11 +138,14 @@ def simulate_match(job: _Job) -> dict[str, Any]:
     deals = outcome.deals if outcome is not None else state.deal_number - (1 if abandoned_early else 0)
     record = Record.from_state(state, seats=list(job.seats), actors=actors, failed=failed,
                                rules_path=job.path) if job.record else None
+    end: dict[str, Any] = next((e for e in reversed(state.events(None)) if e.get("type") == "match_end"), {})
+    drawn = outcome is not None and outcome.winner is None and bool(end.get("drawn"))
     return {
         "record": record,
         "index": job.index,
         "seed": seed,
         "winner": outcome.winner if outcome is not None else None,
+        "drawn": drawn,
         "first_dealer_side": side_of[int(state.to_dict()["dealer"])],
         "deals": deals,
         "actions": len(state.actions),
@@ -295,7 +298,8 @@ def summarise(ruleset: Ruleset, seats: Sequence[str], seed: int, results: Sequen
     n = len(results)
     wins = [0] * len(sides)
     errors = [{"match": r["index"], "seed": r["seed"], "error": r["error"]} for r in results if r["error"]]
-    abandoned = sum(1 for r in results if r["winner"] is None and not r["error"])
+    draws = sum(1 for r in results if r.get("drawn") and not r["error"])
+    abandoned = sum(1 for r in results if r["winner"] is None and not r["error"] and not r.get("drawn"))
     first_wins = decided = 0
     awards: dict[tuple[str, tuple[str, ...]], list[int]] = {}
     for r in results:
@@ -322,6 +326,7 @@ def summarise(ruleset: Ruleset, seats: Sequence[str], seed: int, results: Sequen
              "rate": round(wins[s] / n, 4) if n else 0.0, "ci95": list(wilson(wins[s], n))}
             for s, members in enumerate(sides)
         ],
+        "draws": draws,
         "abandoned": abandoned,
         "errors": errors,
         "first_dealer": {"wins": first_wins, "decided": decided,
@@ -358,6 +363,8 @@ def _print_summary(s: dict[str, Any], out: TextIO | None = None) -> None:
         label = f"{who} ({', '.join(dict.fromkeys(side['players']))})"
         lo, hi = side["ci95"]
         say(f"  {label:<26}{side['wins']:>8}{_pct(side['rate']):>9}   [{_pct(lo)}, {_pct(hi)}]")
+    if s["draws"]:
+        say(f"  {'drawn (tied)':<26}{s['draws']:>8}{_pct(s['draws'] / n if n else 0.0):>9}")
     if s["abandoned"] or s["errors"]:
         say(f"  {'abandoned':<26}{s['abandoned']:>8}")
     if s["errors"]:

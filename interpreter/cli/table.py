@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from tricklang import Ruleset
+from tricklang import model as m
+from tricklang.walk import statements_of
 
 from ..agents import AGENTS, MAX_ACTIONS_PER_MATCH, Agent, is_agent_name, make_agent
 from ..errors import GameError, GameLimitError, RecordError
@@ -276,7 +278,7 @@ class _Table:
             if missing and all(len(c) <= 3 for c in missing) and not state.why_illegal(f"{verb} {missing[0]}").startswith("unknown"):
                 return f"you do not hold {' '.join(missing)}"
             if sizes and len(cards) not in sizes:
-                return f"you must {verb} {_range(sizes)} cards"
+                return f"you must {verb} {_range(sizes)} {'card' if max(sizes) == 1 else 'cards'}"
         return state.why_illegal(action)
 
     def _complete(self, text: str) -> str:
@@ -319,7 +321,7 @@ class _Table:
                 sizes = self._sizes(verb)
                 many = [a for a in legal if a.verb == verb]
                 if any(a.args and a.args != ("none",) and verb not in ("bid", "name", "declare") for a in many):
-                    ways.append(f"{verb} {_range(sizes)} cards ({plural(len(many), 'way')})")
+                    ways.append(f"{verb} {_range(sizes)} {'card' if sizes and max(sizes) == 1 else 'cards'} ({plural(len(many), 'way')})")
                 else:
                     ways.append(verb)
             print(f"Now: {state.phase}. You may {' or '.join(ways)}; '? ACTION' explains why an action is not allowed.")
@@ -362,7 +364,7 @@ class _Table:
         print()
         head = f"Deal {obs['deal']}, dealer {self._seat(obs['dealer'], seat)}, trumps {obs['trump'] or 'none'}"
         if obs.get("maker") is not None:
-            head += f", maker {self._seat(obs['maker'], seat)} at {obs['bid']}"
+            head += f", maker {self._seat(obs['maker'], seat)}" + (f" at {obs['bid']}" if _has_bids(self.ruleset) else "")
         print(head)
         scores = ", ".join(f"{self._side(s, seat)} {v}" for s, v in enumerate(obs["scores"]))
         print(f"  score: {scores}" + ("; tricks this deal: " + ", ".join(
@@ -460,3 +462,9 @@ def _describe(event: dict[str, Any]) -> str:
         "deal_end": "the deal has ended", "match_end": "the match has ended", "redeal": "the cards have been redealt",
         "play": "another player has played a card", "select": "another player's cards have been shown",
     }.get(str(kind), "something has been revealed")
+
+
+def _has_bids(ruleset: Ruleset) -> bool:
+    """Whether the game has a contract to show: an auction, own bids, or `set bid`."""
+    return any(isinstance(st, (m.Auction, m.Bid)) or isinstance(st, m.Let) and st.name == "bid"
+               for st in statements_of(ruleset.rules))

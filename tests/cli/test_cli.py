@@ -132,7 +132,7 @@ def test_check_a_missing_file_is_one_line(capsys: pytest.CaptureFixture[str], tm
 def test_check_with_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "check", ECARTE, "-o", "target=7")[0] == 0
     code, _, err = run(capsys, "check", ECARTE, "-o", "target=700")
-    assert code == 1 and "must be in 1..99" in err
+    assert code == 2 and "must be in 1..99" in err  # a bad -o is a usage error everywhere
 
 
 # ---------------------------------------------------------------- options
@@ -464,7 +464,8 @@ def test_undo_takes_back_a_move_before_any_card_is_seen(capsys: pytest.CaptureFi
 
 def test_undo_is_refused_once_a_card_was_seen(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     # Seat 0 stands and leads; the dealer's reply shows a card: no undo.
-    code, out, _ = _play(capsys, monkeypatch, "1\n1\nundo\nquit\n", ECARTE, "--seed", "3", "--dealer", "1")
+    # (not his first card KC, the king of trumps: leading it would open the window to mark it, E18)
+    code, out, _ = _play(capsys, monkeypatch, "1\n2\nundo\nquit\n", ECARTE, "--seed", "3", "--dealer", "1")
     assert code == 0
     assert re.search(r"Cannot undo 'play \w+': (another player has played a card|a trick has been completed) since", out)
     code, out, _ = _play(capsys, monkeypatch, "undo\nquit\n", ECARTE, "--seed", "3", "--dealer", "1")

@@ -115,7 +115,7 @@ def play_scripted(state: State) -> None:
 def test_loads_without_warnings_as_three_players_each_for_himself() -> None:
     assert CUTTHROAT.warnings == ()
     assert CUTTHROAT.player_count == 3 and len(CUTTHROAT.cards) == 52
-    assert CUTTHROAT.options == {"target": 51, "scoring": "every_player"}
+    assert CUTTHROAT.options == {"target": 51, "show_left_trumps": False, "scoring": "every_player"}
     state = game()
     assert state.sides == [[0], [1], [2]]
 
@@ -166,7 +166,7 @@ def test_a_player_who_throws_out_everything_draws_six() -> None:
     assert_all_cards_accounted(state)
 
 
-# ------------------------------------------------------------------ the scoring reading (reference §6, question 11)
+# ------------------------------------------------------------------ the scoring reading (rules/laws.md, C37)
 
 
 def test_every_player_scores_his_points_when_the_maker_makes_his_bid() -> None:

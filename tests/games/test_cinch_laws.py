@@ -5,7 +5,7 @@ partners 0-2 against 1-3), brings about the moment a law speaks of, performs the
 irregular action and checks the exact consequence: which cards moved where, who
 scores what under which label, whether the deal goes on or is dealt again, and
 that nothing else changed (all 52 cards accounted for, scores untouched where the
-law gives none). Laws are numbered as in shared/docs/rules-reference.md §2;
+law gives none). Laws are numbered as in rules/laws.md;
 rules/laws.md maps each law to its irregularity and its test here. C9 and C24 are
 not encoded (rules/laws.md says why).
 """
@@ -44,7 +44,7 @@ HANDS = {
     3: "AD KD QD JD 10D 9D 8D 7D 6D".split(),
 }
 STOCK_TOP = ["KC", "QC", "JC"]  # plain cards, so that robbing (C17) leaves them in the stock
-# Three cards each that leave everyone six: nobody draws and the dealer has nothing to rob.
+# Three cards each that leave everyone six: nobody draws and the dealer takes nothing when he robs.
 THREE_EACH = {0: "2S 3S 4S", 1: "6S 7S 8S", 2: "5C 6C 7C", 3: "6D 7D 8D"}
 
 FAST = settings(max_examples=12, deadline=None, database=None, derandomize=True,
@@ -102,11 +102,14 @@ def bid_and_name(state: State, bids: dict[int, int] | None = None, trump: str = 
 
 
 def to_play(state: State, discards: dict[int, str] | None = None, **kwargs: Any) -> None:
-    """Auction, naming and one discard each: with three each nobody draws or robs."""
+    """Auction, naming and one discard each: with three each nobody draws, and the dealer,
+    who looks through the pack when he robs, takes nothing from it [C16]."""
     bid_and_name(state, **kwargs)
     for seat in (0, 1, 2, 3):
         assert state.phase == "discard" and state.current_player == seat
         state.apply("discard " + (discards or THREE_EACH)[seat])
+    if state.phase == "rob":
+        state.apply("rob none")
     assert state.phase == "play"
 
 
@@ -173,9 +176,9 @@ def test_c10_a_bid_with_ten_cards_is_void_and_the_surplus_goes_into_the_middle_o
     state.apply("pass")
     state.apply("pass")
     assert state.phase == "naming" and state.current_player == 1
-    # Offered to anyone but the maker (the maker's own void bid would need the auction re-run).
-    assert {"bid_with_too_many_cards 0", "bid_with_too_many_cards 2", "bid_with_too_many_cards 3"} <= offered(state)
-    assert "bid_with_too_many_cards 1" not in offered(state)
+    # Offered to every player who bid, the maker too; not to those who passed.
+    assert {"bid_with_too_many_cards 0", "bid_with_too_many_cards 1"} <= offered(state)
+    assert not {"bid_with_too_many_cards 2", "bid_with_too_many_cards 3"} & offered(state)
     stock = state.zone("stock")  # top last
     hand = state.hand(0)
     state.apply("irregular bid_with_too_many_cards 0")
@@ -203,6 +206,27 @@ def test_c10_the_surplus_card_is_drawn_at_random() -> None:
         state.apply("irregular bid_with_too_many_cards 0")
         drawn.add(state.zone("stock")[7])
     assert len(drawn) > 2 and drawn <= set(HANDS[0]) | {STOCK_TOP[0]}
+
+
+def test_c10_the_makers_bid_with_ten_cards_is_lost_and_the_best_other_bid_makes_the_trump() -> None:
+    state = game()
+    for call in ("bid 2", "bid 5", "bid 7", "pass"):
+        state.apply(call)
+    assert state.phase == "naming" and state.current_player == 2
+    state.apply("irregular bid_with_too_many_cards 2")
+    assert len(state.hand(2)) == 9 and len(state.zone("stock")) == 16
+    assert state.phase == "naming" and state.current_player == 1  # seat 1's bid of 5 is now the best
+    state.apply("name hearts")
+    assert state.observation(None)["maker"] == 1 and state.observation(None)["bid"] == 5
+    assert_all_cards_accounted(state)
+
+
+def test_c10_a_lone_bidder_who_loses_his_bid_leaves_the_dealer_to_make_the_trump_for_nothing() -> None:
+    state = game()
+    for call in ("pass", "bid 4", "pass", "pass"):
+        state.apply(call)
+    state.apply("irregular bid_with_too_many_cards 1")
+    assert state.current_player == DEALER and state.observation(None)["bid"] == 0  # as when all pass [C8]
 
 
 def test_c10_not_offered_after_a_deal_without_a_bid() -> None:
@@ -303,8 +327,10 @@ def test_c13_the_dealer_may_take_his_trump_back_until_he_robs_the_others_no_long
     state.apply("irregular discarded_trump_taken_back 3")
     assert legal(state) == ["retake 9D", "retake 8D", "retake 7D", "retake 6D"]
     state.apply("retake 9D")
-    # His hand is six again, so there is nothing left to rob; his excess trumps in
-    # the stock are shown as usual (C17) and the play begins.
+    # His hand is six again; he robs and takes nothing. Hand and pack hold more than
+    # six trumps, so those in the pack are shown (C17) and the play begins.
+    assert state.phase == "rob"
+    state.apply("rob none")
     assert sorted(state.hand(DEALER)) == sorted("AD KD QD JD 10D 9D".split())
     assert sorted(state.zone("discards", DEALER)) == sorted("6D 7D 8D".split() + [c for c in stock if c.endswith("D")] +
                                                         (["5H"] if "5H" in stock else []))
@@ -320,6 +346,7 @@ def test_c13_not_offered_once_the_player_has_been_served() -> None:
     state.apply("discard 6S 7S 8S")
     state.apply("discard 2H 5C 6C")
     state.apply("discard 6D 7D 8D")
+    state.apply("rob none")
     assert state.phase == "play"
     assert not any(o.startswith("discarded_trump") for o in offered(state))
 
@@ -376,6 +403,7 @@ def test_c15_only_in_play_and_never_for_the_dealer_who_robs() -> None:
     assert not any(o.startswith("asked_for") for o in offered(state))
     for seat in (0, 1, 2, 3):
         state.apply("discard " + THREE_EACH[seat])
+    state.apply("rob none")
     names = offered(state)
     assert {"asked_for_too_few 0", "asked_for_too_few 1", "asked_for_too_few 2"} <= names
     assert {"asked_for_too_many 0", "asked_for_too_many 1", "asked_for_too_many 2"} <= names

@@ -1,7 +1,7 @@
 """Property tests: rules/cinch.trick played by random and heuristic players.
 
 Every check compares the interpreter with an oracle written here, from the laws
-of shared/docs/rules-reference.md §2 (C1-C36), without using the interpreter's
+of rules/laws.md (C1-C36), without using the interpreter's
 card tables: which cards are trumps (the Left Pedro included), which plays are
 legal, who wins a trick, what each side scores, and who wins the match.
 """
@@ -135,6 +135,14 @@ class Policy:
             if not bids or rng.random() < self.pass_rate:
                 return next(a for a in legal if a.verb == "pass")
             return bids[min(len(bids) - 1, int(rng.expovariate(0.4)))]
+        if phase == "discard" and len({len(a.args) for a in legal}) == 1:
+            # The dealer, having robbed, throws down to six [C16, C17].
+            assert state.trump is not None
+            t = SUIT_LETTER[state.trump]
+            if self.rob_style == "random":
+                return rng.choice(legal)
+            sign = 1 if self.rob_style == "trumps" else -1
+            return max(legal, key=lambda a: (-sign * sum(is_trump(c, t) for c in a.args), rng.random()))
         if phase == "discard":
             seat = state.current_player
             assert seat is not None and state.trump is not None
@@ -190,6 +198,8 @@ class Watcher:
         self.bid = -1
         self.trump: str | None = None
         self.discarders: list[int] = []
+        self.robbed = False
+        self.trumps_seen = 0  # in the dealer's hand and the pack when he robs [C17]
         self.last_served = -1
         self.side_points = [0, 0]
         self.trick_cards: list[str] = []
@@ -219,19 +229,28 @@ class Watcher:
         elif phase == "naming":  # [C7, C8]
             assert seat == self.maker
             assert sorted(a.args[0] for a in legal) == sorted(SUIT_LETTER)
+        elif phase == "discard" and self.robbed:  # [C16]: down to six after robbing
+            assert seat == self.dealer and len(s.hand(seat)) > 6
+            assert all(len(a.args) == len(s.hand(seat)) - 6 and set(a.args) <= set(s.hand(seat)) for a in legal)
+            assert len(legal) == comb(len(s.hand(seat)), len(s.hand(seat)) - 6)
         elif phase == "discard":  # [C12]
             assert seat == (self.eldest + len(self.discarders)) % 4, "discards go round from eldest"
             n = len(s.hand(seat))
             assert n == 9
             sizes = Counter(len(a.args) for a in legal)
             assert sizes == Counter({k: comb(n, k) for k in range(3, n + 1)}), sizes
-        elif phase == "rob":  # [C16]
-            assert seat == self.dealer
+        elif phase == "rob":  # [C16]: he may take from the pack any cards, then throws down to six
+            assert seat == self.dealer and not self.robbed
             stock = s.zone("stock")
-            need = min(6 - len(s.hand(seat)), len(stock))
-            assert need > 0
-            assert len(legal) == comb(len(stock), need)
-            assert all(len(a.args) == need and set(a.args) <= set(stock) for a in legal)
+            most = min(6, len(stock))
+            least = min(max(0, 6 - len(s.hand(seat))), most)
+            assert most > 0
+            assert len(legal) == sum(comb(len(stock), k) for k in range(least, most + 1))
+            taken = [[] if a.args == ("none",) else list(a.args) for a in legal]
+            assert all(least <= len(x) <= most and set(x) <= set(stock) for x in taken)
+            t = SUIT_LETTER[self.trump or "hearts"]
+            self.trumps_seen = sum(is_trump(c, t) for c in [*stock, *s.hand(seat)])
+            self.robbed = True
         elif phase == "keep":  # [C18]
             assert seat != self.dealer and not s.zone("stock"), "only a short stock sends a player to his discards"
             assert self.trump is not None
@@ -260,7 +279,8 @@ class Watcher:
         assert self.trump is not None
         t = SUIT_LETTER[self.trump]
         stock = s.zone("stock")
-        assert not any(is_trump(c, t) for c in stock), "trumps left in the stock are shown [C17]"
+        if self.trumps_seen > 6:
+            assert not any(is_trump(c, t) for c in stock), "trumps left in the stock are shown [C17]"
         for p in range(4):
             hand = s.hand(p)
             assert len(hand) <= 6
@@ -305,6 +325,8 @@ class Watcher:
         elif kind == "trump":
             assert e["player"] == self.maker
             self.trump = e["suit"]
+        elif kind == "select" and e["verb"] == "discard" and self.robbed:  # [C16]: the dealer down to six
+            assert e["player"] == self.dealer
         elif kind == "select" and e["verb"] == "discard":
             assert e["count"] >= 3 and e["player"] not in self.discarders  # [C12]
             self.discarders.append(e["player"])
@@ -323,8 +345,9 @@ class Watcher:
             assert e["from"] == f"discards of seat {e['player']}"
             assert not any(is_trump(c, SUIT_LETTER[self.trump]) for c in e["cards"])
             self.kept_back += len(e["cards"])
-        elif kind == "move":  # [C17]
+        elif kind == "move":  # [C17]: shown only when hand and pack held more than six trumps
             assert self.trump is not None and e["to"] == f"discards of seat {self.dealer}"
+            assert self.trumps_seen > 6
             assert all(is_trump(c, SUIT_LETTER[self.trump]) for c in e["cards"])
             self.exposed_trumps += len(e["cards"])
         elif kind == "trick":
@@ -411,7 +434,7 @@ def test_the_policies_reach_the_rare_cases() -> None:
     short = exposed = all_pass = kept_back = 0
     for i in range(12):
         if i % 2:  # light discards, and a dealer who leaves the trumps in the stock
-            styles, rob = ["three", "three", "three", "all"], "no_trumps"
+            styles, rob = ["three", "three", "three", "keep_trumps"], "no_trumps"
         else:  # heavy discards: the stock runs short
             styles, rob = ["all", "all", "all" if i % 4 else "heavy", DISCARD_STYLES[i % 5]], "random"
         state = interpreter.new_game(CINCH, seed=1000 + i, dealer=i % 4)

@@ -1,5 +1,5 @@
 """Scripted Cinch deals: prearranged packs that replay the worked examples of
-shared/docs/rules-reference.md §2 (C20-C22 plays, the five scoring examples) and
+rules/laws.md (C20-C22 plays, the five scoring examples) and
 walk through the deal, the auction, the discard, the draw and robbing (C1-C36)."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ ALL_CARDS = [r + s for s in "SHDC" for r in RANKS]
 
 def test_the_rule_file_loads_without_warnings() -> None:
     assert CINCH.warnings == ()
-    assert CINCH.options == {"target": 51, "scoring": "setback"}
+    assert CINCH.options == {"target": 51, "show_left_trumps": False, "scoring": "setback"}
     assert CINCH.player_count == 4 and len(CINCH.cards) == 52
 
 
@@ -75,10 +75,17 @@ def arranged(kept: dict[int, list[str]], *, dealer: int = 3, bids: dict[int, int
     for i in range(4):
         seat = (dealer + 1 + i) % 4
         state.apply("discard " + " ".join(junk[seat]))
+    rob_nothing(state)
     assert decision(state) == "play"
     for seat in range(4):
         assert sorted(state.hand(seat)) == sorted(kept[seat])
     return state
+
+
+def rob_nothing(state: interpreter.State) -> None:
+    """The dealer, holding six, looks through the pack and takes nothing from it [C16]."""
+    if decision(state) == "rob":
+        state.apply("rob none")
 
 
 def play(state: interpreter.State, *cards: str) -> None:
@@ -213,12 +220,13 @@ def test_the_dealer_serves_each_other_player_to_six_from_the_top() -> None:
     for viewer in (1, 2, 3):  # served face down
         seen = [v for v in state.events(viewer) if v["type"] == "draw" and v["player"] == 0][-1]
         assert "cards" not in seen and seen["count"] == 2
-    # C16: the dealer holds three and chooses any three of the thirteen left.
+    # C16: the dealer holds three and takes from the thirteen left at least three (to
+    # reach six) and at most six (he will then throw down to six).
     assert decision(state) == "rob" and state.current_player == 3
     rest = state.zone("stock")
     assert sorted(rest) == sorted(stock_top[3:])
-    assert len(state.legal_actions()) == comb(13, 3)
-    assert all(len(a.args) == 3 and set(a.args) <= set(rest) for a in state.legal_actions())
+    assert len(state.legal_actions()) == sum(comb(13, k) for k in range(3, 7))
+    assert all(3 <= len(a.args) <= 6 and set(a.args) <= set(rest) for a in state.legal_actions())
 
 
 def test_the_dealer_robs_to_six_and_shows_the_trumps_he_leaves() -> None:
@@ -242,7 +250,7 @@ def test_the_dealer_robs_to_six_and_shows_the_trumps_he_leaves() -> None:
         state.apply("discard " + " ".join(junk[seat]))
     state.apply("discard 8S 7S " + " ".join(junk[3]))  # the dealer keeps four trumps
     assert decision(state) == "rob"
-    assert len(state.legal_actions()) == comb(16, 2)
+    assert len(state.legal_actions()) == sum(comb(16, k) for k in range(2, 7))
     state.apply("rob JH 10H")
     assert sorted(state.hand(3)) == sorted(["AH", "KH", "QH", "JH", "10H", "9H"])
     shown = {"2H", "5D", "8H", "7H", "6H", "5H", "4H", "3H"}  # every trump left in the pack
@@ -256,6 +264,116 @@ def test_the_dealer_robs_to_six_and_shows_the_trumps_he_leaves() -> None:
         play(state, state.hand(3)[0], *[state.hand(s)[0] for s in (0, 1, 2)])
     assert side_points(state) == [0, 3]  # High, Jack, Game; Low and both Pedros are dead
     assert scores_of(state) == {1: 3}
+
+
+TRUMPS_IF_HEARTS = {r + "H" for r in RANKS} | {"5D"}
+PLAIN_JUNK = ["8D", "7D", "6D", "8C", "7C", "6C", "6S", "5S", "4S"]
+
+
+def robbing(dealer_keeps: list[str], stock_top: list[str], *, others_junk: list[str] = PLAIN_JUNK,
+            options: dict[str, Any] | None = None) -> interpreter.State:
+    """Hearts are trumps; seats 0-2 keep six plain cards and throw `others_junk` (three
+    each), so nobody draws; the dealer (3) keeps `dealer_keeps` and throws three plain
+    cards; the pack's top is `stock_top`, the cards nobody holds below it."""
+    kept = {0: ["AS", "KS", "QS", "JS", "10S", "9S"], 1: ["AD", "KD", "QD", "JD", "10D", "9D"],
+            2: ["AC", "KC", "QC", "JC", "10C", "9C"]}
+    junk = {s: others_junk[3 * s: 3 * s + 3] for s in range(3)}
+    used = {c for h in (*kept.values(), *junk.values(), dealer_keeps, stock_top) for c in h}
+    junk[3] = [c for c in ALL_CARDS if c not in used and c not in TRUMPS_IF_HEARTS][:3]
+    hands = {**{s: kept[s] + junk[s] for s in range(3)}, 3: dealer_keeps + junk[3]}
+    state = interpreter.new_game(CINCH, deck=pack(hands, 3, stock_top), dealer=3, options=options)
+    for call in ("pass", "pass", "pass", "bid 3"):
+        state.apply(call)
+    state.apply("name hearts")
+    for seat in range(4):
+        state.apply("discard " + " ".join(junk[seat]))
+    assert decision(state) == "rob" and state.current_player == 3 and len(state.zone("stock")) == 16
+    return state
+
+
+def shown_face_up(state: interpreter.State) -> set[str]:
+    """The trumps thrown face up by the dealer when he robbed."""
+    return {c for e in state.events(0) if e["type"] == "move" and e["to"] == "discards of seat 3" for c in e["cards"]}
+
+
+LOW_TRUMPS = ["9H", "8H", "7H", "6H", "4H", "3H"]
+BEST_IN_PACK = ["AH", "JH", "10H", "5H", "5D"]  # High, Jack, Game and both Pedros: fourteen points with Low
+
+
+def test_robbing_more_than_six_trumps_he_keeps_the_six_he_chooses_of_hand_and_pack() -> None:
+    """C16, C17: six low trumps in hand, the five best and the Low in the pack: he gives
+    up all six of his own for them. Fourteen trumps were seen, so every trump he does
+    not keep is thrown face up; a plain card he leaves stays hidden in the pack."""
+    state = robbing(LOW_TRUMPS, [*BEST_IN_PACK, "2H", "5C", "QH"])
+    state.apply("rob " + " ".join(BEST_IN_PACK + ["2H"]))
+    assert decision(state) == "discard" and len(state.hand(3)) == 12
+    state.apply("discard " + " ".join(LOW_TRUMPS))
+    assert sorted(state.hand(3)) == sorted(BEST_IN_PACK + ["2H"])
+    thrown = TRUMPS_IF_HEARTS - set(state.hand(3))  # his own low trumps and those he left in the pack
+    assert shown_face_up(state) == thrown and not thrown & set(state.zone("stock"))
+    assert "5C" in state.zone("stock")
+    others = [e for e in state.events(0) if e["type"] == "select" and e["player"] == 3 and e["verb"] in ("rob", "discard")]
+    assert [e["verb"] for e in others[-2:]] == ["rob", "discard"] and all("cards" not in e for e in others[-2:])
+    for _ in range(6):  # the maker leads his six trumps and takes all fourteen points
+        play(state, state.hand(3)[0], *[state.hand(s)[0] for s in (0, 1, 2)])
+    assert side_points(state) == [0, 14]
+
+
+def test_robbing_he_may_keep_trumps_he_held_and_still_throws_the_excess_face_up() -> None:
+    """C17: holding 9H 8H and four plain cards, he takes five trumps and keeps his own 9H."""
+    state = robbing(["9H", "8H", "2C", "3C", "4C", "5C"], ["AH", "KH", "QH", "JH", "10H"])
+    state.apply("rob AH KH QH JH 10H")
+    state.apply("discard 8H 2C 3C 4C 5C")
+    assert sorted(state.hand(3)) == sorted(["AH", "KH", "QH", "JH", "10H", "9H"])
+    assert "8H" in shown_face_up(state) and shown_face_up(state) == TRUMPS_IF_HEARTS - set(state.hand(3))
+    assert {"2C", "3C", "4C", "5C"} <= set(state.zone("stock"))  # plain cards stay hidden
+
+
+def test_robbing_exactly_six_trumps_the_one_he_leaves_stays_hidden() -> None:
+    """C17, the law's reading: with six trumps in hand and pack he may leave one in the
+    pack, and it is not shown; under the option `show_left_trumps` it is."""
+    for show in (False, True):
+        state = robbing(["AH", "KH", "QH", "2C", "3C", "4C"], ["JH", "10H", "9H", "5C"],
+                        others_junk=["8H", "7H", "6H", "5H", "4H", "3H", "2H", "5D", "8D"],
+                        options={"show_left_trumps": show})
+        state.apply("rob JH 10H")
+        state.apply("discard 2C 3C")
+        assert sorted(state.hand(3)) == sorted(["AH", "KH", "QH", "JH", "10H", "4C"])
+        assert ("9H" in state.zone("stock")) is not show
+        assert shown_face_up(state) == ({"9H"} if show else set())
+        seen_by_0 = {c for e in state.events(0) for c in e.get("cards", [])}
+        assert ("9H" in seen_by_0) is show
+
+
+def test_robbing_fewer_than_six_trumps_he_may_take_them_all() -> None:
+    state = robbing(["AH", "QH", "2C", "3C", "4C", "5C"], ["JH", "10H", "9H"],
+                    others_junk=["8H", "7H", "6H", "5H", "4H", "3H", "2H", "5D", "KH"])
+    state.apply("rob JH 10H 9H")
+    state.apply("discard 2C 3C 4C")
+    assert sorted(state.hand(3)) == sorted(["AH", "QH", "JH", "10H", "9H", "5C"])
+    assert shown_face_up(state) == set() and {"2C", "3C", "4C"} <= set(state.zone("stock"))
+
+
+def test_robbing_a_short_pack_he_takes_all_there_is() -> None:
+    """C16 after a short stock: seats 0 and 1 throw all nine and are served six each,
+    seat 2 keeps six; four cards are left when the dealer, who threw all nine, robs."""
+    hands = {0: ["AS", "KS", "QS", "JS", "10S", "9S", "8S", "7S", "6S"],
+             1: ["AD", "KD", "QD", "JD", "10D", "9D", "8D", "7D", "6D"],
+             2: ["AH", "KH", "QH", "JH", "10H", "9H", "2C", "3C", "4C"],
+             3: ["AC", "KC", "QC", "JC", "10C", "9C", "8C", "7C", "6C"]}
+    state = interpreter.new_game(CINCH, deck=pack(hands, 3), dealer=3)
+    for call in ("bid 1", "pass", "pass", "pass"):
+        state.apply(call)
+    state.apply("name hearts")
+    for discard in (hands[0], hands[1], ["2C", "3C", "4C"], hands[3]):
+        state.apply("discard " + " ".join(discard))
+    left = list(state.zone("stock"))
+    assert len(left) == 4 and decision(state) == "rob"
+    only = state.legal_actions()
+    assert len(only) == 1 and sorted(only[0].args) == sorted(left)
+    state.apply(only[0])
+    assert sorted(state.hand(3)) == sorted(left) and state.zone("stock") == []
+    assert decision(state) == "play"
 
 
 def short_stock(seat2: list[str]) -> interpreter.State:

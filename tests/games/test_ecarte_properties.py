@@ -1,4 +1,4 @@
-"""Property tests for Écarté (rules/ecarte.trick), laws E1-E56 of rules-reference.md §1.
+"""Property tests for Écarté (rules/ecarte.trick), laws E1-E56 of rules/laws.md.
 
 Every test plays whole matches with random (but seeded) choices and checks an
 invariant at every step against an oracle written here, independently of the
@@ -280,13 +280,21 @@ def check_play_menu(state: State, must_trump: bool, deadline: str) -> None:
     trick = [c for _, c in state.observation(None)["trick"]]
     t = trump_letter(state)
     legal = texts(state)
+    deal = current_deal_events(state)
+    played = any(e["type"] == "play" and e["player"] == p for e in deal)
+    declared = any(e["type"] == "declare" and e["player"] == p for e in deal)
+    if "continue" in legal:
+        # E18: the elder has just led the king of trumps unmarked: he may mark it until it
+        # is covered (on his opening lead only, under the codes' deadline).
+        opening = not any(e["type"] == "trick" for e in deal)
+        assert trick == ["K" + t] and p != state.dealer and not declared
+        assert opening or deadline == "before_king_played"
+        assert set(legal) == {"declare king", "continue"}
+        return
     plays = {x.split()[1] for x in legal if x.startswith("play ")}
     assert plays == oracle_plays(hand, trick, t, must_trump), (hand, trick, t)
     # 'declare king' is offered exactly while the player holds the king of trumps, has not
     # marked it yet and is within the deadline.
-    deal = current_deal_events(state)
-    played = any(e["type"] == "play" and e["player"] == p for e in deal)
-    declared = any(e["type"] == "declare" and e["player"] == p for e in deal)
     within = not played if deadline == "before_own_first_card" else True
     expect_declare = ("K" + t) in hand and not declared and within
     assert ("declare king" in legal) == expect_declare, (hand, played, declared)

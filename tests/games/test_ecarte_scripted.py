@@ -1,4 +1,4 @@
-"""Scripted Écarté deals (prearranged decks) for the worked examples of rules-reference.md §1.
+"""Scripted Écarté deals (prearranged decks) for the worked examples of the Écarté laws (rules/laws.md).
 
 Each test lays out the first deal with :func:`build_deck`, plays a fixed sequence of
 actions and checks the exact legal actions, trick winners, scores and cited laws.
@@ -311,19 +311,54 @@ def test_a_turned_up_king_can_win_the_game_before_the_exchange() -> None:
 KING_ELDER = (["KS", "QH", "KC", "KD", "8H"], ["AS", "JH", "7C", "7D", "9S"], "7S")
 
 
-def test_elder_leads_the_king_of_trumps_without_announcing_it() -> None:
-    """No king point once his first card is played (E18, default king_deadline)."""
+def test_elder_leads_the_king_of_trumps_and_may_mark_it_until_it_is_covered() -> None:
+    """E18 (Maxwell's laws of the king 2-3, and the codes' reading): the elder who leads
+    the king unannounced may still mark it right after leading it, before the dealer
+    plays to it; he is asked, and marking it scores the king at once."""
     state = new_deal(*KING_ELDER)
     run(state, ["stand"])
     assert "declare king" in legal(state)  # offered before his opening lead
     run(state, ["play KS"])
+    assert state.current_player == ELDER and legal(state) == {"declare king", "continue"}
+    run(state, ["declare king"])
+    assert state.current_player == DEALER and "declare king" not in legal(state)
+    run(state, ["play 9S", "play KC", "play 7C", "play KD", "play 7D", "play QH", "play JH", "play 8H", "play AS"])
+    assert first_deal_over(state)
+    assert score_events(state) == [(ELDER, 1, "king", ["E17", "E50"]), (ELDER, 1, "point", ["E49"])]
+
+
+def test_once_the_led_king_is_covered_the_point_is_gone() -> None:
+    """E18: 'if covered before declared, the point cannot be marked'."""
+    state = new_deal(*KING_ELDER)
+    run(state, ["stand", "play KS", "continue"])
     assert state.current_player == DEALER and "declare king" not in legal(state)
     run(state, ["play 9S", "play KC", "play 7C", "play KD", "play 7D", "play QH", "play JH"])
     assert state.current_player == ELDER and "declare king" not in legal(state)
     run(state, ["play 8H", "play AS"])
     assert first_deal_over(state)
-    assert all(label != "king" for _, _, label, _ in score_events(state))
     assert score_events(state) == [(ELDER, 1, "point", ["E49"])]  # 4 tricks; he stood, so no penalty for him
+
+
+def test_the_dealer_has_no_window_after_leading_the_king() -> None:
+    """E18, Maxwell's king law 3: the second player must always declare before playing it,
+    even when he leads it (here under Maxwell's deadline, on trick 2)."""
+    elder, dealer = ["AS", "JH", "7C", "7D", "9S"], ["KS", "QH", "KC", "KD", "8H"]
+    state = new_deal(elder, dealer, "7S", king_deadline="before_king_played")
+    run(state, ["stand", "play 7C", "play KC", "play KS"])  # the dealer won trick 1 and leads the king
+    assert state.current_player == ELDER and "continue" not in legal(state)
+    assert not any(e["type"] == "declare" for e in state.events(None))
+
+
+def test_under_the_codes_reading_the_window_is_only_for_the_opening_lead() -> None:
+    """E18 (b): a king led later by the elder, unmarked, cannot be marked; under
+    Maxwell's literal reading (a) it can be marked on any lead."""
+    hands = (["QS", "KS", "KC", "KD", "8H"], ["AS", "JH", "7C", "7D", "9S"], "7S")
+    for deadline, window in (("before_own_first_card", False), ("before_king_played", True)):
+        state = new_deal(*hands, king_deadline=deadline)
+        run(state, ["stand"])
+        run(state, ["play KC", "play 7C"])  # the elder wins trick 1 and leads again
+        run(state, ["play KS"])
+        assert (legal(state) == {"declare king", "continue"}) is window, deadline
 
 
 def test_elder_announces_the_king_before_his_lead() -> None:

@@ -59,8 +59,10 @@ def test_euchre_lone_march_scores_four() -> None:
     assert legal(state) == ["alone", "with_partner"]
     state.apply("alone")  # [U8]
     # The dealer takes up the nine and throws a card face down [U5].
-    assert state.current_player == 3 and state.phase == "discard"
-    assert "9H" in state.hand(3) and len(state.hand(3)) == 6
+    assert state.current_player == 3 and state.phase == "take"
+    assert [a.text for a in state.legal_actions()] == ["take none", "take 9H"]
+    state.apply("take 9H")
+    assert state.phase == "discard" and "9H" in state.hand(3) and len(state.hand(3)) == 6
     state.apply("discard 10D")
     assert state.hand(2) == [] and sorted(state.zone("out", 2)) == sorted(LONE_HANDS[2])
     play_out(state, strong={0}, bowers=True)
@@ -74,6 +76,7 @@ def test_euchre_march_with_partner_scores_two() -> None:
     state = euchre_game(LONE_HANDS, "9H")
     state.apply("order_up")
     state.apply("with_partner")
+    state.apply(state.legal_actions().texts()[-1])  # the dealer takes up the card [U5]
     state.apply("discard 10D")
     play_out(state, strong={0}, bowers=True)
     assert scores_of(state, 1) == [(0, 2, "march")]
@@ -89,6 +92,7 @@ def test_euchre_three_or_four_tricks_score_one() -> None:
     state = euchre_game(hands, "9H")
     state.apply("order_up")
     state.apply("with_partner")
+    state.apply(state.legal_actions().texts()[-1])  # the dealer takes up the card [U5]
     state.apply("discard JS")
     play_out(state, strong={0, 1, 3}, bowers=True)
     won = tricks_by_seat(deal_events(state, 1))
@@ -109,6 +113,7 @@ def test_euchre_the_makers_euchred() -> None:
     state.apply("order_up")  # seat 1 makes spades
     state.apply("with_partner")
     assert state.current_player == 3  # his partner, the dealer, takes the nine
+    state.apply("take 9S")
     state.apply("discard QD")
     play_out(state, strong={0}, bowers=True)
     won = tricks_by_seat(deal_events(state, 1))
@@ -129,6 +134,7 @@ def test_euchre_bowers_belong_to_trumps() -> None:
     state.apply("decline")
     state.apply("order_up")  # seat 2
     state.apply("with_partner")
+    state.apply(state.legal_actions().texts()[-1])  # the dealer takes up the card [U5]
     state.apply("discard QC")
     assert state.current_player == 0
     state.apply("play AD")
@@ -201,6 +207,7 @@ def test_euchre_sitting_out_dealer_does_not_take_the_card_and_the_next_player_le
     state2.apply("decline")  # seat 0
     state2.apply("order_up")  # seat 1, partner of seat 3
     state2.apply("alone")
+    state2.apply("take 9S")
     state2.apply("discard " + state2.hand(2)[-1])
     assert state2.hand(3) == [] and state2.current_player == 0
 

@@ -35,7 +35,7 @@ def test_game_parameters_are_the_rule_files_options_and_scope() -> None:
     assert game.get_parameters()["target"] == 3 and game.get_parameters()["scope"] == "match"
     assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
     assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
-    assert game.observation_tensor_shape() == [399]
+    assert game.observation_tensor_shape() == [465]  # with the zone surplus (E37)
     deal = load_game(EUCHRE)
     assert deal.num_players() == 4 and deal.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
 
