@@ -50,6 +50,8 @@ CODES: dict[str, str] = {
     "stop-outside-loop": "'stop' outside 'repeat' or 'for each'",
     "duplicate-choice": "a choice offered twice in one 'chooses'",
     "bad-count": "an empty or negative card count, or a range where an exact count is needed",
+    "nobody-is-no-seat": "'nobody' where a seat must act or be named (tricks(nobody), nobody chooses...)",
+    "bad-declaration-body": "a declaration's effect moves cards, asks for a decision or sets maker/bid",
     "bad-bound": "a loop bound that is not a plain number",
     "limit-exceeded": "a number, name, loop, file or work budget over the language's limits",
     "bad-call": "a function called with the wrong number or kind of arguments",
@@ -67,7 +69,6 @@ CODES: dict[str, str] = {
     # the formatter (tricklang.fmt)
     "format-failed": "the formatter would change what the file means (a bug in tricklang fmt)",
     # the command line (interpreter.cli)
-    "bad-option": "a '-o NAME=VALUE' the rule file does not accept",
 }
 """Every diagnostic code, with what it means: the one list (a test keeps it complete).
 Codes are stable; messages may improve."""
