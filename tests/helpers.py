@@ -60,7 +60,7 @@ def euchre_deck(hands: dict[int, list[str]], dealer: int, upcard: str) -> list[s
     return order + rest
 
 
-def deal_events(state: State, deal: int) -> list[dict[str, Any]]:
+def deal_events(state: State, deal: int = 1) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     current = 0
     for e in state.events(None):

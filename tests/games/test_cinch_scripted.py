@@ -9,7 +9,7 @@ from math import comb
 from pathlib import Path
 from typing import Any
 
-from helpers import decision
+from helpers import deal_events, decision
 
 import interpreter
 import tricklang
@@ -97,17 +97,6 @@ def play(state: interpreter.State, *cards: str) -> None:
 
 def legal_cards(state: interpreter.State) -> set[str]:
     return {a.args[0] for a in state.legal_actions() if a.verb == "play"}
-
-
-def deal_events(state: interpreter.State, deal: int = 1) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    current = 0
-    for e in state.events(None):
-        if e["type"] == "deal":
-            current = e["deal"]
-        elif current == deal:
-            out.append(e)
-    return out
 
 
 def scores_of(state: interpreter.State, deal: int = 1) -> dict[int, int]:
