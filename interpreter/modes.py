@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, Self
 
 from tricklang import Ruleset
 
@@ -307,15 +307,8 @@ class ModalState(State):
         new._dealer = self._dealer
         new._modal = self._modal
 
-    def clone(self) -> ModalState:
-        new = ModalState.__new__(ModalState)
-        new.ruleset = self.ruleset
-        new.program = self.program
-        new.core = self.core.copy()
-        new.actions = list(self.actions)
-        new.actors = list(self.actors)
-        new._legal = self._legal
-        new._checkpoint = None
+    def clone(self) -> Self:
+        new = super().clone()
         self._copy_modes(new)
         return new
 

@@ -13,7 +13,7 @@ import random
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 from tricklang import Ruleset
 from tricklang.diagnostics import TrickLangError, brief
@@ -598,9 +598,9 @@ class State(Views):
         return new_game(self.ruleset, **arguments)
 
     # ------------------------------------------------------------ copies and JSON
-    def clone(self) -> State:
+    def clone(self) -> Self:
         """An independent copy (the compiled rules are shared)."""
-        new = State.__new__(State)
+        new = type(self).__new__(type(self))
         new.ruleset = self.ruleset
         new.program = self.program
         new.core = self.core.copy()
