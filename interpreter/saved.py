@@ -1,4 +1,5 @@
-"""Reading saved states and records: JSON within limits, and the rules they carry
+"""Saved states and records: a state as JSON and back (:class:`Saved`, mixed into
+:class:`~interpreter.State`), JSON read within limits, and the rules a saved state carries
 (checked against their SHA-256, parsed and checked once per text: a bounded cache)."""
 
 from __future__ import annotations
@@ -6,13 +7,23 @@ from __future__ import annotations
 import json
 import os
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from tricklang import Ruleset, loads
 from tricklang.diagnostics import TrickLangError
 from tricklang.ruleset import digest_of
 
 from .errors import RecordError
+
+if TYPE_CHECKING:
+    from .actions import Action
+    from .core import Core
+    from .program import Program
+    from .state import State
+
+STATE_FORMAT = "tricklang-state"
+STATE_VERSION = 1
 
 MAX_JSON_CHARS = 50_000_000
 """Saved states and records longer than this are refused before parsing."""
@@ -61,3 +72,106 @@ _LOADED: OrderedDict[tuple[str, tuple[str, ...], str], Ruleset] = OrderedDict()
 _LOADED_MAX = 16
 """Rule texts read back by :meth:`State.from_json`, parsed and checked once each, most
 recent last (a bounded cache: from_json of a loaded rule file costs no parsing)."""
+
+
+class Saved:
+    """A state as JSON: :meth:`to_json`, :meth:`to_dict` (mixed into :class:`~interpreter.State`)."""
+
+    __slots__ = ()
+    ruleset: Ruleset
+    program: Program
+    core: Core
+    actions: list[str]
+
+    if TYPE_CHECKING:  # defined by State
+        def apply(self, action: Action | str) -> None: ...
+
+    def to_json(self) -> str:
+        """The state as JSON: the rule file's text, options, seed, deck, dealer and actions."""
+        return json.dumps(self.to_dict(), ensure_ascii=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """What :meth:`to_json` writes, as a dictionary."""
+        core = self.core
+        data: dict[str, Any] = {
+            "format": STATE_FORMAT,
+            "version": STATE_VERSION,
+            "rules": {"path": os.path.basename(self.ruleset.path), "sha256": self.ruleset.digest,
+                      "source": self.ruleset.source, "bases": list(self.ruleset.bases)},
+            "options": dict(self.ruleset.options),
+            "seed": core.seed,
+            "dealer": core.first_dealer,
+            "actions": list(self.actions),
+        }
+        if core.table:
+            data["mode"] = "table"
+        if core.deck is not None:
+            data["deck"] = [self.program.tables.codes[c] for c in core.deck]
+        if core.reseeds:
+            data["reseeds"] = {str(n + 1): s for n, s in sorted(core.reseeds.items())}
+        if core.decks:
+            data["decks"] = {str(n + 1): [self.program.tables.codes[c] for c in d] for n, d in sorted(core.decks.items())}
+        return data
+
+    def _restore(self, actions: Sequence[str], data: Mapping[str, Any]) -> None:
+        """Replay the actions of a JSON state (the embedding modes also feed chance outcomes).
+
+        Raises:
+            RecordError: an action does not fit the rules.
+        """
+        for i, a in enumerate(actions):
+            try:
+                self.apply(a)
+            except TrickLangError as err:
+                raise RecordError(f"action {i + 1} ({a!r}) does not fit the rules: {err}") from None
+
+
+def state_from_json(text: str | Mapping[str, Any], build: Callable[..., State]) -> State:
+    """The state :meth:`State.from_json <interpreter.State.from_json>` rebuilds, with
+    ``build`` (:func:`~interpreter.new_game`) making the game before its actions replay.
+
+    Raises:
+        RecordError: the JSON is corrupt or too deeply nested, the rule text does not
+            match its digest or does not load, or an action no longer fits the rules.
+        TypeError: ``text`` is neither a string nor a mapping.
+    """
+    if not isinstance(text, (str, Mapping)):
+        raise TypeError(f"from_json() takes JSON text or a mapping, not {type(text).__name__}")
+    data = parse_json(text, "state") if isinstance(text, str) else dict(text)
+    if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
+        raise RecordError(f"not a tricklang state (expected format '{STATE_FORMAT}')")
+    if data.get("version") != STATE_VERSION:
+        raise RecordError(f"state version {data.get('version')!r} is not supported (this tricklang reads version {STATE_VERSION})")
+    try:
+        ruleset = state_rules(data["rules"], data.get("options") or {})
+        seed, dealer, actions = data["seed"], data["dealer"], data["actions"]
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            raise RecordError("'actions' must be a list of action texts")
+        deck = data.get("deck")
+        if deck is not None and (not isinstance(deck, list) or not all(isinstance(c, str) for c in deck)):
+            raise RecordError("'deck' must be a list of card codes")
+        decks = data.get("decks")
+        if decks is not None and not isinstance(decks, dict):
+            raise RecordError("'decks' must map deal numbers to decks")
+        reseeds = data.get("reseeds")
+        if reseeds is not None and not isinstance(reseeds, dict):
+            raise RecordError("'reseeds' must map deal numbers to seeds")
+        state = build(ruleset, seed=seed, deck=deck, dealer=dealer, mode=data.get("mode", "strict"),
+                      selections=data.get("selections", "all"), chance=data.get("chance", "automatic"),
+                      decks={_deal_key(k): v for k, v in decks.items()} if decks else None,
+                      reseeds={_deal_key(k): v for k, v in reseeds.items()} if reseeds else None)
+    except (KeyError, TypeError) as err:
+        raise RecordError(f"state is missing or has a bad field: {err}") from None
+    except RecordError:
+        raise
+    except TrickLangError as err:
+        raise RecordError(f"state cannot be rebuilt: {err}") from None
+    state._restore(actions, data)
+    return state
+
+
+def _deal_key(key: object) -> int:
+    try:
+        return int(str(key))
+    except ValueError:
+        raise RecordError(f"'decks' keys are deal numbers, not {key!r}") from None

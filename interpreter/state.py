@@ -1,4 +1,4 @@
-"""The public game state: legal actions, apply, observations, JSON.
+"""The public game state: turns, legal actions, apply, copies; :func:`new_game`.
 
 A :class:`State` is a function of (ruleset, options, seed or deck, first dealer,
 actions): everything else is derived, and :meth:`State.to_json` stores exactly
@@ -7,8 +7,6 @@ that. Cloning copies a small flat core and shares the compiled program.
 
 from __future__ import annotations
 
-import json
-import os
 import random
 import secrets
 from collections.abc import Callable, Mapping, Sequence
@@ -16,18 +14,19 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 from tricklang import Ruleset
-from tricklang.diagnostics import TrickLangError, brief
+from tricklang.diagnostics import brief
 
 from .actions import Action
 from .cards import NO_TRUMP
 from .compiler import compile_ruleset
 from .core import Core
+from .deals import Deals, is_seed, later_decks, later_seeds, prearranged
+from .embedding import Embedding
 from .errors import GameError, IllegalActionError, InvalidActionError, RecordError, RuleRuntimeError
 from .instructions import Instruction, Tricks
 from .legal import LegalActions, Selection
 from .program import Program
-from .resample import resample
-from .saved import parse_json, state_rules
+from .saved import Saved, state_from_json
 from .views import Views
 
 ModalBuilder = Callable[..., "State"]
@@ -44,13 +43,8 @@ def register_modal_states(builder: ModalBuilder) -> None:
     _MODAL = builder
 
 
-STATE_FORMAT = "tricklang-state"
-STATE_VERSION = 1
 _RULE_FAILURES = (ArithmeticError, LookupError, RecursionError, TypeError, ValueError, AttributeError, AssertionError)
 """Exceptions that, raised while rules run, are reported as :class:`RuleRuntimeError`."""
-
-MAX_SEED = 10**18 - 1
-"""Seeds have at most 18 digits."""
 
 _NO_ACTIONS = LegalActions()
 
@@ -92,8 +86,15 @@ class Snapshot:
         self.actors = actors
 
 
-class State(Views):
-    """A game in progress. Build one with :func:`new_game`."""
+class State(Views, Embedding, Deals, Saved):
+    """A game in progress. Build one with :func:`new_game`.
+
+    Its methods are grouped by job: the public views in :class:`~interpreter.views.Views`,
+    the embedding interface (modes, action ids, tensors) in
+    :class:`~interpreter.embedding.Embedding`, later deals and hidden cards in
+    :class:`~interpreter.deals.Deals`, JSON in :class:`~interpreter.saved.Saved`; the
+    rest (turns, legal actions, apply, copies) here.
+    """
 
     __slots__ = ("ruleset", "program", "core", "actions", "actors", "_legal", "_checkpoint")
 
@@ -404,190 +405,7 @@ class State(Views):
         many = f"{sel.lo}" if sel.lo == sel.hi else f"{sel.lo} to {sel.hi}"
         return f"choose {many} card{'s' if sel.hi != 1 else ''}, not {len(cards)}"
 
-    # ------------------------------------------------------------ embedding: modes, ids, chance
-    @property
-    def selections(self) -> str:
-        """'all' (a multi-card selection is one action) or 'one_card' (see :mod:`interpreter.modes`)."""
-        return "all"
-
-    @property
-    def chance(self) -> str:
-        """'automatic' (seeded shuffles) or 'explicit' (chance nodes; see :mod:`interpreter.chance`)."""
-        return "automatic"
-
-    def is_chance_node(self) -> bool:
-        """True when chance (a shuffle, a random move) must act next; only with ``chance='explicit'``."""
-        return False
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        """(outcome id, probability) at a chance node, by increasing id; [] at a decision."""
-        return []
-
-    def apply_chance_outcome(self, outcome: int) -> None:
-        """Apply a chance outcome at a chance node.
-
-        Raises:
-            IllegalActionError: this state is not at a chance node (it never is with
-                automatic chance), or the outcome is not possible; the state is unchanged.
-        """
-        reason = "the match is over" if self.core.terminal else f"seat {self.current_player} must decide: this is not a chance node"
-        raise IllegalActionError(f"chance outcome {outcome!r}", reason)
-
-    @property
-    def num_distinct_actions(self) -> int:
-        """The size of this game's action space (see :mod:`interpreter.spaces`)."""
-        from .spaces import action_space
-
-        return action_space(self).size
-
-    def legal_action_ids(self) -> list[int]:
-        """The ids of the legal actions, increasing (see :mod:`interpreter.spaces`)."""
-        from .spaces import legal_ids
-
-        return [i for i, _ in legal_ids(self)]
-
-    def action_id(self, action: Action | str) -> int:
-        """The id of an action (an :class:`Action` or its text).
-
-        Raises:
-            InvalidActionError: the action has no id in this game's space.
-        """
-        from .spaces import action_space
-
-        if not isinstance(action, Action):
-            text = self._canonical(action)
-            words = text.split()
-            action = Action(words[0], tuple(words[1:]))
-        return action_space(self).id_of(action)
-
-    def action_from_id(self, i: int) -> Action:
-        """The action id ``i`` stands for now.
-
-        Raises:
-            InvalidActionError: ``i`` is out of range.
-        """
-        from .spaces import action_from_id
-
-        return action_from_id(self, i)
-
-    def apply_id(self, i: int) -> None:
-        """Apply the legal action with id ``i``.
-
-        Raises:
-            InvalidActionError: ``i`` is out of range.
-            IllegalActionError: ``i`` is not legal now, or this is a chance node; the state is unchanged.
-        """
-        from .spaces import apply_id
-
-        apply_id(self, i)
-
-    @property
-    def tensor_shape(self) -> tuple[int]:
-        """The shape of :meth:`observation_tensor` (see :mod:`interpreter.tensors` for the layout)."""
-        from .tensors import tensor_layout
-
-        return tensor_layout(self).shape
-
-    def observation_tensor(self, player: int) -> list[float]:
-        """What a seat sees, as a flat list of floats derived from the zones' visibility.
-
-        Raises:
-            GameError: ``player`` is not a seat.
-        """
-        from .tensors import observation_tensor
-
-        return observation_tensor(self, player)
-
-    def information_state_tensor(self, player: int) -> list[float]:
-        """The observation tensor and what the seat has seen this deal (:mod:`interpreter.tensors`).
-
-        Raises:
-            GameError: ``player`` is not a seat.
-        """
-        from .tensors import information_state_tensor
-
-        return information_state_tensor(self, player)
-
-    # ------------------------------------------------------------ deals and hidden cards
-    def prearrange(self, deal_number: int, deck: Sequence[str]) -> None:
-        """Lay out a later deal of this match from a prearranged deck (card codes in
-        dealing order) instead of the seeded shuffle. The deck becomes part of the state
-        (:meth:`to_json` stores it), as with ``new_game(decks=...)``.
-
-        Raises:
-            RecordError: that deal has already been laid out (``deal_number`` is not after
-                :attr:`deal_number`), or the deck is not the whole pack exactly once.
-            InvalidActionError: the deck holds an unknown card code.
-        """
-        if isinstance(deal_number, bool) or not isinstance(deal_number, int) or deal_number <= self.deal_number:
-            raise RecordError(f"deal {deal_number!r} cannot be prearranged: deal {self.deal_number} is under way")
-        cards = _prearranged(self.program, deck)
-        self.core.decks = {**self.core.decks, deal_number - 1: cards}  # copy on write: clones share it
-
-    def reseed(self, seed: int, deal_number: int | None = None) -> None:
-        """Shuffle the deals from ``deal_number`` (default: the next one) on, and draw
-        their random remedies, from ``seed`` instead of the match's seed; the deals so
-        far keep theirs. Stored by :meth:`to_json`, as ``new_game(reseeds=...)``.
-
-        Raises:
-            RecordError: the seed is not an integer, or that deal is already under way.
-        """
-        n = self.deal_number + 1 if deal_number is None else deal_number
-        if isinstance(n, bool) or not isinstance(n, int) or n <= self.deal_number:
-            raise RecordError(f"deal {n!r} cannot be reseeded: deal {self.deal_number} is under way")
-        if isinstance(seed, bool) or not isinstance(seed, int) or not -MAX_SEED <= seed <= MAX_SEED:
-            raise RecordError(f"a seed must be an integer of at most 18 digits, not {brief(seed)}")
-        self.core.reseeds = {**{k: v for k, v in self.core.reseeds.items() if k < n - 1}, n - 1: seed}
-
-    def deal_deck(self, deal_number: int | None = None) -> list[str]:
-        """The deck of a deal (default: the current one) in dealing order, as card codes
-        (omniscient, like :meth:`hand`): its prearranged deck or its seeded shuffle.
-
-        Raises:
-            RecordError: ``deal_number`` is not a positive integer.
-        """
-        n = self.deal_number if deal_number is None else deal_number
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise RecordError(f"deal numbers start at 1, not {n!r}")
-        codes = self.program.tables.codes
-        return [codes[c] for c in reversed(self.program.pack_order(self.core, n - 1))]
-
-    def allowed_plays(self, hand: Sequence[str]) -> list[str]:
-        """The cards the player to act could play to the trick now if his hand were
-        ``hand`` (card codes), by the rule file's legal-play rules; the state is not
-        changed. For reasoning about hidden hands, e.g. that a player who did not
-        follow suit holds none of it.
-
-        Raises:
-            IllegalActionError: no card is being played now.
-            InvalidActionError: ``hand`` holds an unknown card code.
-        """
-        ins = self._instruction() if not self.core.terminal else None
-        p = self.current_player
-        if not isinstance(ins, Tricks) or p is None or self.phase != "play":
-            raise IllegalActionError("allowed_plays", "no card is being played now")
-        cards = [self.program.tables.parse_card(str(c)) for c in hand]
-        zones = self.core.zones
-        z = self.program.hand + p
-        saved = zones[z]
-        zones[z] = cards
-        try:
-            allowed, _ = ins.allowed_cards(self.core, p)
-        finally:
-            zones[z] = saved
-        return [self.program.tables.codes[c] for c in allowed]
-
-    def resample(self, seat: int, rng: random.Random | None = None) -> State:
-        """A state that ``seat`` cannot tell from this one, with the cards hidden from it
-        dealt again at random among the places they could be (see
-        :mod:`interpreter.resample`). This state is not changed.
-
-        Raises:
-            ResampleError: ``seat`` is not a seat of this game, or no consistent deal was
-                found within the attempt bound.
-        """
-        return resample(self, seat, rng)
-
+    # ------------------------------------------------------------ new matches
     def new_match(self, **arguments: Any) -> State:
         """A new match of this state's rules and options: :func:`new_game` with ``arguments``
         (``seed``, ``deck``, ``decks``, ``reseeds``, ``dealer``, ``mode``...).
@@ -632,32 +450,6 @@ class State(Views):
         self._legal = None
         self._checkpoint = None
 
-    def to_json(self) -> str:
-        """The state as JSON: the rule file's text, options, seed, deck, dealer and actions."""
-        return json.dumps(self.to_dict(), ensure_ascii=False)
-
-    def to_dict(self) -> dict[str, Any]:
-        core = self.core
-        data: dict[str, Any] = {
-            "format": STATE_FORMAT,
-            "version": STATE_VERSION,
-            "rules": {"path": os.path.basename(self.ruleset.path), "sha256": self.ruleset.digest,
-                      "source": self.ruleset.source, "bases": list(self.ruleset.bases)},
-            "options": dict(self.ruleset.options),
-            "seed": core.seed,
-            "dealer": core.first_dealer,
-            "actions": list(self.actions),
-        }
-        if core.table:
-            data["mode"] = "table"
-        if core.deck is not None:
-            data["deck"] = [self.program.tables.codes[c] for c in core.deck]
-        if core.reseeds:
-            data["reseeds"] = {str(n + 1): s for n, s in sorted(core.reseeds.items())}
-        if core.decks:
-            data["decks"] = {str(n + 1): [self.program.tables.codes[c] for c in d] for n, d in sorted(core.decks.items())}
-        return data
-
     @classmethod
     def from_json(cls, text: str | Mapping[str, Any]) -> State:
         """Rebuild a state from :meth:`to_json` output, replaying and re-checking every action.
@@ -670,51 +462,7 @@ class State(Views):
                 match its digest or does not load, or an action no longer fits the rules.
             TypeError: ``text`` is neither a string nor a mapping.
         """
-        if not isinstance(text, (str, Mapping)):
-            raise TypeError(f"from_json() takes JSON text or a mapping, not {type(text).__name__}")
-        data = parse_json(text, "state") if isinstance(text, str) else dict(text)
-        if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
-            raise RecordError(f"not a tricklang state (expected format '{STATE_FORMAT}')")
-        if data.get("version") != STATE_VERSION:
-            raise RecordError(f"state version {data.get('version')!r} is not supported (this tricklang reads version {STATE_VERSION})")
-        try:
-            ruleset = state_rules(data["rules"], data.get("options") or {})
-            seed, dealer, actions = data["seed"], data["dealer"], data["actions"]
-            if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-                raise RecordError("'actions' must be a list of action texts")
-            deck = data.get("deck")
-            if deck is not None and (not isinstance(deck, list) or not all(isinstance(c, str) for c in deck)):
-                raise RecordError("'deck' must be a list of card codes")
-            decks = data.get("decks")
-            if decks is not None and not isinstance(decks, dict):
-                raise RecordError("'decks' must map deal numbers to decks")
-            reseeds = data.get("reseeds")
-            if reseeds is not None and not isinstance(reseeds, dict):
-                raise RecordError("'reseeds' must map deal numbers to seeds")
-            state = new_game(ruleset, seed=seed, deck=deck, dealer=dealer, mode=data.get("mode", "strict"),
-                             selections=data.get("selections", "all"), chance=data.get("chance", "automatic"),
-                             decks={_deal_key(k): v for k, v in decks.items()} if decks else None,
-                             reseeds={_deal_key(k): v for k, v in reseeds.items()} if reseeds else None)
-        except (KeyError, TypeError) as err:
-            raise RecordError(f"state is missing or has a bad field: {err}") from None
-        except RecordError:
-            raise
-        except TrickLangError as err:
-            raise RecordError(f"state cannot be rebuilt: {err}") from None
-        state._restore(actions, data)
-        return state
-
-    def _restore(self, actions: Sequence[str], data: Mapping[str, Any]) -> None:
-        """Replay the actions of a JSON state (the embedding modes also feed chance outcomes).
-
-        Raises:
-            RecordError: an action does not fit the rules.
-        """
-        for i, a in enumerate(actions):
-            try:
-                self.apply(a)
-            except TrickLangError as err:
-                raise RecordError(f"action {i + 1} ({a!r}) does not fit the rules: {err}") from None
+        return state_from_json(text, new_game)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
@@ -726,15 +474,6 @@ class State(Views):
 
     def __repr__(self) -> str:
         return f"<State {self.ruleset.name!r} seed={self.core.seed} actions={len(self.actions)} phase={self.phase!r}>"
-
-
-def _deal_key(key: object) -> int:
-    try:
-        return int(str(key))
-    except ValueError:
-        raise RecordError(f"'decks' keys are deal numbers, not {key!r}") from None
-
-
 
 
 def new_game(
@@ -787,31 +526,12 @@ def new_game(
     program = compile_ruleset(ruleset)
     if seed is None:
         seed = secrets.randbelow(2**31)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not -MAX_SEED <= seed <= MAX_SEED:
+    if not is_seed(seed):
         raise RecordError(f"seed must be an integer of at most 18 digits, not {brief(seed)}")
-    cards = None if deck is None else _prearranged(program, deck)
-    later: dict[int, list[int]] = {}
-    for number, d in (decks or {}).items():
-        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-            raise RecordError(f"decks are keyed by deal number (1 for the first deal), not {brief(number)}")
-        if number == 1 and cards is not None:
-            raise RecordError("the first deal's deck is given twice (deck= and decks[1])")
-        later[number - 1] = _prearranged(program, d)
-    seeds: dict[int, int] = {}
-    for number, s in (reseeds or {}).items():
-        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-            raise RecordError(f"reseeds are keyed by deal number (1 for the first deal), not {brief(number)}")
-        if isinstance(s, bool) or not isinstance(s, int) or not -MAX_SEED <= s <= MAX_SEED:
-            raise RecordError(f"a seed must be an integer of at most 18 digits, not {brief(s)}")
-        seeds[number - 1] = s
-    if mode not in ("strict", "table"):
-        raise RecordError(f"mode must be 'strict' or 'table', not {brief(mode)}")
-    if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < program.n):
-        raise RecordError(f"dealer must be a seat 0..{program.n - 1}, not {brief(dealer)}")
-    if selections not in ("all", "one_card"):
-        raise RecordError(f"selections must be 'all' or 'one_card', not {brief(selections)}")
-    if chance not in ("automatic", "explicit"):
-        raise RecordError(f"chance must be 'automatic' or 'explicit', not {brief(chance)}")
+    cards = None if deck is None else prearranged(program, deck)
+    later = later_decks(program, decks, cards is not None)
+    seeds = later_seeds(reseeds)
+    _check_modes(program, mode, dealer, selections, chance)
     if selections != "all" or chance != "automatic":
         if later or seeds:
             raise RecordError("decks and reseeds need the default selections ('all') and chance ('automatic')")
@@ -835,20 +555,17 @@ def new_game(
     return state
 
 
-def _prearranged(program: Program, deck: Sequence[str]) -> list[int]:
-    """A prearranged deck's cards, checked to be the whole pack once (in linear time)."""
-    size = program.tables.size
-    if isinstance(deck, (str, bytes)) or not isinstance(deck, Sequence):
-        raise RecordError("a prearranged deck is a list of card codes")
-    if len(deck) != size:
-        raise RecordError(f"a prearranged deck must hold each of the {size} cards once (it holds {len(deck)} cards)")
-    cards = [program.tables.parse_card(c) for c in deck]
-    if len(set(cards)) != size:
-        seen: set[int] = set()
-        dup = sorted({c for c in cards if c in seen or seen.add(c)})  # type: ignore[func-returns-value]
-        missing = sorted(set(range(size)) - set(cards))
-        codes = program.tables.codes
-        raise RecordError(f"a prearranged deck must hold each of the {size} cards once (missing "
-                          + " ".join(codes[c] for c in missing[:20]) + "; repeated "
-                          + " ".join(codes[c] for c in dup[:20]) + ")")
-    return cards
+def _check_modes(program: Program, mode: str, dealer: int | None, selections: str, chance: str) -> None:
+    """Check the mode arguments of :func:`new_game`.
+
+    Raises:
+        RecordError: one is not one of its values, or ``dealer`` is not a seat.
+    """
+    if mode not in ("strict", "table"):
+        raise RecordError(f"mode must be 'strict' or 'table', not {brief(mode)}")
+    if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < program.n):
+        raise RecordError(f"dealer must be a seat 0..{program.n - 1}, not {brief(dealer)}")
+    if selections not in ("all", "one_card"):
+        raise RecordError(f"selections must be 'all' or 'one_card', not {brief(selections)}")
+    if chance not in ("automatic", "explicit"):
+        raise RecordError(f"chance must be 'automatic' or 'explicit', not {brief(chance)}")
