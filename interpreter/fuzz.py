@@ -29,6 +29,7 @@ from types import FrameType
 from typing import Any
 
 import tricklang
+from tricklang.catalog import find_bundled
 from tricklang.diagnostics import TrickLangError
 
 from .record import Record
@@ -287,16 +288,16 @@ def _mutate(data: Any, rng: random.Random) -> Any:
 
 
 def _samples() -> tuple[str, str, Path]:
-    root = Path(__file__).resolve().parent.parent
-    rule_file = root / "rules" / "ecarte.trick"  # without it (an installed package): the base game, states only
-    state = new_game(tricklang.load(rule_file) if rule_file.is_file() else tricklang.loads(BASE), seed=5)
+    found = find_bundled("ecarte")  # the bundled game, in a source tree and an installed package alike
+    rule_file = found if found is not None else Path("ecarte.trick")  # without it: the base game, states only
+    state = new_game(tricklang.load(rule_file) if found is not None else tricklang.loads(BASE), seed=5)
     rng = random.Random(5)
     for _ in range(30):
         if state.is_terminal():
             break
         legal = state.legal_actions()
         state.apply(legal[rng.randrange(len(legal))])
-    record = Record.from_state(state, seats=["random"] * state.ruleset.player_count) if rule_file.is_file() else None
+    record = Record.from_state(state, seats=["random"] * state.ruleset.player_count) if found is not None else None
     return state.to_json(), record.to_json() if record else "{}", rule_file.parent
 
 
