@@ -23,9 +23,10 @@ from .core import Core
 from .deals import Deals, is_seed, later_decks, later_seeds, prearranged
 from .embedding import Embedding
 from .errors import GameError, IllegalActionError, InvalidActionError, RecordError, RuleRuntimeError
-from .instructions import Instruction, Tricks
-from .legal import LegalActions, Selection
+from .instructions import Instruction
+from .legal import LegalActions
 from .program import Program
+from .refusals import Refusals
 from .saved import Saved, state_from_json
 from .views import Views
 
@@ -86,14 +87,14 @@ class Snapshot:
         self.actors = actors
 
 
-class State(Views, Embedding, Deals, Saved):
+class State(Views, Refusals, Embedding, Deals, Saved):
     """A game in progress. Build one with :func:`new_game`.
 
-    Its methods are grouped by job: the public views in :class:`~interpreter.views.Views`,
-    the embedding interface (modes, action ids, tensors) in
-    :class:`~interpreter.embedding.Embedding`, later deals and hidden cards in
-    :class:`~interpreter.deals.Deals`, JSON in :class:`~interpreter.saved.Saved`; the
-    rest (turns, legal actions, apply, copies) here.
+    Its methods are grouped by job: turns, legal actions, apply and copies here; the
+    public views in :class:`~interpreter.views.Views`, why an action is refused in
+    :class:`~interpreter.refusals.Refusals`, the embedding interface (modes, action ids,
+    tensors) in :class:`~interpreter.embedding.Embedding`, later deals and hidden cards
+    in :class:`~interpreter.deals.Deals`, JSON in :class:`~interpreter.saved.Saved`.
     """
 
     __slots__ = ("ruleset", "program", "core", "actions", "actors", "_legal", "_checkpoint")
@@ -344,66 +345,6 @@ class State(Views, Embedding, Deals, Saved):
         core.calls.append(core.pc)
         core.vars[irr.slot] = seat
         core.pc = irr.entry
-
-    def why_illegal(self, action: Action | str) -> str:
-        """A sentence saying why an action is not legal now (or '' if it is)."""
-        if self.core.terminal:
-            return "the match is over"
-        try:
-            text = self._canonical(action)
-        except InvalidActionError as err:
-            return str(err)
-        legal = self.legal_actions()
-        if text in legal:
-            return ""
-        verb = text.split()[0]
-        verbs = sorted(legal.verbs())
-        player = self.current_player
-        if verb not in verbs:
-            return f"seat {player} must now {' or '.join(verbs)}" if verbs else "nothing can be done now"
-        ins = self._instruction()
-        if isinstance(ins, Tricks) and verb == "play":
-            tables = self.program.tables
-            words = text.split()
-            if len(words) != 2:
-                return "name one card to play, e.g. 'play " + (legal[0].args[0] if legal and legal[0].args else "KS") + "'"
-            try:
-                card = tables.parse_card(words[1])
-            except InvalidActionError as err:
-                return str(err)
-            assert player is not None
-            if card not in self.core.zones[self.program.hand + player]:
-                return f"seat {player} does not hold {tables.codes[card]}"
-            _, why = ins.allowed_cards(self.core, player)
-            names = {"follow_suit": "must follow suit", "trump_if_void": "must trump when void in the suit led",
-                     "beat_if_able": "must beat the trick when able", "lead_until_broken": "may not lead that suit until it is broken",
-                     "lead_first": "must lead the card the rules name to the first trick",
-                     "not_first_trick": "may not play that card to the first trick"}
-            reasons = [names.get(w, w) for w in why]
-            return "the player " + (", and ".join(reasons) if reasons else "cannot play that card now")
-        if verb == "declare":
-            return "that declaration is not available now"
-        if verb in legal.bare_verbs():
-            return f"'{verb}' takes nothing after it"
-        sel = legal.selection
-        if sel is not None and verb == sel.verb:
-            return self._why_not_selected(text.split()[1:], sel)
-        examples = ", ".join(a.text for a in legal[:3])
-        return f"not one of the legal {verb} actions (e.g. {examples})"
-
-    def _why_not_selected(self, args: list[str], sel: Selection) -> str:
-        """Why a card selection is refused: a card not offered, a repeated card, a wrong count."""
-        tables, player = self.program.tables, self.current_player
-        cards = [] if args == ["none"] else [tables.index[a] for a in args]
-        for c in cards:
-            if c not in sel.cards:
-                where = "holds" if self.phase == "discard" else "may take"
-                return f"{tables.codes[c]} is not a card seat {player} {where} that may be chosen"
-        repeated = sorted({tables.codes[c] for c in cards if cards.count(c) > 1})
-        if repeated:
-            return f"{' '.join(repeated)} named more than once"
-        many = f"{sel.lo}" if sel.lo == sel.hi else f"{sel.lo} to {sel.hi}"
-        return f"choose {many} card{'s' if sel.hi != 1 else ''}, not {len(cards)}"
 
     # ------------------------------------------------------------ new matches
     def new_match(self, **arguments: Any) -> State:
