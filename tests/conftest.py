@@ -24,6 +24,11 @@ settings.register_profile("repeatable", derandomize=True, database=None, print_b
 settings.register_profile("random", derandomize=False, database=None, print_blob=True)
 settings.load_profile("random" if os.environ.get("HYPOTHESIS_PROFILE") in ("random", "long") else "repeatable")
 
+# `tricklang check` keeps a cache of results (tricklang.checkcache): off for the suite,
+# so that every check runs in full and nothing is written to the user's cache; the
+# cache's own tests point it at a temporary folder.
+os.environ["TRICKLANG_CACHE_DIR"] = "off"
+
 
 # ------------------------------------------------------------------ a sandboxed child
 

@@ -285,14 +285,16 @@ def _with_source_lines(found: list[Diagnostic], sources: dict[str, str]) -> list
 
 def _resolve(text: str, where: str, anchor: Path | None, chain: tuple[str, ...],
              given: tuple[str, ...] | None = None,
-             sources: dict[str, str] | None = None) -> tuple[m.RuleFile, list[str], list[Diagnostic]]:
+             sources: dict[str, str] | None = None,
+             files: list[tuple[Path, Path]] | None = None) -> tuple[m.RuleFile, list[str], list[Diagnostic]]:
     """Parse a rule file and apply it over its base (if it `extends` one), recursively.
 
     ``where`` names the file in messages; ``anchor`` is its real folder (None: text
     with no file); ``given``: the texts of the bases in order (from a saved state),
     used instead of reading any file. Returns the merged rules, the texts of the
     bases, and the merge diagnostics. The base's nodes are marked as written in it (their
-    spans name it), and ``sources`` collects each base's text under that name.
+    spans name it), ``sources`` collects each base's text under that name, and ``files``
+    each base file read, as (the path it was named by, the real path read).
     """
     try:
         rules = parse(text, where)
@@ -323,9 +325,13 @@ def _resolve(text: str, where: str, anchor: Path | None, chain: tuple[str, ...],
         if key in chain:
             raise refuse("this rule file extends itself")
         base_text = read_limited(base_file, "base rule file", shown=shown)
+        if files is not None:
+            target = rules.extends or ""
+            named = anchor / target if anchor is not None and target.endswith(".trick") else base_file
+            files.append((named, base_file))
         if not _looks_like_rules(base_text):
             raise refuse(f"'{rules.extends}' is not a tricklang rule file (its first line is not 'tricklang N')")
-    base_rules, texts, _ = _resolve(base_text, shown, base_anchor, chain + (key,), rest, sources)
+    base_rules, texts, _ = _resolve(base_text, shown, base_anchor, chain + (key,), rest, sources, files)
     base_errors = [d for d in check(base_rules) if d.severity == "error"]
     if base_errors:
         raise RulesError(base_errors, base_text)
@@ -403,14 +409,33 @@ def _anchor(path: str | None) -> Path | None:
         return None
 
 
+def load_tracked(source: str | Path, *, options: Mapping[str, Any] | None = None
+                 ) -> tuple[Ruleset, list[tuple[Path, Path]]]:
+    """:func:`load` a rule file (a path or a bundled game's name), and say which base
+    files it read: (the path each was named by, the real path read), in order.
+
+    Raises:
+        RulesError, OptionError, TypeError: as :func:`load`.
+    """
+    if not isinstance(source, (str, Path)):
+        raise TypeError(f"load() takes a path, not {type(source).__name__}")
+    if source == "":
+        raise RulesError([Diagnostic("unreadable-file", "no rule file named (the path is empty)", path="''")])
+    file = catalog.resolve(source)
+    shown = str(file if file != Path(source) else source)
+    text = read_limited(file, shown=shown or "''")
+    files: list[tuple[Path, Path]] = []
+    return _load_text(text, shown, options, _anchor(str(file)), None, files), files
+
+
 def _load_text(text: str, where: str, options: Mapping[str, Any] | None, anchor: Path | None,
-               given: tuple[str, ...] | None) -> Ruleset:
+               given: tuple[str, ...] | None, files: list[tuple[Path, Path]] | None = None) -> Ruleset:
     if text.startswith("\ufeff"):  # a UTF-8 byte-order mark: accepted
         text = text[1:]
     own = str(anchor / Path(where).name) if anchor is not None else "<top>"
     # parse -> extend (with each base checked) -> check -> lint (and the limits of untrusted input)
     sources: dict[str, str] = {}
-    rules, bases, problems = _resolve(text, where, anchor, (own,), given, sources)
+    rules, bases, problems = _resolve(text, where, anchor, (own,), given, sources, files)
     checker = Checker(rules)
     found = problems + checker.run()
     if not any(d.severity == "error" for d in found):

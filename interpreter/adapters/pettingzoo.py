@@ -39,6 +39,7 @@ except ImportError as err:  # pragma: no cover - depends on the environment
 
 from tricklang import Ruleset
 
+from .. import modes as _modes  # noqa: F401 - registers the selection modes with new_game
 from ..spaces import action_space
 from ..state import State, new_game
 from ..tensors import tensor_layout

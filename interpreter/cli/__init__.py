@@ -30,22 +30,33 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 from tricklang import OptionError, RulesError, __version__
 from tricklang.diagnostics import TrickLangError
 
-from . import check, demo, fmt, games, invariants, lsp, replay, simulate, table
 from .common import PROG, Parser, UsageError, error, option_pair
-from .simulate import match_seed, summarise, wilson
+
+if TYPE_CHECKING:
+    from .simulate import match_seed, summarise, wilson
 
 __all__ = ["PROG", "UsageError", "build_parser", "demo_main", "main", "match_seed", "summarise", "wilson"]
 
 COMMANDS = "check, options, play, simulate, test, explain, replay, demo, lsp, list or fmt"
 
 
+def __getattr__(name: str) -> Any:
+    if name in ("match_seed", "summarise", "wilson"):  # imported on first use: simulate loads the runtime
+        return getattr(import_module(".simulate", __name__), name)
+    raise AttributeError(f"module 'interpreter.cli' has no attribute {name!r}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``tricklang`` command; returns the exit status."""
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # `tricklang check` answers from its cache without the runtime: only its parser is built.
+    parser = build_parser(only_check=argv[:1] == ["check"])
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit_:
@@ -83,8 +94,9 @@ def demo_main(argv: Sequence[str] | None = None) -> int:
     return main(["demo", *(sys.argv[1:] if argv is None else argv)])
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``tricklang`` argument parser, one subparser per command module."""
+def build_parser(only_check: bool = False) -> argparse.ArgumentParser:
+    """The ``tricklang`` argument parser, one subparser per command module (only
+    ``check`` with ``only_check``: the other command modules import the runtime)."""
     parser = Parser(
         prog=PROG,
         description="Check, explain, play and simulate trick-taking games written in the tricklang rules language.",
@@ -98,6 +110,13 @@ def build_parser() -> argparse.ArgumentParser:
         "-o", "--option", dest="options", metavar="NAME=VALUE", action="append", type=option_pair, default=[],
         help="set an option of the rule file (repeatable); see 'tricklang options FILE'",
     )
+    from . import check
+
+    if only_check:
+        check.register(sub, opts)
+        return parser
+    from . import demo, fmt, games, invariants, lsp, replay, simulate, table
+
     for register in (check.register, table.register, simulate.register, invariants.register,
                      check.register_explain, replay.register, demo.register, lsp.register,
                      games.register, fmt.register):

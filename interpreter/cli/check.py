@@ -6,13 +6,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tricklang import RulesError
-from tricklang.diagnostics import Diagnostic
-from tricklang.explain import allowed, explain
+from tricklang import RulesError, checkcache
 
 from .common import Subparsers, load, plural, show
+
+if TYPE_CHECKING:
+    from tricklang.diagnostics import Diagnostic
 
 
 def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
@@ -22,6 +23,8 @@ def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
                        "or every diagnostic with its source line.")
     p.add_argument("files", nargs="+", metavar="FILE", help="rule files (.trick)")
     p.add_argument("--json", action="store_true", help="print the results as JSON (for editors and CI)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="check in full even when the cache holds this file's result (see TRICKLANG_CACHE_DIR)")
     p.set_defaults(run=cmd_check)
     p = sub.add_parser("options", parents=[opts], help="list a rule file's options",
                        description="List the options of a rule file: type, default, allowed values, meaning and laws.")
@@ -42,30 +45,26 @@ def register_explain(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
 def cmd_check(args: argparse.Namespace) -> int:
     results: list[dict[str, Any]] = []
     failed = False
+    options = dict(args.options) if getattr(args, "options", None) else {}
     for path in args.files:
-        diagnostics: list[Diagnostic] = []
-        source: str | None = None
-        game = None
-        try:
-            ruleset = load(path, args)
-            diagnostics = list(ruleset.warnings)
-            source, game = ruleset.source, ruleset.name
-            ok = True
-        except RulesError as err:
-            diagnostics = list(err.diagnostics) + list(err.warnings)
-            source, ok = err.source, False
+        key = None if args.no_cache or "\n" in path else checkcache.key_of(path, options)
+        cached = checkcache.lookup(key) if key is not None else None
+        game: str | None
+        if cached is not None:
+            ok, game, errors, shown = True, cached.game, 0, list(cached.warnings)
+        else:
+            ok, game, errors, shown = _check(path, args, key, options)
         failed = failed or not ok
-        errors = sum(d.severity == "error" for d in diagnostics)
-        warnings = len(diagnostics) - errors
+        warnings = len(shown) - errors
         results.append({"path": path, "ok": ok, "game": game, "errors": errors, "warnings": warnings,
-                        "diagnostics": [d.to_dict() for d in diagnostics]})
+                        "diagnostics": [data for _, data in shown]})
         if args.json:
             continue
-        for d in diagnostics:
-            print(d.render(source), file=sys.stderr)
+        for text, _ in shown:
+            print(text, file=sys.stderr)
         if ok:
             print(f"{path}: ok" + (f" ({plural(warnings, 'warning')})" if warnings else ""))
-        elif len(diagnostics) > 1:
+        elif len(shown) > 1:
             print(f"{path}: {plural(errors, 'error')}" + (f", {plural(warnings, 'warning')}" if warnings else ""),
                   file=sys.stderr)
     if args.json:
@@ -73,8 +72,38 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _check(path: str, args: argparse.Namespace, key: checkcache.Key | None, options: dict[str, str]
+           ) -> tuple[bool, str | None, int, list[tuple[str, dict[str, object]]]]:
+    """Check a rule file in full: (passed, game, errors, each diagnostic rendered and as a
+    dict); a file that passes is stored in the cache under ``key``.
+
+    Raises:
+        OptionError: a bad ``-o`` option.
+    """
+    diagnostics: list[Diagnostic] = []
+    source: str | None
+    game: str | None
+    try:
+        if key is None:
+            ruleset = load(path, args)
+        else:
+            from tricklang.ruleset import load_tracked
+
+            ruleset, bases = load_tracked(path, options=options or None)
+        diagnostics = list(ruleset.warnings)
+        source, game, ok = ruleset.source, ruleset.name, True
+    except RulesError as err:
+        diagnostics = list(err.diagnostics) + list(err.warnings)
+        source, game, ok = err.source, None, False
+    shown = [(d.render(source), d.to_dict()) for d in diagnostics]
+    if ok and key is not None and game is not None:
+        checkcache.store(key, ruleset.source, bases, ruleset.bases, checkcache.CheckResult(game, tuple(shown)))
+    return ok, game, sum(d.severity == "error" for d in diagnostics), shown
+
 
 def cmd_options(args: argparse.Namespace) -> int:
+    from tricklang.explain import allowed
+
     ruleset = load(args.file, args)
     specs = ruleset.option_specs()
     rows = []
@@ -105,5 +134,7 @@ def cmd_options(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
+    from tricklang.explain import explain
+
     sys.stdout.write(explain(load(args.file, args)))
     return 0

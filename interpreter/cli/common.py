@@ -6,10 +6,12 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from typing import Any, NoReturn, Protocol
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
 import tricklang
-from tricklang import Ruleset
+
+if TYPE_CHECKING:
+    from tricklang import Ruleset
 
 PROG = "tricklang"
 

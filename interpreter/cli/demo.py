@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 
+from .. import search as _search  # noqa: F401 - registers the search player with make_agent
 from ..agents import make_agent, play_match
 from ..state import new_game
 from ..transcript import render

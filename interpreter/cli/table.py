@@ -14,6 +14,7 @@ from tricklang import Ruleset
 from tricklang import model as m
 from tricklang.walk import statements_of
 
+from .. import search as _search  # noqa: F401 - registers the search player with make_agent
 from ..agents import AGENTS, MAX_ACTIONS_PER_MATCH, Agent, is_agent_name, make_agent
 from ..errors import GameError, GameLimitError, RecordError
 from ..record import Record, rebuild

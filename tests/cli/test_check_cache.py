@@ -1,0 +1,166 @@
+"""The cache of `tricklang check` (tricklang.checkcache): the same output as a full check,
+used only while the file and its bases are unchanged, and never trusted."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import tricklang.ruleset
+from interpreter.cli import main
+from tricklang import checkcache
+
+ROOT = Path(__file__).resolve().parents[2]
+
+BASE = (ROOT / "examples" / "whist.trick").read_text(encoding="utf-8")
+VARIANT = 'tricklang 1\nextends "base.trick"\ngame "Warned variant"\noption spare: int = 1 in 1..2 "never used"\n'
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("TRICKLANG_CACHE_DIR", str(folder))
+    return folder
+
+
+@pytest.fixture
+def variant(tmp_path: Path) -> Path:
+    """A rule file with one warning that extends a base in its folder."""
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "base.trick").write_text(BASE, encoding="utf-8")
+    (rules / "variant.trick").write_text(VARIANT, encoding="utf-8")
+    return rules / "variant.trick"
+
+
+def check(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["check", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def no_full_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make a full check fail loudly: what passes after this came from the cache."""
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("checked in full")
+
+    monkeypatch.setattr(tricklang.ruleset, "load_tracked", refuse)
+
+
+def test_a_cached_check_prints_what_the_full_check_printed(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, cache: Path, variant: Path) -> None:
+    full = check(capsys, str(variant))
+    full_json = check(capsys, "--json", str(variant))
+    assert full[0] == 0 and "(1 warning)" in full[1] and "[unused-option]" in full[2]
+    assert len(list(cache.glob("check-*.json"))) == 1
+    no_full_check(monkeypatch)
+    assert check(capsys, str(variant)) == full
+    assert check(capsys, "--json", str(variant)) == full_json
+    assert json.loads(full_json[1])["files"][0]["game"] == "Warned variant"
+
+
+def test_options_and_the_path_as_given_are_part_of_the_key(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, cache: Path, variant: Path) -> None:
+    check(capsys, str(variant))
+    check(capsys, "-o", "spare=2", str(variant))
+    monkeypatch.chdir(variant.parent)
+    check(capsys, "variant.trick")
+    assert len(list(cache.glob("check-*.json"))) == 3
+
+
+@pytest.mark.parametrize("edit", ["file", "base", "base-link"])
+def test_a_changed_file_or_base_is_checked_again(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, cache: Path, variant: Path,
+        edit: str) -> None:
+    assert check(capsys, str(variant))[0] == 0
+    base = variant.parent / "base.trick"
+    if edit == "file":
+        variant.write_text(VARIANT + "option spare2: int = 1 in 1..2 \"also unused\"\n", encoding="utf-8")
+    elif edit == "base":
+        base.write_text(BASE.replace("game ", "game-broken "), encoding="utf-8")
+    else:  # the base named in the file becomes a link to another file
+        other = variant.parent / "other.trick"
+        other.write_text(BASE.replace("game ", "game-broken "), encoding="utf-8")
+        base.unlink()
+        base.symlink_to(other)
+    code, out, err = check(capsys, str(variant))
+    if edit == "file":
+        assert code == 0 and "(2 warnings)" in out
+    else:
+        assert code == 1 and "syntax" in err
+
+
+def test_a_failing_check_is_not_cached(capsys: pytest.CaptureFixture[str], cache: Path, tmp_path: Path) -> None:
+    broken = tmp_path / "broken.trick"
+    broken.write_text("tricklang 1\ngame \"Broken\"\n", encoding="utf-8")
+    assert check(capsys, str(broken))[0] == 1
+    assert check(capsys, str(broken))[0] == 1
+    assert not list(cache.glob("check-*.json"))
+
+
+@pytest.mark.parametrize("damage", [
+    b"", b"not json", b"[]", b"{}", b'{"format": 1}', b"\xff\xfe", b"[" * 100_000,
+    "key", "game", "warnings", "base-digest", "base-outside", "extra-field", "huge",
+])
+def test_a_damaged_or_forged_entry_is_ignored(
+        capsys: pytest.CaptureFixture[str], cache: Path, variant: Path, damage: bytes | str) -> None:
+    expected = check(capsys, str(variant))
+    (entry,) = cache.glob("check-*.json")
+    data = json.loads(entry.read_text(encoding="utf-8"))
+    if isinstance(damage, bytes):
+        entry.write_bytes(damage)
+    else:
+        if damage == "key":
+            data["key"] = "0" * 64
+        elif damage == "game":
+            data["game"] = ["not", "a", "name"]
+        elif damage == "warnings":
+            data["warnings"] = [["forged", "not a dict"]]
+        elif damage == "base-digest":
+            data["bases"][0][2] = "0" * 64
+        elif damage == "base-outside":
+            data["bases"][0][0] = data["bases"][0][1] = os.devnull
+        elif damage == "extra-field":
+            data["extra"] = 1
+        else:
+            data["warnings"] = [["x" * 2_000_000, {}]]
+        entry.write_text(json.dumps(data), encoding="utf-8")
+    assert check(capsys, str(variant)) == expected
+    # the full check stored a good entry again
+    assert checkcache.lookup(checkcache.key_of(str(variant), {})) is not None  # type: ignore[arg-type]
+
+
+def test_the_cache_can_be_turned_off_and_bypassed(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, cache: Path, variant: Path) -> None:
+    check(capsys, "--no-cache", str(variant))
+    assert not cache.exists()
+    monkeypatch.setenv("TRICKLANG_CACHE_DIR", "off")
+    check(capsys, str(variant))
+    assert not cache.exists()
+
+
+def test_the_cache_keeps_a_bounded_number_of_entries(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, cache: Path, variant: Path) -> None:
+    monkeypatch.setattr(checkcache, "MAX_ENTRIES", 3)
+    for spare in range(1, 3):
+        for name in ("a", "b", "c"):
+            copy = variant.parent / f"{name}.trick"
+            copy.write_text(VARIANT, encoding="utf-8")
+            check(capsys, "-o", f"spare={spare}", str(copy))
+    assert len(list(cache.glob("check-*.json"))) == 3
+
+
+def test_a_cached_check_does_not_import_the_parser_or_the_runtime(cache: Path) -> None:
+    code = ("import sys\nfrom interpreter.cli import main\nassert main(['check', 'rules/ecarte.trick']) == 0\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('lark', 'pydantic', 'interpreter')"
+            " and not m.startswith('interpreter.cli')))")
+    env = {**os.environ, "TRICKLANG_CACHE_DIR": str(cache)}
+    first = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    again = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    assert "lark" in first.stdout
+    assert again.stdout.splitlines() == ["rules/ecarte.trick: ok", "['interpreter', 'interpreter.errors']"]
