@@ -15,23 +15,25 @@ from tricklang import model as m
 from tricklang.types import PLAYER, Kind, Type
 from tricklang.walk import Value
 
+from . import codegen, keeping
 from . import instructions as ins
-from . import keeping
 from .cards import NO_TRUMP, CardTables
 from .core import Core
 from .errors import RuleRuntimeError
 from .expressions import ExpressionCompiler
 from .program import Fn, Program
 
-_CACHE: dict[tuple[str, tuple[tuple[str, Any], ...]], Program] = {}
+_CACHE: dict[tuple[str, tuple[tuple[str, Any], ...], bool], Program] = {}
 
 
 def compile_ruleset(ruleset: Ruleset) -> Program:
     """The program for a ruleset and its option values (cached)."""
-    key = (ruleset.digest + ruleset.path, tuple(sorted(ruleset.options.items())))
+    key = (ruleset.digest + ruleset.path, tuple(sorted(ruleset.options.items())), codegen.ENABLED)
     prog = _CACHE.get(key)
     if prog is None:
         prog = _Compiler(ruleset).build()
+        if codegen.ENABLED:
+            codegen.attach(prog)  # trick play as generated Python (see interpreter/codegen.py)
         if len(_CACHE) > 64:
             _CACHE.clear()
         _CACHE[key] = prog

@@ -6,15 +6,15 @@ file's options), ``play`` (play at the terminal against the built-in players),
 ``test`` (play seeded matches and check the runtime's invariants), ``explain``
 (the rules as Markdown prose), ``replay`` (re-check a game record and print its
 transcript), ``demo`` (a match between built-in players, as a transcript), ``lsp``
-(a language server for editors), ``list`` (the bundled games) and ``fmt`` (rewrite rule
-files in the canonical layout). Wherever a rule file is expected, a bundled game's name
+(a language server for editors), ``list`` (the bundled games), ``fmt`` (rewrite rule
+files in the canonical layout) and ``compile`` (print the Python generated for a rule file). Wherever a rule file is expected, a bundled game's name
 (``ecarte``, ``cinch``, ``euchre``...) also works; a path to an existing file wins.
 Every subcommand takes ``--help``; the ones that load rules take
 ``-o name=value`` (repeatable) to set options.
 
 This module only dispatches: each subcommand lives in its own module of this
 package (``check``, ``table``, ``simulate``, ``invariants``, ``replay``, ``demo``,
-``games``, ``fmt``)
+``games``, ``fmt``, ``source``)
 and adds its parser through a ``register`` function.
 
 Exit status: 0 ok, 1 an error in the rules, the game or a record, 2 a usage error.
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 __all__ = ["PROG", "UsageError", "build_parser", "demo_main", "main", "match_seed", "summarise", "wilson"]
 
-COMMANDS = "check, options, play, simulate, test, explain, replay, demo, lsp, list or fmt"
+COMMANDS = "check, options, play, simulate, test, explain, replay, demo, lsp, list, fmt or compile"
 
 
 def __getattr__(name: str) -> Any:
@@ -115,10 +115,10 @@ def build_parser(only_check: bool = False) -> argparse.ArgumentParser:
     if only_check:
         check.register(sub, opts)
         return parser
-    from . import demo, fmt, games, invariants, lsp, replay, simulate, table
+    from . import demo, fmt, games, invariants, lsp, replay, simulate, source, table
 
     for register in (check.register, table.register, simulate.register, invariants.register,
                      check.register_explain, replay.register, demo.register, lsp.register,
-                     games.register, fmt.register):
+                     games.register, fmt.register, source.register):
         register(sub, opts)
     return parser

@@ -270,8 +270,9 @@ def test_events_shown_to_everybody_are_caught(monkeypatch: pytest.MonkeyPatch) -
 
 def test_a_played_card_shown_early_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """An event, emitted during an action, that names the card the next player will play."""
-    from interpreter import instructions
+    from interpreter import codegen, instructions
 
+    monkeypatch.setattr(codegen, "ENABLED", False)  # the generic methods, which this test corrupts
     original = instructions.Tricks.apply
 
     def tell(self: Any, core: Any, action: Any) -> None:
@@ -344,8 +345,9 @@ def test_an_illegal_action_that_is_accepted_is_caught(monkeypatch: pytest.Monkey
 
 
 def test_a_lost_card_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    from interpreter import instructions
+    from interpreter import codegen, instructions
 
+    monkeypatch.setattr(codegen, "ENABLED", False)  # the generic methods, which this test corrupts
     original = instructions.Tricks._finish_trick
 
     def lose_one(self: Any, core: Any) -> None:

@@ -1,0 +1,132 @@
+"""Generated trick play (interpreter/codegen.py): it behaves exactly as the generic
+instructions do, and no text of an (untrusted) rule file reaches the generated source."""
+
+from __future__ import annotations
+
+import ast
+import random
+import re
+import textwrap
+from typing import Any
+
+import pytest
+
+import interpreter
+import tricklang
+from interpreter import codegen
+from interpreter.cli import main
+from interpreter.compiler import compile_ruleset
+from tricklang.catalog import bundled_games
+
+GAMES = sorted(bundled_games())
+
+
+def _trace(rules: tricklang.Ruleset, seed: int, max_actions: int) -> list[Any]:
+    """Legal actions, actions and events of a random match, step by step."""
+    state = interpreter.new_game(rules, seed=seed)
+    rng = random.Random(seed)
+    out: list[Any] = []
+    while not state.is_terminal() and len(out) < max_actions:
+        legal = state.legal_actions()
+        out.append((state.current_player, state.phase, legal.texts()[:200], len(legal)))
+        state.apply(state.sample_action(rng))
+    out.append(state.events())
+    out.append(state.to_json())
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_generated_trick_play_behaves_as_the_generic_instructions(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = tricklang.load(bundled_games()[game])
+    generated = [_trace(rules, seed, 250) for seed in (1, 2)]
+    assert any(getattr(ins, "legal", None) is not type(ins).legal for ins in compile_ruleset(rules).instructions
+               if "legal" in vars(ins)), "trick play runs as generated code"
+    monkeypatch.setattr(codegen, "ENABLED", False)
+    assert not any("legal" in vars(ins) for ins in compile_ruleset(rules).instructions)
+    generic = [_trace(rules, seed, 250) for seed in (1, 2)]
+    assert generated == generic
+
+
+def test_options_switch_obligations_off_in_the_source() -> None:
+    on = codegen.generate(compile_ruleset(tricklang.load("ecarte"))).source
+    off = codegen.generate(compile_ruleset(tricklang.load("ecarte", options={"must_trump_when_void": False}))).source
+    assert "# trump if void" in on
+    assert "# trump if void" not in off
+
+
+def test_tricklang_compile_prints_the_module_with_rule_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compile", "euchre", "-o", "target=5"]) == 0
+    out = capsys.readouterr().out
+    ast.parse(out)  # valid Python
+    line = next(i for i, text in enumerate(tricklang.load("euchre").source.splitlines(), 1)
+                if text.strip().startswith("tricks "))
+    assert f"# rule line {line}: trick play" in out
+    assert "closure compiler" in out and "generated below" in out
+    assert main(["compile", "euchre", "-o", "nonsense=1"]) == 2
+
+
+# ------------------------------------------------------------------ hostile rule text
+
+LONG = "x" * 63 + "ǅ"
+HOSTILE = textwrap.dedent(f"""
+    tricklang 1
+    game "'); __import__('os').system('echo pwned'); ('"
+    players 2
+    deck
+      suits __import__ black, ｅｘｅｃ red
+      ranks A K Q
+    option __builtins__: int = 2 in 1..9 "\\\\'; import os #"
+    option __class__: choice(__import__, ｅｖａｌ, os) = ｅｖａｌ "') or exec('1"
+    option {LONG}: bool = true "x"
+    zone hand: per player, owner
+    zone __globals__: shared, hidden, pack
+    zone won: per player, public
+    zone ｓｙｓ: shared, public
+    match
+      game to __builtins__, after the deal
+      at most 20 deals
+    deal
+      phase __subclasses__:
+        deal 2 to each
+        trump is ｅｘｅｃ
+        tricks 2, left of dealer leads first
+          must follow suit when __class__ == ｅｖａｌ
+          must trump if void when {LONG}
+          may not lead __import__ until broken when __class__ != os
+          declare __import__ holding K of trump, before own first card when {LONG}:
+            declarer scores 1 "'''); import os; #\\"
+        for each player:
+          player scores tricks(player) "exec(compile('import os','','exec'))"
+    """)
+
+_HOSTILE_WORDS = ("__import__", "ｅｘｅｃ", "exec", "__builtins__", "__class__", "ｅｖａｌ", "eval", "__globals__",
+                  "ｓｙｓ", "__subclasses__", "os", "pwned", LONG)
+
+
+def test_hostile_names_and_strings_never_reach_the_generated_source_as_code() -> None:
+    rules = tricklang.loads(HOSTILE, path="hostile.trick")
+    program = compile_ruleset(rules)
+    gen = codegen.generate(program)
+    tree = ast.parse(gen.source)
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    names |= {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    names |= {n.arg for n in ast.walk(tree) if isinstance(n, ast.arg)}
+    attrs = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    literals = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)]
+    # Every identifier is ASCII, made by the generator, never a dunder; every literal a number
+    # or None (but the module's own docstring).
+    for ident in names | attrs:
+        assert re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", ident) and not ident.startswith("__"), ident
+        assert ident not in _HOSTILE_WORDS
+    assert all(v is None or isinstance(v, int) for v in literals[1:]), [v for v in literals[1:] if isinstance(v, str)]
+    for word in _HOSTILE_WORDS:
+        if len(word) > 2:  # not even in a comment ('os' is in 'closure')
+            assert word not in gen.source, word
+    # The module sees no builtins but its own few, and the game plays.
+    assert set(gen.run()["__builtins__"]) == set(codegen.BUILTINS)
+    state = interpreter.new_game(rules, seed=3)
+    rng = random.Random(3)
+    while not state.is_terminal():
+        state.apply(state.sample_action(rng))
+    assert state.outcome() is not None
+    assert any(e["type"] == "trick" for e in state.events())
