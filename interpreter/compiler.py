@@ -13,7 +13,7 @@ from typing import Any
 from tricklang import Ruleset
 from tricklang import model as m
 from tricklang.types import PLAYER, Kind, Type
-from tricklang.walk import Value
+from tricklang.walk import Value, Visitor
 
 from . import codegen, keeping
 from . import instructions as ins
@@ -40,8 +40,9 @@ def compile_ruleset(ruleset: Ruleset) -> Program:
     return prog
 
 
-class _Compiler(ExpressionCompiler):
-    """Statements to instructions; expressions (see :class:`ExpressionCompiler`) to closures."""
+class _Compiler(ExpressionCompiler, Visitor[None]):
+    """Statements to instructions (a ``visit_<Statement>`` method each); expressions (see
+    :class:`ExpressionCompiler`) to closures."""
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
@@ -146,140 +147,49 @@ class _Compiler(ExpressionCompiler):
             self.stmt(st)
 
     def stmt(self, st: m.Statement) -> None:
-        prog = self.prog
+        """Compile one statement: ``visit_<Statement>`` below emits its instructions."""
         self.line = st.span.line
-        if isinstance(st, m.DealCards):
-            first = self.seat(st.first) if st.first is not None else None
-            self.emit(ins.DealCards(prog, [self.expr(p) for p in st.packets], first), st)
-        elif isinstance(st, m.TurnUp):
-            self.emit(ins.TurnUp(prog, self.expr(st.count), self.zone_expr(st.to)), st)
-        elif isinstance(st, m.SetTrump):
-            zone = self.zone_expr(st.zone) if st.zone is not None else None
-            suit = self.tables.suit_names.index(st.suit) if st.suit is not None else NO_TRUMP
-            self.emit(ins.SetTrump(prog, st.source, zone, suit), st)
-        elif isinstance(st, m.NameTrump):
-            exclude = self.expr(st.exclude) if st.exclude is not None else None
-            self.emit(ins.NameTrump(prog, self.seat(st.player), exclude), st)
-        elif isinstance(st, m.Bid):
-            forbidden = self.expr(st.forbidden) if st.forbidden is not None else None
-            self.emit(ins.Bid(prog, self.seat(st.player), self.expr(st.low), self.expr(st.high), forbidden), st)
-        elif isinstance(st, m.Add):
-            self.emit(ins.AddCounter(prog, st.counter, self.expr(st.amount), self.expr(st.owner),
-                                     self.type(st.owner) == "player"), st)
-        elif isinstance(st, m.Phase):
-            self.block(st.body)
-        elif isinstance(st, m.Score):
-            self.emit(self.score(st), st)
-        elif isinstance(st, m.Let) and st.rebind and st.name in ("maker", "bid"):
-            self.emit(ins.SetBuiltin(prog, st.name, self.expr(st.value)), st)
-        elif isinstance(st, m.Let):
-            self.emit(ins.SetVar(prog, self.slot(st.name), self.expr(st.value)), st)
-        elif isinstance(st, m.StopLoop):
-            jump = ins.Jump(prog)
-            self.emit(jump, st)
-            self.loop_ends[-1].append(jump)
-        elif isinstance(st, m.Pass):
-            pass
-        elif isinstance(st, m.EndDeal):
-            self.emit(ins.EndDeal(prog), st)
-        elif isinstance(st, m.EndMatch):
-            self.emit(ins.EndMatch(prog), st)
-        elif isinstance(st, m.Discard):
-            player = self.seat(st.player)
-            low, high = self.count_fns(st.count)
-            test = self.tables.pattern_table(st.matching) if st.matching is not None else None
-            hand = prog.hand
-            self.emit(ins.Select(prog, "discard", player, st.count.kind, low, high, test,
-                                 lambda core: hand + player(core), self.zone_expr(st.to, player), source_is_hand=True), st)
-        elif isinstance(st, m.Take):
-            player = self.seat(st.player)
-            low, high = self.count_fns(st.count)
-            test = self.tables.pattern_table(st.matching) if st.matching is not None else None
-            hand = prog.hand
-            self.emit(ins.Select(prog, st.verb, player, st.count.kind, low, high, test,
-                                 self.zone_expr(st.source, player), lambda core: hand + player(core)), st)
-        elif isinstance(st, m.Draw):
-            player = self.seat(st.player)
-            fallback = self.zone_expr(st.fallback, player) if st.fallback is not None else None
-            ftest = self.tables.pattern_table(st.fallback_matching) if st.fallback_matching is not None else None
-            self.emit(ins.Draw(prog, player, st.count.kind, self.expr(st.count.low),
-                               self.zone_expr(st.source, player), fallback, ftest), st)
-        elif isinstance(st, m.Move):
-            test = self.tables.pattern_table(st.matching) if st.matching is not None else None
-            amount = self.expr(st.amount) if st.amount is not None else None
-            kind = keeping.MoveUnder if st.bottom else ins.Move
-            self.emit(kind(prog, st.mode, amount, test, self.zone_expr(st.source), self.zone_expr(st.to)), st)
-        elif isinstance(st, m.Keep):
-            player = self.seat(st.player)
-            source = self.zone_expr(st.source, player)
-            rest = self.zone_expr(st.rest, player) if st.rest is not None else None
-            for step in keeping.keep_instructions(prog, st.verb, player, self.expr(st.count), source, rest):
-                self.emit(step, st)
-        elif isinstance(st, m.Cut):
-            self.emit(keeping.Cut(prog, self.zone_expr(st.zone)), st)
-        elif isinstance(st, m.Redeal):
-            self.emit(ins.Redeal(prog, st.same_dealer), st)
-        elif isinstance(st, m.Expose):
-            self.emit(ins.Expose(prog, self.zone_expr(st.zone)), st)
-        elif isinstance(st, m.Forbid):
-            self.emit(ins.Forbid(prog, st.declaration, self.seat(st.who), st.kind), st)
-        elif isinstance(st, m.Cancel):
-            self.emit(ins.Cancel(prog, st.label, self.expr(st.who), self.type(st.who) == "player"), st)
-        elif isinstance(st, m.If):
-            self.if_stmt(st)
-        elif isinstance(st, m.Repeat):
-            assert isinstance(st.bound, m.IntLit)
-            counter = self.hidden_slot("repeat")
-            self.emit(ins.SetVar(prog, counter, lambda core: 0), st)
-            head = ins.LoopHead(prog, counter, st.bound.value, self.expr(st.condition) if st.condition is not None else None)
-            head_at = self.emit(head, st)
-            self.loop_ends.append([])
-            self.block(st.body)
-            self.emit(ins.Jump(prog, head_at))
-            head.end = self.here
-            for j in self.loop_ends.pop():
-                j.target = self.here
-        elif isinstance(st, m.ForEach):
-            order = self.hidden_slot("for")
-            var = self.slot(st.kind)
-            start = self.seat(st.start) if st.start is not None else None
-            exclude = self.expr(st.exclude) if st.exclude is not None else None
-            ex_player = st.exclude is not None and self.type(st.exclude) == "player"
-            self.emit(ins.ForInit(prog, order, st.kind, start, exclude, ex_player), st)
-            nxt = ins.ForNext(prog, order, var)
-            at = self.emit(nxt, st)
-            saved = dict(self.context)
-            self.context[st.kind] = Kind(st.kind)
-            self.loop_ends.append([])
-            self.block(st.body)
-            self.context = saved
-            self.emit(ins.Jump(prog, at))
-            nxt.end = self.here
-            for j in self.loop_ends.pop():
-                j.target = self.here
-        elif isinstance(st, m.Choose):
-            choose = ins.Choose(prog, self.seat(st.player), [o.name for o in st.options])
-            self.emit(choose, st)
-            ends: list[ins.Jump] = []
-            for opt in st.options:
-                choose.targets.append(self.here)
-                self.block(opt.body)
-                j = ins.Jump(prog)
-                self.emit(j)
-                ends.append(j)
-            for j in ends:
-                j.target = self.here
-        elif isinstance(st, m.Auction):
-            self.emit(ins.Auction(
-                prog, st.kind == "once_around", self.seat(st.start), self.expr(st.low), self.expr(st.high),
-                self.expr(st.all_pass_maker) if st.all_pass_maker is not None else None,
-                self.expr(st.all_pass_bid) if st.all_pass_bid is not None else None,
-                st.all_pass_cite.laws if st.all_pass_cite else (),
-            ), st)
-        elif isinstance(st, m.Tricks):
-            self.tricks(st)
-        else:  # pragma: no cover
-            raise TypeError(st)
+        self.visit(st)
+
+    def generic_visit(self, node: m.Node, *args: Any) -> None:  # pragma: no cover - every statement has a visit_
+        raise TypeError(node)
+
+    # dealing and the trump
+    def visit_DealCards(self, st: m.DealCards) -> None:
+        first = self.seat(st.first) if st.first is not None else None
+        self.emit(ins.DealCards(self.prog, [self.expr(p) for p in st.packets], first), st)
+
+    def visit_TurnUp(self, st: m.TurnUp) -> None:
+        self.emit(ins.TurnUp(self.prog, self.expr(st.count), self.zone_expr(st.to)), st)
+
+    def visit_SetTrump(self, st: m.SetTrump) -> None:
+        zone = self.zone_expr(st.zone) if st.zone is not None else None
+        suit = self.tables.suit_names.index(st.suit) if st.suit is not None else NO_TRUMP
+        self.emit(ins.SetTrump(self.prog, st.source, zone, suit), st)
+
+    def visit_NameTrump(self, st: m.NameTrump) -> None:
+        exclude = self.expr(st.exclude) if st.exclude is not None else None
+        self.emit(ins.NameTrump(self.prog, self.seat(st.player), exclude), st)
+
+    def visit_Redeal(self, st: m.Redeal) -> None:
+        self.emit(ins.Redeal(self.prog, st.same_dealer), st)
+
+    # bidding
+    def visit_Bid(self, st: m.Bid) -> None:
+        forbidden = self.expr(st.forbidden) if st.forbidden is not None else None
+        self.emit(ins.Bid(self.prog, self.seat(st.player), self.expr(st.low), self.expr(st.high), forbidden), st)
+
+    def visit_Auction(self, st: m.Auction) -> None:
+        self.emit(ins.Auction(
+            self.prog, st.kind == "once_around", self.seat(st.start), self.expr(st.low), self.expr(st.high),
+            self.expr(st.all_pass_maker) if st.all_pass_maker is not None else None,
+            self.expr(st.all_pass_bid) if st.all_pass_bid is not None else None,
+            st.all_pass_cite.laws if st.all_pass_cite else (),
+        ), st)
+
+    # scores, counters, variables
+    def visit_Score(self, st: m.Score) -> None:
+        self.emit(self.score(st), st)
 
     def score(self, st: m.Score) -> ins.Score:
         is_player = self.type(st.who) == "player"
@@ -287,7 +197,85 @@ class _Compiler(ExpressionCompiler):
         return ins.Score(self.prog, who, is_player, self.expr(st.amount),
                          st.label, -1 if st.negative else 1)
 
-    def if_stmt(self, st: m.If) -> None:
+    def visit_Add(self, st: m.Add) -> None:
+        self.emit(ins.AddCounter(self.prog, st.counter, self.expr(st.amount), self.expr(st.owner),
+                                 self.type(st.owner) == "player"), st)
+
+    def visit_Let(self, st: m.Let) -> None:
+        if st.rebind and st.name in ("maker", "bid"):
+            self.emit(ins.SetBuiltin(self.prog, st.name, self.expr(st.value)), st)
+        else:
+            self.emit(ins.SetVar(self.prog, self.slot(st.name), self.expr(st.value)), st)
+
+    def visit_Forbid(self, st: m.Forbid) -> None:
+        self.emit(ins.Forbid(self.prog, st.declaration, self.seat(st.who), st.kind), st)
+
+    def visit_Cancel(self, st: m.Cancel) -> None:
+        self.emit(ins.Cancel(self.prog, st.label, self.expr(st.who), self.type(st.who) == "player"), st)
+
+    # control
+    def visit_Phase(self, st: m.Phase) -> None:
+        self.block(st.body)
+
+    def visit_Pass(self, st: m.Pass) -> None:
+        pass
+
+    def visit_StopLoop(self, st: m.StopLoop) -> None:
+        jump = ins.Jump(self.prog)
+        self.emit(jump, st)
+        self.loop_ends[-1].append(jump)
+
+    def visit_EndDeal(self, st: m.EndDeal) -> None:
+        self.emit(ins.EndDeal(self.prog), st)
+
+    def visit_EndMatch(self, st: m.EndMatch) -> None:
+        self.emit(ins.EndMatch(self.prog), st)
+
+    # moving cards
+    def visit_Discard(self, st: m.Discard) -> None:
+        player = self.seat(st.player)
+        low, high = self.count_fns(st.count)
+        test = self.tables.pattern_table(st.matching) if st.matching is not None else None
+        hand = self.prog.hand
+        self.emit(ins.Select(self.prog, "discard", player, st.count.kind, low, high, test,
+                             lambda core: hand + player(core), self.zone_expr(st.to, player), source_is_hand=True), st)
+
+    def visit_Take(self, st: m.Take) -> None:
+        player = self.seat(st.player)
+        low, high = self.count_fns(st.count)
+        test = self.tables.pattern_table(st.matching) if st.matching is not None else None
+        hand = self.prog.hand
+        self.emit(ins.Select(self.prog, st.verb, player, st.count.kind, low, high, test,
+                             self.zone_expr(st.source, player), lambda core: hand + player(core)), st)
+
+    def visit_Draw(self, st: m.Draw) -> None:
+        player = self.seat(st.player)
+        fallback = self.zone_expr(st.fallback, player) if st.fallback is not None else None
+        ftest = self.tables.pattern_table(st.fallback_matching) if st.fallback_matching is not None else None
+        self.emit(ins.Draw(self.prog, player, st.count.kind, self.expr(st.count.low),
+                           self.zone_expr(st.source, player), fallback, ftest), st)
+
+    def visit_Move(self, st: m.Move) -> None:
+        test = self.tables.pattern_table(st.matching) if st.matching is not None else None
+        amount = self.expr(st.amount) if st.amount is not None else None
+        kind = keeping.MoveUnder if st.bottom else ins.Move
+        self.emit(kind(self.prog, st.mode, amount, test, self.zone_expr(st.source), self.zone_expr(st.to)), st)
+
+    def visit_Keep(self, st: m.Keep) -> None:
+        player = self.seat(st.player)
+        source = self.zone_expr(st.source, player)
+        rest = self.zone_expr(st.rest, player) if st.rest is not None else None
+        for step in keeping.keep_instructions(self.prog, st.verb, player, self.expr(st.count), source, rest):
+            self.emit(step, st)
+
+    def visit_Cut(self, st: m.Cut) -> None:
+        self.emit(keeping.Cut(self.prog, self.zone_expr(st.zone)), st)
+
+    def visit_Expose(self, st: m.Expose) -> None:
+        self.emit(ins.Expose(self.prog, self.zone_expr(st.zone)), st)
+
+    # branches and loops
+    def visit_If(self, st: m.If) -> None:
         prog = self.prog
         ends: list[ins.Jump] = []
         for cond, body in st.branches:
@@ -302,7 +290,57 @@ class _Compiler(ExpressionCompiler):
         for j in ends:
             j.target = self.here
 
-    def tricks(self, st: m.Tricks) -> None:
+    def visit_Choose(self, st: m.Choose) -> None:
+        prog = self.prog
+        choose = ins.Choose(prog, self.seat(st.player), [o.name for o in st.options])
+        self.emit(choose, st)
+        ends: list[ins.Jump] = []
+        for opt in st.options:
+            choose.targets.append(self.here)
+            self.block(opt.body)
+            j = ins.Jump(prog)
+            self.emit(j)
+            ends.append(j)
+        for j in ends:
+            j.target = self.here
+
+    def visit_Repeat(self, st: m.Repeat) -> None:
+        prog = self.prog
+        assert isinstance(st.bound, m.IntLit)
+        counter = self.hidden_slot("repeat")
+        self.emit(ins.SetVar(prog, counter, lambda core: 0), st)
+        head = ins.LoopHead(prog, counter, st.bound.value, self.expr(st.condition) if st.condition is not None else None)
+        head_at = self.emit(head, st)
+        self.loop_body(st.body, head_at)
+        head.end = self.here
+
+    def visit_ForEach(self, st: m.ForEach) -> None:
+        prog = self.prog
+        order = self.hidden_slot("for")
+        var = self.slot(st.kind)
+        start = self.seat(st.start) if st.start is not None else None
+        exclude = self.expr(st.exclude) if st.exclude is not None else None
+        ex_player = st.exclude is not None and self.type(st.exclude) == "player"
+        self.emit(ins.ForInit(prog, order, st.kind, start, exclude, ex_player), st)
+        nxt = ins.ForNext(prog, order, var)
+        at = self.emit(nxt, st)
+        saved = dict(self.context)
+        self.context[st.kind] = Kind(st.kind)
+        self.loop_body(st.body, at)
+        self.context = saved
+        nxt.end = self.here
+
+    def loop_body(self, body: tuple[m.Statement, ...], head_at: int) -> None:
+        """A loop's body, then the jump back to its head at ``head_at``; a ``stop`` inside
+        it jumps past that jump."""
+        self.loop_ends.append([])
+        self.block(body)
+        self.emit(ins.Jump(self.prog, head_at))
+        for j in self.loop_ends.pop():
+            j.target = self.here
+
+    # trick play
+    def visit_Tricks(self, st: m.Tricks) -> None:
         prog = self.prog
         obligations = []
         lead_rules: list[tuple[int, Fn | None]] = []
