@@ -110,36 +110,46 @@ class Tricks(Instruction):
 
     def allowed_cards(self, core: Core, p: int) -> tuple[list[int], list[str]]:
         """The cards p may play now, and the obligations that narrowed the choice."""
+        hand = core.zones[self.prog.hand + p]
+        allowed, why = self._allowed_follows(core, hand) if core.tr_cards else self._allowed_leads(core, hand)
+        return sorted(allowed, key=self.prog.tables.order[core.ti].__getitem__), why
+
+    def _allowed_leads(self, core: Core, hand: list[int]) -> tuple[list[int], list[str]]:
+        """The cards that may lead the trick (unsorted), by the lead rules and, to the
+        first trick, the lead chain; and the obligations that narrowed them."""
         prog = self.prog
-        tables = prog.tables
-        hand = core.zones[prog.hand + p]
         ti = core.ti
-        order = tables.order[ti].__getitem__
         why: list[str] = []
-        if not core.tr_cards:
-            allowed = hand
-            for pat_index, guard in self.lead_rules:
-                if core.broken[pat_index] or (guard is not None and not guard(core)):
+        allowed = hand
+        for pat_index, guard in self.lead_rules:
+            if core.broken[pat_index] or (guard is not None and not guard(core)):
+                continue
+            test = prog.lead_patterns[pat_index][ti]
+            rest = [c for c in allowed if not test[c]]
+            if rest and len(rest) < len(allowed):
+                allowed = rest
+                why.append("lead_until_broken")
+        if core.tr_no == 0:
+            for ob in self.lead_chain:
+                if ob.guard is not None and not ob.guard(core):
                     continue
-                test = prog.lead_patterns[pat_index][ti]
-                rest = [c for c in allowed if not test[c]]
-                if rest and len(rest) < len(allowed):
-                    allowed = rest
-                    why.append("lead_until_broken")
-            if core.tr_no == 0:
-                for ob in self.lead_chain:
-                    if ob.guard is not None and not ob.guard(core):
-                        continue
-                    assert ob.test is not None
-                    t = ob.test[ti]
-                    if ob.kind == "lead_first":
-                        narrowed = [c for c in allowed if t[c]]
-                    else:
-                        narrowed = [c for c in allowed if not t[c]]
-                    if narrowed and len(narrowed) < len(allowed):
-                        allowed = narrowed
-                        why.append(ob.kind)
-            return sorted(allowed, key=order), why
+                assert ob.test is not None
+                t = ob.test[ti]
+                if ob.kind == "lead_first":
+                    narrowed = [c for c in allowed if t[c]]
+                else:
+                    narrowed = [c for c in allowed if not t[c]]
+                if narrowed and len(narrowed) < len(allowed):
+                    allowed = narrowed
+                    why.append(ob.kind)
+        return allowed, why
+
+    def _allowed_follows(self, core: Core, hand: list[int]) -> tuple[list[int], list[str]]:
+        """The cards that may follow to the trick (unsorted), by the obligations of the
+        chain; and the obligations that narrowed them."""
+        tables = self.prog.tables
+        ti = core.ti
+        why: list[str] = []
         eff = tables.eff_suit[ti]
         trump = core.trump
         led = eff[core.tr_cards[0]]
@@ -185,7 +195,7 @@ class Tricks(Instruction):
                 if winners and len(winners) < len(allowed):
                     allowed = winners
                     why.append("beat_if_able")
-        return sorted(allowed, key=order), why
+        return allowed, why
 
     def _power(self, c: int, led: int, ti: int, trump: int) -> int:
         return self.prog.tables.power[ti][led][c]
