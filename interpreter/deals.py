@@ -129,6 +129,18 @@ def is_seed(value: object) -> bool:
     return not isinstance(value, bool) and isinstance(value, int) and -MAX_SEED <= value <= MAX_SEED
 
 
+def checked_seed(seed: object) -> int:
+    """``seed``, checked to be one (:func:`is_seed`).
+
+    Raises:
+        RecordError: it is not an integer of at most 18 digits.
+    """
+    if not is_seed(seed):
+        raise RecordError(f"seed must be an integer of at most 18 digits, not {brief(seed)}")
+    assert isinstance(seed, int)
+    return seed
+
+
 def later_decks(program: Program, decks: Mapping[int, Sequence[str]] | None, first: bool) -> dict[int, list[int]]:
     """The prearranged decks of ``new_game(decks=...)`` by deal index (0 for the first deal);
     ``first`` says whether ``deck=`` gave the first deal's deck already.

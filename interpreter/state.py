@@ -20,7 +20,7 @@ from .actions import Action
 from .cards import NO_TRUMP
 from .compiler import compile_ruleset
 from .core import Core
-from .deals import Deals, is_seed, later_decks, later_seeds, prearranged
+from .deals import Deals, checked_seed, later_decks, later_seeds, prearranged
 from .embedding import Embedding
 from .errors import GameError, IllegalActionError, InvalidActionError, RecordError, RuleRuntimeError
 from .instructions import Instruction
@@ -465,24 +465,30 @@ def new_game(
         raise TypeError(f"new_game() takes a Ruleset (from tricklang.load), not {type(ruleset).__name__}")
     ruleset = ruleset.with_options(options)
     program = compile_ruleset(ruleset)
-    if seed is None:
-        seed = secrets.randbelow(2**31)
-    if not is_seed(seed):
-        raise RecordError(f"seed must be an integer of at most 18 digits, not {brief(seed)}")
+    seed = checked_seed(secrets.randbelow(2**31) if seed is None else seed)
     cards = None if deck is None else prearranged(program, deck)
     later = later_decks(program, decks, cards is not None)
     seeds = later_seeds(reseeds)
-    _check_modes(program, mode, dealer, selections, chance)
-    if selections != "all" or chance != "automatic":
-        if later or seeds:
-            raise RecordError("decks and reseeds need the default selections ('all') and chance ('automatic')")
+    modal = selections != "all" or chance != "automatic"
+    _check_modes(program, mode, dealer, selections, chance, modal and bool(later or seeds))
+    if modal:
         assert _MODAL is not None, "interpreter.modes registers the modal states when interpreter is imported"
         return _MODAL(ruleset, program, seed=seed, deck=cards, dealer=dealer,
                       table=mode == "table", selections=selections, chance=chance)
+    return _started(ruleset, program,
+                    program.new_core(seed, cards, dealer, table=mode == "table", decks=later, reseeds=seeds))
+
+
+def _started(ruleset: Ruleset, program: Program, core: Core) -> State:
+    """A plain :class:`State` of a new core, advanced to its first decision.
+
+    Raises:
+        GameLimitError, RuleRuntimeError: the rules fail before the first decision.
+    """
     state = State.__new__(State)
     state.ruleset = ruleset
     state.program = program
-    state.core = program.new_core(seed, cards, dealer, table=mode == "table", decks=later, reseeds=seeds)
+    state.core = core
     state.actions = []
     state.actors = []
     state._legal = None
@@ -496,11 +502,13 @@ def new_game(
     return state
 
 
-def _check_modes(program: Program, mode: str, dealer: int | None, selections: str, chance: str) -> None:
-    """Check the mode arguments of :func:`new_game`.
+def _check_modes(program: Program, mode: str, dealer: int | None, selections: str, chance: str,
+                 modal_later: bool) -> None:
+    """Check the mode arguments of :func:`new_game`; ``modal_later`` says that later
+    decks or reseeds come with other than the default selections and chance.
 
     Raises:
-        RecordError: one is not one of its values, or ``dealer`` is not a seat.
+        RecordError: one is not one of its values, ``dealer`` is not a seat, or ``modal_later``.
     """
     if mode not in ("strict", "table"):
         raise RecordError(f"mode must be 'strict' or 'table', not {brief(mode)}")
@@ -510,3 +518,5 @@ def _check_modes(program: Program, mode: str, dealer: int | None, selections: st
         raise RecordError(f"selections must be 'all' or 'one_card', not {brief(selections)}")
     if chance not in ("automatic", "explicit"):
         raise RecordError(f"chance must be 'automatic' or 'explicit', not {brief(chance)}")
+    if modal_later:
+        raise RecordError("decks and reseeds need the default selections ('all') and chance ('automatic')")
