@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 from . import model as m
 from .diagnostics import Diagnostic
-from .walk import statements
+from .walk import rebuild, statements
 
 MAX_EXTENDS_DEPTH = 8
 
@@ -74,20 +74,12 @@ def merge(base: m.RuleFile, child: m.RuleFile) -> tuple[m.RuleFile, list[Diagnos
 def stamp(node: _N, path: str) -> _N:
     """The node with every span that names no file marked as written in ``path``
     (a base file's nodes, before a variant is applied over them)."""
-    if isinstance(node, m.Span):
-        return node if node.path is not None or node.line == 0 else node.model_copy(update={"path": path})
-    if isinstance(node, tuple):
-        return tuple(stamp(x, path) for x in node)  # type: ignore[return-value]
-    if isinstance(node, m.Node):
-        changes = {}
-        for name in type(node).model_fields:
-            value = getattr(node, name)
-            if isinstance(value, (m.Node, tuple)):
-                new = stamp(value, path)
-                if new is not value:
-                    changes[name] = new
-        return node.model_copy(update=changes) if changes else node
-    return node
+
+    def marked(n: m.Node) -> m.Node | None:
+        if isinstance(n, m.Span) and n.path is None and n.line != 0:
+            return n.model_copy(update={"path": path})
+        return None
+    return rebuild(node, marked)
 
 
 def _phases(stmts: Iterable[m.Statement]) -> Iterable[m.Phase]:
@@ -95,19 +87,5 @@ def _phases(stmts: Iterable[m.Statement]) -> Iterable[m.Phase]:
 
 
 def _replace_phases(stmts: tuple[m.Statement, ...], new: dict[str, m.Phase]) -> tuple[m.Statement, ...]:
-    out: list[m.Statement] = []
-    for st in stmts:
-        if isinstance(st, m.Phase):
-            st = new.get(st.name, st.model_copy(update={"body": _replace_phases(st.body, new)}))
-        elif isinstance(st, m.If):
-            st = st.model_copy(update={
-                "branches": tuple((c, _replace_phases(b, new)) for c, b in st.branches),
-                "orelse": _replace_phases(st.orelse, new),
-            })
-        elif isinstance(st, (m.Repeat, m.ForEach)):
-            st = st.model_copy(update={"body": _replace_phases(st.body, new)})
-        elif isinstance(st, m.Choose):
-            st = st.model_copy(update={"options": tuple(
-                o.model_copy(update={"body": _replace_phases(o.body, new)}) for o in st.options)})
-        out.append(st)
-    return tuple(out)
+    """The block with each phase named in ``new`` replaced by it, at any depth."""
+    return rebuild(stmts, lambda n: new.get(n.name) if isinstance(n, m.Phase) else None)

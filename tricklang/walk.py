@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any, Final, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar, cast
 
 from . import model as m
 
@@ -52,6 +52,7 @@ __all__ = [
     "fold_int",
     "names",
     "nodes",
+    "rebuild",
     "statements",
     "statements_of",
 ]
@@ -85,6 +86,8 @@ BINARY: Final[dict[m.BinaryOp, Callable[[Any, Any], Any]]] = {
 }
 """The one table of binary operators: the folder and the compiled runtime use it."""
 
+
+T = TypeVar("T")
 
 # ---------------------------------------------------------------- children
 
@@ -121,6 +124,34 @@ def nodes(node: m.Node) -> Iterator[m.Node]:
 def names(e: m.Node) -> Iterator[m.Name]:
     """Every name used in an expression (or any node), depth first."""
     return (n for n in nodes(e) if isinstance(n, m.Name))
+
+
+def rebuild(tree: T, replace: Callable[[m.Node], m.Node | None]) -> T:
+    """``tree`` (a node or a tuple of them, e.g. a block) with each node for which
+    ``replace`` gives a node put in its place, top down: a replacement is not looked
+    into, the other nodes are rebuilt from their children (spans included). What holds
+    no replaced node is shared, not copied; ``tree`` itself is never changed (nodes are
+    frozen)."""
+    return cast(T, _rebuilt(tree, replace))
+
+
+def _rebuilt(value: Any, replace: Callable[[m.Node], m.Node | None]) -> Any:
+    if isinstance(value, tuple):
+        items = tuple(_rebuilt(x, replace) for x in value)
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else items
+    if not isinstance(value, m.Node):
+        return value
+    new = replace(value)
+    if new is not None:
+        return new
+    changes = {}
+    for name in type(value).model_fields:
+        old = getattr(value, name)
+        if isinstance(old, (m.Node, tuple)):
+            got = _rebuilt(old, replace)
+            if got is not old:
+                changes[name] = got
+    return value.model_copy(update=changes) if changes else value
 
 
 # ---------------------------------------------------------------- statements
