@@ -263,6 +263,20 @@ def _extends_target(rules: m.RuleFile, where: str, anchor: Path | None, text: st
     return base_file, shown
 
 
+def extended_file(rules: m.RuleFile, path: str, text: str = "") -> Path:
+    """The file the `extends` of ``rules`` names, found and confined exactly as loading
+    finds it: in the folder of the rule file at ``path`` or below (``"<string>"`` or
+    ``""``: text of no file, which may extend only bundled games), or a bundled game.
+    For tools that follow a chain of variants without loading it (the language server).
+
+    Raises:
+        RulesError: ``bad-extends``: the name is too long or not a ``.trick`` file or
+            bundled game, lies outside the folders allowed, or names no file (``text``,
+            the extending file's, is what the message quotes).
+    """
+    return _extends_target(rules, path, _anchor(path), text)[0]
+
+
 def _looks_like_rules(text: str) -> bool:
     """Whether a file's first line of substance is ``tricklang N`` (else it is never quoted)."""
     for line in text.split("\n"):

@@ -19,7 +19,7 @@ from .. import walk
 from ..diagnostics import Diagnostic, RulesError, TrickLangError
 from ..extend import MAX_EXTENDS_DEPTH, merge
 from ..parser import parse
-from ..ruleset import Ruleset, _anchor, _extends_target, loads, read_limited
+from ..ruleset import Ruleset, extended_file, loads, read_limited
 
 NOT_A_FILE = "<string>"
 """The path of a document that is not a file on disk (an unsaved buffer)."""
@@ -113,7 +113,6 @@ def _chain(text: str, path: str) -> Iterator[Source]:
     A base is found, confined and read exactly as loading does (the extending file's
     folder or a bundled game; regular files up to the size limit).
     """
-    anchor = _anchor(None if path == NOT_A_FILE else path)
     seen: set[Path] = set()
     for _ in range(MAX_EXTENDS_DEPTH + 1):
         rules = parse(text, path)
@@ -121,11 +120,11 @@ def _chain(text: str, path: str) -> Iterator[Source]:
         if rules.extends is None:
             return
         try:
-            base, _ = _extends_target(rules, path, anchor, text)
+            base = extended_file(rules, path, text)
             if base in seen:
                 return
             seen.add(base)
-            text, path, anchor = read_limited(base, "base rule file"), str(base), base.parent
+            text, path = read_limited(base, "base rule file"), str(base)
         except RulesError:
             return
 
@@ -133,7 +132,7 @@ def _chain(text: str, path: str) -> Iterator[Source]:
 def base_file(rules: m.RuleFile, path: str) -> Path | None:
     """The file a document's `extends` names, where loading would find it (None if nowhere)."""
     try:
-        return _extends_target(rules, path, _anchor(None if path == NOT_A_FILE else path), "")[0]
+        return extended_file(rules, path)
     except RulesError:
         return None
 
