@@ -15,16 +15,15 @@ from .program import Fn, Program
 # ---------------------------------------------------------------- decisions
 
 
-class Choose(Instruction):
+class PlayerDecision(Instruction):
+    """A decision of one seat, the value of ``player``: ready at once unless a subclass
+    says otherwise (a selection with nothing to choose is skipped)."""
+
     decision = True
 
-    def __init__(self, prog: Program, player: Fn, names: list[str]) -> None:
+    def __init__(self, prog: Program, player: Fn) -> None:
         super().__init__(prog)
         self.player = player
-        self.names = names
-        self.targets: list[int] = []
-        self.actions = [Action(n) for n in names]
-        self.legal_all = LegalActions(tuple(self.actions))
 
     def ready(self, core: Core) -> bool:
         return True
@@ -32,6 +31,15 @@ class Choose(Instruction):
     def actor(self, core: Core) -> int:
         p: int = self.player(core)
         return p
+
+
+class Choose(PlayerDecision):
+    def __init__(self, prog: Program, player: Fn, names: list[str]) -> None:
+        super().__init__(prog, player)
+        self.names = names
+        self.targets: list[int] = []
+        self.actions = [Action(n) for n in names]
+        self.legal_all = LegalActions(tuple(self.actions))
 
     def legal(self, core: Core) -> LegalActions:
         if core.declared:
@@ -54,16 +62,13 @@ class Choose(Instruction):
         return "choice"
 
 
-class Select(Instruction):
+class Select(PlayerDecision):
     """A player picks cards from a zone: discards, taking from the stock, robbing."""
-
-    decision = True
 
     def __init__(self, prog: Program, verb: str, player: Fn, kind: str, low: Fn, high: Fn | None,
                  test: list[list[bool]] | None, source: Fn, dest: Fn, *, source_is_hand: bool = False) -> None:
-        super().__init__(prog)
+        super().__init__(prog, player)
         self.verb = verb
-        self.player = player
         self.kind = kind
         self.low = low
         self.high = high
@@ -101,10 +106,6 @@ class Select(Instruction):
             return False
         return True
 
-    def actor(self, core: Core) -> int:
-        p: int = self.player(core)
-        return p
-
     def legal(self, core: Core) -> LegalActions:
         ordered, lo, hi = self._bounds(core)
         selection = Selection(self.verb, tuple(ordered), lo, hi, self.prog.tables.codes)
@@ -129,22 +130,12 @@ class Select(Instruction):
         return self.verb
 
 
-class NameTrump(Instruction):
-    decision = True
-
+class NameTrump(PlayerDecision):
     def __init__(self, prog: Program, player: Fn, exclude: Fn | None = None) -> None:
-        super().__init__(prog)
-        self.player = player
+        super().__init__(prog, player)
         self.exclude = exclude
         self.actions = [Action("name", (s,)) for s in prog.tables.suit_names]
         self.legal_all = LegalActions(tuple(self.actions))
-
-    def ready(self, core: Core) -> bool:
-        return True
-
-    def actor(self, core: Core) -> int:
-        p: int = self.player(core)
-        return p
 
     def legal(self, core: Core) -> LegalActions:
         if self.exclude is None:
@@ -251,26 +242,15 @@ class Auction(Instruction):
         return "auction"
 
 
-
-class Bid(Instruction):
+class Bid(PlayerDecision):
     """A player's own bid (not an auction): `player bids 0..13 but not N`."""
 
-    decision = True
-
     def __init__(self, prog: Program, player: Fn, low: Fn, high: Fn, forbidden: Fn | None) -> None:
-        super().__init__(prog)
-        self.player = player
+        super().__init__(prog, player)
         self.low = low
         self.high = high
         self.forbidden = forbidden
         self.cache: dict[int, Action] = {}
-
-    def ready(self, core: Core) -> bool:
-        return True
-
-    def actor(self, core: Core) -> int:
-        p: int = self.player(core)
-        return p
 
     def legal(self, core: Core) -> LegalActions:
         banned = self.forbidden(core) if self.forbidden is not None else None
@@ -299,7 +279,6 @@ class Bid(Instruction):
 
     def phase(self, core: Core) -> str:
         return "bidding"
-
 
 
 class IrregularityEntry:
