@@ -191,63 +191,59 @@ class _Bounder:
         total = sum(ints)
         return total * self._times(st) if how == "loop" else total
 
-    def score_total(self, stmts: Sequence[m.Statement]) -> int | None:
+    def _sum(self, stmts: Sequence[m.Statement], one: Callable[[m.Statement], int | None]) -> int | None:
+        """The sum of ``one`` over a block's statements; None as soon as one is unknown."""
         total = 0
         for st in stmts:
-            v: int | None
-            if isinstance(st, m.Score):
-                v = self.abs_bound(st.amount)
-            elif isinstance(st, m.Tricks):
-                parts = [self.score_total(d.body) for d in st.declarations]
-                v = None if any(p is None for p in parts) else sum(p for p in parts if p is not None) * self.n
-            elif self._blocks(st) is not None:
-                v = self._fold(st, self.score_total)
-            elif isinstance(st, _NO_SCORE):
-                v = 0
-            else:
-                v = None
+            v = one(st)
             if v is None:
                 return None
             total += v
         return total
 
+    def score_total(self, stmts: Sequence[m.Statement]) -> int | None:
+        return self._sum(stmts, self._score_of)
+
+    def _score_of(self, st: m.Statement) -> int | None:
+        if isinstance(st, m.Score):
+            return self.abs_bound(st.amount)
+        if isinstance(st, m.Tricks):
+            parts = [self.score_total(d.body) for d in st.declarations]
+            return None if any(p is None for p in parts) else sum(p for p in parts if p is not None) * self.n
+        if self._blocks(st) is not None:
+            return self._fold(st, self.score_total)
+        return 0 if isinstance(st, _NO_SCORE) else None
+
     def decisions(self, stmts: Sequence[m.Statement]) -> int | None:
-        total = 0
-        for st in stmts:
-            v: int | None
-            if isinstance(st, m.Choose):
-                inner = self._fold(st, self.decisions)
-                v = None if inner is None else 1 + inner
-            elif isinstance(st, _ONE_DECISION):
-                v = 1
-            elif isinstance(st, m.Keep):
-                v = 2  # the cards taken, then those thrown
-            elif isinstance(st, m.Auction):
-                if st.kind == "once_around":
-                    v = self.n
-                else:  # every pass, and every bid above the last
-                    c_lo, c_hi = self.const(st.low), self.const(st.high)
-                    hi, lo = self.abs_bound(st.high), self.abs_bound(st.low)
-                    if c_lo is not None and c_hi is not None:
-                        v = self.n + max(0, c_hi - c_lo + 1)
-                    else:
-                        v = None if hi is None or lo is None else self.n + hi + lo + 1
-            elif isinstance(st, m.Tricks):
-                count = self.const(st.count)
-                plays = self.deck if count is None else min(self.deck, max(0, count) * self.n)
-                v = plays + len({d.name for d in st.declarations}) * self.n
-                if any(d.deadline == "after_leading_it" for d in st.declarations):
-                    v += plays  # at most one `declare NAME` / `continue` window after each lead
-            elif self._blocks(st) is not None:
-                v = self._fold(st, self.decisions)
-            elif isinstance(st, _NO_DECISION):
-                v = 0
-            else:
-                v = None
-            if v is None:
-                return None
-            total += v
-        return total
+        return self._sum(stmts, self._decisions_of)
+
+    def _decisions_of(self, st: m.Statement) -> int | None:
+        if isinstance(st, m.Choose):
+            inner = self._fold(st, self.decisions)
+            return None if inner is None else 1 + inner
+        if isinstance(st, _ONE_DECISION):
+            return 1
+        if isinstance(st, m.Keep):
+            return 2  # the cards taken, then those thrown
+        if isinstance(st, m.Auction):
+            if st.kind == "once_around":
+                return self.n
+            # every pass, and every bid above the last
+            c_lo, c_hi = self.const(st.low), self.const(st.high)
+            hi, lo = self.abs_bound(st.high), self.abs_bound(st.low)
+            if c_lo is not None and c_hi is not None:
+                return self.n + max(0, c_hi - c_lo + 1)
+            return None if hi is None or lo is None else self.n + hi + lo + 1
+        if isinstance(st, m.Tricks):
+            count = self.const(st.count)
+            plays = self.deck if count is None else min(self.deck, max(0, count) * self.n)
+            v = plays + len({d.name for d in st.declarations}) * self.n
+            if any(d.deadline == "after_leading_it" for d in st.declarations):
+                v += plays  # at most one `declare NAME` / `continue` window after each lead
+            return v
+        if self._blocks(st) is not None:
+            return self._fold(st, self.decisions)
+        return 0 if isinstance(st, _NO_DECISION) else None
 
     def hand_bound(self, table: bool) -> tuple[int, str]:
         if table and self.rules.irregularities:
