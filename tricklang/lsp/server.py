@@ -123,6 +123,14 @@ class TrickServer(LanguageServer):
         server = ServerTextRange(ServerTextPosition(row, start), ServerTextPosition(end_row, max(end, start)))
         return self.workspace.position_codec.range_to_client_units(lines, server)
 
+    def at_position(self, params: t.DefinitionParams | t.HoverParams | t.CompletionParams) -> tuple[Analysis, int, int]:
+        """The analysis of the document a request names (refreshed), and the request's
+        position in it as a 1-based line and column."""
+        doc = self.workspace.get_text_document(params.text_document.uri)
+        result = self.analysis(params.text_document.uri)
+        line, column = self.from_position(doc, params.position)
+        return result, line, column
+
     def from_position(self, doc: TextDocument, position: t.Position) -> tuple[int, int]:
         """A client position as a 1-based line and column of the document's text."""
         server = doc.position_from_client_units(position)
@@ -237,9 +245,7 @@ def document_symbol(ls: TrickServer, params: t.DocumentSymbolParams) -> list[t.D
 @SERVER.feature(t.TEXT_DOCUMENT_DEFINITION)
 @guarded
 def definition(ls: TrickServer, params: t.DefinitionParams) -> t.Location | None:
-    doc = ls.workspace.get_text_document(params.text_document.uri)
-    result = ls.analysis(params.text_document.uri)
-    line, column = ls.from_position(doc, params.position)
+    result, line, column = ls.at_position(params)
     target = symbols.definition(result, line, column)
     if target is None:
         return None
@@ -253,9 +259,7 @@ def definition(ls: TrickServer, params: t.DefinitionParams) -> t.Location | None
 @SERVER.feature(t.TEXT_DOCUMENT_HOVER)
 @guarded
 def on_hover(ls: TrickServer, params: t.HoverParams) -> t.Hover | None:
-    doc = ls.workspace.get_text_document(params.text_document.uri)
-    result = ls.analysis(params.text_document.uri)
-    line, column = ls.from_position(doc, params.position)
+    result, line, column = ls.at_position(params)
     found = hover.hover(result, line, column)
     if found is None:
         return None
@@ -277,10 +281,8 @@ COMPLETION_KINDS = {
 @SERVER.feature(t.TEXT_DOCUMENT_COMPLETION, t.CompletionOptions(trigger_characters=[" ", "("]))
 @guarded
 def on_completion(ls: TrickServer, params: t.CompletionParams) -> t.CompletionList:
-    doc = ls.workspace.get_text_document(params.text_document.uri)
-    ls.analysis(params.text_document.uri)  # refreshes the latest parsed version
-    line, column = ls.from_position(doc, params.position)
-    items = completion.complete(doc.source, line, column, ls.parsed.get(params.text_document.uri))
+    result, line, column = ls.at_position(params)  # also refreshes the latest parsed version
+    items = completion.complete(result.text, line, column, ls.parsed.get(params.text_document.uri))
     return t.CompletionList(is_incomplete=False, items=[
         t.CompletionItem(label=i.label, kind=COMPLETION_KINDS.get(i.kind, t.CompletionItemKind.Text),
                          detail=i.detail or i.kind) for i in items])
