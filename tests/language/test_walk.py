@@ -10,12 +10,12 @@ BASE = """tricklang 1
 game "Base"
 players 2
 option long: bool = false "A longer deal"
-deck
-  suits spades black, hearts red
-  ranks A K Q J
-zone hand: per player, owner
 zone stock: shared, hidden, pack
+zone hand: per player, owner
 zone won: per player, public
+deck
+  suits clubs black, diamonds red
+  ranks A K Q J
 deal
   if long:
     repeat at most 2 times:
