@@ -1,4 +1,4 @@
-"""The shape of the code: imports run one way and never in a circle.
+"""The shape of the code: imports run one way and never in a circle; modules and functions stay small.
 
 Every import statement of ``tricklang/`` and ``interpreter/`` is read from the
 source (also imports inside functions, which a lazy cycle hides in; imports
@@ -6,6 +6,8 @@ under ``if TYPE_CHECKING:`` are left out, as they never run), and:
 
 * nothing in ``tricklang/`` (the language) imports ``interpreter/`` (the runtime);
 * the graph of module imports has no cycle.
+
+Each module is also read whole: none is over 600 lines, no function over 60.
 """
 
 from __future__ import annotations
@@ -199,3 +201,38 @@ def test_every_event_type_is_listed_once_in_the_transcript() -> None:
     emitted = set().union(*(_event_types(p) for name, p in MODULES.items() if name.startswith("interpreter.")))
     assert {"deal", "trick", "score"} <= emitted, "the scan is broken"
     assert sorted(emitted - set(EVENTS)) == [], "add the new event types to interpreter.transcript.EVENTS"
+
+
+# ---------------------------------------------------------------- small modules and functions
+
+MAX_MODULE_LINES = 600
+MAX_FUNCTION_LINES = 60
+SIZE_EXCEPTIONS: dict[str, str] = {}
+"""``module`` or ``module:function`` -> the reason it may be longer (none today: keep it so)."""
+
+
+def oversized(name: str, text: str) -> list[str]:
+    """A module over :data:`MAX_MODULE_LINES` lines, and each function (method, nested
+    function) over :data:`MAX_FUNCTION_LINES` lines from its ``def`` to its last line."""
+    found = []
+    if len(text.splitlines()) > MAX_MODULE_LINES:
+        found.append(f"{name} ({len(text.splitlines())} lines)")
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            length = (node.end_lineno or node.lineno) - node.lineno + 1
+            if length > MAX_FUNCTION_LINES:
+                found.append(f"{name}:{node.name} (line {node.lineno}, {length} lines)")
+    return found
+
+
+def test_no_module_over_600_lines_and_no_function_over_60() -> None:
+    found = [f for name, path in MODULES.items() for f in oversized(name, path.read_text(encoding="utf-8"))]
+    assert [f for f in found if f.split(" ")[0] not in SIZE_EXCEPTIONS] == [], \
+        "split it by job (a module) or into steps (a function); see README, Architecture"
+
+
+def test_an_oversized_module_or_function_would_be_found() -> None:
+    body = "".join(f"    x{i} = {i}\n" for i in range(60))
+    text = f"def long():\n{body}\n\nclass C:\n    def short(self):\n        pass\n" + "\n" * 600
+    assert oversized("m", text) == ["m (666 lines)", "m:long (line 1, 61 lines)"]
+    assert oversized("m", "def f():\n" + body[: -len("    x59 = 59\n")]) == []
