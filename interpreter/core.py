@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .logs import EventLog
 
 # An event: a compact entry of interpreter.events (rendered on demand by events.render).
 Event = tuple[Any, ...] | int
@@ -50,7 +53,7 @@ class Core:
     au_passed: list[bool]
     terminal: bool
     winner: int
-    events: list[Event]
+    events: EventLog
     steps: int
     seed: int
     reseeds: dict[int, int]  # deal index -> the seed of that deal and later ones; replaced, never mutated
@@ -73,7 +76,7 @@ class Core:
 
     def copy(self, events: bool = True) -> Core:
         """An independent copy (lists copied, immutable values shared); with
-        ``events=False`` the event log is shared, not copied."""
+        ``events=False`` the event log is shared, not copied (a copy shares its sealed chunks)."""
         new = Core.__new__(Core)
         for name in Core.__slots__:
             setattr(new, name, getattr(self, name))
@@ -89,7 +92,7 @@ class Core:
         new.au_order = list(self.au_order)
         new.au_passed = list(self.au_passed)
         if events:
-            new.events = list(self.events)
+            new.events = self.events.copy()
         new.calls = list(self.calls)
         new.exposed = set(self.exposed)
         new.bids = list(self.bids)

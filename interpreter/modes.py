@@ -28,6 +28,7 @@ random moves chance nodes (see :mod:`interpreter.chance`): ``is_chance_node()``,
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Self
@@ -39,6 +40,7 @@ from .chance import CHANCE_PLAYER, ChanceNeeded, ChanceRequest
 from .core import Core
 from .errors import GameError, IllegalActionError, InvalidActionError, RecordError
 from .legal import LegalActions, Selection
+from .logs import ActionLog
 from .program import Program
 from .state import Snapshot, State, register_modal_states
 from .views import Decision
@@ -411,8 +413,8 @@ def new_modal_state(ruleset: Ruleset, program: Program, *, seed: int, deck: list
     state = ModalState.__new__(ModalState)
     state.ruleset = ruleset
     state.program = program
-    state.actions = []
-    state.actors = []
+    state.actions = ActionLog()
+    state.actors = array("b")
     state._legal = None
     state._modal = None
     state._checkpoint = None

@@ -19,6 +19,7 @@ from .cards import NO_TRUMP, CardTables
 from .chance import draw
 from .core import Core
 from .errors import GameLimitError
+from .logs import EventLog
 
 if TYPE_CHECKING:
     from .instructions import Instruction
@@ -119,8 +120,9 @@ class Program:
                 (:data:`MAX_EVENTS_PER_DEAL`, :data:`MAX_EVENTS_PER_MATCH`).
         """
         events = core.events
-        if len(events) - core.deal_events >= MAX_EVENTS_PER_DEAL or len(events) >= MAX_EVENTS_PER_MATCH:
-            limit = "deal" if len(events) - core.deal_events >= MAX_EVENTS_PER_DEAL else "match"
+        n = len(events)
+        if n - core.deal_events >= MAX_EVENTS_PER_DEAL or n >= MAX_EVENTS_PER_MATCH:
+            limit = "deal" if n - core.deal_events >= MAX_EVENTS_PER_DEAL else "match"
             raise GameLimitError(f"the {limit} logged more than {MAX_EVENTS_PER_DEAL if limit == 'deal' else MAX_EVENTS_PER_MATCH} events")
         events.append(full if type(full) is tuple else (full, public, mask))
 
@@ -167,7 +169,7 @@ class Program:
         core.terminal = False
         core.winner = -1
         core.last_deal = False
-        core.events = []
+        core.events = EventLog()
         core.steps = 0
         if dealer is None:
             dealer = self.first_dealer
@@ -249,6 +251,7 @@ class Program:
         core.calls = []
         core.exposed = set()
         core.deal_scores = list(core.scores)
+        core.events.seal()  # the earlier deals' events are packed away (interpreter.logs)
         core.deal_events = len(core.events)
         core.chance = 0
         core.bids = [-1] * self.n

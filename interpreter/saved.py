@@ -19,6 +19,7 @@ from .errors import RecordError
 if TYPE_CHECKING:
     from .actions import Action
     from .core import Core
+    from .logs import ActionLog
     from .program import Program
     from .state import State
 
@@ -81,7 +82,7 @@ class Saved:
     ruleset: Ruleset
     program: Program
     core: Core
-    actions: list[str]
+    actions: ActionLog
 
     if TYPE_CHECKING:  # defined by State
         def apply(self, action: Action | str) -> None: ...

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Self
@@ -25,6 +26,7 @@ from .embedding import Embedding
 from .errors import GameError, IllegalActionError, InvalidActionError, RecordError, RuleRuntimeError
 from .instructions import Instruction
 from .legal import LegalActions
+from .logs import ActionLog
 from .program import Program
 from .refusals import Refusals
 from .saved import Saved, state_from_json
@@ -78,7 +80,7 @@ class Snapshot:
     __slots__ = ("program", "core", "n_actions", "actions", "actors", "n_events")
 
     def __init__(self, program: Program, core: Core, n_actions: int, n_events: int,
-                 actions: list[str] | None = None, actors: list[int] | None = None) -> None:
+                 actions: ActionLog | None = None, actors: array[int] | None = None) -> None:
         self.program = program
         self.core = core
         self.n_actions = n_actions
@@ -102,8 +104,8 @@ class State(Views, Refusals, Embedding, Deals, Saved):
     ruleset: Ruleset
     program: Program
     core: Core
-    actions: list[str]
-    actors: list[int]
+    actions: ActionLog  # reads as a list of action texts
+    actors: array[int]  # the seat that took each action
     _legal: LegalActions | None
     _checkpoint: Snapshot | None  # shares the event log, whose prefix it names
 
@@ -286,7 +288,7 @@ class State(Views, Refusals, Embedding, Deals, Saved):
 
     def _apply_unchecked(self, action: Action) -> None:
         core = self.core
-        n = len(self.actions)
+        n = len(self.actors)  # as many as the actions, and an array's len is cheaper
         if n % CHECKPOINT_EVERY == 0 and (self._checkpoint is None or self._checkpoint.n_actions != n):
             self._checkpoint = Snapshot(self.program, core.copy(events=False), n, len(core.events))
         self._legal = None
@@ -319,7 +321,7 @@ class State(Views, Refusals, Embedding, Deals, Saved):
             fresh = prog.new_core(core.seed, core.deck, core.first_dealer, table=core.table, decks=core.decks,
                                   reseeds=core.reseeds)
             prog.advance(fresh)
-            todo = self.actions
+            todo = list(self.actions)
         for text in todo:
             ins = prog.instructions[fresh.pc]
             if text.startswith("irregular "):
@@ -363,8 +365,8 @@ class State(Views, Refusals, Embedding, Deals, Saved):
         new.ruleset = self.ruleset
         new.program = self.program
         new.core = self.core.copy()
-        new.actions = list(self.actions)
-        new.actors = list(self.actors)
+        new.actions = self.actions.copy()
+        new.actors = array("b", self.actors)
         new._legal = self._legal
         new._checkpoint = None
         return new
@@ -372,7 +374,7 @@ class State(Views, Refusals, Embedding, Deals, Saved):
     def snapshot(self) -> Snapshot:
         """This state's data now, to come back to with :meth:`restore` (undo, search)."""
         return Snapshot(self.program, self.core.copy(), len(self.actions), len(self.core.events),
-                        list(self.actions), list(self.actors))
+                        self.actions.copy(), array("b", self.actors))
 
     def restore(self, snapshot: Snapshot) -> None:
         """Go back to a :meth:`snapshot` of this game (the snapshot can be restored again).
@@ -386,8 +388,8 @@ class State(Views, Refusals, Embedding, Deals, Saved):
                     self.core.seed, self.core.deck, self.core.first_dealer, self.core.table):
             raise ValueError("a snapshot of another game")
         self.core = core.copy()
-        self.actions = list(snapshot.actions)
-        self.actors = list(snapshot.actors)
+        self.actions = snapshot.actions.copy()
+        self.actors = array("b", snapshot.actors)
         self._legal = None
         self._checkpoint = None
 
@@ -489,8 +491,8 @@ def _started(ruleset: Ruleset, program: Program, core: Core) -> State:
     state.ruleset = ruleset
     state.program = program
     state.core = core
-    state.actions = []
-    state.actors = []
+    state.actions = ActionLog()
+    state.actors = array("b")
     state._legal = None
     state._checkpoint = None
     try:

@@ -29,8 +29,11 @@ from .events import render
 from .instructions import Auction, Bid, Choose, NameTrump, Select, Tricks
 
 if TYPE_CHECKING:
+    from array import array
+
     from .core import Core
     from .legal import LegalActions
+    from .logs import ActionLog
     from .program import Program
     from .state import Outcome
 
@@ -64,8 +67,8 @@ class Views:
     __slots__ = ()
     program: Program
     core: Core
-    actions: list[str]
-    actors: list[int]
+    actions: ActionLog
+    actors: array[int]
 
     if TYPE_CHECKING:  # defined by State
         @property

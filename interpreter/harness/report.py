@@ -3,6 +3,7 @@ Python code to replay them."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,7 +44,7 @@ class Report:
     mode: str
     dealer: int | None
     bounds: Bounds | None
-    actions: list[str] = field(default_factory=list)
+    actions: Sequence[str] = field(default_factory=list)
     violations: list[Violation] = field(default_factory=list)
     terminal: bool = False
     deep_steps: int = 0
