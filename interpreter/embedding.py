@@ -69,7 +69,7 @@ class Embedding:
         """The ids of the legal actions, increasing (see :mod:`interpreter.spaces`)."""
         from .spaces import legal_ids
 
-        return [i for i, _ in legal_ids(cast("State", self))]
+        return [i for i, _ in legal_ids(cast("State", self))]  # worked out once per decision
 
     def action_id(self, action: Action | str) -> int:
         """The id of an action (an :class:`Action` or its text).

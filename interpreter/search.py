@@ -105,7 +105,7 @@ class SearchAgent:
         for world in sampler.pool(self.rng, worlds):
             for i in range(n):
                 sim = world.clone()
-                sim.apply_unchecked(sim.legal_actions()[i])
+                sim.apply(sim.legal_actions()[i])
                 totals[i] += self._rollout(sim, deal, start, side)
         return totals
 
@@ -126,7 +126,7 @@ class SearchAgent:
         policy = self.policy
         count = 0
         while not sim.is_terminal() and sim.deal_number == deal and count < MAX_ROLLOUT_ACTIONS:
-            sim.apply_unchecked(policy(sim))
+            sim.apply(policy(sim))
             count += 1
         gains = [now - before for now, before in zip(sim.scores, start, strict=True)]
         if sim.ruleset.rules.match is not None and sim.ruleset.rules.match.lowest_wins:

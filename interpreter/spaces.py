@@ -258,9 +258,30 @@ def legal_ids(state: State) -> list[tuple[int, Action]]:
     Raises:
         GameLimitError: a legal bid lies outside the space (its bounds were not constants).
     """
+    return list(_ids_now(state)[0])
+
+
+def _ids_now(state: State) -> tuple[tuple[tuple[int, Action], ...], dict[int, Action]]:
+    """The legal (id, action) pairs by increasing id, and by id; worked out once per
+    decision (kept on the state with the legal actions they were computed from).
+
+    Raises:
+        GameLimitError: as :func:`legal_ids`.
+    """
+    legal = state.legal_actions()
     space = action_space(state)
+    cached = state._ids
+    if cached is not None and cached[0] is legal and cached[1] is space:
+        return cached[2], cached[3]
+    pairs = _pairs(space, legal)
+    by_id = dict(pairs)
+    state._ids = (legal, space, pairs, by_id)
+    return pairs, by_id
+
+
+def _pairs(space: ActionSpace, legal: Sequence[Action]) -> tuple[tuple[int, Action], ...]:
     out = []
-    for a in state.legal_actions():
+    for a in legal:
         try:
             out.append((space.id_of(a), a))
         except InvalidActionError as err:
@@ -268,7 +289,7 @@ def legal_ids(state: State) -> list[tuple[int, Action]]:
 
             raise GameLimitError(f"legal action '{a.text}' lies outside the action space: {err}") from None
     out.sort(key=lambda pair: pair[0])
-    return out
+    return tuple(out)
 
 
 def action_from_id(state: State, i: int) -> Action:
@@ -280,9 +301,9 @@ def action_from_id(state: State, i: int) -> Action:
     space = action_space(state)
     space.block_of(i)
     if not state.is_chance_node():
-        for j, a in legal_ids(state):
-            if j == i:
-                return a
+        found = _ids_now(state)[1].get(i)
+        if found is not None:
+            return found
     return space.action_of(i, _pending_verb(state))
 
 
@@ -298,10 +319,10 @@ def apply_id(state: State, i: int) -> None:
     space.block_of(i)
     if state.is_chance_node():
         raise IllegalActionError(f"id {i}", "this is a chance node: apply a chance outcome (apply_chance_outcome)")
-    for j, a in legal_ids(state):
-        if j == i:
-            state.apply(a)
-            return
+    found = _ids_now(state)[1].get(i)
+    if found is not None:
+        state.apply(found)
+        return
     action = space.action_of(i, _pending_verb(state))
     reason = state.why_illegal(action) if not state.is_terminal() else "the match is over"
     raise IllegalActionError(f"id {i} ({action.text})", reason or "not legal now")

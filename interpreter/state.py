@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import warnings
 from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -99,7 +100,7 @@ class State(Views, Refusals, Embedding, Deals, Saved):
     in :class:`~interpreter.deals.Deals`, JSON in :class:`~interpreter.saved.Saved`.
     """
 
-    __slots__ = ("ruleset", "program", "core", "actions", "actors", "_legal", "_checkpoint")
+    __slots__ = ("ruleset", "program", "core", "actions", "actors", "_legal", "_checkpoint", "_ids")
 
     ruleset: Ruleset
     program: Program
@@ -108,6 +109,7 @@ class State(Views, Refusals, Embedding, Deals, Saved):
     actors: array[int]  # the seat that took each action
     _legal: LegalActions | None
     _checkpoint: Snapshot | None  # shares the event log, whose prefix it names
+    _ids: tuple[Any, Any, tuple[tuple[int, Action], ...], dict[int, Action]] | None  # see spaces.legal_ids
 
     # ------------------------------------------------------------ basics
     @property
@@ -283,7 +285,9 @@ class State(Views, Refusals, Embedding, Deals, Saved):
         self._apply_unchecked(legal[i])
 
     def apply_unchecked(self, action: Action | str) -> None:
-        """The same as :meth:`apply` (kept for old callers: checking is as cheap now)."""
+        """Deprecated: the same as :meth:`apply`, which is as cheap now (a listed action
+        is found without parsing)."""
+        warnings.warn("State.apply_unchecked is deprecated: use State.apply", DeprecationWarning, stacklevel=2)
         self.apply(action)
 
     def _apply_unchecked(self, action: Action) -> None:
@@ -369,6 +373,7 @@ class State(Views, Refusals, Embedding, Deals, Saved):
         new.actors = array("b", self.actors)
         new._legal = self._legal
         new._checkpoint = None
+        new._ids = self._ids
         return new
 
     def snapshot(self) -> Snapshot:
@@ -392,6 +397,7 @@ class State(Views, Refusals, Embedding, Deals, Saved):
         self.actors = array("b", snapshot.actors)
         self._legal = None
         self._checkpoint = None
+        self._ids = None
 
     @classmethod
     def from_json(cls, text: str | Mapping[str, Any]) -> State:
@@ -495,6 +501,7 @@ def _started(ruleset: Ruleset, program: Program, core: Core) -> State:
     state.actors = array("b")
     state._legal = None
     state._checkpoint = None
+    state._ids = None
     try:
         program.advance(state.core)
     except GameError:

@@ -154,7 +154,7 @@ def check_conserved_play(state: State, agents: list[Any], max_actions: int = 200
     for _ in range(max_actions):
         if state.is_terminal():
             return
-        state.apply_unchecked(agents[state.current_player](state))  # type: ignore[index]
+        state.apply(agents[state.current_player](state))  # type: ignore[index]
         assert all_cards_conserved(state)
     raise AssertionError("the match did not end")
 

@@ -119,7 +119,7 @@ def simulate_match(job: _Job) -> dict[str, Any]:
             assert seat is not None
             action = agents[seat](state)
             last = action.text
-            state.apply_unchecked(action)
+            state.apply(action)
             last = None
             actors.append(seat)
             if len(actors) > MAX_ACTIONS_PER_MATCH:

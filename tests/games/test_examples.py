@@ -107,7 +107,7 @@ def test_matches_conserve_cards_and_end_with_a_winner(name: str, kind: str, matc
             assert all_cards_conserved(state)
             seat = state.current_player
             assert seat is not None and state.legal_actions()
-            state.apply_unchecked(agents[seat](state))
+            state.apply(agents[seat](state))
         assert all_cards_conserved(state)
         outcome = state.outcome()
         assert outcome is not None, render(state)[-2000:]
@@ -140,7 +140,7 @@ def test_json_round_trip_replays_the_same_game(rules: tricklang.Ruleset) -> None
     for _ in range(400):
         if state.is_terminal():
             break
-        state.apply_unchecked(agents[state.current_player](state))  # type: ignore[index]
+        state.apply(agents[state.current_player](state))  # type: ignore[index]
     again = State.from_json(state.to_json())
     assert again == state and render(again) == render(state)
 

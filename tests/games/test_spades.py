@@ -276,7 +276,7 @@ def test_spades_with_the_built_in_players_cards_are_conserved() -> None:
     state = interpreter.new_game(SPADES, seed=4, options={"blind_nil": True})
     agents = players("mixed", 4)
     while state.deal_number <= 20 and not state.is_terminal():
-        state.apply_unchecked(agents[state.current_player](state))  # type: ignore[index]
+        state.apply(agents[state.current_player](state))  # type: ignore[index]
         assert all_cards_conserved(state)
         assert 0 <= min(state.core.counters["bags"]) and max(state.core.counters["bags"]) < 10
 
@@ -287,7 +287,7 @@ def test_spades_json_round_trip_replays_the_same_game() -> None:
     for _ in range(400):
         if state.is_terminal():
             break
-        state.apply_unchecked(agents[state.current_player](state))  # type: ignore[index]
+        state.apply(agents[state.current_player](state))  # type: ignore[index]
     again = State.from_json(state.to_json())
     assert again == state and render(again) == render(state)
 

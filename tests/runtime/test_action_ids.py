@@ -154,3 +154,21 @@ def test_bad_mode_names_raise() -> None:
         interpreter.new_game(RULES["ecarte"], selections="one_cards")
     with pytest.raises(RecordError, match="'random'"):
         interpreter.new_game(RULES["ecarte"], chance="random")
+
+
+@pytest.mark.parametrize("selections", ["all", "one_card"])
+def test_the_ids_of_a_decision_are_worked_out_once(selections: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import interpreter.spaces as spaces
+
+    calls = []
+    pairs = spaces._pairs
+    monkeypatch.setattr(spaces, "_pairs", lambda space, legal: calls.append(1) or pairs(space, legal))
+    state = interpreter.new_game(RULES["cinch"], seed=5, selections=selections)
+    rng = random.Random(5)
+    for _ in range(40):
+        before = len(calls)
+        ids = state.legal_action_ids()
+        assert sorted(state.action_from_id(i).text for i in ids) == sorted(state.legal_actions().texts())
+        assert state.legal_action_ids() == ids and len(calls) == before + 1
+        state.apply_id(rng.choice(ids))
+        assert len(calls) == before + 1  # applying by id reads the same decision's ids

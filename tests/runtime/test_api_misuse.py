@@ -112,7 +112,7 @@ def test_apply_unchecked_with_another_games_action_is_checked_by_value(state: St
     other = interpreter.new_game(tricklang.load(ROOT / "examples" / "hearts.trick"), seed=1)
     foreign = other.legal_actions()[0]
     before = state.to_json()
-    with pytest.raises(GameError):
+    with pytest.raises(GameError), pytest.warns(DeprecationWarning, match="use State.apply"):
         state.apply_unchecked(foreign)
     assert state.to_json() == before
 
