@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from . import model as m
 from .types import ANY, BOOL, INT, PLAYER, SIDE, SUIT, ZONE, Scope, Type, describe
 from .walk import Visitor, statements
+from .words import RESERVED_WORDS
 
 if TYPE_CHECKING:
     from .checker import Checker
@@ -220,6 +221,9 @@ class StatementChecker(Visitor[None]):
             if opt.name in seen:
                 self.c.error("duplicate-choice", f"choice '{opt.name}' is offered twice", opt.span)
             seen.add(opt.name)
+            if opt.name in RESERVED_WORDS:
+                self.c.error("reserved-name", f"a choice cannot be named '{opt.name}': {RESERVED_WORDS[opt.name]}", opt.span,
+                             "choose another name (e.g. 'decline', 'waive')")
             self.block(opt.body, scope)
 
     def visit_Auction(self, st: m.Auction, scope: Scope) -> None:  # noqa: N802

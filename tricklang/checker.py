@@ -39,7 +39,7 @@ from .types import (
     Typer,
 )
 from .walk import fold_int, statements, statements_of
-from .words import plural
+from .words import RESERVED_WORDS, plural
 
 LANGUAGE_VERSION = 1
 MAX_PLAYERS = 16
@@ -217,6 +217,10 @@ class Checker:
                     self.error("bad-option-default", f"option '{o.name}' defaults to '{o.default}', which is not one of its choices", o.span, "choices: " + ", ".join(o.choices))
                 if len(set(o.choices)) != len(o.choices):
                     self.error("duplicate-name", f"option '{o.name}' lists a choice twice", o.span)
+                for c in o.choices:
+                    if c in RESERVED_WORDS:
+                        self.error("reserved-name", f"option '{o.name}' cannot have a value named '{c}': {RESERVED_WORDS[c]}", o.span,
+                                   "choose another name for the value")
 
     def _check_zones(self) -> None:
         seen: set[str] = set()

@@ -49,6 +49,7 @@ CODES: dict[str, str] = {
     "deck-too-small": "dealing or turning up more cards than the deck holds",
     "stop-outside-loop": "'stop' outside 'repeat' or 'for each'",
     "duplicate-choice": "a choice offered twice in one 'chooses'",
+    "reserved-name": "a choice or option value named with a word the engine's actions reserve ('pass', 'continue', 'done')",
     "bad-count": "an empty or negative card count, or a range where an exact count is needed",
     "nobody-is-no-seat": "'nobody' where a seat must act or be named (tricks(nobody), nobody chooses...)",
     "bad-declaration-body": "a declaration's effect moves cards, asks for a decision or sets maker/bid",

@@ -8,3 +8,11 @@ def plural(n: int, word: str) -> str:
     if n == 1:
         return f"{n} {word}"
     return f"{n} {word}{'es' if word.endswith(('ch', 's', 'sh', 'x')) else 's'}"
+
+
+RESERVED_WORDS: dict[str, str] = {
+    "pass": "'pass' is reserved (the statement that does nothing, and a player's pass in an auction)",
+    "continue": "'continue' is reserved (the action that lets a declaration window after a lead go by)",
+    "done": "'done' is reserved (the action that ends a card selection made one card at a time)",
+}
+"""Words the engine's own actions use, which a choice or an option value may not take."""

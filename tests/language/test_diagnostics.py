@@ -277,3 +277,19 @@ def test_errors_name_the_file_they_were_loaded_from(tmp_path: Path) -> None:
     with pytest.raises(tricklang.RulesError) as info:
         tricklang.load(path)
     assert str(info.value).startswith(f"{path}:35:9: error: undefined name 'eldr' [undefined-name]\n")
+
+
+@pytest.mark.parametrize("word", ["pass", "continue", "done"])
+def test_a_choice_named_with_a_reserved_word_says_the_word_is_reserved(word: str) -> None:
+    err = rejected(edit(("      stand:\n        stop", f"      {word}:\n        stop")))
+    diag = next(d for d in err.diagnostics if d.code == "reserved-name")
+    assert f"'{word}' is reserved" in diag.message
+    assert (diag.line, diag.column) == (32, 7)
+
+
+def test_an_option_value_named_pass_says_pass_is_reserved() -> None:
+    err = rejected(edit(('option first_packet: int = 3 in 2..3 "First packet"',
+                         'option first_packet: int = 3 in 2..3 "First packet"\noption style: choice(pass, keep) = keep "x"'),
+                        ("    elder chooses:", "    if style == keep: dealer scores 1\n    elder chooses:")))
+    assert err.codes == ["reserved-name"]
+    assert "value named 'pass': 'pass' is reserved" in str(err)
