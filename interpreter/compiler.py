@@ -126,20 +126,34 @@ class _Compiler(ExpressionCompiler, Visitor[None]):
         self.context["offender"] = PLAYER
         offender = self.slot("offender")
         for irr in self.rules.irregularities:
+            saved = dict(self.context)
+            params = tuple(self.parameter(p) for p in irr.params)
             test = self.guard(irr.guard)
             if test is False:
+                self.context = saved
                 continue
             laws = irr.cite.laws if irr.cite else ()
             entry = ins.IrregularityEntry(
                 irr.name, self.expr(irr.by) if irr.by is not None else None,
-                frozenset(irr.phases or ("any",)), None if test is True else test, laws, offender,
+                frozenset(irr.phases or ("any",)), None if test is True else test, laws, offender, params,
             )
             entry.entry = self.here
             self.block(irr.body)
             self.emit(ins.Return(prog))
             prog.irregularities.append(entry)
+            self.context = saved
         del self.context["offender"]
         return prog
+
+    def parameter(self, p: m.IrregularityParam) -> ins.ParamSpec:
+        """An irregularity's parameter, bound by name for its guard and body."""
+        self.context[p.name] = Kind.INT if p.kind == "count" else Kind.CARD
+        slot = self.slot(p.name)
+        if p.kind == "count":
+            return ins.ParamSpec(p.name, "count", slot, p.low, p.high)
+        zone = self.zone_expr(p.zone) if p.zone is not None else None
+        table = self.tables.pattern_table(p.matching) if p.matching is not None else None
+        return ins.ParamSpec(p.name, "card", slot, zone=zone, table=table)
 
     # ------------------------------------------------------------ statements
     def block(self, stmts: tuple[m.Statement, ...]) -> None:
@@ -272,7 +286,10 @@ class _Compiler(ExpressionCompiler, Visitor[None]):
         self.emit(keeping.Cut(self.prog, self.zone_expr(st.zone)), st)
 
     def visit_Expose(self, st: m.Expose) -> None:
-        self.emit(ins.Expose(self.prog, self.zone_expr(st.zone)), st)
+        if st.zone.owner is None and self.context.get(st.zone.name) == Kind.CARD:  # a card parameter
+            self.emit(ins.ExposeCard(self.prog, self.slot(st.zone.name)), st)
+        else:
+            self.emit(ins.Expose(self.prog, self.zone_expr(st.zone)), st)
 
     # branches and loops
     def visit_If(self, st: m.If) -> None:

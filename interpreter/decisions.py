@@ -281,12 +281,33 @@ class Bid(PlayerDecision):
         return "bidding"
 
 
+
+class ParamSpec:
+    """A compiled parameter of an irregularity: a count in ``low..high``, or a card (of the
+    zone ``zone`` when given, matching the pattern table ``table`` when given); ``slot``
+    holds its value (a number, or the card's index) while the remedy runs."""
+
+    __slots__ = ("name", "kind", "slot", "low", "high", "zone", "table")
+
+    def __init__(self, name: str, kind: str, slot: int, low: int = 0, high: int = 0, zone: Fn | None = None,
+                 table: list[list[bool]] | None = None) -> None:
+        self.name = name
+        self.kind = kind
+        self.slot = slot
+        self.low = low
+        self.high = high
+        self.zone = zone
+        self.table = table
+
+
 class IrregularityEntry:
-    """A compiled irregularity: who may commit it, during which decisions, and where its remedy starts."""
+    """A compiled irregularity: who may commit it, during which decisions, its parameters, and where its remedy starts."""
 
-    __slots__ = ("name", "by", "phases", "guard", "entry", "laws", "slot")
+    __slots__ = ("name", "by", "phases", "guard", "entry", "laws", "slot", "params")
 
-    def __init__(self, name: str, by: Fn | None, phases: frozenset[str], guard: Fn | None, laws: tuple[str, ...], slot: int) -> None:
+    def __init__(self, name: str, by: Fn | None, phases: frozenset[str], guard: Fn | None, laws: tuple[str, ...], slot: int,
+                 params: tuple[ParamSpec, ...] = ()) -> None:
+        self.params = params
         self.name = name
         self.by = by
         self.phases = phases

@@ -222,6 +222,25 @@ class Expose(Instruction):
         core.pc += 1
 
 
+class ExposeCard(Instruction):
+    """`expose CARD` (a card parameter of an irregularity): the card is shown to every seat."""
+
+    def __init__(self, prog: Program, slot: int) -> None:
+        super().__init__(prog)
+        self.slot = slot
+
+    def run(self, core: Core) -> None:
+        prog = self.prog
+        card = core.vars[self.slot]
+        where = next((z for z, cards in enumerate(core.zones) if card in cards), -1)
+        event: dict[str, Any] = {"type": "exposed", "zone": prog.zone_label(where) if where >= 0 else "the table",
+                                 "cards": [prog.tables.codes[card]]}
+        if self.laws:
+            event["laws"] = list(self.laws)
+        prog.emit(core, event)
+        core.pc += 1
+
+
 class Forbid(Instruction):
     def __init__(self, prog: Program, name: str, who: Fn, kind: str = "declare") -> None:
         super().__init__(prog)

@@ -10,7 +10,7 @@ them (and may finish them, moving ``pc`` on, when nothing is left to decide),
 """
 
 from .dealing import DealCards, Draw, Move, SetTrump, TurnUp, set_trump
-from .decisions import Auction, Bid, Choose, IrregularityEntry, NameTrump, Select
+from .decisions import Auction, Bid, Choose, IrregularityEntry, NameTrump, ParamSpec, Select
 from .flow import (
     MAX_CHOICES,
     MAX_NUMBER,
@@ -19,6 +19,7 @@ from .flow import (
     EndDeal,
     EndMatch,
     Expose,
+    ExposeCard,
     FinishDeal,
     Forbid,
     ForInit,
@@ -38,7 +39,7 @@ from .tricks import Declaration, Obligation, Tricks
 
 __all__ = [
     "MAX_CHOICES", "MAX_NUMBER", "AddCounter", "Auction", "Bid", "Cancel", "Choose", "DealCards", "Declaration",
-    "Draw", "EndDeal", "EndMatch", "Expose", "FinishDeal", "Forbid", "ForInit", "ForNext", "Instruction",
-    "IrregularityEntry", "Jump", "JumpUnless", "LoopHead", "Move", "NameTrump", "Obligation", "Redeal", "Return",
+    "Draw", "EndDeal", "EndMatch", "Expose", "ExposeCard", "FinishDeal", "Forbid", "ForInit", "ForNext", "Instruction",
+    "IrregularityEntry", "Jump", "JumpUnless", "LoopHead", "Move", "NameTrump", "Obligation", "ParamSpec", "Redeal", "Return",
     "Score", "Select", "SetBuiltin", "SetTrump", "SetVar", "Tricks", "TurnUp", "do_score", "set_trump",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import irregular
 from .errors import InvalidActionError
 from .instructions import Tricks
 
@@ -44,6 +45,10 @@ class Refusals:
         if text in legal:
             return ""
         verb = text.split()[0]
+        if verb == "irregular" and self.program.irregularities:
+            if not self.core.table:
+                return "irregularities are recorded only in table mode (new_game(..., mode='table'))"
+            return irregular.why_not(self.program, self.core, self._instruction().phase(self.core), text.split()[1:])
         verbs = sorted(legal.verbs())
         player = self.current_player
         if verb not in verbs:

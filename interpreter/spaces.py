@@ -18,8 +18,9 @@ block          ids
 ``bid``        ``bid B`` for every B from the lowest to the highest bid the rule
                file allows (bounds that are not constants: 0 and the deck size)
 ``declare``    ``declare NAME``, one per declaration name
-``irregular``  ``irregular NAME SEAT``, one per irregularity and seat (legal only in
-               table mode)
+``irregular``  ``irregular NAME SEAT [ARG...]``, one per irregularity, seat and
+               arguments (each count of its range, each card of the deck; legal only
+               in table mode)
 ``done``       one-card mode: end the pending selection here
 ``cards``      default mode: a whole selection of several cards (or none) is
                ``start + sum(2**c)`` over its cards c: one id per subset of the deck
@@ -46,6 +47,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import product
 from typing import TYPE_CHECKING
 
 from tricklang import model as m
@@ -102,8 +104,9 @@ class ActionSpace:
         self.bid_low, self.bid_high = _bid_bounds(stmts, dict(ruleset.options), tables.size)
         self.declarations: list[str] = list(dict.fromkeys(
             d.name for st in stmts if isinstance(st, m.Tricks) for d in st.declarations))
-        self.irregular: list[tuple[str, int]] = [(irr.name, p) for irr in rules.irregularities
-                                                 for p in range(program.n)]
+        self.irregular: list[tuple[str, ...]] = [
+            (irr.name, str(p), *args) for irr in rules.irregularities for p in range(program.n)
+            for args in product(*(_parameter_words(q, self.codes) for q in irr.params))]
         self.blocks: list[Block] = []
         start = 0
         has_select = bool(self.select_verbs)
@@ -119,7 +122,7 @@ class ActionSpace:
         self._word_ids = {w: self._start["word"] + i for i, w in enumerate(self.words)}
         self._suit_ids = {s: self._start["name"] + i for i, s in enumerate(self.suits)}
         self._decl_ids = {d: self._start["declare"] + i for i, d in enumerate(self.declarations)}
-        self._irr_ids = {(n, str(p)): self._start["irregular"] + i for i, (n, p) in enumerate(self.irregular)}
+        self._irr_ids = {words: self._start["irregular"] + i for i, words in enumerate(self.irregular)}
         self._card_index = dict(tables.index)
 
     @property
@@ -173,8 +176,8 @@ class ActionSpace:
                     return self._start["bid"] + b - self.bid_low
             elif verb == "declare" and len(args) == 1:
                 return self._decl_ids[args[0]]
-            elif verb == "irregular" and len(args) == 2:
-                return self._irr_ids[(args[0], args[1])]
+            elif verb == "irregular":
+                return self._irr_ids[tuple(args)]
         except (KeyError, ValueError):
             pass
         raise InvalidActionError(f"action '{action.text}' has no id in this game's action space ({self.selections} selections)")
@@ -198,13 +201,17 @@ class ActionSpace:
         if b.name == "declare":
             return Action("declare", (self.declarations[k],))
         if b.name == "irregular":
-            name, seat = self.irregular[k]
-            return Action("irregular", (name, str(seat)))
+            return Action("irregular", self.irregular[k])
         if b.name == "done":
             return Action("done")
         cards = [c for c in range(len(self.codes)) if k >> c & 1]
         return Action(card_verb if card_verb != "play" else "select",
                       tuple(self.codes[c] for c in cards) if cards else ("none",))
+
+
+def _parameter_words(p: m.IrregularityParam, codes: list[str]) -> list[str]:
+    """Every value an irregularity's parameter may take, as written in an action."""
+    return [str(v) for v in range(p.low, p.high + 1)] if p.kind == "count" else list(codes)
 
 
 def _bid_bounds(stmts: Sequence[m.Statement], options: dict[str, Value], deck: int) -> tuple[int, int]:

@@ -18,6 +18,7 @@ from typing import Any, Self
 from tricklang import Ruleset
 from tricklang.diagnostics import brief
 
+from . import irregular
 from .actions import Action
 from .cards import NO_TRUMP
 from .compiler import compile_ruleset
@@ -207,30 +208,9 @@ class State(Views, Refusals, Embedding, Deals, Saved):
         return "table" if self.core.table else "strict"
 
     def _irregular_actions(self) -> list[Action]:
-        core, prog = self.core, self.program
-        if not prog.irregularities:
+        if not self.program.irregularities:
             return []
-        phase = self._instruction().phase(core)
-        out: list[Action] = []
-        for irr in prog.irregularities:
-            if "any" not in irr.phases and phase not in irr.phases:
-                continue
-            seats = [irr.by(core)] if irr.by is not None else range(prog.n)
-            for p in seats:
-                if not 0 <= p < prog.n:
-                    continue
-                if irr.guard is not None:
-                    # The guard may speak of the offender: try it with this seat.
-                    saved = core.vars[irr.slot]
-                    core.vars[irr.slot] = p
-                    try:
-                        allowed = irr.guard(core)
-                    finally:
-                        core.vars[irr.slot] = saved
-                    if not allowed:
-                        continue
-                out.append(Action("irregular", (irr.name, str(p))))
-        return out
+        return irregular.offered(self.program, self.core, self._instruction().phase(self.core))
 
     def is_legal(self, action: Action | str) -> bool:
         try:
@@ -249,8 +229,10 @@ class State(Views, Refusals, Embedding, Deals, Saved):
         tables = self.program.tables
         # Words after a verb that takes none (e.g. 'stand now') are not card codes.
         wordless = self.legal_actions().bare_verbs()
-        if verb in ("play",) or (args and args != ["none"] and verb not in ("bid", "name", "declare", "irregular")
-                                 and verb not in wordless):
+        if verb == "irregular":
+            args = irregular.canonical(self.program, args)
+        elif verb in ("play",) or (args and args != ["none"] and verb not in ("bid", "name", "declare")
+                                   and verb not in wordless):
             cards = [tables.parse_card(a) for a in args] if args != ["none"] else []
             cards.sort(key=tables.order[self.core.ti].__getitem__)
             args = [tables.codes[c] for c in cards] or (["none"] if args else [])
@@ -341,16 +323,7 @@ class State(Views, Refusals, Embedding, Deals, Saved):
         return fresh
 
     def _start_irregularity(self, action: Action) -> None:
-        core, prog = self.core, self.program
-        name, seat = action.args[0], int(action.args[1])
-        irr = next(i for i in prog.irregularities if i.name == name)
-        event: dict[str, Any] = {"type": "irregularity", "name": name, "offender": seat}
-        if irr.laws:
-            event["laws"] = list(irr.laws)
-        prog.emit(core, event)
-        core.calls.append(core.pc)
-        core.vars[irr.slot] = seat
-        core.pc = irr.entry
+        irregular.start(self.program, self.core, action)
 
     # ------------------------------------------------------------ new matches
     def new_match(self, **arguments: Any) -> State:

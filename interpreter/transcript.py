@@ -163,8 +163,9 @@ def _counter(state: State, e: Event) -> list[str]:
 
 
 def _irregularity(state: State, e: Event) -> list[str]:
-    """An irregularity recorded in table mode, with its offender."""
-    return [f"  irregularity: {e['name']} by {seat_name(state, e['offender'])}{_laws(e)}"]
+    """An irregularity recorded in table mode, with its offender and its arguments."""
+    args = "".join(f", {name} {value}" for name, value in e.get("args", {}).items())
+    return [f"  irregularity: {e['name']} by {seat_name(state, e['offender'])}{args}{_laws(e)}"]
 
 
 def _exposed(state: State, e: Event) -> list[str]:

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from . import model as m
-from .types import ANY, BOOL, INT, PLAYER, SIDE, SUIT, ZONE, Scope, Type, describe
+from .types import ANY, BOOL, CARD, INT, PLAYER, SIDE, SUIT, ZONE, Scope, Type, describe
 from .walk import Visitor, statements
 from .words import RESERVED_WORDS
 
@@ -168,6 +168,9 @@ class StatementChecker(Visitor[None]):
         self._zone(st.to, scope)
 
     def visit_Expose(self, st: m.Expose, scope: Scope) -> None:  # noqa: N802
+        if st.zone.owner is None and scope.names.get(st.zone.name) == CARD:
+            self.c.used_names.add(st.zone.name)
+            return  # `expose shown`: a card parameter of an irregularity
         self._zone(st.zone, scope)
 
     def visit_Forbid(self, st: m.Forbid, scope: Scope) -> None:  # noqa: N802

@@ -26,6 +26,7 @@ from .types import (
     ANY,
     BOOL,
     BUILTIN_PLAYERS,
+    CARD,
     INT,
     LOOP_NAMES,
     PLAYER,
@@ -45,6 +46,10 @@ LANGUAGE_VERSION = 1
 MAX_PLAYERS = 16
 MAX_NAME = 64
 MAX_SUITS = 26
+MAX_PARAMETER_VALUES = 64
+"""The most values a count parameter of an irregularity may range over."""
+MAX_PARAMETER_IDS = 20_000
+"""The most actions one irregularity may offer: its parameters' values multiplied, times the seats."""
 COLOURS = ("red", "black", "blue", "green", "yellow", "white", "none")
 
 
@@ -417,6 +422,7 @@ class Checker:
             scope = Scope(dict(self.env))
             scope.names.update(self.variables)
             scope.names["offender"] = PLAYER
+            self._check_parameters(irr, scope)
             if irr.by is not None:
                 self._seat(irr.by, scope)
             for phase in irr.phases:
@@ -426,6 +432,38 @@ class Checker:
             if irr.guard is not None:
                 self._expect(irr.guard, BOOL, scope)
             self._check_block(irr.body, scope)
+
+    def _check_parameters(self, irr: m.Irregularity, scope: Scope) -> None:
+        """An irregularity's parameters: names not taken, count ranges within bounds, card zones
+        and patterns that exist; the choices they offer (times the seats) within the action budget.
+        Each is added to ``scope`` for the guard and the body."""
+        ids = 1
+        for p in irr.params:
+            if p.name in scope.names or p.name in ("player", "side", "declarer"):
+                self.error("duplicate-name", f"parameter '{p.name}' of irregularity '{irr.name}' reuses a name already declared",
+                           p.span, "choose another name")
+                continue
+            if p.kind == "count":
+                if not 0 <= p.low <= p.high:
+                    self.error("bad-parameter", f"parameter '{p.name}' counts {p.low}..{p.high}: the range must be "
+                               "of numbers 0 or more, low to high", p.span)
+                elif p.high - p.low >= MAX_PARAMETER_VALUES:
+                    self.error("bad-parameter", f"parameter '{p.name}' counts {p.low}..{p.high}: at most "
+                               f"{MAX_PARAMETER_VALUES} values", p.span)
+                ids *= max(1, p.high - p.low + 1)
+                scope.names[p.name] = INT
+            else:
+                if p.zone is not None:
+                    StatementChecker(self)._zone(p.zone, scope)
+                if p.matching is not None:
+                    self._check_pattern(p.matching)
+                ids *= max(1, len(self.ranks) * len(self.suits))
+                scope.names[p.name] = CARD
+            self.used_names.add(p.name)
+        seats = self.rules.players.count if self.rules.players else 1
+        if ids * seats > MAX_PARAMETER_IDS:
+            self.error("limit-exceeded", f"irregularity '{irr.name}' would offer {ids * seats} actions "
+                       f"(its parameters' values times the seats); at most {MAX_PARAMETER_IDS}", irr.span)
 
     # ------------------------------------------------------------ card counts
     def _check_card_counts(self) -> None:

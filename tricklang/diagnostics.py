@@ -55,6 +55,7 @@ CODES: dict[str, str] = {
     "bad-declaration-body": "a declaration's effect moves cards, asks for a decision or sets maker/bid",
     "bad-bound": "a loop bound that is not a plain number",
     "limit-exceeded": "a number, name, loop, file or work budget over the language's limits",
+    "bad-parameter": "an irregularity parameter with an empty or out-of-bounds count range, named twice, or a card used where it cannot be",
     "bad-call": "a function called with the wrong number or kind of arguments",
     "unreachable-code": "(warning) a statement after 'stop' or 'end the deal'",
     "unused-option": "(warning) an option that is never read",

@@ -216,6 +216,9 @@ class _Explainer(Prose):
 
     def irregularity(self, irr: m.Irregularity) -> Item:
         lead = f"**{irr.name}**"
+        params = getattr(irr, "params", ())
+        if params:
+            lead += ", naming " + joined([self.parameter(p) for p in params], "and")
         if getattr(irr, "by", None) is not None:
             lead += f", by {self.expr(irr.by)}"
         phases = getattr(irr, "phases", ())
@@ -223,7 +226,22 @@ class _Explainer(Prose):
             lead += f", during {joined(list(phases), 'or')}"
         if getattr(irr, "guard", None) is not None:
             lead += f", when {self.condition(irr.guard)}"
-        return self.item(lead, irr.cite, lines=[irr.span.line], subs=self.block(irr.body))
+        self.card_parameters = frozenset(p.name for p in params if p.kind == "card")
+        try:
+            return self.item(lead, irr.cite, lines=[irr.span.line], subs=self.block(irr.body))
+        finally:
+            self.card_parameters = frozenset()
+
+    def parameter(self, p: m.IrregularityParam) -> str:
+        """A parameter in words: ``*extra*, a count from 1 to 3``, ``*shown*, a card of the hand of the offender``."""
+        if p.kind == "count":
+            return f"*{p.name}*, a count from {p.low} to {p.high}"
+        text = f"*{p.name}*, a card"
+        if p.zone is not None:
+            text += f" of {self.zone(p.zone)}"
+        if p.matching is not None:
+            text += f" ({self.pattern(p.matching)})"
+        return text
 
     def leftovers(self) -> list[str]:
         rows = []

@@ -228,6 +228,8 @@ def _spaced(prev: SourceToken, tok: SourceToken) -> bool:
         return False
     if prev.text == "-" and prev.rule == "neg":
         return False
+    if tok.text == "(" and tok.rule == "irr_params":  # `irregularity name(extra: count 1..3)`
+        return False
     return not (tok.text == "(" and prev.rule in _CALL_RULES and tok.rule in _CALL_RULES)
 
 

@@ -559,10 +559,23 @@ Statement = (
 )
 
 
+class IrregularityParam(Node):
+    """A parameter of an irregularity: a count in ``low..high``, or a card (of a zone, matching a pattern)."""
+
+    name: str
+    kind: Literal["count", "card"]
+    low: int = 0
+    high: int = 0
+    zone: ZoneRef | None = None
+    matching: Pattern | None = None
+    span: Span
+
+
 class Irregularity(Node):
     """A named irregularity: who may commit it, when, and the law's remedy."""
 
     name: str
+    params: tuple[IrregularityParam, ...] = ()
     by: Expr | None = None
     phases: tuple[str, ...] = ()
     guard: Expr | None = None

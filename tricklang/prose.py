@@ -86,6 +86,9 @@ _PRECEDENCE: dict[m.BinaryOp, int] = {"or": 1, "and": 2, "==": 3, "!=": 3, "<": 
 class Prose(Visitor[list[Item]]):
     """Reads a ruleset's pieces as English; :class:`tricklang.explain` assembles a document."""
 
+    card_parameters: frozenset[str] = frozenset()
+    """The card parameters of the irregularity being worded (``expose shown`` shows that card)."""
+
     def __init__(self, ruleset: Ruleset) -> None:
         self.rs = ruleset
         self.rules = ruleset.rules
@@ -397,6 +400,8 @@ class Prose(Visitor[list[Item]]):
         return self.say(st, f"the deal is cancelled and {who} deals again")
 
     def visit_Expose(self, st: m.Expose) -> list[Item]:  # noqa: N802 - visitor naming
+        if st.zone.owner is None and st.zone.name in self.card_parameters:
+            return self.say(st, f"the card named *{st.zone.name}* is shown to everybody")
         return self.say(st, f"{self.zone(st.zone)} is exposed: everybody sees it for the rest of the deal")
 
     def visit_Forbid(self, st: m.Forbid) -> list[Item]:  # noqa: N802 - visitor naming

@@ -213,9 +213,23 @@ class DealRules(Transformer[Token, m.RuleFile]):
         body = stmts_of(children)
         if cite is not None:
             body = tuple(s if s.cite is not None else s.model_copy(update={"cite": cite}) for s in body)
+        params = next((c for c in children if isinstance(c, tuple)), ())
         return m.Irregularity(
-            name=name, by=by, phases=phases, guard=guard.expr if guard else None, body=body, cite=cite, span=span_of(meta)
+            name=name, params=params, by=by, phases=phases, guard=guard.expr if guard else None, body=body, cite=cite,
+            span=span_of(meta)
         )
+
+    def irr_params(self, meta: Any, children: list[Any]) -> tuple[m.IrregularityParam, ...]:
+        return tuple(children)
+
+    def irr_count_param(self, meta: Any, children: list[Any]) -> m.IrregularityParam:
+        return m.IrregularityParam(name=str(children[0]), kind="count", low=int(children[1]), high=int(children[2]),
+                                   span=span_of(meta))
+
+    def irr_card_param(self, meta: Any, children: list[Any]) -> m.IrregularityParam:
+        matching = one_of(children, Matching)
+        return m.IrregularityParam(name=str(children[0]), kind="card", zone=one_of(children, m.ZoneRef),
+                                   matching=matching.pattern if matching else None, span=span_of(meta))
 
     def count_exact(self, meta: Any, children: list[Any]) -> m.Count:
         return m.Count(kind="exact", low=children[0], span=span_of(meta))

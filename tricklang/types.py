@@ -37,6 +37,7 @@ class Kind(StrEnum):
     SIDE = "side"
     ZONE = "zone"
     SUIT = "suit"
+    CARD = "card"
     ANY = "any"
 
 
@@ -53,6 +54,7 @@ class ChoiceOf:
 Type = Kind | ChoiceOf
 
 INT, BOOL, PLAYER, SIDE, ZONE, SUIT, ANY = Kind.INT, Kind.BOOL, Kind.PLAYER, Kind.SIDE, Kind.ZONE, Kind.SUIT, Kind.ANY
+CARD = Kind.CARD
 
 BUILTIN_PLAYERS = ("dealer", "maker", "nobody")
 FUNCTIONS = {"count": (1, 1), "tricks": (1, 1), "points": (1, 2), "score": (1, 1), "bids": (1, 1),
@@ -69,7 +71,7 @@ def describe(t: Type) -> str:
     if isinstance(t, ChoiceOf):
         return f"a choice of option '{t.option}'"
     return {INT: "a number", BOOL: "a condition", PLAYER: "a player", SIDE: "a side", ZONE: "a zone",
-            SUIT: "a suit"}.get(t, str(t))
+            SUIT: "a suit", CARD: "a card"}.get(t, str(t))
 
 
 @dataclass
