@@ -80,6 +80,9 @@ class Record:
     result: dict[str, Any] | None = None
     base_dir: Path | None = None
     """Where a relative ``rules_path`` is looked up first (the record's directory)."""
+    mode: str = "strict"
+    """'strict', or 'table' for a game with irregularities recorded (``"mode": "table"`` in the
+    JSON; a record without it, as every record before table mode was stored, is strict)."""
 
     # ------------------------------------------------------------ building
     @classmethod
@@ -139,6 +142,7 @@ class Record:
             language=ruleset.rules.version,
             game=ruleset.name,
             result=result,
+            mode=state.mode,
         )
 
     @property
@@ -156,7 +160,7 @@ class Record:
                 path = Path(os.path.relpath(path, Path(relative_to).resolve())).as_posix()
             except ValueError:  # another drive (Windows)
                 pass
-        return {
+        data: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "version": RECORD_VERSION,
             "game": self.game,
@@ -166,9 +170,12 @@ class Record:
             "deck": self.deck,
             "first_dealer": self.first_dealer,
             "seats": list(self.seats),
-            "actions": [[seat, text] for seat, text in self.moves],
-            "result": self.result,
         }
+        if self.mode != "strict":
+            data["mode"] = self.mode
+        data["actions"] = [[seat, text] for seat, text in self.moves]
+        data["result"] = self.result
+        return data
 
     def to_json(self, relative_to: str | Path | None = None) -> str:
         """Pretty JSON, one action per line."""
@@ -233,6 +240,9 @@ class Record:
         if language is not None and not _is_int(language):
             raise RecordError(f"'rules.language' must be a number, not {json.dumps(language, ensure_ascii=False)[:40]}")
         result = data.get("result")
+        mode = data.get("mode", "strict")
+        if mode not in ("strict", "table"):
+            raise RecordError(f"'mode' must be \"strict\" or \"table\", not {json.dumps(mode, ensure_ascii=False)[:40]}")
         return cls(
             rules_path=_field(rules, "path", str, "rules.path"),
             rules_sha256=_field(rules, "sha256", str, "rules.sha256"),
@@ -246,6 +256,7 @@ class Record:
             game=str(data.get("game") or ""),
             result=result if isinstance(result, dict) else None,
             base_dir=Path(base_dir) if base_dir is not None else None,
+            mode=mode,
         )
 
     @classmethod
@@ -337,7 +348,7 @@ class Record:
                 raise RecordError(f"the record's options do not fit the rules: {err}") from None
         if self.seats and len(self.seats) != ruleset.player_count:
             raise RecordError(f"the record names {len(self.seats)} seats, the game has {ruleset.player_count}")
-        state = rebuild(ruleset, self.seed, self.deck, self.first_dealer, self.moves)
+        state = rebuild(ruleset, self.seed, self.deck, self.first_dealer, self.moves, mode=self.mode)
         if check_result and self.result is not None:
             _check_result(self.result, state)
         return state
@@ -349,14 +360,16 @@ def rebuild(
     deck: Sequence[str] | None,
     first_dealer: int,
     moves: Sequence[Move] | Sequence[str],
+    mode: str = "strict",
 ) -> State:
-    """A new game with these parameters after the given actions (seat, text) or texts.
+    """A new game with these parameters after the given actions (seat, text) or texts,
+    in ``mode`` ('strict', or 'table' where irregularities may be among the actions).
 
     Raises:
         RecordError: naming the step (1-based), the action and why it does not fit.
     """
     try:
-        state = new_game(ruleset, seed=seed, deck=deck, dealer=first_dealer)
+        state = new_game(ruleset, seed=seed, deck=deck, dealer=first_dealer, mode=mode)
     except TrickLangError as err:
         raise RecordError(f"the game cannot be started: {err}") from None
     for step, move in enumerate(moves, 1):
