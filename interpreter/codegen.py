@@ -150,7 +150,7 @@ _KINDS = {  # what each instruction class does, for the listing's comments
     "Bid": "bid", "AddCounter": "add to a counter", "Score": "score", "SetBuiltin": "set the maker or bid",
     "SetVar": "set a variable", "Jump": "jump", "JumpUnless": "test a condition", "EndDeal": "end the deal",
     "EndMatch": "end the match", "Select": "choose cards", "Draw": "draw cards", "Move": "move cards",
-    "MoveUnder": "move cards under", "Cut": "cut", "Redeal": "redeal", "Expose": "expose a zone",
+    "MoveUnder": "move cards under", "Cut": "cut", "Redeal": "redeal", "Expose": "expose a zone", "ExposeCard": "show a card",
     "Forbid": "forbid a declaration", "Cancel": "cancel a score", "LoopHead": "loop", "ForInit": "start a for-each",
     "ForNext": "next of a for-each", "Choose": "a choice", "Auction": "an auction", "Tricks": "trick play",
     "FinishDeal": "finish the deal", "Return": "return from a remedy",
