@@ -527,35 +527,9 @@ class Tricks(Stmt):
 
 
 Statement = (
-    Bid
-    | Add
-    | Phase
-    | DealCards
-    | TurnUp
-    | SetTrump
-    | NameTrump
-    | Score
-    | Let
-    | StopLoop
-    | Pass
-    | EndDeal
-    | Discard
-    | Take
-    | Keep
-    | Cut
-    | Draw
-    | Move
-    | EndMatch
-    | Redeal
-    | Expose
-    | Forbid
-    | Cancel
-    | If
-    | Repeat
-    | ForEach
-    | Choose
-    | Auction
-    | Tricks
+    Bid | Add | Phase | DealCards | TurnUp | SetTrump | NameTrump | Score | Let | StopLoop | Pass | EndDeal
+    | Discard | Take | Keep | Cut | Draw | Move | EndMatch | Redeal | Expose | Forbid | Cancel | If | Repeat
+    | ForEach | Choose | Auction | Tricks
 )
 
 
