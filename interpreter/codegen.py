@@ -32,8 +32,9 @@ from . import events as ev
 from . import tricks as tr
 from . import windows
 from .cards import NO_TRUMP
-from .dealing import set_trump
+from .dealing import DealCards, set_trump
 from .errors import RuleRuntimeError
+from .expressions import known
 from .legal import LegalActions
 from .program import Program
 
@@ -44,6 +45,7 @@ generic methods turn it off; it is part of the compile cache's key)."""
 BUILTINS: dict[str, Any] = {"len": len, "sorted": sorted, "max": max, "tuple": tuple}
 """The only builtins the generated module sees."""
 
+_GENERATED = (tr.Tricks, DealCards)
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
@@ -115,6 +117,14 @@ def _mask(row: list[bool] | tuple[bool, ...]) -> int:
     return sum(1 << c for c, on in enumerate(row) if on)
 
 
+def _any_mask(tables: list[list[list[bool]]], ti: int) -> int:
+    """The cards any of these pattern tables matches under trump index ti."""
+    out = 0
+    for table in tables:
+        out |= _mask(table[ti])
+    return out
+
+
 def _masks(table: list[list[bool]]) -> tuple[int, ...]:
     """A pattern's table (per trump index, per card) as one bitmask per trump index."""
     return tuple(_mask(row) for row in table)
@@ -132,6 +142,8 @@ def generate(prog: Program) -> Generated:
     for pc, ins in enumerate(prog.instructions):
         if type(ins) is tr.Tricks:
             attach.extend(_TricksGen(w, prog, ins, pc).write())
+        elif type(ins) is DealCards:
+            attach.append((pc, "run", _deal(w, prog, ins, pc)))
     return Generated(w.text(), w.objects, attach)
 
 
@@ -163,10 +175,62 @@ def _header(w: Writer, prog: Program) -> None:
     w.line("# The program, instruction by instruction (pc: rule line, what, where it runs):")
     for pc, ins in enumerate(prog.instructions):
         kind = _KINDS.get(type(ins).__name__, "an instruction")
-        where = "generated below" if type(ins) is tr.Tricks else "closure compiler"
+        where = "generated below" if type(ins) in _GENERATED else "closure compiler"
         w.line(f"#   {pc}: line {int(ins.line)}, {kind}: {where}")
     w.line("#")
     w.line()
+
+
+# ------------------------------------------------------------------ dealing
+
+
+def _deal(w: Writer, prog: Program, ins: DealCards, pc: int) -> str:
+    """``deal A, B to each``: packets of a known size unrolled, seat by seat from ``first``."""
+    fn = f"d{pc}_run"
+    n = prog.n
+    w.line()
+    w.rule_line(ins.line, f"deal cards (instruction {pc})")
+    emit = w.obj(f"d{pc}_emit", prog.emit)
+    error = w.obj(f"d{pc}_RuleRuntimeError", RuleRuntimeError)
+    message = w.obj(f"d{pc}_RUN_OUT", f"line {ins.line}: the pack ran out while dealing")
+    with w.block(f"def {fn}(core):"):
+        if ins.first is None:
+            w.line(f"first = (core.dealer + 1) % {n}")
+        else:
+            w.line(f"first = {w.obj(f'd{pc}_first', ins.first)}(core)")
+        w.line("zones = core.zones")
+        w.line(f"pack = zones[{prog.pack}]")
+        w.line("dealt_to = core.dealt_to")
+        w.line(f"got = [{', '.join('[]' for _ in range(n))}]")
+        w.line(f"seats = [(first + i) % {n} for i in (" + ", ".join(str(i) for i in range(n)) + ",)]")
+        for j, packet in enumerate(ins.packets):
+            k = known(packet)
+            if type(k) is int:
+                if k <= 0:
+                    w.line(f"# packet {j}: no cards")
+                    continue
+                w.line(f"# packet {j}: {k} cards to each")
+                w.line(f"k = {k}")
+            else:
+                w.line(f"# packet {j}: its size computed now")
+                w.line(f"k = {w.obj(f'd{pc}_packet{j}', packet)}(core)")
+            with w.block("for p in seats:"):
+                with w.block("if k > len(pack):"):
+                    w.line(f"raise {error}({message})")
+                with w.block("if k > 0:"):
+                    w.line("cards = pack[-1:-k - 1:-1]")
+                    w.line("del pack[-k:]")
+                with w.block("else:"):
+                    w.line("cards = []")
+                w.line(f"zones[{prog.hand} + p].extend(cards)")
+                with w.block("for c in cards:"):
+                    with w.block("if dealt_to[c] < 0:"):
+                        w.line("dealt_to[c] = p")
+                w.line("got[p].extend(cards)")
+        with w.block("for p in seats:"):
+            w.line(f"{emit}(core, ({int(ev.DEALT)}, p, tuple(got[p])))")
+        w.line("core.pc += 1")
+    return fn
 
 
 # ------------------------------------------------------------------ trick play
@@ -225,6 +289,11 @@ class _TricksGen:
         for i, ob in enumerate(self.ins.obligations):
             if ob.test is not None:
                 w.const(self.name(f"OB{i}"), _masks(ob.test))
+        after = [d for d in self.ins.declarations if d.after_lead]
+        before = [d for d in self.ins.declarations if not d.after_lead]
+        # The cards some declaration names (under each trump): none held, none to declare.
+        w.const(self.name("AFTER"), tuple(_any_mask([d.test for d in after], ti) for ti in range(n)))
+        w.const(self.name("DECLARE"), tuple(_any_mask([d.test for d in before], ti) for ti in range(n)))
 
     # -------------------------------------------------------------- ready / actor
     def _ready(self) -> str:
@@ -274,10 +343,14 @@ class _TricksGen:
             with w.block("else:"):
                 self._follow()
             w.line(f"out = [{self.name('PLAY')}[c] for c in sorted(allowed, key={self.name('OKEY')}[ti])]")
-            if ins.declarations:
+            if any(not d.after_lead for d in ins.declarations):
                 cond = "not core.played[p]" if ins.only_before_first_card else "True"
                 with w.block(f"if {cond}:"):
-                    w.line(f"out.extend([d.action for d in {self.name('GENERIC')}.available_declarations(core, p)])")
+                    w.line(f"m = {self.name('DECLARE')}[ti]")
+                    with w.block("for c in hand:"):
+                        with w.block("if m >> c & 1:"):
+                            w.line(f"out.extend([d.action for d in {self.name('GENERIC')}.available_declarations(core, p)])")
+                            w.line("break")
             w.line(f"return {self.name('LegalActions')}(tuple(out))")
         return fn
 
@@ -398,7 +471,7 @@ class _TricksGen:
             w.line("core.events.append((core.tr_no + 1) << 15 | card << 5 | p)")
             if self.windows:
                 w.obj(self.name("after_play"), windows.after_play)
-                with w.block("if len(cards) == 1:"):
+                with w.block(f"if len(cards) == 1 and {self.name('AFTER')}[core.ti] >> card & 1:"):
                     w.line(f"{self.name('after_play')}({generic}, core, p)")
             w.line(f"q = {self.name('NEXT')}[p]")
             with w.block(f"while q != p and not zones[{prog.hand} + q]:"):

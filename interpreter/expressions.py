@@ -8,6 +8,7 @@ names, zones, functions and card holders into closures, folding what is constant
 from __future__ import annotations
 
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from tricklang import model as m
 from tricklang.types import Symbols, Type
@@ -20,6 +21,22 @@ from .instructions import MAX_NUMBER
 from .program import Fn, Program
 
 _ARITHMETIC = frozenset({"+", "-", "*", "%"})
+
+_CONSTANTS: WeakKeyDictionary[Fn, Value] = WeakKeyDictionary()
+
+
+def constant(value: Value) -> Fn:
+    """A closure that always gives ``value`` (:func:`known` tells its value without a core)."""
+
+    def fn(core: Core) -> Value:
+        return value
+    _CONSTANTS[fn] = value
+    return fn
+
+
+def known(fn: Fn) -> Value | Unknown:
+    """The value of a closure made by :func:`constant`, else ``UNKNOWN`` (for the code generator)."""
+    return _CONSTANTS.get(fn, UNKNOWN)
 
 
 def _checked_arithmetic(op_name: m.BinaryOp, left: Fn, right: Fn, line: int) -> Fn:
@@ -100,10 +117,9 @@ class ExpressionCompiler:
     def expr(self, e: m.Expr) -> Fn:
         value = self.constant(e)
         if not isinstance(value, Unknown):
-            return lambda core: value
+            return constant(value)
         if isinstance(e, m.IntLit):
-            v = e.value
-            return lambda core: v
+            return constant(e.value)
         if isinstance(e, m.Name):
             return self.name(e.name)
         if isinstance(e, m.Of):
