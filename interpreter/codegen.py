@@ -190,7 +190,7 @@ def _deal(w: Writer, prog: Program, ins: DealCards, pc: int) -> str:
     n = prog.n
     w.line()
     w.rule_line(ins.line, f"deal cards (instruction {pc})")
-    emit = w.obj(f"d{pc}_emit", prog.emit)
+    emit = w.obj(f"d{pc}_PROG", prog) + ".emit"  # looked up when called (tests patch Program.emit)
     error = w.obj(f"d{pc}_RuleRuntimeError", RuleRuntimeError)
     message = w.obj(f"d{pc}_RUN_OUT", f"line {ins.line}: the pack ran out while dealing")
     with w.block(f"def {fn}(core):"):
@@ -456,7 +456,8 @@ class _TricksGen:
                 w.line("# the first card led sets the trump")
                 with w.block(f"if core.trump == {NO_TRUMP} and core.tr_no == 0 and not cards:"):
                     w.obj(self.name("set_trump"), set_trump)
-                    w.obj(self.name("PROG"), prog)
+                    if self.name("PROG") not in w.objects:
+                        w.obj(self.name("PROG"), prog)
                     w.obj(self.name("SETLAWS"), ins.sets_trump[0].laws)
                     w.const(self.name("SUIT"), tuple(prog.tables.suit))
                     w.line(f"{self.name('set_trump')}({self.name('PROG')}, core, {self.name('SUIT')}[card], p, "
@@ -484,7 +485,8 @@ class _TricksGen:
 
     def _finish(self) -> str:
         w, prog, ins, fn = self.w, self.prog, self.ins, self.name("finish")
-        w.obj(self.name("emit"), prog.emit)
+        if self.name("PROG") not in w.objects:
+            w.obj(self.name("PROG"), prog)
         w.const(self.name("SIDE"), tuple(prog.side_of))
         w.line("# the first of the strongest cards takes the trick")
         with w.block(f"def {fn}(core):"):
@@ -512,7 +514,7 @@ class _TricksGen:
                     with w.block("if m >> c & 1:"):
                         w.line(f"core.broken[{pat}] = True")
                         w.line("break")
-            w.line(f"{self.name('emit')}(core, ({int(ev.TRICK)}, core.tr_no + 1, winner, tuple(cards), "
+            w.line(f"{self.name('PROG')}.emit(core, ({int(ev.TRICK)}, core.tr_no + 1, winner, tuple(cards), "
                    "tuple(core.tr_players)))")
             w.line("core.tr_no += 1")
             w.line("core.tr_cards = []")
