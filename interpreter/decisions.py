@@ -166,6 +166,7 @@ class Auction(Instruction):
         self.all_pass_bid = all_pass_bid
         self.all_pass_laws = all_pass_laws
         self.pass_action = Action("pass")
+        self.bid_actions: dict[int, Action] = {}  # made once per bid (at most MAX_CHOICES + 1 kept)
 
     def ready(self, core: Core) -> bool:
         prog = self.prog
@@ -222,7 +223,13 @@ class Auction(Instruction):
         hi = self.high(core)
         if hi - lo + 1 > MAX_CHOICES:
             raise GameLimitError(f"line {self.line}: more than {MAX_CHOICES} bids to choose from")
-        return LegalActions((self.pass_action, *(Action("bid", (str(b),)) for b in range(lo, hi + 1))))
+        made = self.bid_actions
+        if len(made) > MAX_CHOICES:
+            made.clear()
+        for b in range(lo, hi + 1):
+            if b not in made:
+                made[b] = Action("bid", (str(b),))
+        return LegalActions((self.pass_action, *(made[b] for b in range(lo, hi + 1))))
 
     def apply(self, core: Core, action: Action) -> None:
         p = self.actor(core)

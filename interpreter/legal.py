@@ -23,6 +23,7 @@ False
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Sequence
 from itertools import combinations
 from math import comb
@@ -189,11 +190,11 @@ class LegalActions(Sequence[Action]):
     def __getitem__(self, i: slice) -> tuple[Action, ...]: ...
 
     def __getitem__(self, i: int | slice) -> Action | tuple[Action, ...]:
+        nsel = self._nsel
+        if not nsel:  # no selection: the listed actions (a slice of them is a tuple too)
+            return self._items[i]
         if isinstance(i, slice):
             return tuple(self[j] for j in range(*i.indices(len(self))))
-        nsel = self._nsel
-        if not nsel:
-            return self._items[i]
         if i < 0:
             i += len(self)
         if 0 <= i < nsel:
@@ -202,6 +203,19 @@ class LegalActions(Sequence[Action]):
         if i < 0:
             raise IndexError("legal action index out of range")
         return self._items[i - nsel]
+
+    def draw(self, rng: random.Random) -> Action:
+        """``self[rng.randrange(len(self))]``, in one call (the random player's step).
+
+        Raises:
+            ValueError: there is no action to draw.
+        """
+        nsel = self._nsel
+        i = rng.randrange(nsel + len(self._items))
+        if i >= nsel:
+            return self._items[i - nsel]
+        assert self._sel is not None
+        return self._sel[i]
 
     def __iter__(self) -> Iterator[Action]:
         if self._sel is not None:

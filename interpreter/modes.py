@@ -419,6 +419,7 @@ def new_modal_state(ruleset: Ruleset, program: Program, *, seed: int, deck: list
     state._modal = None
     state._checkpoint = None
     state._ids = None
+    state._drawn = None
     state._one_card = selections == "one_card"
     state._picks = ()
     state._explicit = chance == "explicit"

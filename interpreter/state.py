@@ -101,7 +101,7 @@ class State(Views, Refusals, Embedding, Deals, Saved):
     in :class:`~interpreter.deals.Deals`, JSON in :class:`~interpreter.saved.Saved`.
     """
 
-    __slots__ = ("ruleset", "program", "core", "actions", "actors", "_legal", "_checkpoint", "_ids")
+    __slots__ = ("ruleset", "program", "core", "actions", "actors", "_legal", "_checkpoint", "_ids", "_drawn")
 
     ruleset: Ruleset
     program: Program
@@ -111,6 +111,7 @@ class State(Views, Refusals, Embedding, Deals, Saved):
     _legal: LegalActions | None
     _checkpoint: Snapshot | None  # shares the event log, whose prefix it names
     _ids: tuple[Any, Any, tuple[tuple[int, Action], ...], dict[int, Action]] | None  # see spaces.legal_ids
+    _drawn: tuple[LegalActions, Action] | None  # the last sample_action: (from what, which)
 
     # ------------------------------------------------------------ basics
     @property
@@ -198,9 +199,14 @@ class State(Views, Refusals, Embedding, Deals, Saved):
             IllegalActionError: the match is over.
         """
         legal = self.legal_actions()
-        if not legal:
-            raise IllegalActionError("(any action)", "the match is over")
-        return legal[rng.randrange(len(legal))]
+        try:
+            action = legal.draw(rng)
+        except ValueError:
+            if legal:
+                raise
+            raise IllegalActionError("(any action)", "the match is over") from None
+        self._drawn = (legal, action)  # apply knows it is legal while these legal actions stand
+        return action
 
     @property
     def mode(self) -> str:
@@ -252,11 +258,15 @@ class State(Views, Refusals, Embedding, Deals, Saved):
                 digits...); the state is unchanged.
             TypeError: ``action`` is neither an :class:`Action` nor a string.
         """
+        legal = self.legal_actions()
+        drawn = self._drawn
+        if drawn is not None and drawn[1] is action and drawn[0] is legal:  # from sample_action, now
+            self._apply_unchecked(action)
+            return
         if not isinstance(action, (Action, str)):
             raise TypeError(f"apply() takes an Action or its text, not {type(action).__name__}")
         if self.core.terminal:
             raise IllegalActionError(str(action), "the match is over")
-        legal = self.legal_actions()
         if isinstance(action, Action) and legal.find(action) >= 0:  # as listed: no parsing
             self._apply_unchecked(action)
             return
@@ -278,7 +288,7 @@ class State(Views, Refusals, Embedding, Deals, Saved):
         if n % CHECKPOINT_EVERY == 0 and (self._checkpoint is None or self._checkpoint.n_actions != n):
             self._checkpoint = Snapshot(self.program, core.copy(events=False), n, len(core.events))
         self._legal = None
-        ins = self._instruction()
+        ins = self.program.instructions[core.pc]
         actor = ins.actor(core)
         try:
             if action.verb == "irregular":
@@ -347,6 +357,7 @@ class State(Views, Refusals, Embedding, Deals, Saved):
         new._legal = self._legal
         new._checkpoint = None
         new._ids = self._ids
+        new._drawn = None
         return new
 
     def snapshot(self) -> Snapshot:
@@ -371,6 +382,7 @@ class State(Views, Refusals, Embedding, Deals, Saved):
         self._legal = None
         self._checkpoint = None
         self._ids = None
+        self._drawn = None
 
     @classmethod
     def from_json(cls, text: str | Mapping[str, Any]) -> State:
@@ -475,6 +487,7 @@ def _started(ruleset: Ruleset, program: Program, core: Core) -> State:
     state._legal = None
     state._checkpoint = None
     state._ids = None
+    state._drawn = None
     try:
         program.advance(state.core)
     except GameError:
