@@ -42,7 +42,7 @@ ENABLED = True
 """Whether :func:`interpreter.compiler.compile_ruleset` attaches generated code (tests of the
 generic methods turn it off; it is part of the compile cache's key)."""
 
-BUILTINS: dict[str, Any] = {"len": len, "sorted": sorted, "max": max, "tuple": tuple}
+BUILTINS: dict[str, Any] = {"len": len, "sorted": sorted, "max": max, "tuple": tuple, "list": list, "map": map}
 """The only builtins the generated module sees."""
 
 _GENERATED = (tr.Tricks, DealCards)
@@ -246,6 +246,7 @@ class _TricksGen:
         self.nt = t.nsuits + 1
         # A window opens only after a card an `after leading it` declaration names.
         self.windows = any(d.after_lead for d in ins.declarations) and ins.window_slot >= 0
+        self.first = True
 
     def name(self, what: str) -> str:
         return self.p + what
@@ -342,7 +343,12 @@ class _TricksGen:
                 self._lead()
             with w.block("else:"):
                 self._follow()
-            w.line(f"out = [{self.name('PLAY')}[c] for c in sorted(allowed, key={self.name('OKEY')}[ti])]")
+            w.obj(self.name("PLAYGET"), ins.play_actions.__getitem__)
+            cards_in_order = f"map({self.name('PLAYGET')}, sorted(allowed, key={self.name('OKEY')}[ti]))"
+            if not any(not d.after_lead for d in ins.declarations):
+                w.line(f"return {self.name('LegalActions')}(tuple({cards_in_order}))")
+                return fn
+            w.line(f"out = list({cards_in_order})")
             if any(not d.after_lead for d in ins.declarations):
                 cond = "not core.played[p]" if ins.only_before_first_card else "True"
                 with w.block(f"if {cond}:"):
@@ -394,22 +400,28 @@ class _TricksGen:
         w.line(f"led = {self.name('EFF')}[ti][cards[0]]")
         w.line(f"fm = {self.name('FOLLOW')}[ti][led]")
         if kinds & {"follow_suit", "trump_if_void", "beat_if_able"}:
-            w.line("follow = False")
-            with w.block("for c in hand:"):
-                with w.block("if fm >> c & 1:"):
-                    w.line("follow = True")
-                    w.line("break")
+            w.line("follow = [c for c in hand if fm >> c & 1]")
         w.line("tif = False")
+        self.first = True  # nothing has narrowed `allowed` yet: it is the hand
         for ob in ins.chain:
             i = ins.obligations.index(ob)
             if ob.kind not in ("follow_suit", "trump_if_void", "not_first_trick", "beat_if_able"):
                 continue  # the generic chain ignores other kinds too
             w.line(f"# {ob.kind.replace('_', ' ')}")
-            with w.block(f"if {self.guard(ob.guard, f'G{i}')}:"):
+            guard = self.guard(ob.guard, f"G{i}")
+            if guard == "True":
                 getattr(self, "_" + ob.kind)(i)
+            else:
+                with w.block(f"if {guard}:"):
+                    getattr(self, "_" + ob.kind)(i)
+            self.first = False
 
     def _follow_suit(self, i: int) -> None:
         w, ins = self.w, self.ins
+        if self.first and not ins.may_trump:  # the cards of the suit led are the ones that follow
+            with w.block("if follow and len(follow) < len(allowed):"):
+                w.line("allowed = follow")
+            return
         with w.block("if follow:"):
             if ins.may_trump:
                 tests = [self.guard(o.guard, f"GMAY{ins.obligations.index(o)}") for o in ins.may_trump]

@@ -78,6 +78,12 @@ class Select(PlayerDecision):
         self.source_is_hand = source_is_hand  # a discard (else cards are taken into the hand)
 
     def _bounds(self, core: Core) -> tuple[list[int], int, int]:
+        """The cards that may be chosen, in listed order, and how few and how many."""
+        eligible, lo, hi = self._counts(core)
+        return sorted(eligible, key=self.prog.tables.order[core.ti].__getitem__), lo, hi
+
+    def _counts(self, core: Core) -> tuple[list[int], int, int]:
+        """The cards that may be chosen (unordered), and how few and how many."""
         prog = self.prog
         p = self.player(core)
         src = core.zones[self.source(core)]
@@ -96,11 +102,10 @@ class Select(PlayerDecision):
             lo = hi = self.low(core) - hand_size
         hi = max(0, min(hi, len(eligible)))
         lo = max(0, min(lo, hi))
-        ordered = sorted(eligible, key=prog.tables.order[core.ti].__getitem__)
-        return ordered, lo, hi
+        return eligible, lo, hi
 
     def ready(self, core: Core) -> bool:
-        _, lo, hi = self._bounds(core)
+        _, lo, hi = self._counts(core)
         if hi == 0:
             core.pc += 1  # nothing to choose
             return False
