@@ -109,3 +109,47 @@ def test_pitch_when_all_pass() -> None:
     for _ in range(4):
         state.apply("pass")
     assert state.deal_number == 2 and state.dealer == 0 and state.phase == "auction"
+
+
+# Counting out [AP12]: the pitcher (seat 0, one small trump) is set back, and several
+# other players win points that each take them past a target of one. The first point
+# in the order High, Low, Jack, Game wins; the later ones are never counted.
+HIGH_BEFORE_LOW = {
+    0: ["3H", "4C", "5C", "6C", "7C", "8C"],
+    1: ["2H", "3S", "4S", "5S", "6S", "7S"],  # Low
+    2: ["AH", "3D", "4D", "5D", "6D", "7D"],  # High
+    3: ["9C", "10C", "8D", "9D", "10D", "8S"],  # the tens: Game
+}
+# The pitcher holds High (his, but he is set back), seat 1 Low, seat 3 the tens.
+LOW_BEFORE_GAME = {
+    0: ["AH", "3H", "4C", "5C", "6C", "7C"],
+    1: ["2H", "3S", "4S", "5S", "6S", "7S"],  # Low
+    2: ["8C", "3D", "4D", "5D", "6D", "7D"],
+    3: ["9C", "10C", "8D", "9D", "10D", "10S"],  # the tens: Game
+}
+
+
+# Trick by trick, from the leader round to the left.
+HIGH_BEFORE_LOW_PLAY = ["3H", "2H", "AH", "8S", "3D", "8D", "4C", "3S", "10C", "5C", "4S", "4D",
+                        "10D", "6C", "5S", "5D", "9D", "7C", "6S", "6D", "9C", "8C", "7S", "7D"]
+LOW_BEFORE_GAME_PLAY = ["AH", "2H", "3D", "9D", "3H", "3S", "4D", "8D", "4C", "4S", "8C", "10C",
+                        "10D", "5C", "5S", "5D", "10S", "6C", "6S", "6D", "9C", "7C", "7S", "7D"]
+
+
+@pytest.mark.parametrize(("hands", "bid", "cards", "winner", "counted"), [
+    (HIGH_BEFORE_LOW, 2, HIGH_BEFORE_LOW_PLAY, 2, "High"),
+    (LOW_BEFORE_GAME, 4, LOW_BEFORE_GAME_PLAY, 1, "Low"),
+])
+def test_pitch_counting_out_when_several_players_pass_the_target_in_one_deal(
+        hands: dict[int, list[str]], bid: int, cards: list[str], winner: int, counted: str) -> None:
+    state = pitch(hands, bid, target=1)
+    plays(state, *cards)
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winner == winner and outcome.deals == 1  # [AP12]
+    labels = [(side, label) for side, _, label in scores_in_deal(state, 1)]
+    assert labels == [(0, "set back"), (winner, counted)]  # nothing counted after the winning point
+    assert outcome.scores == tuple(-bid if p == 0 else int(p == winner) for p in range(4))
+    # Counted in full (a higher target), at least two of the others had passed a target of one.
+    state = pitch(hands, bid, target=9)
+    plays(state, *cards)
+    assert state.scores[0] == -bid and sum(1 for s in state.scores[1:] if s >= 1) >= 2
