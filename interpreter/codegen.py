@@ -165,7 +165,8 @@ _KINDS = {  # what each instruction class does, for the listing's comments
     "MoveUnder": "move cards under", "Cut": "cut", "Redeal": "redeal", "Expose": "expose a zone", "ExposeCard": "show a card",
     "Forbid": "forbid a declaration", "Cancel": "cancel a score", "LoopHead": "loop", "ForInit": "start a for-each",
     "ForNext": "next of a for-each", "Choose": "a choice", "Auction": "an auction", "Tricks": "trick play",
-    "FinishDeal": "finish the deal", "Return": "return from a remedy",
+    "FinishDeal": "finish the deal", "Return": "return from a remedy", "Leads": "restart the trick with a leader",
+    "ReplayTricks": "replay the tricks", "BecomesDealer": "change the dealer",
 }
 
 

@@ -15,7 +15,7 @@ from tricklang import model as m
 from tricklang.types import PLAYER, Kind, Type
 from tricklang.walk import Value, Visitor
 
-from . import codegen, keeping
+from . import codegen, keeping, remedies
 from . import instructions as ins
 from .cards import NO_TRUMP, CardTables
 from .core import Core
@@ -284,6 +284,16 @@ class _Compiler(ExpressionCompiler, Visitor[None]):
 
     def visit_Cut(self, st: m.Cut) -> None:
         self.emit(keeping.Cut(self.prog, self.zone_expr(st.zone)), st)
+
+    # remedies that reach into trick play and into who deals
+    def visit_Leads(self, st: m.Leads) -> None:
+        self.emit(remedies.Leads(self.prog, self.seat(st.player, "'leads'")), st)
+
+    def visit_ReplayTricks(self, st: m.ReplayTricks) -> None:
+        self.emit(remedies.ReplayTricks(self.prog), st)
+
+    def visit_BecomesDealer(self, st: m.BecomesDealer) -> None:
+        self.emit(remedies.BecomesDealer(self.prog, self.seat(st.player, "'becomes dealer'")), st)
 
     def visit_Expose(self, st: m.Expose) -> None:
         if st.zone.owner is None and self.context.get(st.zone.name) == Kind.CARD:  # a card parameter

@@ -178,6 +178,10 @@ class ExpressionCompiler:
             return lambda core: -1
         if name == "deal_number":
             return lambda core: core.deal_no + 1
+        if name == "leader":  # the seat that led, or is to lead, the trick in progress
+            return lambda core: core.tr_leader if core.tr_active else -1
+        if name == "played_to_trick":
+            return lambda core: len(core.tr_cards) if core.tr_active else 0
         if name == "total_bids":
             return lambda core: sum(b for b in core.bids if b >= 0)
         if name == "trump":

@@ -188,6 +188,23 @@ def _redeal(state: State, e: Event) -> list[str]:
     return [f"  the deal is cancelled and dealt again by the {e.get('by', 'next dealer')}{_laws(e)}"]
 
 
+def _leads(state: State, e: Event) -> list[str]:
+    """The trick in progress starts again with this player to lead (cards played to it taken back)."""
+    back = f" ({' '.join(e['taken_back'])} taken back)" if e.get("taken_back") else ""
+    return [f"  {seat_name(state, e['player'])} leads the trick{back}{_laws(e)}"]
+
+
+def _replay(state: State, e: Event) -> list[str]:
+    """The tricks are played again from the first, the cards played back in the hands."""
+    return [f"  the tricks are played again: {e['count']} cards go back to the hands{_laws(e)}"]
+
+
+def _dealer(state: State, e: Event) -> list[str]:
+    """Another player becomes the dealer (the roles follow him)."""
+    roles = "".join(f", {name} {seat_name(state, seat)}" for name, seat in e.get("roles", {}).items())
+    return [f"  {seat_name(state, e['dealer'])} is the dealer{roles}{_laws(e)}"]
+
+
 def _declare(state: State, e: Event) -> list[str]:
     """A player declared a holding."""
     return [f"  {_who(state, e)} declares {e['name']}{_laws(e)}"]
@@ -237,7 +254,7 @@ EVENTS: dict[str, Renderer] = {
     "deal": _deal, "dealt": _dealt, "turn_up": _turn_up, "trump": _trump, "choice": _choice, "select": _select,
     "draw": _draw, "move": _move, "cut": _cut, "bid": _bid, "pass": _pass, "contract": _contract, "maker": _maker,
     "contract_bid": _contract_bid, "counter": _counter, "irregularity": _irregularity, "exposed": _exposed,
-    "forbid": _forbid, "redeal": _redeal, "declare": _declare, "play": _play, "trick": _trick, "score": _score,
+    "forbid": _forbid, "redeal": _redeal, "leads": _leads, "replay": _replay, "dealer": _dealer, "declare": _declare, "play": _play, "trick": _trick, "score": _score,
     "deal_end": _deal_end, "last_deal": _last_deal, "match_end": _match_end,
 }
 """Every type of event, with its rendering: the one list of events (each renderer's

@@ -308,9 +308,10 @@ class _Bounder:
         return dealt, target, extra
 
 
-_NO_SCORE = (m.DealCards, m.TurnUp, m.SetTrump, m.NameTrump, m.Let, m.StopLoop, m.Pass, m.EndDeal, m.Redeal, m.Expose, m.Forbid, m.Cancel, m.Discard, m.Take, m.Keep, m.Cut, m.Draw, m.Move, m.Auction, m.Bid, m.Add)
+_NO_SCORE = (m.DealCards, m.TurnUp, m.SetTrump, m.NameTrump, m.Let, m.StopLoop, m.Pass, m.EndDeal, m.Redeal, m.Expose, m.Forbid, m.Cancel, m.Discard, m.Take, m.Keep, m.Cut, m.Leads, m.ReplayTricks, m.BecomesDealer, m.Draw, m.Move, m.Auction, m.Bid, m.Add)
 """Statements that never score (a ``Cancel`` takes points back: see ``has_cancel``)."""
 _ONE_DECISION = (m.Discard, m.Take, m.NameTrump, m.Bid)
-_NO_DECISION = (m.DealCards, m.TurnUp, m.SetTrump, m.Score, m.Let, m.StopLoop, m.Pass, m.EndDeal, m.Redeal, m.Expose, m.Forbid, m.Cancel, m.Draw, m.Move, m.Cut, m.Add)
-_NO_CARDS_TO_HAND = (m.SetTrump, m.NameTrump, m.Score, m.Let, m.StopLoop, m.Pass, m.EndDeal, m.Redeal, m.Cut, m.Expose, m.Forbid, m.Cancel, m.Auction, m.Tricks, m.Bid, m.Add)
+_NO_DECISION = (m.DealCards, m.TurnUp, m.SetTrump, m.Score, m.Let, m.StopLoop, m.Pass, m.EndDeal, m.Redeal, m.Expose, m.Forbid, m.Cancel, m.Draw, m.Move, m.Cut, m.Leads, m.ReplayTricks, m.BecomesDealer, m.Add)
+# `P leads` and `replay the tricks` give back cards played from the hand: never more than it held.
+_NO_CARDS_TO_HAND = (m.SetTrump, m.NameTrump, m.Score, m.Let, m.StopLoop, m.Pass, m.EndDeal, m.Redeal, m.Cut, m.BecomesDealer, m.Leads, m.ReplayTricks, m.Expose, m.Forbid, m.Cancel, m.Auction, m.Tricks, m.Bid, m.Add)
 

@@ -167,6 +167,11 @@ class StatementChecker(Visitor[None]):
         self._zone(st.source, scope)
         self._zone(st.to, scope)
 
+    def visit_Leads(self, st: m.Leads | m.BecomesDealer, scope: Scope) -> None:  # noqa: N802
+        self.c._seat(st.player, scope)
+
+    visit_BecomesDealer = visit_Leads  # noqa: N815
+
     def visit_Expose(self, st: m.Expose, scope: Scope) -> None:  # noqa: N802
         if st.zone.owner is None and scope.names.get(st.zone.name) == CARD:
             self.c.used_names.add(st.zone.name)

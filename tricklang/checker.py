@@ -108,6 +108,7 @@ class Checker:
         scope.names.update(self.variables)
         self._check_block(r.deal, scope)
         self._check_irregularities()
+        self._check_trick_remedies()
         self._check_name_lengths()
         self._check_card_counts()
         for name, opt in self.options.items():
@@ -267,7 +268,8 @@ class Checker:
     # ------------------------------------------------------------ names and types
     def _global_names(self) -> dict[str, Type]:
         env: dict[str, Type] = {name: PLAYER for name in BUILTIN_PLAYERS}
-        env.update({"bid": INT, "true": BOOL, "false": BOOL, "deal_number": INT, "total_bids": INT, "trump": SUIT})
+        env.update({"bid": INT, "true": BOOL, "false": BOOL, "deal_number": INT, "total_bids": INT, "trump": SUIT,
+                    "leader": PLAYER, "played_to_trick": INT})
         self._check_global_clashes(set(env))
         for o in self.rules.options:
             env[o.name] = INT if o.type == "int" else BOOL if o.type == "bool" else ChoiceOf(o.name)
@@ -465,6 +467,24 @@ class Checker:
             self.error("limit-exceeded", f"irregularity '{irr.name}' would offer {ids * seats} actions "
                        f"(its parameters' values times the seats); at most {MAX_PARAMETER_IDS}", irr.span)
 
+    def _check_trick_remedies(self) -> None:
+        """`P leads` and `replay the tricks` act on the trick play in progress: only the
+        remedy of an irregularity offered during play (and at no other decision) may use them."""
+        def remedies(stmts: tuple[m.Statement, ...]) -> list[m.Statement]:
+            return [st for st in statements(stmts) if isinstance(st, (m.Leads, m.ReplayTricks))]
+
+        hint = "use it in an irregularity declared 'during play'"
+        for st in remedies(self.rules.deal):
+            self.error("remedy-outside-play", f"{_remedy_words(st)} acts on the trick play in progress; "
+                       "only an irregularity's remedy can run then", st.span, hint)
+        for irr in self.rules.irregularities:
+            if set(irr.phases) == {"play"}:
+                continue
+            for st in remedies(irr.body):
+                during = ", ".join(irr.phases) if irr.phases else "any decision"
+                self.error("remedy-outside-play", f"{_remedy_words(st)} acts on the trick play in progress, but "
+                           f"irregularity '{irr.name}' is offered during {during}", st.span, hint)
+
     # ------------------------------------------------------------ card counts
     def _check_card_counts(self) -> None:
         r = self.rules
@@ -526,3 +546,7 @@ class _CheckingTyper(Typer):
 
     def suggest(self, name: str, scope: Scope) -> str:
         return self.checker._suggest(name, scope) if self.report else ""
+
+
+def _remedy_words(st: m.Statement) -> str:
+    return "'P leads'" if isinstance(st, m.Leads) else "'replay the tricks'"

@@ -370,7 +370,7 @@ class _Cards(Visitor[bool]):
         return self.block(st.body, each)  # a named phase: its statements run in order
 
 
-_MOVES_CARDS = (m.DealCards, m.TurnUp, m.Move, m.Draw, m.Take, m.Keep, m.Cut, m.Discard, m.Tricks)
+_MOVES_CARDS = (m.DealCards, m.TurnUp, m.Move, m.Draw, m.Take, m.Keep, m.Cut, m.Leads, m.ReplayTricks, m.Discard, m.Tricks)
 
 
 def _weakest(outcomes: Sequence[Leave]) -> Leave:

@@ -408,6 +408,24 @@ class Cut(Stmt):
     zone: ZoneRef
 
 
+class Leads(Stmt):
+    """`P leads`: the trick in progress starts again with P to lead; cards already
+    played to it go back to the hands of those who played them."""
+
+    player: Expr
+
+
+class ReplayTricks(Stmt):
+    """`replay the tricks`: trick play starts again from its first trick, every card
+    played this deal back in the hand of the player who played it."""
+
+
+class BecomesDealer(Stmt):
+    """`P becomes dealer`: P is the dealer from now on (the roles follow him)."""
+
+    player: Expr
+
+
 class Draw(Stmt):
     player: Expr
     count: Count
@@ -528,8 +546,8 @@ class Tricks(Stmt):
 
 Statement = (
     Bid | Add | Phase | DealCards | TurnUp | SetTrump | NameTrump | Score | Let | StopLoop | Pass | EndDeal
-    | Discard | Take | Keep | Cut | Draw | Move | EndMatch | Redeal | Expose | Forbid | Cancel | If | Repeat
-    | ForEach | Choose | Auction | Tricks
+    | Discard | Take | Keep | Cut | Leads | ReplayTricks | BecomesDealer | Draw | Move | EndMatch | Redeal
+    | Expose | Forbid | Cancel | If | Repeat | ForEach | Choose | Auction | Tricks
 )
 
 

@@ -395,6 +395,18 @@ class Prose(Visitor[list[Item]]):
     def visit_Cut(self, st: m.Cut) -> list[Item]:  # noqa: N802 - visitor naming
         return self.say(st, f"{self.zone(st.zone)} is cut: a random number of cards from its top go under the rest")
 
+    def visit_Leads(self, st: m.Leads) -> list[Item]:  # noqa: N802 - visitor naming
+        return self.say(st, f"the cards played to the trick in progress, if any, go back to the hands of those who "
+                            f"played them, and {self.expr(st.player)} leads it")
+
+    def visit_ReplayTricks(self, st: m.ReplayTricks) -> list[Item]:  # noqa: N802 - visitor naming
+        return self.say(st, "the tricks are played again from the first: every card played this deal goes back "
+                            "to the hand of the player who played it, and the first trick is led as before")
+
+    def visit_BecomesDealer(self, st: m.BecomesDealer) -> list[Item]:  # noqa: N802 - visitor naming
+        return self.say(st, f"{self.expr(st.player)} becomes the dealer: the roles follow him for the rest of "
+                            f"the deal, and the next deal passes on from him")
+
     def visit_Redeal(self, st: m.Redeal) -> list[Item]:  # noqa: N802 - visitor naming
         who = "the same dealer" if getattr(st, "same_dealer", False) else "the next dealer"
         return self.say(st, f"the deal is cancelled and {who} deals again")

@@ -147,6 +147,15 @@ class DealRules(Transformer[Token, m.RuleFile]):
     def cut(self, meta: Any, children: list[Any]) -> m.Cut:
         return m.Cut(zone=children[0], span=span_of(meta))
 
+    def leads_stmt(self, meta: Any, children: list[Any]) -> m.Leads:
+        return m.Leads(player=children[0], span=span_of(meta))
+
+    def replay(self, meta: Any, children: list[Any]) -> m.ReplayTricks:
+        return m.ReplayTricks(span=span_of(meta))
+
+    def becomes_dealer(self, meta: Any, children: list[Any]) -> m.BecomesDealer:
+        return m.BecomesDealer(player=children[0], span=span_of(meta))
+
     def draw(self, meta: Any, children: list[Any]) -> m.Draw:
         zones = [c for c in children if isinstance(c, m.ZoneRef)]
         matching = one_of(children, Matching)

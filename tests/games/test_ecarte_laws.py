@@ -353,6 +353,22 @@ def test_e13_deal_out_of_turn_is_dealt_again_by_the_rightful_dealer() -> None:
     assert state.deal_number == 2 and state.dealer == DEALER and final(state) == [0, 0]
 
 
+def test_e13_a_deal_out_of_turn_noticed_after_the_turn_up_stands_with_the_roles_changed() -> None:
+    state = game(turnup="KH")
+    assert state.scores == [1, 0]  # seat 0, the engine's dealer, turned up the king
+    assert "deal_out_of_turn_stands 1" in offered(state) and "deal_out_of_turn_stands 0" not in offered(state)
+    state.apply("irregular deal_out_of_turn_stands 1")
+    # Seat 1 dealt: he is the dealer of this deal, the king he turned up is his point,
+    # and seat 0, now the elder, is asked to propose.
+    assert state.dealer == ELDER and state.current_player == DEALER and state.scores == [0, 1]
+    assert regular(state) == ["stand", "propose"]
+    state.apply("stand")
+    assert state.phase == "play" and state.current_player == DEALER  # the elder leads first
+    play_out_deal(state)
+    assert state.deal_number == 2 and state.dealer == DEALER  # the deal passes on from seat 1
+    assert [e for e in state.events(None) if e["type"] == "dealer"][0]["roles"] == {"elder": DEALER}
+
+
 def test_e15_imperfect_pack_voids_only_the_deal_in_progress() -> None:
     state = game(elder=ELDER_WITH_KING)
     state.apply("stand")
@@ -706,6 +722,101 @@ def test_e48_looking_at_tricks_the_adversary_may_have_the_offender_show_his_own(
     assert [e["type"] for e in state.events(None)[since:]] == ["choice", "exposed"]
     assert state.events(None)[-1]["zone"] == "won of side 0"
     assert (state.hand(0), state.hand(1)) == hands and state.scores == [0, 0] and state.phase == "play"
+
+
+def test_e44_naming_one_suit_and_leading_another_the_adversary_may_have_the_named_suit_led() -> None:
+    plain = game()
+    plain.apply("stand")
+    plain.apply("play 8C")
+    assert "named_another_suit 1" not in offered(plain)  # the leader names no suit by default
+    for remedy in ("play_to_it", "named_suit"):
+        state = game(announce_suit=True)
+        state.apply("stand")
+        assert "named_another_suit 1" not in offered(state)  # nothing led yet
+        state.apply("play 8C")  # having named spades, say
+        assert "named_another_suit 1" in offered(state) and "named_another_suit 0" not in offered(state)
+        state.apply("irregular named_another_suit 1")
+        assert state.current_player == DEALER and legal(state) == ["play_to_it", "named_suit"]
+        state.apply(remedy)
+        if remedy == "play_to_it":
+            assert state.current_player == DEALER and "8C" not in state.hand(ELDER)
+            continue
+        assert state.current_player == ELDER and sorted(state.hand(ELDER)) == sorted(ELDER_HAND)
+        state.apply("play QS")  # the named suit
+        state.apply(regular(state)[0])
+        [trick] = tricks_of_deal(state, 1)
+        assert trick["cards"][0] == "QS" and trick["players"] == [ELDER, DEALER]
+        assert_all_cards_accounted(state)
+
+
+def test_e45_a_lead_out_of_turn_covered_by_the_adversary_stands() -> None:
+    state = game()
+    state.apply("stand")
+    assert state.current_player == ELDER
+    assert "lead_out_of_turn 0" in offered(state) and "lead_out_of_turn 1" not in offered(state)
+    state.apply("irregular lead_out_of_turn 0")
+    assert state.current_player == DEALER and sorted(a[5:] for a in regular(state)) == sorted(DEALER_HAND)
+    state.apply("play KC")
+    assert "lead_out_of_turn 0" not in offered(state)  # a card is on the table
+    assert sorted(regular(state)) == ["play 7C", "play 8C"]  # the elder covers it under E42
+    state.apply("play 8C")
+    [trick] = tricks_of_deal(state, 1)
+    assert trick["players"] == [DEALER, ELDER] and trick["winner"] == DEALER
+    assert state.current_player == DEALER and state.scores == [0, 0]  # it stands as a trick
+    play_out_deal(state)
+    assert state.deal_number == 2
+
+
+def test_e46_a_revoke_the_adversary_has_the_hands_replayed_from_the_first_trick() -> None:
+    state = game(elder=ONE_TRICK_ELDER, dealer=SPADES_DEALER)
+    state.apply("stand")
+    hands = (sorted(state.hand(DEALER)), sorted(state.hand(ELDER)))
+    lead_and_follow(state, "KH")
+    state.apply("play 7S")
+    assert "revoke_or_failure_to_head 0" in offered(state)
+    state.apply("irregular revoke_or_failure_to_head 0")
+    assert state.current_player == ELDER and legal(state) == ["replay", "score_less"]
+    state.apply("replay")
+    assert (sorted(state.hand(DEALER)), sorted(state.hand(ELDER))) == hands
+    assert state.core.tricks_won == [0, 0] and state.phase == "play" and state.current_player == ELDER
+    assert_all_cards_accounted(state)
+    lead_and_follow(state, "KH")  # again without marking the king
+    play_out_deal(state)
+    tricks = [e for e in state.events(None) if e["type"] == "trick" and e["trick"] >= 1]
+    assert [t["trick"] for t in tricks[1:]] == [1, 2, 3, 4, 5]  # the replay, after the one trick first played
+    assert state.deal_number == 2 and final(state) == [2, 0]  # the stand failed: the dealer's two (E51)
+
+
+# The elder holds three top trumps and two small spades: he wins three tricks.
+THREE_TRICK_ELDER = ["KH", "QH", "JH", "7S", "8S"]
+FIVE_TRICKS = ["KH", "KS", "QH", "QS", "JH", "JS", "AH", "AS", "10H", "10S"]
+THREE_TRICKS = ["KH", "KS", "QH", "QS", "JH", "JS", "7S", "AS", "10S", "8S"]
+
+
+@pytest.mark.parametrize(("elder", "opening", "plays", "normal", "reduced"), [
+    (STRONG_ELDER, ["propose", "refuse"], FIVE_TRICKS, (2, "stand or refusal penalty"), [(1, "after a revoke")]),
+    (STRONG_ELDER, ["stand"], FIVE_TRICKS, (2, "vole"), [(1, "after a revoke")]),
+    (THREE_TRICK_ELDER, ["stand"], THREE_TRICKS, (1, "point"), []),
+])
+def test_e46_an_offender_who_plays_on_and_wins_scores_one_point_less(
+        elder: list[str], opening: list[str], plays: list[str], normal: tuple[int, str],
+        reduced: list[tuple[int, str]]) -> None:
+    for fault in (False, True):
+        state = game(elder=elder, dealer=WEAK_DEALER)
+        for move in opening:
+            state.apply(move)
+        since = mark(state)
+        for i, card in enumerate(plays):
+            state.apply("play " + card)
+            if "continue" in legal(state):
+                state.apply("continue")  # the king led unmarked
+            if fault and i == 1:  # the elder failed to head the first trick, say
+                state.apply("irregular revoke_or_failure_to_head 1")
+                state.apply("score_less")
+        got = [(points, label) for side, points, label in scores_since(state, since) if side == ELDER]
+        assert got == (reduced if fault else [normal])
+        assert [side for side, _, _ in scores_since(state, since)] == [ELDER] * len(got)  # the innocent gets nothing
+        assert state.deal_number == 2
 
 
 # ------------------------------------------------------------------ properties

@@ -23,11 +23,11 @@ MATCH_LINES = ("first dealer is random", "dealer passes left", "game to", "ties 
 STATEMENTS = ("deal", "turn up", "trump is", "if", "elif", "else", "repeat at most", "for each player",
               "for each side", "phase", "let", "set", "stop", "pass", "end the deal", "end the match", "redeal by",
               "expose", "forbid", "cancel", "move", "add", "tricks", "auction once around from",
-              "auction until passes from")
-VERBS = ("chooses:", "names trump", "bids", "discards", "takes", "draws", "scores", "loses")
+              "auction until passes from", "replay the tricks")
+VERBS = ("chooses:", "names trump", "bids", "discards", "takes", "draws", "scores", "loses", "leads", "becomes dealer")
 OBLIGATIONS = ("must follow suit", "may trump instead of following", "must trump if void", "must beat if able",
                "must lead", "may not play", "may not lead", "the first card led sets trump", "declare")
-VALUES = ("true", "false", "bid", "trump", "deal_number", "total_bids")
+VALUES = ("true", "false", "bid", "trump", "deal_number", "total_bids", "leader", "played_to_trick")
 CONTEXT_PLAYERS = ("player", "side", "declarer", "offender")
 
 
