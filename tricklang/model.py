@@ -409,20 +409,16 @@ class Cut(Stmt):
 
 
 class Leads(Stmt):
-    """`P leads`: the trick in progress starts again with P to lead; cards already
-    played to it go back to the hands of those who played them."""
-
+    """`P leads`: the trick in progress starts again with P to lead (cards played to it go back)."""
     player: Expr
 
 
 class ReplayTricks(Stmt):
-    """`replay the tricks`: trick play starts again from its first trick, every card
-    played this deal back in the hand of the player who played it."""
+    """`replay the tricks`: trick play again from the first trick, every card played back in its hand."""
 
 
 class BecomesDealer(Stmt):
     """`P becomes dealer`: P is the dealer from now on (the roles follow him)."""
-
     player: Expr
 
 
