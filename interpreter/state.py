@@ -25,7 +25,7 @@ from .compiler import compile_ruleset
 from .core import Core
 from .deals import Deals, checked_seed, later_decks, later_seeds, prearranged
 from .embedding import Embedding
-from .errors import GameError, IllegalActionError, InvalidActionError, RecordError, RuleRuntimeError
+from .errors import ArgumentError, GameError, IllegalActionError, InvalidActionError, RecordError, RuleRuntimeError
 from .instructions import Instruction
 from .legal import LegalActions
 from .logs import ActionLog
@@ -38,7 +38,8 @@ ModalBuilder = Callable[..., "State"]
 _MODAL: ModalBuilder | None = None
 """Builds a game in another selection or chance mode (a ``ModalState``, the subclass of
 :class:`State` in :mod:`interpreter.modes`). That module registers it with
-:func:`register_modal_states` when the package is imported, so that this module, which
+:func:`register_modal_states` when it is imported (by the first use of a name of the
+package, e.g. ``interpreter.new_game``), so that this module, which
 it subclasses, does not import it back."""
 
 
@@ -453,6 +454,7 @@ def new_game(
             ``reseeds`` are given with other than the default selections and chance.
         GameLimitError, RuleRuntimeError: the rules fail before the first decision.
         TypeError: ``ruleset`` is not a :class:`~tricklang.Ruleset`.
+        ArgumentError: other modes than the defaults, :mod:`interpreter.modes` never imported.
     """
     if not isinstance(ruleset, Ruleset):
         raise TypeError(f"new_game() takes a Ruleset (from tricklang.load), not {type(ruleset).__name__}")
@@ -465,11 +467,24 @@ def new_game(
     modal = selections != "all" or chance != "automatic"
     _check_modes(program, mode, dealer, selections, chance, modal and bool(later or seeds))
     if modal:
-        assert _MODAL is not None, "interpreter.modes registers the modal states when interpreter is imported"
-        return _MODAL(ruleset, program, seed=seed, deck=cards, dealer=dealer,
-                      table=mode == "table", selections=selections, chance=chance)
+        return _modal_game(ruleset, program, seed, cards, dealer, mode == "table", selections, chance)
     return _started(ruleset, program,
                     program.new_core(seed, cards, dealer, table=mode == "table", decks=later, reseeds=seeds))
+
+
+def _modal_game(ruleset: Ruleset, program: Program, seed: int, cards: list[int] | None, dealer: int | None,
+                table: bool, selections: str, chance: str) -> State:
+    """A game in other selection or chance modes (see :mod:`interpreter.modes`).
+
+    Raises:
+        ArgumentError: :mod:`interpreter.modes` was never imported (only this module was).
+        GameLimitError, RuleRuntimeError: as :func:`new_game`.
+    """
+    if _MODAL is None:  # only interpreter.state was imported, not the package's names nor modes
+        raise ArgumentError(f"selections={selections!r}, chance={chance!r} need interpreter.modes: "
+                            "call interpreter.new_game, or import interpreter.modes first")
+    return _MODAL(ruleset, program, seed=seed, deck=cards, dealer=dealer, table=table,
+                  selections=selections, chance=chance)
 
 
 def _started(ruleset: Ruleset, program: Program, core: Core) -> State:

@@ -128,3 +128,18 @@ def test_a_forged_action_is_refused_by_value_and_clones_share_no_list(state: Sta
     with pytest.raises(interpreter.IllegalActionError):
         state.apply(forged)
     assert state.to_json() == before and clone.to_json() == before
+
+
+def test_the_modes_need_their_module_when_only_the_state_module_is_imported() -> None:
+    """``interpreter`` imports its runtime on first use of a name (so that `tricklang check`
+    starts fast): a program that imports only ``interpreter.state`` is told what to do."""
+    import subprocess
+    import sys
+
+    code = ("import tricklang\nfrom interpreter.state import new_game\nfrom interpreter.errors import ArgumentError\n"
+            "rules = tricklang.load('ecarte')\ntry:\n    new_game(rules, selections='one_card')\n"
+            "except ArgumentError as err:\n    print(err)\nimport interpreter.modes\n"
+            "print(new_game(rules, selections='one_card').selections)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["selections='one_card', chance='automatic' need interpreter.modes: call "
+                                "interpreter.new_game, or import interpreter.modes first", "one_card"]
