@@ -218,6 +218,11 @@ class Views:
         return list(self.core.counters[name])
 
     # ------------------------------------------------------------ observations, events and zones
+    @property
+    def event_count(self) -> int:
+        """How many events the match has logged (``events(seat, start=n)`` gives those from ``n`` on)."""
+        return len(self.core.events)
+
     def events(self, player: int | None = None, start: int = 0) -> list[dict[str, Any]]:
         """The event log, as seen by a seat (None: everything, for referees and transcripts),
         from event number ``start`` on (0: all of it).

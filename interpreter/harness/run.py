@@ -286,7 +286,7 @@ class Run:
         return None
 
     def apply(self, state: State, action: Action) -> None:
-        before_deal = state.core.deal_no
+        before_deal = state.deal_number
         self.in_flight = (len(state.actions), action.text)
         try:
             state.apply(action)
@@ -302,9 +302,9 @@ class Run:
         self.actions_in_deal += 1
         per_deal = self.bounds.actions_per_deal
         if per_deal is not None and self.actions_in_deal > per_deal and not self.table:
-            self.fail("match-length", f"{self.actions_in_deal} decisions in deal {before_deal + 1}; "
+            self.fail("match-length", f"{self.actions_in_deal} decisions in deal {before_deal}; "
                       f"the rule file allows at most {per_deal}")
-        if state.core.deal_no != before_deal:
+        if state.deal_number != before_deal:
             self.actions_in_deal = 0
 
     # -------------------------------------------------------- per-state checks
@@ -338,26 +338,26 @@ class Run:
             self.fail("cards", f"the deck is not in one piece: duplicated {where or 'none'}, "
                       f"missing {' '.join(self.codes[c] for c in missing) or 'none'}")
         for p in range(self.n):
-            size = len(core.zones[self.program.hand + p])
+            size = len(state.hand(p))
             if size > b.hand:
                 self.fail("hand-size", f"seat {p} holds {size} cards; the rule file allows at most {b.hand} ({b.hand_why})")
-        deals = core.deal_no + 1
+        deals = state.deal_number
         limit = deals * b.score_per_deal + self.irregular_actions * b.irregularity_score
-        for side, score in enumerate(core.scores):
+        for side, score in enumerate(state.scores):
             if not isinstance(score, int) or isinstance(score, bool):
                 self.fail("score", f"side {side}'s score {score!r} is not an integer")
             elif abs(score) > limit:
                 self.fail("score", f"side {side} has {score} after {deals} deal(s); at most {b.score_per_deal} "
                           f"per deal{'' if b.score_derived else ' (generous)'} is possible")
-        if core.deal_no > b.deal_limit or (not terminal and core.deal_no >= b.deal_limit):
-            self.fail("match-length", f"deal {core.deal_no + 1} started; the match allows {b.deal_limit} deals")
+        if deals > b.deal_limit + 1 or (not terminal and deals > b.deal_limit):
+            self.fail("match-length", f"deal {deals} started; the match allows {b.deal_limit} deals")
         total = b.actions_per_match
         if total is not None and not self.table and len(state.actions) > total:
             self.fail("match-length", f"{len(state.actions)} actions; the match should end within {total}")
-        events = core.events
-        if len(events) < self.events_seen:
-            self.fail("events-log", f"the event log shrank from {self.events_seen} to {len(events)} events")
-        self.events_seen = len(events)
+        logged = state.event_count
+        if logged < self.events_seen:
+            self.fail("events-log", f"the event log shrank from {self.events_seen} to {logged} events")
+        self.events_seen = logged
 
     def check_legal(self, state: State) -> None:
         legal = state.legal_actions()
@@ -464,13 +464,12 @@ class Run:
 
     # -------------------------------------------------------- illegal actions
     def probes(self, state: State) -> list[tuple[str, str]]:
-        core = state.core
         legal = state.legal_actions()
         texts = set(legal.texts())
         verbs = sorted({a.verb for a in legal})
         actor = state.current_player
         out: list[tuple[str, str]] = [("nonsense-verb", "frobnicate"), ("empty", ""), ("unknown-card", "play ZZ")]
-        held = set(core.zones[self.program.hand + actor]) if actor is not None else set()
+        held = {self.program.tables.index[c] for c in state.hand(actor)} if actor is not None else set()
         foreign = [c for c in range(len(self.codes)) if c not in held]
         if foreign:
             card = self.codes[foreign[self.rng.randrange(len(foreign))]]
@@ -489,7 +488,7 @@ class Run:
         if stale:
             out.append(("stale", stale[self.rng.randrange(len(stale))]))
         irregularities = self.ruleset.rules.irregularities
-        if not core.table and irregularities:
+        if state.mode != "table" and irregularities:
             irr = irregularities[self.rng.randrange(len(irregularities))]
             out.append(("irregular-strict", f"irregular {irr.name} {actor if actor is not None else 0}"))
         if "bid" in verbs:

@@ -170,5 +170,7 @@ def test_a_long_match_reads_the_same_sealed_or_not(monkeypatch: pytest.MonkeyPat
     unsealed = play()
     assert sealed.core.events._sealed > 0 and unsealed.core.events._sealed == 0
     assert sealed.events(None) == unsealed.events(None)
+    n = sealed.event_count
+    assert n == len(sealed.events(None)) and sealed.events(0, start=n - 5) == sealed.events(0)[n - 5:]
     assert sealed.observation(1) == unsealed.observation(1)
     assert sealed.to_json() == unsealed.to_json() and sealed.history == unsealed.history
