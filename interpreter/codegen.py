@@ -157,6 +157,11 @@ def attach(prog: Program) -> Generated:
     return gen
 
 
+_OBLIGATIONS = {  # the comment of each obligation (never the rule file's text)
+    "follow_suit": "must follow suit", "trump_if_void": "must trump if void", "beat_if_able": "must beat if able",
+    "not_first_trick": "may not play it on the first trick", "lead_first": "must lead it first",
+}
+
 _KINDS = {  # what each instruction class does, for the listing's comments
     "DealCards": "deal cards", "TurnUp": "turn up cards", "SetTrump": "set the trump", "NameTrump": "name a trump",
     "Bid": "bid", "AddCounter": "add to a counter", "Score": "score", "SetBuiltin": "set the maker or bid",
@@ -376,7 +381,7 @@ class _TricksGen:
             w.line("pass  # leading is free")
             return
         for j, (pat, guard) in enumerate(ins.lead_rules):
-            w.line("# lead until broken")
+            w.rule_line(ins.lead_lines[j], "lead until broken")
             cond = f"not core.broken[{pat}]"
             if guard is not None:
                 cond += f" and {self.guard(guard, f'GLEAD{j}')}"
@@ -387,13 +392,10 @@ class _TricksGen:
             with w.block("if core.tr_no == 0:"):
                 for ob in ins.lead_chain:
                     i = ins.obligations.index(ob)
-                    self._rule(ob, ob.kind.replace("_", " "))
+                    w.rule_line(ob.line, _OBLIGATIONS[ob.kind])
                     with w.block(f"if {self.guard(ob.guard, f'G{i}')}:"):
                         w.line(f"m = {self.name(f'OB{i}')}[ti]")
                         self._narrow("m >> c & 1" if ob.kind == "lead_first" else "not m >> c & 1", "")
-
-    def _rule(self, ob: tr.Obligation, what: str) -> None:
-        self.w.line(f"# {what}")
 
     def _follow(self) -> None:
         w, ins = self.w, self.ins
@@ -408,7 +410,7 @@ class _TricksGen:
             i = ins.obligations.index(ob)
             if ob.kind not in ("follow_suit", "trump_if_void", "not_first_trick", "beat_if_able"):
                 continue  # the generic chain ignores other kinds too
-            w.line(f"# {ob.kind.replace('_', ' ')}")
+            w.rule_line(ob.line, _OBLIGATIONS[ob.kind])
             guard = self.guard(ob.guard, f"G{i}")
             if guard == "True":
                 getattr(self, "_" + ob.kind)(i)

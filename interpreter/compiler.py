@@ -371,6 +371,7 @@ class _Compiler(ExpressionCompiler, Visitor[None]):
         prog = self.prog
         obligations = []
         lead_rules: list[tuple[int, Fn | None]] = []
+        lead_lines: list[int] = []
         for ob in st.obligations:
             test = self.guard(ob.guard)
             if test is False:
@@ -381,9 +382,10 @@ class _Compiler(ExpressionCompiler, Visitor[None]):
                 assert ob.pattern is not None
                 prog.lead_patterns.append(self.tables.pattern_table(ob.pattern))
                 lead_rules.append((len(prog.lead_patterns) - 1, guard))
+                lead_lines.append(ob.span.line)
             else:
                 table = self.tables.pattern_table(ob.pattern) if ob.pattern is not None else None
-                obligations.append(ins.Obligation(ob.kind, guard, laws, table))
+                obligations.append(ins.Obligation(ob.kind, guard, laws, table, ob.span.line))
         declarations = []
         saved = dict(self.context)
         self.context["declarer"] = PLAYER
@@ -403,6 +405,7 @@ class _Compiler(ExpressionCompiler, Visitor[None]):
         self.context = saved
         tricks = ins.Tricks(prog, self.expr(st.count), self.seat(st.leader), obligations, lead_rules, declarations)
         tricks.window_slot = self.hidden_slot("window")
+        tricks.lead_lines = lead_lines
         self.emit(tricks, st)
 
     def effects(self, stmts: tuple[m.Statement, ...], laws: tuple[str, ...]) -> Callable[[Core], None]:

@@ -17,13 +17,15 @@ from .program import Fn, Program
 
 
 class Obligation:
-    __slots__ = ("kind", "guard", "laws", "test")
+    __slots__ = ("kind", "guard", "laws", "test", "line")
 
-    def __init__(self, kind: str, guard: Fn | None, laws: tuple[str, ...], test: list[list[bool]] | None = None) -> None:
+    def __init__(self, kind: str, guard: Fn | None, laws: tuple[str, ...], test: list[list[bool]] | None = None,
+                 line: int = 0) -> None:
         self.kind = kind
         self.guard = guard
         self.laws = laws
         self.test = test  # the pattern's table, for lead_first and not_first_trick
+        self.line = line  # the rule line (for the generated code's comments)
 
 
 class Declaration:
@@ -59,6 +61,7 @@ class Tricks(Instruction):
         self.declarations = declarations
         self.only_before_first_card = all(d.before_first_card or d.after_lead for d in declarations)
         self.window_slot = -1  # set by the compiler: the owner of an open `after leading it` window
+        self.lead_lines: list[int] = [0] * len(lead_rules)  # set by the compiler: the lead rules' lines
         self.play_actions = [Action("play", (code,), i) for i, code in enumerate(prog.tables.codes)]
         self.next_seat = [(p + 1) % prog.n for p in range(prog.n)]
         # Leading is free of obligations after the first trick (or always): no chain to walk.
