@@ -117,6 +117,11 @@ def _mask(row: list[bool] | tuple[bool, ...]) -> int:
     return sum(1 << c for c, on in enumerate(row) if on)
 
 
+def _plus(base: int, index: str) -> str:
+    """The source of ``base + index`` (``index`` alone when the base is 0)."""
+    return f"{int(base)} + {index}" if base else index
+
+
 def _any_mask(tables: list[list[list[bool]]], ti: int) -> int:
     """The cards any of these pattern tables matches under trump index ti."""
     out = 0
@@ -228,7 +233,7 @@ def _deal(w: Writer, prog: Program, ins: DealCards, pc: int) -> str:
                     w.line("del pack[-k:]")
                 with w.block("else:"):
                     w.line("cards = []")
-                w.line(f"zones[{prog.hand} + p].extend(cards)")
+                w.line(f"zones[{_plus(prog.hand, 'p')}].extend(cards)")
                 with w.block("for c in cards:"):
                     with w.block("if dealt_to[c] < 0:"):
                         w.line("dealt_to[c] = p")
@@ -315,9 +320,9 @@ class _TricksGen:
                     w.line("core.tr_active = False")
                     w.line("core.pc += 1")
                     w.line("return False")
-                with w.block(f"if not zones[{prog.hand} + core.tr_turn]:"):
+                with w.block(f"if not zones[{_plus(prog.hand, 'core.tr_turn')}]:"):
                     w.line(f"core.tr_turn = {self.name('GENERIC')}._next_with_cards(core, core.tr_turn)")
-            with w.block(f"elif not zones[{prog.hand} + core.tr_turn]:"):
+            with w.block(f"elif not zones[{_plus(prog.hand, 'core.tr_turn')}]:"):
                 w.line(f"return {self.name('TRICKS')}.ready({self.name('GENERIC')}, core)")
             w.line("return True")
         return fn
@@ -341,7 +346,7 @@ class _TricksGen:
                 with w.block(f"if core.vars[{ins.window_slot}] is not None:"):
                     w.line(f"return {self.name('TRICKS')}.legal({self.name('GENERIC')}, core)")
             w.line("p = core.tr_turn")
-            w.line(f"hand = core.zones[{prog.hand} + p]")
+            w.line(f"hand = core.zones[{_plus(prog.hand, 'p')}]")
             w.line("ti = core.ti")
             w.line("cards = core.tr_cards")
             w.line("allowed = hand")
@@ -478,7 +483,7 @@ class _TricksGen:
                     w.line(f"{self.name('set_trump')}({self.name('PROG')}, core, {self.name('SUIT')}[card], p, "
                            f"{self.name('SETLAWS')})")
             w.line("zones = core.zones")
-            w.line(f"zones[{prog.hand} + p].remove(card)")
+            w.line(f"zones[{_plus(prog.hand, 'p')}].remove(card)")
             w.line("cards.append(card)")
             w.line("players = core.tr_players")
             w.line("players.append(p)")
@@ -490,7 +495,7 @@ class _TricksGen:
                 with w.block(f"if len(cards) == 1 and {self.name('AFTER')}[core.ti] >> card & 1:"):
                     w.line(f"{self.name('after_play')}({generic}, core, p)")
             w.line(f"q = {self.name('NEXT')}[p]")
-            with w.block(f"while q != p and not zones[{prog.hand} + q]:"):
+            with w.block(f"while q != p and not zones[{_plus(prog.hand, 'q')}]:"):
                 w.line(f"q = {self.name('NEXT')}[q]")
             with w.block("if q == core.tr_leader or q == p or q in players:"):
                 w.line(f"{self.name('finish')}(core)")
