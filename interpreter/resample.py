@@ -62,7 +62,7 @@ if TYPE_CHECKING:  # the state module calls this one (State.resample): no import
 MAX_ATTEMPTS = 20_000
 """Draws tried for one deal before :class:`ResampleError` is raised."""
 
-_MOVING = {"move", "dealt", "draw", "select", "play", "turn_up", "deal", "redeal", "exposed", "trick"}
+_MOVING = {"move", "dealt", "draw", "select", "play", "turn_up", "deal", "redeal", "exposed", "trick", "leads", "replay"}
 """Event types that move cards (or start a deal)."""
 
 

@@ -184,6 +184,10 @@ class Prose(Visitor[list[Item]]):
             return "nobody"
         if name == "bid":
             return "the bid"
+        if name == "leader":
+            return "the leader of the trick in progress"
+        if name == "played_to_trick":
+            return "the number of cards played to the trick in progress"
         if name in self.roles or name in ("dealer", "maker", "player", "side", "declarer", "offender"):
             return f"the {name}"
         if name in self.zones:

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import interpreter
@@ -73,6 +75,7 @@ def test_explained_and_formatted() -> None:
     assert "go back to the hands of those who played them, and the offender leads it" in text
     assert "the tricks are played again from the first" in text
     assert "becomes the dealer: the roles follow him" in text
+    assert "when the number of cards played to the trick in progress is 0 and the offender is not the leader" in text
     assert format_text(REMEDIES.replace("  offender leads", "  offender   leads"), "r.trick") == REMEDIES
 
 
@@ -122,3 +125,15 @@ def test_becomes_dealer_moves_the_roles_and_the_rotation() -> None:
     while state.deal_number == 1:
         state.apply([a for a in state.legal_actions() if a.verb == "play"][0])
     assert state.dealer == 0  # the next deal passes on from seat 1
+
+
+def test_a_state_after_a_lead_taken_back_and_a_replay_can_be_resampled() -> None:
+    state = game()
+    state.apply("irregular lead_out_of_turn 0")
+    for _ in range(3):
+        state.apply([a for a in state.legal_actions() if a.verb == "play"][0])
+    state.apply("irregular replay 1")
+    for seat in (0, 1):
+        world = state.resample(seat, random.Random(3))
+        assert sorted(world.hand(seat)) == sorted(state.hand(seat)) and len(world.hand(1 - seat)) == 4
+        assert world.current_player == state.current_player
