@@ -907,6 +907,15 @@ def test_every_law_is_in_laws_md() -> None:
     assert not missing, f"laws missing from rules/laws.md: {missing}"
 
 
+def test_the_last_laws_not_encoded_are_now_encoded_or_do_not_apply_to_a_program() -> None:
+    rows = laws_table()
+    where = {law: rows[law].split(" | ")[4] for law in ("E13", "E44", "E45", "E46", "C24", "C38")}
+    for law in ("E13", "E44", "E45", "E46"):
+        assert where[law].startswith("rules/ecarte.trick"), law
+    assert where["C38"].startswith("examples/cinch-widow.trick")
+    assert where["C24"].startswith("not applicable")
+
+
 def test_every_irregularity_cites_a_law_that_laws_md_maps_to_it() -> None:
     rows = laws_table()
     for irr in RULES.rules.irregularities:
