@@ -132,3 +132,36 @@ def test_hostile_names_and_strings_never_reach_the_generated_source_as_code() ->
         state.apply(state.sample_action(rng))
     assert state.outcome() is not None
     assert any(e["type"] == "trick" for e in state.events())
+
+
+SHORT = textwrap.dedent("""
+    tricklang 1
+    game "Short"
+    players 2
+    deck
+      suits spades black, hearts red
+      ranks A K Q
+    zone hand: per player, owner
+    zone stock: shared, hidden, pack
+    zone won: per player, public
+    match
+      at most 3 deals
+    deal
+      deal 2 to each
+      deal deal_number to each
+      tricks 2, left of dealer leads first
+    """)
+
+
+def test_a_failing_generated_deal_names_its_rule_line_and_leaves_the_state_unchanged() -> None:
+    rules = tricklang.loads(SHORT, path="short.trick")
+    assert any("run" in vars(ins) for ins in compile_ruleset(rules).instructions)  # dealing is generated
+    state = interpreter.new_game(rules, seed=1)
+    rng = random.Random(1)
+    with pytest.raises(interpreter.RuleRuntimeError, match=r"^line 15: the pack ran out while dealing"):
+        while not state.is_terminal():
+            action = state.sample_action(rng)
+            before = state.to_json()
+            state.apply(action)
+    assert state.to_json() == before  # the second deal needs 8 cards of 6: refused as a whole
+    assert state.deal_number == 1
