@@ -206,6 +206,8 @@ def _deal(w: Writer, prog: Program, ins: DealCards, pc: int) -> str:
     emit = w.obj(f"d{pc}_PROG", prog) + ".emit"  # looked up when called (tests patch Program.emit)
     error = w.obj(f"d{pc}_RuleRuntimeError", RuleRuntimeError)
     message = w.obj(f"d{pc}_RUN_OUT", f"line {ins.line}: the pack ran out while dealing")
+    sizes = [k for k in map(known, ins.packets) if type(k) is int]
+    shares = _shares(w, pc, n, sizes) if len(sizes) == len(ins.packets) else None
     with w.block(f"def {fn}(core):"):
         if ins.first is None:
             w.line(f"first = (core.dealer + 1) % {n}")
@@ -214,8 +216,11 @@ def _deal(w: Writer, prog: Program, ins: DealCards, pc: int) -> str:
         w.line("zones = core.zones")
         w.line(f"pack = zones[{prog.pack}]")
         w.line("dealt_to = core.dealt_to")
-        w.line(f"got = [{', '.join('[]' for _ in range(n))}]")
         w.line(f"seats = [(first + i) % {n} for i in (" + ", ".join(str(i) for i in range(n)) + ",)]")
+        if shares is not None:
+            _deal_known(w, prog, shares, emit, f"raise {error}({message})")
+            return fn
+        w.line(f"got = [{', '.join('[]' for _ in range(n))}]")
         for j, packet in enumerate(ins.packets):
             k = known(packet)
             if type(k) is int:
@@ -244,6 +249,41 @@ def _deal(w: Writer, prog: Program, ins: DealCards, pc: int) -> str:
             w.line(f"{emit}(core, ({int(ev.DEALT)}, p, tuple(got[p])))")
         w.line("core.pc += 1")
     return fn
+
+
+def _shares(w: Writer, pc: int, n: int, sizes: list[int]) -> tuple[int, list[str]]:
+    """Packets all of a known size: where each seat's cards (in the order the packets give
+    them) lie among the cards leaving the pack, as module constants; and how many leave."""
+    shares: list[list[int]] = [[] for _ in range(n)]
+    j = 0
+    for k in sizes:
+        for i in range(n):
+            for _ in range(max(k, 0)):
+                shares[i].append(j)
+                j += 1
+    w.line(f"# packets of {', '.join(str(max(k, 0)) for k in sizes)} cards to each: {j} cards")
+    return j, [w.const(f"d{pc}_SHARE{i}", tuple(shares[i])) if shares[i] else "" for i in range(n)]
+
+
+def _deal_known(w: Writer, prog: Program, shares: tuple[int, list[str]], emit: str, fail: str) -> None:
+    """The cards leave the pack at once, each seat's share picked by position. The pack
+    running short is found before any card moves (the message is the same; a failed action
+    is undone anyway)."""
+    total, picks = shares
+    with w.block(f"if {total} > len(pack):"):
+        w.line(fail)
+    if total:
+        w.line(f"order = pack[-1:{-total - 1}:-1]")
+        w.line(f"del pack[{-total}:]")
+    for i in range(prog.n):
+        w.line(f"p = seats[{i}]")
+        w.line(f"cards = [order[j] for j in {picks[i]}]" if picks[i] else "cards = []")
+        w.line("zones[" + _plus(prog.hand, "p") + "].extend(cards)")
+        with w.block("for c in cards:"):
+            with w.block("if dealt_to[c] < 0:"):
+                w.line("dealt_to[c] = p")
+        w.line(f"{emit}(core, ({int(ev.DEALT)}, p, tuple(cards)))")
+    w.line("core.pc += 1")
 
 
 # ------------------------------------------------------------------ trick play
