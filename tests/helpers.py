@@ -259,8 +259,13 @@ def regular(state: State) -> list[str]:
 
 
 def offered(state: State) -> set[str]:
-    """The irregularities offered now, as 'NAME SEAT'."""
-    return {a[len("irregular "):] for a in legal(state) if a.startswith("irregular ")}
+    """The irregularities offered now, as 'NAME SEAT' (whatever their arguments)."""
+    return {" ".join(a.split()[1:3]) for a in legal(state) if a.startswith("irregular ")}
+
+
+def offered_with_arguments(state: State, name: str) -> list[str]:
+    """The irregular actions named ``name`` offered now, as 'SEAT ARG...', in their order."""
+    return [a.split(" ", 2)[2] for a in legal(state) if a.startswith(f"irregular {name} ")]
 
 
 def mark(state: State) -> int:

@@ -243,7 +243,7 @@ def test_no_partner_to_point_out_a_discarded_trump_but_the_dealer_may_ask_wrongl
     state.apply("discard " + DISCARDS[2])
     assert {"asked_for_too_few 2", "asked_for_too_many 2"} <= offered(state)  # the dealer drew too
     hand, stock = state.hand(DEALER), state.zone("stock")
-    state.apply("irregular asked_for_too_many 2")
+    state.apply("irregular asked_for_too_many 2 1")
     assert sorted(state.hand(DEALER) + [state.zone("stock")[-1]]) == sorted(hand + [stock[-1]])
     assert_all_cards_accounted(state)
 

@@ -17,13 +17,14 @@ import re
 from pathlib import Path
 from typing import Any
 
-from helpers import legal, mark, offered, regular, scores_since, tricks_of_deal
+import pytest
+from helpers import legal, mark, offered, offered_with_arguments, regular, scores_since, tricks_of_deal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import interpreter
 import tricklang
-from interpreter import State
+from interpreter import IllegalActionError, State
 from tricklang.explain import explain
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -244,8 +245,17 @@ def test_c11_a_card_exposed_during_the_auction_new_deal_by_the_same_dealer_or_pl
     state = game()
     state.apply("bid 3")
     assert {f"card_exposed_before_trump {s}" for s in range(4)} <= offered(state)
+    # Which card was shown is recorded: any card the offender holds, in deck order.
     hands = [state.hand(s) for s in range(4)]
-    state.apply("irregular card_exposed_before_trump 1")
+    shown = offered_with_arguments(state, "card_exposed_before_trump")
+    assert [a for a in shown if a.startswith("1 ")] == [f"1 {c}" for c in ALL_CARDS if c in hands[1]]
+    card = hands[1][0]
+    state.apply(f"irregular card_exposed_before_trump 1 {card}")
+    # Everybody has seen it, named in the irregularity and as an exposed card.
+    for seat in range(4):
+        events = state.events(seat)
+        assert {"type": "exposed", "zone": "hand of seat 1", "cards": [card], "laws": ["C11"]} in events
+        assert next(e for e in events if e["type"] == "irregularity")["args"] == {"shown": card}
     # The adversaries (the player on the offender's left speaks for them) decide.
     assert state.current_player == 2 and legal(state) == ["new_deal", "play_on"]
     fresh = state.clone()
@@ -264,7 +274,11 @@ def test_c11_offered_until_the_trump_is_named_and_no_later() -> None:
     for seat in (0, 1, 2, 3):
         state.apply("bid 4" if seat == 0 else "pass")
     assert "card_exposed_before_trump 2" in offered(state)  # while the maker names
-    state.apply("irregular card_exposed_before_trump 2")
+    before = state.to_json()
+    with pytest.raises(IllegalActionError, match="shown must be a card of hand of seat 2"):
+        state.apply(f"irregular card_exposed_before_trump 2 {state.hand(1)[0]}")  # a card he does not hold
+    assert state.to_json() == before
+    state.apply(f"irregular card_exposed_before_trump 2 {state.hand(2)[-1]}")
     state.apply("new_deal")
     assert state.deal_number == 2 and state.dealer == DEALER
     other = game()
@@ -359,7 +373,7 @@ def test_c15_too_few_cards_made_good_from_his_own_plain_discards() -> None:
     to_play(state, {**THREE_EACH, 2: "2H 5C 6C"})  # seat 2 threw Low and two clubs
     hand = state.hand(2)
     since = mark(state)
-    state.apply("irregular asked_for_too_few 2")
+    state.apply("irregular asked_for_too_few 2 1")
     [moved] = [e for e in state.events(None)[since:] if e["type"] == "move"]
     short = moved["cards"][0]
     assert moved["from"] == "hand of seat 2" and moved["to"] == "stock" and state.zone("stock")[-1] == short
@@ -379,13 +393,37 @@ def test_c15_too_few_cards_made_good_from_his_own_plain_discards() -> None:
     assert len(tricks) == 6 and 2 not in tricks[-1]["players"] and len(tricks[-1]["players"]) == 3
 
 
+def test_c15_two_cards_too_few_he_may_make_both_good_from_his_plain_discards() -> None:
+    state = game()
+    to_play(state, {**THREE_EACH, 2: "2H 5C 6C"})
+    hand = state.hand(2)
+    assert offered_with_arguments(state, "asked_for_too_few")[:5] == ["0 1", "0 2", "0 3", "0 4", "0 5"]
+    state.apply("irregular asked_for_too_few 2 2")
+    assert len(state.hand(2)) == 4 and set(state.zone("stock")[-2:]) <= set(hand)
+    assert legal(state) == ["keep none", "keep 6C", "keep 5C", "keep 6C 5C"]
+    state.apply("keep 5C 6C")
+    assert len(state.hand(2)) == 6 and state.zone("discards", 2) == ["2H"]
+    assert_all_cards_accounted(state)
+
+
+def test_c15_two_cards_too_many_both_go_back_on_top_of_the_pack() -> None:
+    state = game()
+    to_play(state)
+    hand, stock = state.hand(1), state.zone("stock")
+    state.apply("irregular asked_for_too_many 1 2")
+    after = state.zone("stock")
+    assert after[:-2] == stock[:-2] and len(state.hand(1)) == 6
+    assert sorted(state.hand(1) + after[-2:]) == sorted(hand + stock[-2:])
+    assert_all_cards_accounted(state)
+
+
 def test_c15_too_many_cards_the_surplus_is_drawn_at_random_onto_the_pack() -> None:
     seen = set()
     for seed in range(10):
         state = game(seed=seed)
         to_play(state)
         hand, stock = state.hand(1), state.zone("stock")
-        state.apply("irregular asked_for_too_many 1")
+        state.apply("irregular asked_for_too_many 1 1")
         after = state.zone("stock")
         # He had been given the top card beyond six; one of his seven, drawn at
         # random, is back on top of the pack.

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import legal, mark, offered, regular, scores_since, tricks_of_deal
+from helpers import legal, mark, offered, offered_with_arguments, regular, scores_since, tricks_of_deal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -146,7 +146,7 @@ def test_e8_to_e13_are_only_offered_before_any_exchange() -> None:
 
 def test_e9_dealer_short_fills_from_the_stock_or_loses_the_deal() -> None:
     state = game()
-    state.apply("irregular dealer_short_after_deal 0")
+    state.apply("irregular dealer_short_after_deal 0 1")
     # His missing card (the last dealt to him) is still on top of the stock.
     assert state.hand(DEALER) == ["QH", "JH", "KC", "QC"] and state.zone("stock")[-1] == "JC"
     assert legal(state) == ["fill", "new_deal"]
@@ -162,7 +162,7 @@ def test_e9_dealer_short_fills_from_the_stock_or_loses_the_deal() -> None:
 
 def test_e9_dealer_long_the_elder_draws_one_at_random_or_the_deal_is_lost() -> None:
     state = game()
-    state.apply("irregular dealer_long_after_deal 0")
+    state.apply("irregular dealer_long_after_deal 0 1")
     assert len(state.hand(DEALER)) == 6 and "9D" in state.hand(DEALER)
     assert legal(state) == ["draw", "new_deal"]
     six = set(state.hand(DEALER))
@@ -180,7 +180,7 @@ def test_e9_dealer_long_the_elder_draws_one_at_random_or_the_deal_is_lost() -> N
 
 def test_e9_elder_short_fills_from_the_stock_or_claims_the_deal() -> None:
     state = game()
-    state.apply("irregular elder_short_after_deal 0")
+    state.apply("irregular elder_short_after_deal 0 1")
     assert len(state.hand(ELDER)) == 4 and state.zone("stock")[-1] == "7C"
     assert legal(state) == ["fill", "claim_deal"]
     claim = state.clone()
@@ -193,7 +193,7 @@ def test_e9_elder_short_fills_from_the_stock_or_claims_the_deal() -> None:
 
 def test_e9_elder_long_discards_the_surplus_or_claims_the_deal() -> None:
     state = game()
-    state.apply("irregular elder_long_after_deal 0")
+    state.apply("irregular elder_long_after_deal 0 1")
     assert len(state.hand(ELDER)) == 6 and "9D" in state.hand(ELDER)
     assert legal(state) == ["discard", "claim_deal"]
     claim = state.clone()
@@ -210,7 +210,7 @@ def test_e9_elder_long_discards_the_surplus_or_claims_the_deal() -> None:
 
 def test_e9_misdeal_by_the_same_dealer_under_the_option() -> None:
     state = game(misdeal_effect="same_dealer")
-    state.apply("irregular elder_long_after_deal 0")
+    state.apply("irregular elder_long_after_deal 0 1")
     state.apply("claim_deal")
     assert state.deal_number == 2 and state.dealer == DEALER
 
@@ -223,7 +223,7 @@ def test_e14_a_king_turned_on_a_faulty_deal_does_not_count(name: str, keep: str)
     state = game(turnup="KH")
     assert state.scores == [1, 0]
     since = mark(state)
-    state.apply(f"irregular {name} 0")
+    state.apply(f"irregular {name} 0 1")
     state.apply(keep)
     if keep == "discard":
         state.apply("discard 9D")
@@ -337,7 +337,9 @@ def test_e12_faced_card_in_the_pack_means_a_fresh_deal() -> None:
 
 def test_e12_dealer_exposing_an_elder_card_voids_the_deal_at_the_elder_option() -> None:
     state = game()
-    state.apply("irregular dealer_exposed_elders_card 0")
+    assert offered_with_arguments(state, "dealer_exposed_elders_card") == [f"0 {c}" for c in ELDER_HAND]  # in deck order
+    state.apply(f"irregular dealer_exposed_elders_card 0 {ELDER_HAND[0]}")
+    assert {"type": "exposed", "zone": f"hand of seat {ELDER}", "cards": [ELDER_HAND[0]], "laws": ["E12"]} in state.events(DEALER)
     assert legal(state) == ["new_deal", "play_on"]
     void = state.clone()
     state.apply("play_on")
@@ -525,7 +527,7 @@ def test_e36_dealer_short_before_playing_may_complete_his_hand() -> None:
     state.apply("stand")
     state.apply("play QS")
     hand = state.hand(DEALER)
-    state.apply("irregular dealer_took_too_few 0")
+    state.apply("irregular dealer_took_too_few 0 1")
     assert state.zone("stock")[-1] == "8D" and len(state.hand(DEALER)) == 4
     assert legal(state) == ["complete", "play_short"]
     short = state.clone()
@@ -546,7 +548,7 @@ def test_e36_dealer_short_after_playing_loses_the_missing_tricks() -> None:
     state.apply("play QS")
     state.apply(regular(state)[0])  # the dealer has played a card
     assert state.phase == "play"
-    state.apply("irregular dealer_took_too_few 0")
+    state.apply("irregular dealer_took_too_few 0 1")
     assert state.phase == "play" and len(state.hand(DEALER)) == 3  # no choice any more
     play_out_deal(state)
     tricks = tricks_of_deal(state, 1)
@@ -560,7 +562,7 @@ def test_e37_elder_asked_too_many_dealer_declines_and_marks_the_point() -> None:
     state.apply("accept")
     state.apply("discard 7C")
     since = mark(state)
-    state.apply("irregular elder_asked_too_many 1")
+    state.apply("irregular elder_asked_too_many 1 1")
     assert len(state.hand(ELDER)) == 6 and state.current_player == DEALER
     assert legal(state) == ["play", "decline"]
     state.apply("decline")
@@ -574,7 +576,7 @@ def test_e37_elder_asked_too_many_dealer_plays_and_the_elder_cannot_mark_the_kin
         state.apply("propose")
         state.apply("accept")
         state.apply("discard 7C")
-        state.apply("irregular elder_asked_too_many 1")
+        state.apply("irregular elder_asked_too_many 1 1")
         six = set(state.hand(ELDER))
         state.apply("play")
         if "KH" in state.hand(ELDER):
@@ -600,7 +602,7 @@ def test_e38_elder_asked_too_few_plays_short_and_may_mark_the_king() -> None:
     state = game(elder=ELDER_WITH_KING)
     exchange(state)  # the elder throws 7C and takes 9D
     state.apply("stand")
-    state.apply("irregular elder_asked_too_few 1")
+    state.apply("irregular elder_asked_too_few 1 1")
     assert "9D" not in state.hand(ELDER) and len(state.hand(ELDER)) == 4 and state.zone("stock")[-1] == "9D"
     assert "declare king" in legal(state)
     state.apply("declare king")
@@ -609,6 +611,59 @@ def test_e38_elder_asked_too_few_plays_short_and_may_mark_the_king() -> None:
     tricks = tricks_of_deal(state, 1)
     assert len(tricks) == 5 and tricks[-1]["players"] == [DEALER] and tricks[-1]["winner"] == DEALER
     assert_all_cards_accounted(state)
+
+
+def test_e9_e36_e37_e38_the_count_says_how_many_cards_were_wrong() -> None:
+    # E9: the dealer dealt himself two cards too many; the elder draws both at random.
+    state = game()
+    state.apply("irregular dealer_long_after_deal 0 2")
+    assert len(state.hand(DEALER)) == 7 and {"9D", "8D"} <= set(state.hand(DEALER))
+    state.apply("draw")
+    assert len(state.hand(DEALER)) == 5 and len(state.zone("discards", DEALER)) == 2
+    # E9: the elder was dealt three too many and discards exactly three.
+    state = game()
+    state.apply("irregular elder_long_after_deal 0 3")
+    state.apply("discard")
+    assert state.legal_actions().selection is not None and state.legal_actions().selection.lo == 3
+    state.apply("discard 9D 8D 7D")
+    assert sorted(state.hand(ELDER)) == sorted(ELDER_HAND)
+    # E37: the elder asked for two beyond his one discard; the dealer plays on and draws both.
+    state = game()
+    state.apply("propose")
+    state.apply("accept")
+    state.apply("discard 7C")
+    state.apply("irregular elder_asked_too_many 1 2")
+    assert len(state.hand(ELDER)) == 7
+    state.apply("play")
+    assert len(state.hand(ELDER)) == 5 and len(state.zone("surplus", DEALER)) == 2
+    # E38: two short; E36: the dealer two short completes his hand before playing.
+    state = game(elder=ELDER_WITH_KING)
+    exchange(state)
+    state.apply("stand")
+    assert offered_with_arguments(state, "elder_asked_too_few") == ["1 1", "1 2", "1 3", "1 4"]
+    assert offered_with_arguments(state, "dealer_took_too_few") == ["0 1", "0 2", "0 3", "0 4"]
+    short, held = state.clone(), set(state.hand(ELDER))
+    short.apply("irregular elder_asked_too_few 1 2")  # the two cards he did not ask for stay on the stock
+    assert len(short.hand(ELDER)) == 3 and set(short.zone("stock")[-2:]) <= held
+    state.apply("irregular dealer_took_too_few 0 2")
+    assert len(state.hand(DEALER)) == 3
+    state.apply("complete")
+    assert len(state.hand(DEALER)) == 5
+    assert_all_cards_accounted(state)
+    assert_all_cards_accounted(short)
+
+
+def test_a_count_outside_the_laws_range_or_the_cards_there_are_is_refused_unchanged() -> None:
+    state = game(elder=ELDER_WITH_KING)
+    exchange(state)
+    state.apply("stand")
+    before = state.to_json()
+    for text, says in [("irregular elder_asked_too_few 1 5", "missing must be a count from 1 to 4, not '5'"),
+                       ("irregular elder_asked_too_few 1", "is written 'irregular elder_asked_too_few SEAT MISSING'"),
+                       ("irregular elder_asked_too_few 0 1", "can only be committed by seat 1")]:
+        with pytest.raises(IllegalActionError, match=re.escape(says)):
+            state.apply(text)
+        assert state.to_json() == before
 
 
 def test_e39_undisclosed_wrong_count_loses_two_and_even_the_turned_up_king() -> None:
