@@ -404,8 +404,8 @@ def test_definition_of_an_inherited_name_is_in_the_base(lsp: Client) -> None:
 def test_hover_on_a_declared_name_shows_its_declaration(lsp: Client) -> None:
     text = CUTTHROAT.read_text(encoding="utf-8")
     uri = lsp.open(CUTTHROAT)
-    shown = hover_at(lsp, uri, text, "irregularity asked_for_too_many during play when count(stock)", len("irregularity ") + 1)
-    assert shown.startswith("- **asked_for_too_many**")  # an irregularity reads as explain reads it
+    shown = hover_at(lsp, uri, text, "irregularity asked_for_too_many(extra: count 1..3) during play", len("irregularity ") + 1)
+    assert shown.startswith("- **asked_for_too_many**, naming *extra*, a count from 1 to 3")  # as explain reads it
     ecarte = ECARTE.read_text(encoding="utf-8")
     uri = lsp.open(ECARTE)
     shown = hover_at(lsp, uri, ecarte, "zone stock:", len("zone ") + 1)
