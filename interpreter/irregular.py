@@ -82,6 +82,22 @@ class _bound:  # noqa: N801 - used as a context manager
             vars_[s] = v
 
 
+def seen_by(prog: Program, core: Core, action: Action, seat: int) -> bool:
+    """Whether ``seat`` may know of this action being on offer: every card it names lies
+    where ``seat`` sees it (an action naming a card hidden from it would tell where that
+    card is; a seat's observation leaves such actions out)."""
+    if action.verb != "irregular" or len(action.args) <= 2:
+        return True
+    index = prog.tables.index
+    for word in action.args[2:]:
+        card = index.get(word, -1)
+        if card >= 0:
+            z = next((z for z, cards in enumerate(core.zones) if card in cards), -1)
+            if z < 0 or not prog.zone_mask(core, z) >> seat & 1:
+                return False
+    return True
+
+
 def canonical(prog: Program, args: list[str]) -> list[str]:
     """The words after ``irregular`` in canonical form: the name and seat lower-cased,
     card arguments as their codes (``th`` -> ``10H``), counts as written.

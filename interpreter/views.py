@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from tricklang.diagnostics import brief
 
+from . import irregular
 from .cards import NO_TRUMP
 from .errors import ArgumentError
 from .events import render
@@ -286,7 +287,8 @@ class Views:
             "events": self.events(player),
         }
         if player is not None and self.current_player == player or player is None and not core.terminal:
-            obs["legal_actions"] = [a.text for a in self.legal_actions()]
+            legal = self.legal_actions()
+            obs["legal_actions"] = [a.text for a in legal if player is None or irregular.seen_by(self.program, core, a, player)]
         if core.terminal:
             outcome = self.outcome()
             assert outcome is not None

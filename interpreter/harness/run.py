@@ -191,6 +191,10 @@ class Run:
         full, public, mask = render(self.program, core.events[i])
         if full.get("type") == "deal":
             self.knowledge = [set() for _ in range(self.n)]
+        if full.get("type") == "irregularity" and full.get("args"):
+            # The referee names an irregularity's card argument aloud: every seat knows it.
+            for known in self.knowledge:
+                known |= {self.program.tables.index[c] for c in _card_strings(full["args"], self.code_set)}
         for p in range(self.n):
             self.knowledge[p] |= self.visible(core, p)
             view = full if public is None or mask >> p & 1 else public
