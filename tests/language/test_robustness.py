@@ -10,19 +10,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tricklang
+from tricklang import diagnostics
 
 ECARTE = (Path(__file__).resolve().parents[2] / "rules" / "ecarte.trick").read_text(encoding="utf-8")
 TOKEN = re.compile(r'"[^"\n]*"|\[[^\]\n]*\]|[\w\']+|\.\.|[^\w\s]')
 NUMBER = re.compile(r"\d+")
 
-# Every code the parser and the checker may report (see tricklang/checker.py).
-CODES = {
-    "syntax-error", "bad-indent", "too-deep", "too-large", "limit-exceeded", "missing-version",
-    "unsupported-version", "missing-section", "duplicate-section", "duplicate-name", "undefined-name",
-    "type-error", "bad-rank", "bad-suit", "bad-colour", "ambiguous-card-code", "bad-option-default",
-    "bad-partnerships", "missing-pack", "bad-zone", "deck-too-small", "stop-outside-loop",
-    "duplicate-choice", "bad-count", "bad-bound", "bad-call",
-}  # fmt: skip
+# Every code the parser and the checker may report: the documented codes, but never a bug's.
+CODES = set(diagnostics.CODES) - {"internal-error", "format-failed"}
 
 
 @st.composite
