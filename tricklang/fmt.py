@@ -217,7 +217,7 @@ def _join(tokens: Sequence[SourceToken]) -> str:
     for tok in tokens:
         if prev is not None and _spaced(prev, tok):
             parts.append(" ")
-        parts.append(tok.text)
+        parts.append(" ".join(tok.text.split()) if not tok.text.startswith('"') else tok.text)  # `bottom  of`: one space
         prev = tok
     return "".join(parts)
 
