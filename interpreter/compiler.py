@@ -138,6 +138,7 @@ class _Compiler(ExpressionCompiler, Visitor[None]):
                 frozenset(irr.phases or ("any",)), None if test is True else test, laws, offender, params,
             )
             entry.entry = self.here
+            entry.anytime = "any" in irr.phases
             self.block(irr.body)
             self.emit(ins.Return(prog))
             prog.irregularities.append(entry)

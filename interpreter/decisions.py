@@ -315,11 +315,12 @@ class ParamSpec:
 class IrregularityEntry:
     """A compiled irregularity: who may commit it, during which decisions, its parameters, and where its remedy starts."""
 
-    __slots__ = ("name", "by", "phases", "guard", "entry", "laws", "slot", "params")
+    __slots__ = ("name", "by", "phases", "guard", "entry", "laws", "slot", "params", "anytime")
 
     def __init__(self, name: str, by: Fn | None, phases: frozenset[str], guard: Fn | None, laws: tuple[str, ...], slot: int,
                  params: tuple[ParamSpec, ...] = ()) -> None:
         self.params = params
+        self.anytime = False  # declared `during any`: also while a remedy's decision is pending
         self.name = name
         self.by = by
         self.phases = phases

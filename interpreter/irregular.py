@@ -28,9 +28,10 @@ if TYPE_CHECKING:
 def offered(prog: Program, core: Core, phase: str) -> list[Action]:
     """The irregular actions on offer now, in their fixed order (see the module docstring)."""
     out: list[Action] = []
+    in_remedy = bool(core.calls)
     for irr in prog.irregularities:
-        if "any" not in irr.phases and phase not in irr.phases:
-            continue
+        if in_remedy and not irr.anytime or "any" not in irr.phases and phase not in irr.phases:
+            continue  # while a remedy asks for a decision, only those declared `during any`
         seats = [irr.by(core)] if irr.by is not None else range(prog.n)
         for p in seats:
             if isinstance(p, int) and 0 <= p < prog.n:
@@ -128,6 +129,8 @@ def why_not(prog: Program, core: Core, phase: str, words: list[str]) -> str:
     usage = " ".join(["irregular", irr.name, "SEAT", *(s.name.upper() for s in irr.params)])
     if len(words) != 2 + len(irr.params):
         return f"irregularity '{irr.name}' is written '{usage}'"
+    if core.calls and not irr.anytime:
+        return f"irregularity '{irr.name}' is not recorded while another irregularity's remedy is being decided"
     if "any" not in irr.phases and phase not in irr.phases:
         return f"irregularity '{irr.name}' is not recorded during {phase}"
     if not words[1].isdigit() or not 0 <= int(words[1]) < prog.n:

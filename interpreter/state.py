@@ -186,7 +186,7 @@ class State(Views, Refusals, Embedding, Deals, Saved):
                 legal = _NO_ACTIONS
             else:
                 legal = self.program.instructions[core.pc].legal(core)
-                if core.table and not core.calls:
+                if core.table:
                     legal = legal.plus(self._irregular_actions())
             self._legal = legal
         return legal

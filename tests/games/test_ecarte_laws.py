@@ -116,7 +116,7 @@ def test_e8_wrong_count_before_turnup_dealer_corrects_or_new_deal() -> None:
     hands = (state.hand(0), state.hand(1))
     assert "wrong_count_before_turnup 0" in offered(state)
     state.apply("irregular wrong_count_before_turnup 0")
-    assert state.current_player == ELDER and legal(state) == ["correct", "new_deal"]
+    assert state.current_player == ELDER and regular(state) == ["correct", "new_deal"]
     again = state.clone()
 
     state.apply("correct")  # the engine's deal is the corrected one: nothing changes
@@ -149,7 +149,7 @@ def test_e9_dealer_short_fills_from_the_stock_or_loses_the_deal() -> None:
     state.apply("irregular dealer_short_after_deal 0 1")
     # His missing card (the last dealt to him) is still on top of the stock.
     assert state.hand(DEALER) == ["QH", "JH", "KC", "QC"] and state.zone("stock")[-1] == "JC"
-    assert legal(state) == ["fill", "new_deal"]
+    assert regular(state) == ["fill", "new_deal"]
     lost = state.clone()
     state.apply("fill")
     assert sorted(state.hand(DEALER)) == sorted(DEALER_HAND) and len(state.zone("stock")) == 21
@@ -164,7 +164,7 @@ def test_e9_dealer_long_the_elder_draws_one_at_random_or_the_deal_is_lost() -> N
     state = game()
     state.apply("irregular dealer_long_after_deal 0 1")
     assert len(state.hand(DEALER)) == 6 and "9D" in state.hand(DEALER)
-    assert legal(state) == ["draw", "new_deal"]
+    assert regular(state) == ["draw", "new_deal"]
     six = set(state.hand(DEALER))
     lost = state.clone()
     state.apply("draw")
@@ -182,7 +182,7 @@ def test_e9_elder_short_fills_from_the_stock_or_claims_the_deal() -> None:
     state = game()
     state.apply("irregular elder_short_after_deal 0 1")
     assert len(state.hand(ELDER)) == 4 and state.zone("stock")[-1] == "7C"
-    assert legal(state) == ["fill", "claim_deal"]
+    assert regular(state) == ["fill", "claim_deal"]
     claim = state.clone()
     state.apply("fill")
     assert sorted(state.hand(ELDER)) == sorted(ELDER_HAND) and state.deal_number == 1
@@ -195,11 +195,12 @@ def test_e9_elder_long_discards_the_surplus_or_claims_the_deal() -> None:
     state = game()
     state.apply("irregular elder_long_after_deal 0 1")
     assert len(state.hand(ELDER)) == 6 and "9D" in state.hand(ELDER)
-    assert legal(state) == ["discard", "claim_deal"]
+    assert regular(state) == ["discard", "claim_deal"]
     claim = state.clone()
     state.apply("discard")
     assert state.current_player == ELDER and state.phase == "discard"
-    assert len(legal(state)) == 6  # exactly one of his six cards, and no irregularity meanwhile
+    assert len(regular(state)) == 6  # exactly one of his six cards (only E15, `during any`, meanwhile)
+    assert offered(state) == {"imperfect_pack 0"}
     state.apply("discard 9D")
     assert sorted(state.hand(ELDER)) == sorted(ELDER_HAND) and state.zone("discards", ELDER) == ["9D"]
     assert regular(state) == ["stand", "propose"] and state.scores == [0, 0]
@@ -255,7 +256,7 @@ def test_e11_two_cards_turned_the_elder_keeps_the_first_as_trump() -> None:
     state = game(stock=["KD", "8D", "7D"])
     state.apply("irregular two_cards_turned_up 0")
     assert state.zone("turnup") == ["7H", "KD"]
-    assert legal(state) == ["first_card", "second_card", "new_deal"]
+    assert regular(state) == ["first_card", "second_card", "new_deal"]
     state.apply("first_card")
     assert state.zone("turnup") == ["7H"] and state.trump == "hearts"
     assert state.zone("discards", DEALER) == ["KD"] and len(state.zone("stock")) == 20
@@ -292,7 +293,7 @@ def test_e11_two_cards_turned_new_deal_by_the_same_dealer() -> None:
 def test_e11_two_cards_turned_after_the_elder_looked() -> None:
     state = game()
     state.apply("irregular two_cards_turned_up_hand_seen 0")
-    assert legal(state) == ["proper_card", "new_deal"]
+    assert regular(state) == ["proper_card", "new_deal"]
     misdeal = state.clone()
     state.apply("proper_card")
     assert state.zone("turnup") == ["7H"] and state.zone("discards", DEALER) == ["9D"]
@@ -311,7 +312,7 @@ def test_e11_maxwells_remedies_for_two_cards_turned() -> None:
     state = game(multi_turnup_remedy="maxwell")
     stock = list(state.zone("stock"))
     state.apply("irregular two_cards_turned_up_hand_seen 0")
-    assert legal(state) == ["proper_card", "bottom_and_cut", "new_deal"]
+    assert regular(state) == ["proper_card", "bottom_and_cut", "new_deal"]
     cut, misdeal = state.clone(), state.clone()
     state.apply("proper_card")
     assert state.zone("turnup") == ["7H"] and state.trump == "hearts"
@@ -340,7 +341,7 @@ def test_e12_dealer_exposing_an_elder_card_voids_the_deal_at_the_elder_option() 
     assert offered_with_arguments(state, "dealer_exposed_elders_card") == [f"0 {c}" for c in ELDER_HAND]  # in deck order
     state.apply(f"irregular dealer_exposed_elders_card 0 {ELDER_HAND[0]}")
     assert {"type": "exposed", "zone": f"hand of seat {ELDER}", "cards": [ELDER_HAND[0]], "laws": ["E12"]} in state.events(DEALER)
-    assert legal(state) == ["new_deal", "play_on"]
+    assert regular(state) == ["new_deal", "play_on"]
     void = state.clone()
     state.apply("play_on")
     assert state.deal_number == 1 and regular(state) == ["stand", "propose"]
@@ -434,7 +435,7 @@ def test_e28_looking_at_discards_exposes_the_hand_at_the_adversary_option() -> N
     exchange(state)
     assert "cards" not in state.observation(DEALER)["zones"]["hand"][str(ELDER)]
     state.apply("irregular looked_at_discards 1")
-    assert state.current_player == DEALER and legal(state) == ["expose", "waive"]
+    assert state.current_player == DEALER and regular(state) == ["expose", "waive"]
     waived = state.clone()
     state.apply("expose")
     seen = state.observation(DEALER)["zones"]["hand"][str(ELDER)]
@@ -478,7 +479,7 @@ def test_e33_faced_card_for_the_elder_he_takes_it_or_new_deal() -> None:
     state.apply("accept")
     assert state.phase == "discard" and "faced_card_for_elder 0" in offered(state)
     state.apply("irregular faced_card_for_elder 0")
-    assert legal(state) == ["take_it", "new_deal"]
+    assert regular(state) == ["take_it", "new_deal"]
     fresh = state.clone()
     state.apply("take_it")
     assert state.phase == "discard" and state.current_player == ELDER and state.deal_number == 1
@@ -529,7 +530,7 @@ def test_e36_dealer_short_before_playing_may_complete_his_hand() -> None:
     hand = state.hand(DEALER)
     state.apply("irregular dealer_took_too_few 0 1")
     assert state.zone("stock")[-1] == "8D" and len(state.hand(DEALER)) == 4
-    assert legal(state) == ["complete", "play_short"]
+    assert regular(state) == ["complete", "play_short"]
     short = state.clone()
     state.apply("complete")
     assert state.hand(DEALER) == hand and state.scores == [0, 0] and state.phase == "play"
@@ -564,7 +565,7 @@ def test_e37_elder_asked_too_many_dealer_declines_and_marks_the_point() -> None:
     since = mark(state)
     state.apply("irregular elder_asked_too_many 1 1")
     assert len(state.hand(ELDER)) == 6 and state.current_player == DEALER
-    assert legal(state) == ["play", "decline"]
+    assert regular(state) == ["play", "decline"]
     state.apply("decline")
     assert scores_since(state, since) == [(DEALER, 1, "elder asked for too many")]
     assert final(state) == [1, 0] and state.deal_number == 2 and state.dealer == ELDER
@@ -771,7 +772,7 @@ def test_e48_looking_at_tricks_the_adversary_may_have_the_offender_show_his_own(
     lead_and_follow(state, "KH")
     hands = (state.hand(0), state.hand(1))
     state.apply("irregular looked_at_tricks 0")
-    assert state.current_player == ELDER and legal(state) == ["show", "waive"]
+    assert state.current_player == ELDER and regular(state) == ["show", "waive"]
     since = mark(state)
     state.apply("show")
     assert [e["type"] for e in state.events(None)[since:]] == ["choice", "exposed"]
@@ -791,7 +792,7 @@ def test_e44_naming_one_suit_and_leading_another_the_adversary_may_have_the_name
         state.apply("play 8C")  # having named spades, say
         assert "named_another_suit 1" in offered(state) and "named_another_suit 0" not in offered(state)
         state.apply("irregular named_another_suit 1")
-        assert state.current_player == DEALER and legal(state) == ["play_to_it", "named_suit"]
+        assert state.current_player == DEALER and regular(state) == ["play_to_it", "named_suit"]
         state.apply(remedy)
         if remedy == "play_to_it":
             assert state.current_player == DEALER and "8C" not in state.hand(ELDER)
@@ -830,7 +831,7 @@ def test_e46_a_revoke_the_adversary_has_the_hands_replayed_from_the_first_trick(
     state.apply("play 7S")
     assert "revoke_or_failure_to_head 0" in offered(state)
     state.apply("irregular revoke_or_failure_to_head 0")
-    assert state.current_player == ELDER and legal(state) == ["replay", "score_less"]
+    assert state.current_player == ELDER and regular(state) == ["replay", "score_less"]
     state.apply("replay")
     assert (sorted(state.hand(DEALER)), sorted(state.hand(ELDER))) == hands
     assert state.core.tricks_won == [0, 0] and state.phase == "play" and state.current_player == ELDER

@@ -113,3 +113,27 @@ def test_a_table_record_with_arguments_round_trips(rules: tricklang.Ruleset, tmp
     assert '"mode": "table"' in path.read_text(encoding="utf-8")
     assert f"shown_and_served {dealer} 3 {card}" in path.read_text(encoding="utf-8")
     assert Record.load(path).replay() == state
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_an_irregularity_during_any_is_recordable_at_every_moment_of_a_deal(seed: int) -> None:
+    # Écarté's imperfect pack (E15) is declared `during any`: while the match is not over
+    # it is offered at every decision, a remedy's own decisions included, and recording
+    # it at any of them voids the deal in progress.
+    import random
+
+    state = interpreter.new_game(tricklang.load("ecarte"), seed=seed, mode="table")
+    rng = random.Random(seed)
+    steps = 0
+    while not state.is_terminal() and steps < 300:
+        offender = state.core.dealer
+        assert f"irregular imperfect_pack {offender}" in state.legal_actions(), state.legal_actions()
+        if steps % 25 == 7:
+            again = state.clone()
+            again.apply(f"irregular imperfect_pack {offender}")
+            assert again.deal_number == state.deal_number + 1 or again.is_terminal()
+        legal = state.legal_actions()
+        others = [a for a in legal if not a.text.startswith("irregular imperfect_pack")]
+        state.apply(others[rng.randrange(len(others))])
+        steps += 1
+    assert steps > 20
