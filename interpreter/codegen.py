@@ -189,7 +189,8 @@ def _header(w: Writer, prog: Program) -> None:
     for pc, ins in enumerate(prog.instructions):
         kind = _KINDS.get(type(ins).__name__, "an instruction")
         where = "generated below" if type(ins) in _GENERATED else "closure compiler"
-        w.line(f"#   {pc}: line {int(ins.line)}, {kind}: {where}")
+        line = f"line {int(ins.line)}" if ins.line > 0 else "no rule line (the flow between blocks)"
+        w.line(f"#   {pc}: {line}, {kind}: {where}")
     w.line("#")
     w.line()
 

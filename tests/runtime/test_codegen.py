@@ -64,6 +64,7 @@ def test_tricklang_compile_prints_the_module_with_rule_lines(capsys: pytest.Capt
                 if text.strip().startswith("tricks "))
     assert f"# rule line {line}: trick play" in out
     assert "closure compiler" in out and "generated below" in out
+    assert "line 0" not in out  # the flow's own jumps have no rule line, and say so
     assert main(["compile", "euchre", "-o", "nonsense=1"]) == 2
 
 
