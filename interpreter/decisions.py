@@ -65,6 +65,8 @@ class Choose(PlayerDecision):
 class Select(PlayerDecision):
     """A player picks cards from a zone: discards, taking from the stock, robbing."""
 
+    _KINDS = {"exact": 0, "range": 1, "at_least": 2}  # any other kind ("to") counts from the hand's size
+
     def __init__(self, prog: Program, verb: str, player: Fn, kind: str, low: Fn, high: Fn | None,
                  test: list[list[bool]] | None, source: Fn, dest: Fn, *, source_is_hand: bool = False) -> None:
         super().__init__(prog, player)
@@ -75,7 +77,8 @@ class Select(PlayerDecision):
         self.test = test
         self.source = source
         self.dest = dest
-        self.source_is_hand = source_is_hand  # a discard (else cards are taken into the hand)
+        self.source_is_hand = source_is_hand  # a discard from the hand (``source`` is the player's hand)
+        self._kind = self._KINDS.get(kind, 3 if source_is_hand else 4)
 
     def _bounds(self, core: Core) -> tuple[list[int], int, int]:
         """The cards that may be chosen, in listed order, and how few and how many."""
@@ -84,50 +87,72 @@ class Select(PlayerDecision):
 
     def _counts(self, core: Core) -> tuple[list[int], int, int]:
         """The cards that may be chosen (unordered), and how few and how many."""
-        prog = self.prog
-        p = self.player(core)
-        src = core.zones[self.source(core)]
-        eligible = src if self.test is None else [c for c in src if self.test[core.ti][c]]
-        hand_size = len(core.zones[prog.hand + p])
-        if self.kind == "exact":
+        return self._counts_of(core, self.player(core))
+
+    def _counts_of(self, core: Core, p: int) -> tuple[list[int], int, int]:
+        """:meth:`_counts` for the player ``p`` (the value of ``player``)."""
+        zones = core.zones
+        src = zones[self.prog.hand + p] if self.source_is_hand else zones[self.source(core)]
+        test = self.test
+        if test is None:
+            eligible = src
+        else:
+            t = test[core.ti]
+            eligible = [c for c in src if t[c]]
+        kind = self._kind
+        if kind == 0:  # exact
             lo = hi = self.low(core)
-        elif self.kind == "range":
+        elif kind == 1:  # range
             assert self.high is not None
             lo, hi = self.low(core), self.high(core)
-        elif self.kind == "at_least":
+        elif kind == 2:  # at least
             lo, hi = self.low(core), len(eligible)
-        elif self.source_is_hand:  # discard to N: as many as leave N in the hand
-            lo = hi = hand_size - self.low(core)
+        elif kind == 3:  # discard to N: as many as leave N in the hand
+            lo = hi = len(zones[self.prog.hand + p]) - self.low(core)
         else:  # take to N: as many as bring the hand to N
-            lo = hi = self.low(core) - hand_size
-        hi = max(0, min(hi, len(eligible)))
-        lo = max(0, min(lo, hi))
+            lo = hi = self.low(core) - len(zones[self.prog.hand + p])
+        n = len(eligible)
+        if hi > n:
+            hi = n
+        if hi < 0:
+            hi = 0
+        if lo > hi:
+            lo = hi
+        elif lo < 0:
+            lo = 0
         return eligible, lo, hi
 
     def ready(self, core: Core) -> bool:
-        _, lo, hi = self._counts(core)
-        if hi == 0:
+        if self._counts(core)[2] == 0:
             core.pc += 1  # nothing to choose
             return False
         return True
 
     def legal(self, core: Core) -> LegalActions:
-        ordered, lo, hi = self._bounds(core)
-        selection = Selection(self.verb, tuple(ordered), lo, hi, self.prog.tables.codes)
-        if len(selection) > MAX_CHOICES:
+        eligible, lo, hi = self._counts(core)
+        selection = Selection(self.verb, tuple(sorted(eligible, key=self.prog.tables.order[core.ti].__getitem__)),
+                              lo, hi, self.prog.tables.codes)
+        if selection.total > MAX_CHOICES:
             raise GameLimitError(f"line {self.line}: more than {MAX_CHOICES} ways to choose cards")
         return LegalActions((), selection)
 
     def apply(self, core: Core, action: Action) -> None:
         prog = self.prog
-        p = self.actor(core)
-        s, d = self.source(core), self.dest(core)
-        cards = [] if action.args == ("none",) else [prog.tables.index[a] for a in action.args]
-        src = core.zones[s]
-        for c in cards:
-            src.remove(c)
-        core.zones[d].extend(cards)
-        prog.note_hand(core, d, cards)
+        p = self.player(core)
+        s = prog.hand + p if self.source_is_hand else self.source(core)
+        d = self.dest(core)
+        args = action.args
+        zones = core.zones
+        if args == ("none",):
+            cards: list[int] = []
+        else:
+            index = prog.tables.index
+            cards = [index[a] for a in args]
+            remove = zones[s].remove
+            for c in cards:
+                remove(c)
+            zones[d].extend(cards)
+            prog.note_hand(core, d, cards)
         prog.emit(core, (ev.SELECT, self.verb, p, tuple(cards), s, d, self.laws, _visible_mask(prog, core, d, s, p)))
         core.pc += 1
 

@@ -31,6 +31,25 @@ from typing import Any, overload
 
 from .actions import Action
 
+_PASCAL_MAX = 64
+_PASCAL = [[comb(n, k) for k in range(n + 1)] for n in range(_PASCAL_MAX + 1)]
+"""Binomial coefficients ``_PASCAL[n][k]`` of the sizes card selections meet (unranking reads them)."""
+
+_SIZES: dict[tuple[int, int, int], tuple[int, list[int]]] = {}
+"""(cards, lo, hi) -> (the number of subsets, the index of the first subset of each size)."""
+
+
+def _sizes(n: int, lo: int, hi: int) -> tuple[int, list[int]]:
+    starts = []
+    total = 0
+    for k in range(lo, hi + 1):
+        starts.append(total)
+        total += comb(n, k)
+    if len(_SIZES) >= 4096:  # bounded: the rules meet few shapes, a hostile file cannot grow it
+        _SIZES.clear()
+    _SIZES[(n, lo, hi)] = (total, starts)
+    return total, starts
+
 
 class Selection:
     """Every subset of ``cards`` with ``lo`` to ``hi`` members, as ``verb`` actions, lazily.
@@ -47,14 +66,11 @@ class Selection:
         self.lo = lo
         self.hi = hi
         self.codes = codes
-        n = len(cards)
-        starts = []
-        total = 0
-        for k in range(lo, hi + 1):
-            starts.append(total)
-            total += comb(n, k)
-        self.total = total
-        self._starts = starts  # the index of the first subset of each size
+        key = (len(cards), lo, hi)
+        sizes = _SIZES.get(key)
+        if sizes is None:
+            sizes = _sizes(*key)
+        self.total, self._starts = sizes  # and the index of the first subset of each size
         self._pos: dict[str, int] | None = None  # code -> position in `cards`, built on first use
 
     def __len__(self) -> int:
@@ -70,19 +86,21 @@ class Selection:
     def action(self, combo: Sequence[int]) -> Action:
         """The action choosing these cards (given in listed order)."""
         codes = self.codes
-        return Action(self.verb, tuple(codes[c] for c in combo) if combo else ("none",))
+        return Action(self.verb, tuple([codes[c] for c in combo]) if combo else ("none",))
 
     def unrank(self, i: int) -> list[int]:
         """The cards of the i-th subset (0 <= i < len), in listed order."""
-        k = self.lo
-        while k < self.hi and i >= self._starts[k + 1 - self.lo]:
+        k, hi, starts = self.lo, self.hi, self._starts
+        while k < hi and i >= starts[k + 1 - self.lo]:
             k += 1
-        i -= self._starts[k - self.lo]
+        i -= starts[k - self.lo]
         cards, n = self.cards, len(self.cards)
         out: list[int] = []
         j = 0
+        rows = _PASCAL if n <= _PASCAL_MAX else None
         while k:
-            block = comb(n - j - 1, k - 1)  # subsets whose next member is cards[j]
+            # subsets whose next member is cards[j]
+            block = rows[n - j - 1][k - 1] if rows is not None else comb(n - j - 1, k - 1)
             if i < block:
                 out.append(cards[j])
                 k -= 1
