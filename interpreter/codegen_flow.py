@@ -1,0 +1,278 @@
+"""Generated code for the steps between decisions: the automatic instructions of a deal
+(jumps and tests, variables, for-each and repeat loops, scores, and every other automatic
+instruction called in turn) run as one generated function per basic block.
+
+A block starts at a *leader* (the deal's first instruction, a jump's target, the
+instruction after a decision, a test or a loop's head...) and runs its instructions
+straight on; where the generic interpreter would come back to
+:meth:`~interpreter.program.Program.advance` between two instructions, the block goes
+on by itself, and calls the block it jumps to when that block comes later in the
+program (a loop's jump back, a decision, or an instruction it does not know returns to
+``advance`` with ``core.pc`` set, exactly as the generic instructions leave it). The
+generated function replaces the ``run`` method of the block's first instruction only:
+entering the program anywhere else runs the generic instructions, which do the same.
+
+Expressions stay the closures of :mod:`interpreter.expressions`, handed to the module
+under generated names (a value known when compiling is written as a literal when it is
+an ``int``); instructions it does not inline are called through their class's method.
+No text of the rule file reaches the source (see :mod:`interpreter.codegen`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tricklang.walk import Unknown
+
+from . import dealing, flow, keeping
+from .errors import RuleRuntimeError
+from .expressions import known
+from .flow import MAX_NUMBER, Instruction
+from .program import Program
+
+MAX_CHAIN = 24
+"""The most blocks one block calls in a row (deeper chains return to ``advance``), so that a
+long program never nests Python calls deeply."""
+
+_INLINE = (flow.Jump, flow.JumpUnless, flow.SetVar, flow.ForInit, flow.ForNext, flow.LoopHead, flow.Score)
+# (exact types: a subclass may move ``pc`` otherwise)
+_CONTROL = (flow.Jump, flow.JumpUnless, flow.ForNext, flow.LoopHead)
+"""Instructions that end a block (it goes on at one of their targets)."""
+"""Instructions written out in the block."""
+
+_CALLED = (
+    dealing.DealCards, dealing.TurnUp, dealing.SetTrump, dealing.Draw, dealing.Move, keeping.MoveUnder, keeping.Cut,
+    flow.EndMatch, flow.Expose, flow.ExposeCard, flow.Forbid, flow.Cancel, flow.SetBuiltin, flow.AddCounter,
+)
+"""Automatic instructions that always end with ``core.pc += 1``: a block calls their ``run`` in
+turn. Any other (the end of the deal, a redeal, a remedy's return or its moves in trick
+play) ends a block, and ``advance`` runs it."""
+
+
+def _straight(ins: Instruction) -> bool:
+    """An automatic instruction a block calls in turn (see :data:`_CALLED`)."""
+    return type(ins) in _CALLED
+
+
+def leaders(prog: Program) -> list[int]:
+    """The instructions a block starts at, in program order."""
+    ins = prog.instructions
+    out = {0, prog.deal_end}
+    for pc, i in enumerate(ins):
+        if i.decision:
+            out.add(pc + 1)
+            for t in getattr(i, "targets", ()):
+                out.add(t)
+        elif type(i) is flow.Jump:
+            out.update((i.target, pc + 1))
+        elif type(i) is flow.JumpUnless:
+            out.update((i.target, pc + 1))
+        elif type(i) is flow.ForNext or type(i) is flow.LoopHead:
+            out.update((i.end, pc, pc + 1))
+        elif type(i) not in _INLINE and not _straight(i):
+            out.update((pc, pc + 1))
+    for irr in prog.irregularities:
+        out.add(irr.entry)
+    return sorted(pc for pc in out if 0 <= pc < len(ins) and not ins[pc].decision and _runnable(ins[pc]))
+
+
+def _runnable(ins: Instruction) -> bool:
+    """Whether a block may start with this instruction (one it writes or calls)."""
+    return type(ins) in _INLINE or _straight(ins)
+
+
+class FlowGen:
+    """Writes the blocks of a program (functions ``b<pc>_run``) into a :class:`~interpreter.codegen.Writer`."""
+
+    def __init__(self, w: Any, prog: Program, generated_run: dict[int, str], kinds: dict[str, str]) -> None:
+        self.w, self.prog = w, prog
+        self.generated_run = generated_run  # pc -> a generated `run` to call (dealing)
+        self.kinds = kinds
+        self.leaders = leaders(prog)
+        self.lead_set = set(self.leaders)
+        self.depth: dict[int, int] = {}  # a written block -> how many blocks it may call in a row
+
+    def write(self) -> list[tuple[int, str, str]]:
+        """Write every block (in program order); returns the (pc, "run", function) to attach."""
+        bodies: dict[int, list[str]] = {}
+        for lead in reversed(self.leaders):  # later blocks first: their chain depth is known
+            sub = type(self.w)()
+            sub.objects = self.w.objects
+            self.sub = sub
+            self.calls = 0
+            self._block(lead)
+            bodies[lead] = sub.lines
+        for lead in self.leaders:
+            self.w.line()
+            self.w.lines.extend(bodies[lead])
+        return [(lead, "run", self.fn(lead)) for lead in self.leaders]
+
+    @staticmethod
+    def fn(pc: int) -> str:
+        return f"b{pc}_run"
+
+    def obj(self, pc: int, what: str, value: Any) -> str:
+        name = f"b{pc}_{what}"
+        if name not in self.w.objects:
+            self.w.obj(name, value)
+        return name
+
+    # -------------------------------------------------------------- a block
+    def members(self, lead: int) -> list[int]:
+        """The instructions of the block starting at ``lead``, in order."""
+        ins = self.prog.instructions
+        out = []
+        pc = lead
+        while pc < len(ins) and (pc == lead or pc not in self.lead_set) and _runnable(ins[pc]):
+            out.append(pc)
+            if type(ins[pc]) in _CONTROL:
+                break
+            pc += 1
+        return out
+
+    def where(self) -> dict[int, str]:
+        """For the listing: the block that writes or calls each instruction."""
+        out: dict[int, str] = {}
+        for lead in self.leaders:
+            for pc in self.members(lead):
+                how = "written" if type(self.prog.instructions[pc]) in _INLINE else "called"
+                out.setdefault(pc, f"generated, {how} in block {lead}")
+        return out
+
+    def _block(self, lead: int) -> None:
+        w = self.sub
+        members = self.members(lead)
+        w.line(f"# block {lead}: instructions {lead} to {members[-1]}")
+        with w.block(f"def {self.fn(lead)}(core):"):
+            w.line(f"core.steps += {len(members)}")
+            pc = lead
+            for _ in members:
+                pc = self._one(lead, pc)
+                if pc < 0:
+                    break
+            else:
+                self.transfer(lead, pc)
+        self.depth[lead] = self.calls
+
+    def transfer(self, lead: int, target: int) -> None:
+        """Go on at ``target``: call its block when it comes later and the chain stays short,
+        else leave it to ``advance``."""
+        w = self.sub
+        if target > lead and target in self.depth and self.depth[target] < MAX_CHAIN:
+            self.calls = max(self.calls, self.depth[target] + 1)
+            w.line(f"return {self.fn(target)}(core)")
+        else:
+            w.line(f"core.pc = {int(target)}")
+            w.line("return")
+
+    def _comment(self, pc: int, ins: Instruction) -> None:
+        kind = self.kinds.get(type(ins).__name__, "an instruction")
+        if ins.line > 0:
+            self.sub.rule_line(ins.line, f"{kind} (instruction {pc})")
+        else:
+            self.sub.line(f"# no rule line: {kind} (instruction {pc}, the flow between blocks)")
+
+    def _one(self, lead: int, pc: int) -> int:
+        """Write instruction ``pc``; returns the next pc, or -1 when the block ended here."""
+        w, ins = self.sub, self.prog.instructions[pc]
+        self._comment(pc, ins)
+        if type(ins) is flow.Jump:
+            self.transfer(lead, ins.target)
+            return -1
+        if type(ins) is flow.JumpUnless:
+            self._test(lead, pc, ins)
+            return -1
+        if type(ins) is flow.ForNext:
+            self._for_next(lead, pc, ins)
+            return -1
+        if type(ins) is flow.LoopHead:
+            self._loop_head(lead, pc, ins)
+            return -1
+        if isinstance(ins, flow.SetVar):
+            self._set_var(pc, ins)
+        elif isinstance(ins, flow.ForInit):
+            self._for_init(pc, ins)
+        elif isinstance(ins, flow.Score):
+            w.line(f"{self.obj(pc, 'DO_SCORE', flow.do_score)}({self.obj(pc, 'INS', ins)}, core)")
+            with w.block("if core.terminal:"):
+                w.line(f"core.pc = {int(pc + 1)}")
+                w.line("return")
+        else:  # an automatic instruction called in turn, as advance would
+            w.line(f"core.pc = {int(pc)}")
+            run = self.generated_run.get(pc)
+            if run is not None:
+                w.line(f"{run}(core)")
+            else:
+                w.line(f"{self.obj(pc, 'RUN', type(ins).run)}({self.obj(pc, 'INS', ins)}, core)")
+            with w.block("if core.terminal:"):
+                w.line("return")
+        return pc + 1
+
+    def _value(self, pc: int, what: str, fn: Any) -> str:
+        """The source of a closure's value: an int literal when known, else a call."""
+        value = known(fn)
+        if type(value) is int and -MAX_NUMBER <= value <= MAX_NUMBER:
+            return repr(int(value))
+        if not isinstance(value, Unknown):
+            return self.obj(pc, what + "_KNOWN", value)
+        return self.obj(pc, what, fn) + "(core)"
+
+    def _test(self, lead: int, pc: int, ins: flow.JumpUnless) -> None:
+        w = self.sub
+        value = known(ins.cond)
+        if not isinstance(value, Unknown):  # known when compiling (an option)
+            w.line("# known when compiling")
+            self.transfer(lead, pc + 1 if value else ins.target)
+            return
+        with w.block(f"if {self.obj(pc, 'COND', ins.cond)}(core):"):
+            self.transfer(lead, pc + 1)
+        self.transfer(lead, ins.target)
+
+    def _set_var(self, pc: int, ins: flow.SetVar) -> None:
+        w = self.sub
+        value = known(ins.value)
+        if not isinstance(value, Unknown) and (type(value) is not int or -MAX_NUMBER <= value <= MAX_NUMBER):
+            w.line(f"core.vars[{int(ins.slot)}] = {self._value(pc, 'VALUE', ins.value)}")
+            return
+        w.line(f"v = {self.obj(pc, 'VALUE', ins.value)}(core)")
+        error = self.obj(pc, "RuleRuntimeError", RuleRuntimeError)
+        message = self.obj(pc, "TOO_BIG", f"line {ins.line}: a number grew beyond 18 digits")
+        with w.block(f"if type(v) is int and not {-MAX_NUMBER} <= v <= {MAX_NUMBER}:"):
+            w.line(f"raise {error}({message})")
+        w.line(f"core.vars[{int(ins.slot)}] = v")
+
+    def _for_init(self, pc: int, ins: flow.ForInit) -> None:
+        w, prog = self.sub, self.prog
+        if ins.kind == "player":
+            n = prog.n
+            if ins.start is not None:
+                w.line(f"first = {self._value(pc, 'START', ins.start)}")
+            else:
+                w.line(f"first = (core.dealer + 1) % {int(n)}")
+            w.line("order = [" + ", ".join(f"(first + {i}) % {int(n)}" for i in range(n)) + "]")
+        else:
+            w.line("order = [" + ", ".join(str(int(s)) for s in range(len(prog.sides))) + "]")
+        if ins.exclude is not None:
+            w.line(f"ex = {self._value(pc, 'EXCLUDE', ins.exclude)}")
+            if ins.kind != "player" and ins.exclude_is_player:
+                w.line(f"ex = {self.obj(pc, 'SIDE_OF', prog.side_of)}[ex]")
+            w.line("order = [p for p in order if p != ex]")
+        w.line(f"core.vars[{int(ins.order_slot)}] = (order, 0)")
+
+    def _for_next(self, lead: int, pc: int, ins: flow.ForNext) -> None:
+        w = self.sub
+        w.line(f"order, i = core.vars[{int(ins.order_slot)}]")
+        with w.block("if i >= len(order):"):
+            self.transfer(lead, ins.end)
+        w.line(f"core.vars[{int(ins.var_slot)}] = order[i]")
+        w.line(f"core.vars[{int(ins.order_slot)}] = (order, i + 1)")
+        self.transfer(lead, pc + 1)
+
+    def _loop_head(self, lead: int, pc: int, ins: flow.LoopHead) -> None:
+        w = self.sub
+        w.line(f"count = core.vars[{int(ins.slot)}]")
+        cond = f" or not {self.obj(pc, 'COND', ins.cond)}(core)" if ins.cond is not None else ""
+        with w.block(f"if count >= {int(ins.bound)}{cond}:"):
+            self.transfer(lead, ins.end)
+        w.line(f"core.vars[{int(ins.slot)}] = count + 1")
+        self.transfer(lead, pc + 1)
