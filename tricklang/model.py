@@ -1,21 +1,23 @@
-"""The typed syntax model of a rule file: frozen pydantic nodes with source spans.
+"""The typed syntax model of a rule file: frozen nodes with source spans.
 
 The parser (:mod:`tricklang.parser`) builds these nodes from the Lark tree; nothing
 after the parser imports Lark. Every node carries a :class:`Span` so that the
-checker and the interpreter can point at the line that caused a problem.
+checker and the interpreter can point at the line that caused a problem. The nodes are
+:class:`~tricklang.frozen.Frozen` records: their fields are the annotations below, they
+are built from keyword arguments and never converted or validated when built (the
+parser's output is trusted; the tests check every bundled file's tree against the
+annotations with :func:`~tricklang.frozen.type_problems`).
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from .frozen import Frozen
 
 
-class Node(BaseModel):
+class Node(Frozen):
     """Base class of every syntax node: immutable, with a source span."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Span(Node):
@@ -595,6 +597,3 @@ class RuleFile(Node):
     extends_span: Span | None = None
     sections: tuple[tuple[str, Span], ...] = ()
 
-
-# The node classes build their validators on first use (`defer_build`): importing
-# tricklang stays cheap, and a rule file pays only for the nodes it contains.

@@ -10,9 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
-from typing import Any, cast
-
-from pydantic import BaseModel, ConfigDict, Field, SkipValidation, model_validator
+from typing import Any, ClassVar, cast
 
 from . import catalog
 from . import model as m
@@ -20,6 +18,7 @@ from .checker import Checker, check
 from .deck import card_codes
 from .diagnostics import Diagnostic, OptionError, RulesError, brief, printable
 from .extend import MAX_EXTENDS_DEPTH, merge, stamp
+from .frozen import Frozen
 from .lints import lint
 from .parser import MAX_SOURCE_BYTES, parse
 from .safety import check_safety
@@ -28,13 +27,15 @@ from .types import Symbols
 OptionValue = int | bool | str
 
 
-class Ruleset(BaseModel):
+class Ruleset(Frozen):
     """A parsed and checked rule file, with every option given a value.
 
     Build one with :func:`tricklang.load`; derive a variant with :meth:`with_options`.
+    Built directly (``Ruleset(rules=..., source=..., path=..., options=...)``) from a
+    rule file without its ``symbols``, it gets them from the checker.
     """
 
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+    _hidden: ClassVar[frozenset[str]] = frozenset({"symbols"})
 
     rules: m.RuleFile
     source: str
@@ -42,18 +43,15 @@ class Ruleset(BaseModel):
     options: dict[str, OptionValue]
     warnings: tuple[Diagnostic, ...] = ()
     bases: tuple[str, ...] = ()
-    symbols: SkipValidation[Symbols] = Field(default=cast(Symbols, None), repr=False)
+    symbols: Symbols = cast(Symbols, None)
     """The checker's symbol table: the type of every name and variable (see :mod:`tricklang.types`)."""
 
-    @model_validator(mode="before")
-    @classmethod
-    def _symbol_table(cls, data: Any) -> Any:
+    def __post_init__(self) -> None:
         """A Ruleset built without the loader gets its symbol table from the checker here."""
-        if isinstance(data, dict) and data.get("symbols") is None and isinstance(data.get("rules"), m.RuleFile):
-            checker = Checker(data["rules"])
+        if self.symbols is None and isinstance(self.rules, m.RuleFile):
+            checker = Checker(self.rules)
             checker.run()
-            data = {**data, "symbols": checker.symbols}
-        return data
+            self.__dict__["symbols"] = checker.symbols
 
     @property
     def name(self) -> str:
