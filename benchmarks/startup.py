@@ -20,6 +20,7 @@ from typing import Any
 
 import interpreter
 import tricklang
+from tricklang.parser import stored_tables_match
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -117,6 +118,9 @@ def report(quick: bool = False) -> dict[str, Any]:
     print(f"| from interpreter import State (the runtime) | {imp_all[0]:.3f} s | {imp_all[1]:.3f} s |")
     print(f"| cold tricklang check rules/ecarte.trick, in full (--no-cache) | {check[0]:.3f} s | {check[1]:.3f} s |")
     print(f"| cold tricklang check rules/ecarte.trick, answered from the cache | {cached[0]:.3f} s | {cached[1]:.3f} s |")
+    if not stored_tables_match():
+        print("| (the parser's stored tables are not for this Lark or grammar: each check analysed the grammar; "
+              "run tests/make_parse_tables.py) | | |")
     new_ms, replay_ms, n = from_json_ms(20 if quick else 50)
     print(f"| State.from_json, new game (rules loaded before) | {new_ms:.2f} ms | |")
     print(f"| State.from_json, {n} actions replayed | {replay_ms:.2f} ms | |")

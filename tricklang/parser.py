@@ -97,13 +97,21 @@ def _lark() -> Lark:
     Python literals, read like any module of the package; nothing is unpickled) when they
     were made from this grammar by this version of Lark; else analysed from the grammar."""
     grammar = _grammar()
-    from . import parse_tables
+    if stored_tables_match(grammar):
+        from . import parse_tables
 
-    if parse_tables.LARK_VERSION == lark.__version__ and parse_tables.GRAMMAR_SHA256 == _sha256(grammar):
         loaded: Lark = Lark._load_from_dict(  # type: ignore[no-untyped-call]
             parse_tables.DATA, parse_tables.MEMO, postlex=_TrickIndenter())
         return loaded
     return Lark(grammar, postlex=_TrickIndenter(), **_OPTIONS)
+
+
+def stored_tables_match(grammar: str | None = None) -> bool:
+    """Whether :mod:`tricklang.parse_tables` was made from this grammar by the installed Lark."""
+    from . import parse_tables
+
+    text = _grammar() if grammar is None else grammar
+    return parse_tables.LARK_VERSION == lark.__version__ and parse_tables.GRAMMAR_SHA256 == _sha256(text)
 
 
 def _sha256(text: str) -> str:

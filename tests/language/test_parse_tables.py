@@ -27,9 +27,11 @@ def analysed() -> Lark:
 def test_stored_tables_are_current() -> None:
     """Made from this grammar by this Lark (Lark numbers its states and tokens in an order
     that varies from run to run, so the file itself cannot be compared with a new one)."""
-    assert parse_tables.LARK_VERSION == lark.__version__, f"Lark {lark.__version__} is installed: run {REGENERATE}"
     assert parse_tables.GRAMMAR_SHA256 == parser._sha256(parser._grammar()), f"grammar.lark changed: run {REGENERATE}"
-    assert parse_tables.DATA["options"] == {k: v for k, v in parse_tables.DATA["options"].items() if k != "postlex"}
+    assert "postlex" not in parse_tables.DATA["options"]  # an object, given when loading
+    if parse_tables.LARK_VERSION != lark.__version__:  # a new Lark release: correct, but analysed at every start
+        pytest.skip(f"the tables are for Lark {parse_tables.LARK_VERSION}, {lark.__version__} is installed: "
+                    f"they are not used until {REGENERATE} is run")
     fresh: dict[str, Any] = {}
     exec(compile(parser.tables_source(), "parse_tables.py", "exec"), fresh)
     assert (fresh["LARK_VERSION"], fresh["GRAMMAR_SHA256"]) == (parse_tables.LARK_VERSION, parse_tables.GRAMMAR_SHA256)
@@ -45,7 +47,8 @@ def _shape(data: dict[str, Any]) -> tuple[int, list[str]]:
 def test_stored_tables_parse_every_rule_file_as_the_grammar_does(analysed: Lark) -> None:
     parser._lark.cache_clear()
     stored = parser._lark()
-    assert stored.source_path == "<deserialized>"  # built from the tables, not analysed again
+    if parser.stored_tables_match():
+        assert stored.source_path == "<deserialized>"  # built from the tables, not analysed again
     assert len(RULE_FILES) > 10
     for path in RULE_FILES:
         text = path.read_text(encoding="utf-8")
