@@ -15,7 +15,7 @@ from tricklang import model as m
 from tricklang.types import PLAYER, Kind, Type
 from tricklang.walk import Value, Visitor
 
-from . import codegen, keeping, remedies
+from . import codegen, keeping, pauses, remedies
 from . import instructions as ins
 from .cards import NO_TRUMP, CardTables
 from .core import Core
@@ -63,6 +63,10 @@ class _Compiler(ExpressionCompiler, Visitor[None]):
         self.constants.update({"true": True, "false": False, **self.prog.options})
         for name in self.symbols.variables:
             self.constants.pop(name, None)
+        # The referee's moments some irregularity names (see interpreter/pauses.py): a pause
+        # follows each statement of the deal (not of a remedy) that ends such a moment.
+        self.moments = {ph for irr in self.rules.irregularities for ph in irr.phases if ph in pauses.MOMENTS}
+        self.in_remedy = False
 
     # ------------------------------------------------------------ helpers
     def slot(self, name: str) -> int:
@@ -139,7 +143,9 @@ class _Compiler(ExpressionCompiler, Visitor[None]):
             )
             entry.entry = self.here
             entry.anytime = "any" in irr.phases
+            self.in_remedy = True
             self.block(irr.body)
+            self.in_remedy = False
             self.emit(ins.Return(prog))
             prog.irregularities.append(entry)
             self.context = saved
@@ -173,6 +179,12 @@ class _Compiler(ExpressionCompiler, Visitor[None]):
     def visit_DealCards(self, st: m.DealCards) -> None:
         first = self.seat(st.first) if st.first is not None else None
         self.emit(ins.DealCards(self.prog, [self.expr(p) for p in st.packets], first), st)
+        self.pause("deal", st)
+
+    def pause(self, moment: str, st: m.Statement, tricks_at: int = -1) -> None:
+        """The referee's pause after ``st`` when an irregularity names ``moment``."""
+        if moment in self.moments and not self.in_remedy:
+            self.emit(pauses.RefereePause(self.prog, moment, tricks_at), st)
 
     def visit_TurnUp(self, st: m.TurnUp) -> None:
         self.emit(ins.TurnUp(self.prog, self.expr(st.count), self.zone_expr(st.to)), st)
@@ -407,7 +419,8 @@ class _Compiler(ExpressionCompiler, Visitor[None]):
         tricks = ins.Tricks(prog, self.expr(st.count), self.seat(st.leader), obligations, lead_rules, declarations)
         tricks.window_slot = self.hidden_slot("window")
         tricks.lead_lines = lead_lines
-        self.emit(tricks, st)
+        at = self.emit(tricks, st)
+        self.pause("end_of_play", st, at)
 
     def effects(self, stmts: tuple[m.Statement, ...], laws: tuple[str, ...]) -> Callable[[Core], None]:
         """Compile the body of a declaration: scores, variables and conditions only."""

@@ -25,13 +25,16 @@ if TYPE_CHECKING:
     from .program import Program
 
 
-def offered(prog: Program, core: Core, phase: str) -> list[Action]:
-    """The irregular actions on offer now, in their fixed order (see the module docstring)."""
+def offered(prog: Program, core: Core, phase: str, named_only: bool = False) -> list[Action]:
+    """The irregular actions on offer now, in their fixed order (see the module docstring);
+    with ``named_only``, only those of irregularities that name ``phase`` (not `during any`)."""
     out: list[Action] = []
     in_remedy = bool(core.calls)
     for irr in prog.irregularities:
         if in_remedy and not irr.anytime or "any" not in irr.phases and phase not in irr.phases:
             continue  # while a remedy asks for a decision, only those declared `during any`
+        if named_only and phase not in irr.phases:
+            continue
         seats = [irr.by(core)] if irr.by is not None else range(prog.n)
         for p in seats:
             if isinstance(p, int) and 0 <= p < prog.n:

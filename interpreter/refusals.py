@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from . import irregular
 from .errors import InvalidActionError
 from .instructions import Tricks
+from .pauses import RefereePause
 
 if TYPE_CHECKING:
     from .actions import Action
@@ -51,9 +52,12 @@ class Refusals:
             return irregular.why_not(self.program, self.core, self._instruction().phase(self.core), text.split()[1:])
         verbs = sorted(legal.verbs())
         player = self.current_player
+        ins = self._instruction()
+        if isinstance(ins, RefereePause) and verb not in verbs:
+            return (f"this is the referee's pause {ins.words}: seat {player} (the dealer, for the table) may "
+                    "'continue', or an irregularity may be recorded ('irregular NAME SEAT ...')")
         if verb not in verbs:
             return f"seat {player} must now {' or '.join(verbs)}" if verbs else "nothing can be done now"
-        ins = self._instruction()
         if isinstance(ins, Tricks) and verb == "play":
             tables = self.program.tables
             words = text.split()

@@ -3,30 +3,37 @@ progress starts again with P to lead), ``replay the tricks`` (trick play starts 
 from its first trick) and ``P becomes dealer`` (the roles follow him).
 
 The first two run only in an irregularity offered during play (the checker's
-``remedy-outside-play``): the interrupted decision is then the trick play, whose
+``remedy-outside-play``; ``replay the tricks`` also at the pause after the last card,
+``during end_of_play``): the interrupted decision is then the trick play, whose
 instruction is found through ``core.calls``. Nothing here knows any particular game.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from . import events as ev
 from .cards import NO_TRUMP
 from .core import Core
 from .errors import RuleRuntimeError
 from .flow import Instruction
+from .pauses import RefereePause
 from .program import Fn, Program
 from .tricks import Tricks
 
 
-def _interrupted_tricks(prog: Program, core: Core, line: int, what: str) -> Tricks:
-    """The trick play an irregularity interrupted.
+def _interrupted_tricks(prog: Program, core: Core, line: int, what: str, finished: bool = False) -> Tricks:
+    """The trick play an irregularity interrupted; with ``finished``, also one just over,
+    whose last card was followed by the referee's pause (``during end_of_play``): the
+    remedy then returns to that trick play rather than to the pause.
 
     Raises:
-        RuleRuntimeError: no trick play is in progress.
+        RuleRuntimeError: no trick play is in progress (or, with ``finished``, just over).
     """
     ins = prog.instructions[core.calls[-1]] if core.calls else None
+    if finished and isinstance(ins, RefereePause) and ins.tricks_at >= 0:
+        core.calls[-1] = ins.tricks_at
+        return cast(Tricks, prog.instructions[ins.tricks_at])
     if not isinstance(ins, Tricks) or not core.tr_active:
         raise RuleRuntimeError(f"line {line}: {what} needs a trick play in progress")
     return ins
@@ -81,7 +88,7 @@ class ReplayTricks(Instruction):
 
     def run(self, core: Core) -> None:
         prog = self.prog
-        tricks = _interrupted_tricks(prog, core, self.line, "'replay the tricks'")
+        tricks = _interrupted_tricks(prog, core, self.line, "'replay the tricks'", finished=True)
         index = prog.tables.index
         played_by: dict[int, int] = {}
         for entry in core.events[core.deal_events:]:

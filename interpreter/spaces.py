@@ -24,7 +24,13 @@ block          ids
 ``done``       one-card mode: end the pending selection here
 ``cards``      default mode: a whole selection of several cards (or none) is
                ``start + sum(2**c)`` over its cards c: one id per subset of the deck
+``referee``    table mode only: ``continue`` at the referee's pauses (see
+               :mod:`interpreter.pauses`), when an irregularity names a pause and
+               ``continue`` is not already in the ``word`` block
 =============  =====================================================================
+
+The ``referee`` block comes last so that every id of a strict-mode game means the same
+in table mode; a strict-mode space never has it.
 
 A card id therefore means "that card, for whatever the state asks": to play it,
 or (one-card mode) to add it to the discard or to what is taken. Default-mode
@@ -55,6 +61,7 @@ from tricklang.walk import Value, fold_int, statements_of
 
 from .actions import Action
 from .errors import IllegalActionError, InvalidActionError
+from .pauses import MOMENTS
 
 if TYPE_CHECKING:
     from tricklang import Ruleset
@@ -82,7 +89,7 @@ class ActionSpace:
     docstring); ``size`` is ``num_distinct_actions``.
     """
 
-    def __init__(self, ruleset: Ruleset, program: Program, selections: str) -> None:
+    def __init__(self, ruleset: Ruleset, program: Program, selections: str, table: bool = False) -> None:
         rules = ruleset.rules
         stmts = list(statements_of(rules))
         tables = program.tables
@@ -107,6 +114,9 @@ class ActionSpace:
         self.irregular: list[tuple[str, ...]] = [
             (irr.name, str(p), *args) for irr in rules.irregularities for p in range(program.n)
             for args in product(*(_parameter_words(q, self.codes) for q in irr.params))]
+        self.table = table
+        paused = table and any(ph in MOMENTS for irr in rules.irregularities for ph in irr.phases)
+        self.referee: list[str] = ["continue"] if paused and "continue" not in self.words else []
         self.blocks: list[Block] = []
         start = 0
         has_select = bool(self.select_verbs)
@@ -114,12 +124,14 @@ class ActionSpace:
                            ("bid", self.bid_high - self.bid_low + 1 if self.bid_high >= self.bid_low else 0),
                            ("declare", len(self.declarations)), ("irregular", len(self.irregular)),
                            ("done", 1 if has_select and selections == "one_card" else 0),
-                           ("cards", 2 ** len(self.codes) if has_select and selections == "all" else 0)):
+                           ("cards", 2 ** len(self.codes) if has_select and selections == "all" else 0),
+                           ("referee", len(self.referee))):
             self.blocks.append(Block(name, start, size))
             start += size
         self.size = start
         self._start = {b.name: b.start for b in self.blocks}
         self._word_ids = {w: self._start["word"] + i for i, w in enumerate(self.words)}
+        self._word_ids.update({w: self._start["referee"] + i for i, w in enumerate(self.referee)})
         self._suit_ids = {s: self._start["name"] + i for i, s in enumerate(self.suits)}
         self._decl_ids = {d: self._start["declare"] + i for i, d in enumerate(self.declarations)}
         self._irr_ids = {words: self._start["irregular"] + i for i, words in enumerate(self.irregular)}
@@ -131,7 +143,7 @@ class ActionSpace:
 
     def __repr__(self) -> str:
         parts = ", ".join(f"{b.name} {b.start}..{b.start + b.size - 1}" for b in self.blocks if b.size)
-        return f"<ActionSpace {self.selections} size={self.size}: {parts}>"
+        return f"<ActionSpace {self.selections}{' table' if self.table else ''} size={self.size}: {parts}>"
 
     def block_of(self, i: int) -> Block:
         """The block holding id ``i``.
@@ -204,6 +216,8 @@ class ActionSpace:
             return Action("irregular", self.irregular[k])
         if b.name == "done":
             return Action("done")
+        if b.name == "referee":
+            return Action(self.referee[k])
         cards = [c for c in range(len(self.codes)) if k >> c & 1]
         return Action(card_verb if card_verb != "play" else "select",
                       tuple(self.codes[c] for c in cards) if cards else ("none",))
@@ -231,9 +245,9 @@ _SPACES: weakref.WeakKeyDictionary[Program, dict[str, ActionSpace]] = weakref.We
 
 
 def action_space(state: State, selections: str | None = None) -> ActionSpace:
-    """The action space of a state's rule file (cached per compiled rule file and mode).
-
-    ``selections`` defaults to the state's own mode.
+    """The action space of a state's rule file (cached per compiled rule file and modes):
+    its selection mode (``selections``, by default the state's own) and whether the state
+    is in table mode (which may add the ``referee`` block).
 
     Raises:
         RecordError: ``selections`` is not 'all' or 'one_card'.
@@ -244,9 +258,11 @@ def action_space(state: State, selections: str | None = None) -> ActionSpace:
 
         raise RecordError(f"selections must be 'all' or 'one_card', not {mode!r}")
     per_mode = _SPACES.setdefault(state.program, {})
-    space = per_mode.get(mode)
+    table = state.core.table
+    key = mode + " table" if table else mode
+    space = per_mode.get(key)
     if space is None:
-        space = per_mode[mode] = ActionSpace(state.ruleset, state.program, mode)
+        space = per_mode[key] = ActionSpace(state.ruleset, state.program, mode, table)
     return space
 
 

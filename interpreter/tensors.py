@@ -19,7 +19,8 @@ Observation segments, in order:
 * ``maker`` (one-hot over seats, then "none"), ``bid`` (raw);
 * ``dealer`` (one-hot over seats), ``deal number``;
 * ``to act``: one-hot over seats, then "chance", then "nobody" (the match is over);
-  ``decision``: one-hot over play, select, choice, auction, bid, name_trump, chance, over;
+  ``decision``: one-hot over play, select, choice, auction, bid, name_trump, chance, over
+  (none set at a referee's pause, table mode only: see :mod:`interpreter.pauses`);
 * ``phase``: one-hot over the rule file's phase names (see :attr:`TensorLayout.phases`);
 * ``picks``: one-card mode, the cards of the pending selection the observer has picked
   (zeros for the other seats), and ``picks count`` (public).
@@ -238,7 +239,9 @@ def _fill_observation(state: State, p: int, layout: TensorLayout, out: list[floa
     out[pos + (n + 1 if actor is None else n if actor == CHANCE_PLAYER else rel[actor])] = 1.0
     pos += n + 2
     decision = state.decision
-    out[pos + KINDS.index(decision.kind if decision is not None else "over")] = 1.0
+    kind = decision.kind if decision is not None else "over"
+    if kind in KINDS:  # not a referee's pause: a kind of its own would change every strict layout
+        out[pos + KINDS.index(kind)] = 1.0
     pos += len(KINDS)
     phase = state.phase
     if phase in layout.phases:

@@ -28,6 +28,7 @@ from .cards import NO_TRUMP
 from .errors import ArgumentError
 from .events import render
 from .instructions import Auction, Bid, Choose, NameTrump, Select, Tricks
+from .pauses import RefereePause
 
 if TYPE_CHECKING:
     from array import array
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 
 _KINDS: tuple[tuple[type, str], ...] = (
     (Tricks, "play"), (Select, "select"), (Choose, "choice"), (Auction, "auction"),
-    (Bid, "bid"), (NameTrump, "name_trump"),
+    (Bid, "bid"), (NameTrump, "name_trump"), (RefereePause, "pause"),
 )
 
 
@@ -49,8 +50,9 @@ class Decision:
     """The decision pending: its kind, the seat to act, the phase name and its bounds.
 
     ``kind`` is one of ``play``, ``select`` (discard, take, rob: choosing cards),
-    ``choice`` (named options), ``auction``, ``bid`` (a player's own bid) and
-    ``name_trump``; ``phase`` is :attr:`State.phase` (a selection's verb, e.g.
+    ``choice`` (named options), ``auction``, ``bid`` (a player's own bid),
+    ``name_trump`` and, in table mode, ``pause`` (a referee's pause: ``continue`` or an
+    irregularity; see :mod:`interpreter.pauses`); ``phase`` is :attr:`State.phase` (a selection's verb, e.g.
     ``discard``). ``low``/``high`` bound the number of cards of a selection and the
     bid of an auction or own bid; None for the other kinds.
     """

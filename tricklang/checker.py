@@ -396,8 +396,10 @@ class Checker:
     def _decision_kinds(self) -> set[str]:
         kinds = {"any"}
         for st in statements(self.rules.deal):
+            if isinstance(st, m.DealCards):
+                kinds.add("deal")  # the referee's pause right after the cards are dealt (table mode)
             if isinstance(st, m.Tricks):
-                kinds.add("play")
+                kinds.update(("play", "end_of_play"))  # end_of_play: the pause after the last card
             elif isinstance(st, m.Auction):
                 kinds.add("auction")
             elif isinstance(st, m.NameTrump):
@@ -469,7 +471,8 @@ class Checker:
 
     def _check_trick_remedies(self) -> None:
         """`P leads` and `replay the tricks` act on the trick play in progress: only the
-        remedy of an irregularity offered during play (and at no other decision) may use them."""
+        remedy of an irregularity offered during play (and at no other decision) may use them;
+        `replay the tricks` also at the pause after the deal's last card (`end_of_play`)."""
         def remedies(stmts: tuple[m.Statement, ...]) -> list[m.Statement]:
             return [st for st in statements(stmts) if isinstance(st, (m.Leads, m.ReplayTricks))]
 
@@ -478,12 +481,15 @@ class Checker:
             self.error("remedy-outside-play", f"{_remedy_words(st)} acts on the trick play in progress; "
                        "only an irregularity's remedy can run then", st.span, hint)
         for irr in self.rules.irregularities:
-            if set(irr.phases) == {"play"}:
-                continue
             for st in remedies(irr.body):
+                # Replaying the tricks also fits the pause after the last card; a lead needs a trick in progress.
+                allowed = {"play", "end_of_play"} if isinstance(st, m.ReplayTricks) else {"play"}
+                if irr.phases and set(irr.phases) <= allowed:
+                    continue
                 during = ", ".join(irr.phases) if irr.phases else "any decision"
                 self.error("remedy-outside-play", f"{_remedy_words(st)} acts on the trick play in progress, but "
-                           f"irregularity '{irr.name}' is offered during {during}", st.span, hint)
+                           f"irregularity '{irr.name}' is offered during {during}", st.span,
+                           hint + (" (or 'during play, end_of_play')" if isinstance(st, m.ReplayTricks) else ""))
 
     # ------------------------------------------------------------ card counts
     def _check_card_counts(self) -> None:

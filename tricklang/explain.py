@@ -21,6 +21,10 @@ from . import model as m
 from .prose import CITE_RE, Item, Prose, cited_laws, in_words, joined, strip_comment
 from .ruleset import Ruleset
 
+_MOMENTS = {"deal": "the pause after the deal (before what follows it)",
+            "end_of_play": "the pause after the last card (before the scoring)"}
+"""The referee's pauses (interpreter/pauses.py) in words."""
+
 __all__ = ["CITE_RE", "allowed", "cited_laws", "explain", "explain_statement", "strip_comment"]
 
 
@@ -223,7 +227,7 @@ class _Explainer(Prose):
             lead += f", by {self.expr(irr.by)}"
         phases = getattr(irr, "phases", ())
         if phases:
-            lead += f", during {joined(list(phases), 'or')}"
+            lead += f", during {joined([_MOMENTS.get(p, p) for p in phases], 'or')}"
         if getattr(irr, "guard", None) is not None:
             lead += f", when {self.condition(irr.guard)}"
         self.card_parameters = frozenset(p.name for p in params if p.kind == "card")

@@ -513,6 +513,39 @@ def test_c23_the_same_under_difference_scoring_and_the_next_deal_starts_clean() 
     assert {f"revoke {s}" for s in range(4)} <= offered(state)
 
 
+def test_c23_a_revoke_in_the_last_trick_is_recorded_after_the_last_card_before_the_counting() -> None:
+    state = game()
+    to_play(state)
+    for _ in range(4 * 6):
+        state.apply(regular(state)[0])
+    # The last card is played and the deal not yet counted: the referee's pause.
+    assert state.phase == "end_of_play" and state.current_player == DEALER and state.deal_number == 1
+    assert state.scores == [0, 0] and not any(state.hand(seat) for seat in range(4))
+    assert regular(state) == ["continue"] and {f"revoke {s}" for s in range(4)} <= offered(state)
+    clean = state.clone()
+    since = mark(state)
+    state.apply("irregular revoke 1")  # seat 1 revoked in the last trick
+    clean.apply("continue")
+    taken = points_taken(state, 1)
+    assert scores_since(clean, since) == [(0, taken[0], "made the bid"), (1, taken[1], "defenders' points")]
+    assert scores_since(state, since) == [(1, -5, "revoke"), (0, taken[0], "points taken")]
+    assert state.deal_number == 2 and state.scores == [taken[0], -5]  # nothing left to record: counted at once
+    assert_all_cards_accounted(state)
+
+
+def test_the_pause_after_the_last_card_is_table_mode_only_and_keeps_strict_play_unchanged() -> None:
+    order = pack(HANDS, DEALER)
+    strict = interpreter.new_game(CINCH, seed=1, deck=order, dealer=DEALER)
+    table = game()
+    for state in (strict, table):
+        to_play(state)
+        while state.deal_number == 1:
+            state.apply(regular(state)[0])
+    assert [a for a in table.actions if a != "continue"] == list(strict.actions)
+    assert list(table.actions).count("continue") == 1
+    assert table.events(None) == strict.events(None) and table.scores == strict.scores
+
+
 # ------------------------------------------------------------------ properties
 
 

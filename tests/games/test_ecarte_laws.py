@@ -56,9 +56,15 @@ def deck(elder: list[str], dealer: list[str], turnup: str, stock: list[str] | No
 
 
 def game(elder: list[str] | None = None, dealer: list[str] | None = None, turnup: str = "7H",
-         stock: list[str] | None = None, seed: int = 1, **options: Any) -> State:
+         stock: list[str] | None = None, seed: int = 1, at_deal: bool = False, **options: Any) -> State:
+    """A table-mode game of the given first deal, at the elder's first decision (after the
+    turn-up), or with ``at_deal`` at the referee's pause before the turn-up."""
     order = deck(elder or ELDER_HAND, dealer or DEALER_HAND, turnup, stock)
-    return interpreter.new_game(RULES, seed=seed, deck=order, dealer=DEALER, mode="table", options=options)
+    state = interpreter.new_game(RULES, seed=seed, deck=order, dealer=DEALER, mode="table", options=options)
+    assert state.phase == "deal" and state.current_player == DEALER and regular(state) == ["continue"]
+    if not at_deal:
+        state.apply("continue")
+    return state
 
 
 
@@ -111,8 +117,8 @@ def play_out_deal(state: State) -> None:
 
 
 def test_e8_wrong_count_before_turnup_dealer_corrects_or_new_deal() -> None:
-    state = game(turnup="KH")  # the dealer turns up the king: +1 (E16)
-    assert state.scores == [1, 0]
+    state = game(turnup="KH", at_deal=True)  # the king is the eleventh card, not yet turned
+    assert state.zone("turnup") == [] and state.trump is None and state.scores == [0, 0] and len(state.hand(ELDER)) == 5
     hands = (state.hand(0), state.hand(1))
     assert "wrong_count_before_turnup 0" in offered(state)
     state.apply("irregular wrong_count_before_turnup 0")
@@ -120,28 +126,44 @@ def test_e8_wrong_count_before_turnup_dealer_corrects_or_new_deal() -> None:
     again = state.clone()
 
     state.apply("correct")  # the engine's deal is the corrected one: nothing changes
-    assert (state.hand(0), state.hand(1)) == hands
+    assert (state.hand(0), state.hand(1)) == hands and state.phase == "deal" and regular(state) == ["continue"]
+    state.apply("continue")  # now the trump is turned: the dealer's king (E16)
     assert state.scores == [1, 0] and state.deal_number == 1 and regular(state) == ["stand", "propose"]
 
-    again.apply("new_deal")  # default: the deal passes (misdeal_effect), the king is taken back
+    again.apply("new_deal")  # default: the deal passes (misdeal_effect); no king was ever turned
     assert again.deal_number == 2 and again.dealer == ELDER and final(again) == [0, 0]
+    assert again.phase == "deal" and again.current_player == ELDER  # the new dealer's deal, before its turn-up
     assert_all_cards_accounted(again)
 
-    same = game(turnup="KH", misdeal_effect="same_dealer")
+    same = game(turnup="KH", misdeal_effect="same_dealer", at_deal=True)
     same.apply("irregular wrong_count_before_turnup 0")
     same.apply("new_deal")
     assert same.deal_number == 2 and same.dealer == DEALER and final(same) == [0, 0]
 
 
-def test_e8_to_e13_are_only_offered_before_any_exchange() -> None:
-    state = game()
-    first = {"wrong_count_before_turnup 0", "dealer_short_after_deal 0", "dealer_long_after_deal 0",
-             "elder_short_after_deal 0", "elder_long_after_deal 0", "two_cards_turned_up 0",
-             "two_cards_turned_up_hand_seen 0", "faced_card_in_pack 0", "dealer_exposed_elders_card 0",
-             "deal_out_of_turn 1"}
-    assert first <= offered(state)
+BEFORE_TURNUP = {"wrong_count_before_turnup 0", "faced_card_in_pack 0", "dealer_exposed_elders_card 0",
+                 "deal_out_of_turn 1"}
+
+
+def test_e8_e12_e13_are_recorded_before_the_turn_up_and_e9_e11_after_it() -> None:
+    state = game(at_deal=True)
+    after = {"dealer_short_after_deal 0", "dealer_long_after_deal 0", "elder_short_after_deal 0",
+             "elder_long_after_deal 0", "two_cards_turned_up 0", "two_cards_turned_up_hand_seen 0",
+             "deal_out_of_turn_stands 1"}
+    assert offered(state) == BEFORE_TURNUP | {"imperfect_pack 0"}  # E15 at any moment
+    state.apply("continue")
+    assert after <= offered(state) and not BEFORE_TURNUP & offered(state)
     exchange(state)
-    assert state.phase == "choice" and not first & offered(state)
+    assert state.phase == "choice" and not (BEFORE_TURNUP | after) & offered(state)
+
+
+def test_the_pause_before_the_turn_up_is_table_mode_only() -> None:
+    order = deck(ELDER_HAND, DEALER_HAND, "KH")
+    strict = interpreter.new_game(RULES, seed=1, deck=order, dealer=DEALER)
+    table = game(turnup="KH")
+    assert strict.phase == "choice" and strict.actions == [] and strict.scores == [1, 0]
+    assert list(table.actions) == ["continue"] and table.actors.tolist() == [DEALER]
+    assert [e for e in table.events(None) if e["type"] != "irregularity"] == strict.events(None)
 
 
 def test_e9_dealer_short_fills_from_the_stock_or_loses_the_deal() -> None:
@@ -303,7 +325,7 @@ def test_e11_two_cards_turned_after_the_elder_looked() -> None:
     # Club Code: the new deal is compulsory.
     club = game(multi_turnup_remedy="club_code")
     club.apply("irregular two_cards_turned_up_hand_seen 0")
-    assert club.deal_number == 2 and club.dealer == DEALER and regular(club) == ["stand", "propose"]
+    assert club.deal_number == 2 and club.dealer == DEALER and regular(club) == ["continue"]  # the new deal's pause
 
 
 def test_e11_maxwells_remedies_for_two_cards_turned() -> None:
@@ -330,27 +352,29 @@ def test_e11_maxwells_remedies_for_two_cards_turned() -> None:
 
 
 def test_e12_faced_card_in_the_pack_means_a_fresh_deal() -> None:
-    state = game(turnup="KH")
+    state = game(turnup="KH", at_deal=True)
     state.apply("irregular faced_card_in_pack 0")
     assert state.deal_number == 2 and state.dealer == DEALER and final(state) == [0, 0]
     assert_all_cards_accounted(state)
 
 
 def test_e12_dealer_exposing_an_elder_card_voids_the_deal_at_the_elder_option() -> None:
-    state = game()
+    state = game(at_deal=True)
     assert offered_with_arguments(state, "dealer_exposed_elders_card") == [f"0 {c}" for c in ELDER_HAND]  # in deck order
     state.apply(f"irregular dealer_exposed_elders_card 0 {ELDER_HAND[0]}")
     assert {"type": "exposed", "zone": f"hand of seat {ELDER}", "cards": [ELDER_HAND[0]], "laws": ["E12"]} in state.events(DEALER)
     assert regular(state) == ["new_deal", "play_on"]
     void = state.clone()
     state.apply("play_on")
-    assert state.deal_number == 1 and regular(state) == ["stand", "propose"]
+    assert state.deal_number == 1 and regular(state) == ["continue"]  # back at the pause before the turn-up
+    state.apply("continue")
+    assert regular(state) == ["stand", "propose"]
     void.apply("new_deal")
     assert void.deal_number == 2 and void.dealer == DEALER
 
 
 def test_e13_deal_out_of_turn_is_dealt_again_by_the_rightful_dealer() -> None:
-    state = game(turnup="KH")
+    state = game(turnup="KH", at_deal=True)
     assert "deal_out_of_turn 1" in offered(state) and "deal_out_of_turn 0" not in offered(state)
     state.apply("irregular deal_out_of_turn 1")
     assert state.deal_number == 2 and state.dealer == DEALER and final(state) == [0, 0]
@@ -875,6 +899,41 @@ def test_e46_an_offender_who_plays_on_and_wins_scores_one_point_less(
         assert state.deal_number == 2
 
 
+def play_cards(state: State, cards: list[str]) -> None:
+    """Play these cards in turn, passing over the window after a led king (left unmarked)."""
+    for card in cards:
+        state.apply("play " + card)
+        if state.phase == "play" and "continue" in legal(state):
+            state.apply("continue")
+
+
+def test_e46_a_revoke_in_the_last_trick_is_recorded_after_the_last_card_before_the_scoring() -> None:
+    for remedy in ("score_less", "replay"):
+        state = game(elder=STRONG_ELDER, dealer=WEAK_DEALER)
+        state.apply("stand")
+        hands = (sorted(state.hand(DEALER)), sorted(state.hand(ELDER)))
+        since = mark(state)
+        play_cards(state, FIVE_TRICKS)
+        # The last card is played, the deal is not yet scored: the referee's pause.
+        assert state.phase == "end_of_play" and state.current_player == DEALER and state.deal_number == 1
+        assert scores_since(state, since) == [] and state.hand(ELDER) == [] and state.core.tricks_won == [0, 5]
+        assert regular(state) == ["continue"] and "revoke_or_failure_to_head 1" in offered(state)
+        state.apply("irregular revoke_or_failure_to_head 1")  # the elder revoked in the last trick
+        assert state.current_player == DEALER and regular(state) == ["replay", "score_less"]
+        state.apply(remedy)
+        if remedy == "score_less":  # back at the pause, then the deal is scored: the vole scores one
+            assert state.phase == "end_of_play" and regular(state) == ["continue"]
+            state.apply("continue")
+            assert scores_since(state, since) == [(ELDER, 1, "after a revoke")] and state.deal_number == 2
+        else:  # every card back in the hand that played it, and the first trick again
+            assert (sorted(state.hand(DEALER)), sorted(state.hand(ELDER))) == hands
+            assert state.phase == "play" and state.current_player == ELDER and state.core.tricks_won == [0, 0]
+            assert_all_cards_accounted(state)
+            play_cards(state, FIVE_TRICKS)
+            state.apply("continue")
+            assert scores_since(state, since) == [(ELDER, 2, "vole")] and state.deal_number == 2
+
+
 # ------------------------------------------------------------------ properties
 
 
@@ -1007,6 +1066,7 @@ def variant() -> tricklang.Ruleset:
 def test_a_player_left_without_cards_in_the_middle_of_a_trick_is_skipped() -> None:
     rules = variant()
     state = interpreter.new_game(rules, seed=1, deck=deck(ELDER_HAND, DEALER_HAND, "7H"), dealer=DEALER, mode="table")
+    state.apply("continue")  # the referee's pause before the turn-up
     state.apply("stand")
     state.apply("play QS")  # the elder leads; the dealer is to play
     state.apply("irregular cards_thrown_away 0")
@@ -1016,6 +1076,7 @@ def test_a_player_left_without_cards_in_the_middle_of_a_trick_is_skipped() -> No
 def test_an_irregularity_guard_may_use_the_offender() -> None:
     rules = variant()
     state = interpreter.new_game(rules, seed=1, deck=deck(ELDER_HAND, DEALER_HAND, "7H"), dealer=DEALER, mode="table")
+    state.apply("continue")  # the referee's pause before the turn-up
     state.apply("stand")
     texts = state.legal_actions().texts()
     assert "irregular conceded_without_a_trick 0" in texts and "irregular conceded_without_a_trick 1" in texts

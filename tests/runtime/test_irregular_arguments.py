@@ -33,8 +33,16 @@ def rules(tmp_path_factory: pytest.TempPathFactory) -> tricklang.Ruleset:
     return tricklang.load(path)
 
 
+def at_first_choice(rules: tricklang.Ruleset, seed: int = 3) -> interpreter.State:
+    """A table-mode game past the referee's pause before the turn-up, at the elder's first choice."""
+    state = interpreter.new_game(rules, seed=seed, mode="table")
+    assert state.phase == "deal"
+    state.apply("continue")
+    return state
+
+
 def test_offered_for_each_count_and_each_card_in_order_with_increasing_ids(rules: tricklang.Ruleset) -> None:
-    state = interpreter.new_game(rules, seed=3, mode="table")
+    state = at_first_choice(rules)
     dealer = state.core.dealer
     plain = [c for c in state.hand(dealer) if not state.is_trump(c)]
     listed = [a.text for a in state.legal_actions() if a.args and a.args[0] == "shown_and_served"]
@@ -45,7 +53,7 @@ def test_offered_for_each_count_and_each_card_in_order_with_increasing_ids(rules
 
 
 def test_the_arguments_reach_the_remedy_and_the_log(rules: tricklang.Ruleset) -> None:
-    state = interpreter.new_game(rules, seed=3, mode="table")
+    state = at_first_choice(rules)
     dealer, elder = state.core.dealer, 1 - state.core.dealer
     card = next(c for c in state.hand(dealer) if not state.is_trump(c))
     state.apply(f"irregular shown_and_served {dealer} 2 {card.lower()}")
@@ -65,7 +73,7 @@ def test_the_arguments_reach_the_remedy_and_the_log(rules: tricklang.Ruleset) ->
     ("1 XX", InvalidActionError, "shown must be a card"),
 ])
 def test_a_bad_argument_is_refused_naming_it(rules: tricklang.Ruleset, args: str, error: type[Exception], says: str) -> None:
-    state = interpreter.new_game(rules, seed=3, mode="table")
+    state = at_first_choice(rules)
     dealer = state.core.dealer
     card = next(c for c in state.hand(dealer) if not state.is_trump(c))
     trump = next((c for c in state.hand(dealer) if state.is_trump(c)), state.hand(1 - dealer)[0])
@@ -103,7 +111,7 @@ def test_any_irregular_text_is_applied_whole_or_refused_without_a_change(rules: 
 
 
 def test_a_table_record_with_arguments_round_trips(rules: tricklang.Ruleset, tmp_path: Path) -> None:
-    state = interpreter.new_game(rules, seed=3, mode="table")
+    state = at_first_choice(rules)
     dealer = state.core.dealer
     card = next(c for c in state.hand(dealer) if not state.is_trump(c))
     state.apply(f"irregular shown_and_served {dealer} 3 {card}")

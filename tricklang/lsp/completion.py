@@ -188,11 +188,12 @@ def _decision_kinds(names: _Names) -> list[str]:
     kinds = ["any"]
     for node in nodes(names.rules.deal if names.rules is not None else ()):
         kind = {m.Tricks: "play", m.Auction: "auction", m.NameTrump: "naming", m.Bid: "bidding",
-                m.Choose: "choice", m.Discard: "discard"}.get(type(node))
+                m.Choose: "choice", m.Discard: "discard", m.DealCards: "deal"}.get(type(node))
         if isinstance(node, m.Take):
             kind = node.verb
-        if kind is not None and kind not in kinds:
-            kinds.append(kind)
+        for k in (kind, "end_of_play" if kind == "play" else None):  # the referee's pauses: deal, end_of_play
+            if k is not None and k not in kinds:
+                kinds.append(k)
     return kinds
 
 
