@@ -154,10 +154,12 @@ class _Compiler(ExpressionCompiler, Visitor[None]):
 
     def parameter(self, p: m.IrregularityParam) -> ins.ParamSpec:
         """An irregularity's parameter, bound by name for its guard and body."""
-        self.context[p.name] = Kind.INT if p.kind == "count" else Kind.CARD
+        self.context[p.name] = {"count": Kind.INT, "suit": Kind.SUIT}.get(p.kind, Kind.CARD)
         slot = self.slot(p.name)
         if p.kind == "count":
             return ins.ParamSpec(p.name, "count", slot, p.low, p.high)
+        if p.kind == "suit":
+            return ins.ParamSpec(p.name, "suit", slot, 0, self.tables.nsuits - 1)
         zone = self.zone_expr(p.zone) if p.zone is not None else None
         table = self.tables.pattern_table(p.matching) if p.matching is not None else None
         return ins.ParamSpec(p.name, "card", slot, zone=zone, table=table)

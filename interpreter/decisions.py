@@ -320,9 +320,10 @@ class Bid(PlayerDecision):
 
 
 class ParamSpec:
-    """A compiled parameter of an irregularity: a count in ``low..high``, or a card (of the
-    zone ``zone`` when given, matching the pattern table ``table`` when given); ``slot``
-    holds its value (a number, or the card's index) while the remedy runs."""
+    """A compiled parameter of an irregularity: a count in ``low..high``, a card (of the
+    zone ``zone`` when given, matching the pattern table ``table`` when given), or a suit
+    (``low..high``: the deck's suits by index); ``slot`` holds its value (a number, the
+    card's index, the suit's index) while the remedy runs."""
 
     __slots__ = ("name", "kind", "slot", "low", "high", "zone", "table")
 

@@ -1,13 +1,14 @@
 """Irregularities in table mode: the actions ``irregular NAME SEAT [ARG...]`` on offer,
-their arguments (a count, a card), why one is refused, and the start of a remedy.
+their arguments (a count, a card, a suit), why one is refused, and the start of a remedy.
 
 An irregularity's parameters (``(extra: count 1..3, shown: card in hand of offender)``)
 are what the referee says besides the seat. The actions are listed in a fixed order:
 irregularities as declared, seats from 0, then the arguments (the first parameter
-varying slowest; counts upwards, cards in deck order), each kept only when the
-irregularity's guard holds for that seat and those arguments. A count is written as
-a number, a card as its code (``irregular card_exposed 2 QH``); a card argument is
-public: the irregularity's event names it for every seat.
+varying slowest; counts upwards, cards in deck order, suits in the deck's order), each
+kept only when the irregularity's guard holds for that seat and those arguments. A count
+is written as a number, a card as its code (``irregular card_exposed 2 QH``), a suit as
+its name (``irregular named_another_suit 1 hearts``); the arguments are public: the
+irregularity's event names them for every seat.
 """
 
 from __future__ import annotations
@@ -46,18 +47,31 @@ def _arguments(prog: Program, core: Core, irr: IrregularityEntry, seat: int) -> 
     """The argument texts for which ``irr`` is offered to ``seat`` (its guard holding)."""
     with _bound(core, irr, seat, ()):
         domains = [_values(prog, core, spec) for spec in irr.params]
-    codes = prog.tables.codes
     for values in product(*domains):
         with _bound(core, irr, seat, values):
             if irr.guard is not None and not irr.guard(core):
                 continue
-        yield tuple(str(v) if spec.kind == "count" else codes[v] for spec, v in zip(irr.params, values, strict=True))
+        yield tuple(_word(prog, spec, v) for spec, v in zip(irr.params, values, strict=True))
+
+
+def _word(prog: Program, spec: ParamSpec, value: int) -> str:
+    """An argument as the action writes it: a count's number, a card's code, a suit's name."""
+    if spec.kind == "count":
+        return str(value)
+    return prog.tables.suit_names[value] if spec.kind == "suit" else prog.tables.codes[value]
+
+
+def _value(prog: Program, spec: ParamSpec, word: str) -> int:
+    """An argument's value from its (canonical) word: the inverse of :func:`_word`."""
+    if spec.kind == "count":
+        return int(word)
+    return prog.tables.suit_names.index(word) if spec.kind == "suit" else prog.tables.index[word]
 
 
 def _values(prog: Program, core: Core, spec: ParamSpec) -> list[int]:
     """A parameter's possible values now: the count range, or the cards (of its zone,
-    matching its pattern) in deck order."""
-    if spec.kind == "count":
+    matching its pattern) in deck order, or the suits."""
+    if spec.kind in ("count", "suit"):
         return list(range(spec.low, spec.high + 1))
     cards = sorted(core.zones[spec.zone(core)]) if spec.zone is not None else list(range(prog.tables.size))
     if spec.table is not None:
@@ -104,7 +118,8 @@ def seen_by(prog: Program, core: Core, action: Action, seat: int) -> bool:
 
 def canonical(prog: Program, args: list[str]) -> list[str]:
     """The words after ``irregular`` in canonical form: the name and seat lower-cased,
-    card arguments as their codes (``th`` -> ``10H``), counts as written.
+    card arguments as their codes (``th`` -> ``10H``), suits as the deck names them
+    (whatever the case), counts as written.
 
     Raises:
         InvalidActionError: a card argument names no card of this deck.
@@ -114,6 +129,8 @@ def canonical(prog: Program, args: list[str]) -> list[str]:
     if irr is None:
         return args
     for k, spec in enumerate(irr.params, start=2):
+        if k < len(args) and spec.kind == "suit":
+            args[k] = next((s for s in prog.tables.suit_names if s.lower() == args[k]), args[k])
         if k < len(args) and spec.kind == "card":
             try:
                 args[k] = prog.tables.codes[prog.tables.parse_card(args[k])]
@@ -153,6 +170,9 @@ def _bad_argument(prog: Program, core: Core, spec: ParamSpec, word: str) -> str:
     if spec.kind == "count":
         ok = word.lstrip("-").isdigit() and spec.low <= int(word) <= spec.high
         return "" if ok else f"{spec.name} must be a count from {spec.low} to {spec.high}, not {word!r}"
+    if spec.kind == "suit":
+        names = prog.tables.suit_names
+        return "" if word in names else f"{spec.name} must be a suit ({', '.join(names)}), not {word!r}"
     card = prog.tables.index.get(word, -1)
     if card < 0 or card not in _values(prog, core, spec):
         where = f" of {prog.zone_label(spec.zone(core))}" if spec.zone is not None else ""
@@ -174,5 +194,5 @@ def start(prog: Program, core: Core, action: Action) -> None:
     core.calls.append(core.pc)
     core.vars[irr.slot] = seat
     for spec, a in zip(irr.params, args, strict=True):
-        core.vars[spec.slot] = int(a) if spec.kind == "count" else prog.tables.index[a]
+        core.vars[spec.slot] = _value(prog, spec, a)
     core.pc = irr.entry

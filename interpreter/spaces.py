@@ -19,8 +19,8 @@ block          ids
                file allows (bounds that are not constants: 0 and the deck size)
 ``declare``    ``declare NAME``, one per declaration name
 ``irregular``  ``irregular NAME SEAT [ARG...]``, one per irregularity, seat and
-               arguments (each count of its range, each card of the deck; legal only
-               in table mode)
+               arguments (each count of its range, each card of the deck, each suit;
+               legal only in table mode)
 ``done``       one-card mode: end the pending selection here
 ``cards``      default mode: a whole selection of several cards (or none) is
                ``start + sum(2**c)`` over its cards c: one id per subset of the deck
@@ -113,7 +113,7 @@ class ActionSpace:
             d.name for st in stmts if isinstance(st, m.Tricks) for d in st.declarations))
         self.irregular: list[tuple[str, ...]] = [
             (irr.name, str(p), *args) for irr in rules.irregularities for p in range(program.n)
-            for args in product(*(_parameter_words(q, self.codes) for q in irr.params))]
+            for args in product(*(_parameter_words(q, self.codes, tables.suit_names) for q in irr.params))]
         self.table = table
         paused = table and any(ph in MOMENTS for irr in rules.irregularities for ph in irr.phases)
         self.referee: list[str] = ["continue"] if paused and "continue" not in self.words else []
@@ -223,9 +223,11 @@ class ActionSpace:
                       tuple(self.codes[c] for c in cards) if cards else ("none",))
 
 
-def _parameter_words(p: m.IrregularityParam, codes: list[str]) -> list[str]:
+def _parameter_words(p: m.IrregularityParam, codes: list[str], suits: list[str]) -> list[str]:
     """Every value an irregularity's parameter may take, as written in an action."""
-    return [str(v) for v in range(p.low, p.high + 1)] if p.kind == "count" else list(codes)
+    if p.kind == "count":
+        return [str(v) for v in range(p.low, p.high + 1)]
+    return list(suits) if p.kind == "suit" else list(codes)
 
 
 def _bid_bounds(stmts: Sequence[m.Statement], options: dict[str, Value], deck: int) -> tuple[int, int]:

@@ -456,6 +456,9 @@ class Checker:
                                f"{MAX_PARAMETER_VALUES} values", p.span)
                 ids *= max(1, p.high - p.low + 1)
                 scope.names[p.name] = INT
+            elif p.kind == "suit":
+                ids *= max(1, len(self.suits))
+                scope.names[p.name] = SUIT
             else:
                 if p.zone is not None:
                     StatementChecker(self)._zone(p.zone, scope)

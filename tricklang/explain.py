@@ -237,9 +237,12 @@ class _Explainer(Prose):
             self.card_parameters = frozenset()
 
     def parameter(self, p: m.IrregularityParam) -> str:
-        """A parameter in words: ``*extra*, a count from 1 to 3``, ``*shown*, a card of the hand of the offender``."""
+        """A parameter in words: ``*extra*, a count from 1 to 3``, ``*shown*, a card of the hand of the
+        offender``, ``*named*, a suit``."""
         if p.kind == "count":
             return f"*{p.name}*, a count from {p.low} to {p.high}"
+        if p.kind == "suit":
+            return f"*{p.name}*, a suit"
         text = f"*{p.name}*, a card"
         if p.zone is not None:
             text += f" of {self.zone(p.zone)}"

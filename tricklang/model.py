@@ -550,10 +550,10 @@ Statement = (
 
 
 class IrregularityParam(Node):
-    """A parameter of an irregularity: a count in ``low..high``, or a card (of a zone, matching a pattern)."""
+    """A parameter of an irregularity: a count in ``low..high``, a card (of a zone, matching a pattern), or a suit."""
 
     name: str
-    kind: Literal["count", "card"]
+    kind: Literal["count", "card", "suit"]
     low: int = 0
     high: int = 0
     zone: ZoneRef | None = None

@@ -240,6 +240,9 @@ class DealRules(Transformer[Token, m.RuleFile]):
         return m.IrregularityParam(name=str(children[0]), kind="card", zone=one_of(children, m.ZoneRef),
                                    matching=matching.pattern if matching else None, span=span_of(meta))
 
+    def irr_suit_param(self, meta: Any, children: list[Any]) -> m.IrregularityParam:
+        return m.IrregularityParam(name=str(children[0]), kind="suit", span=span_of(meta))
+
     def count_exact(self, meta: Any, children: list[Any]) -> m.Count:
         return m.Count(kind="exact", low=children[0], span=span_of(meta))
 

@@ -815,7 +815,13 @@ def test_e44_naming_one_suit_and_leading_another_the_adversary_may_have_the_name
         assert "named_another_suit 1" not in offered(state)  # nothing led yet
         state.apply("play 8C")  # having named spades, say
         assert "named_another_suit 1" in offered(state) and "named_another_suit 0" not in offered(state)
-        state.apply("irregular named_another_suit 1")
+        assert offered_with_arguments(state, "named_another_suit") == ["1 spades", "1 hearts", "1 diamonds", "1 clubs"]
+        before = state.to_json()
+        with pytest.raises(IllegalActionError, match=r"named must be a suit \(spades, hearts, diamonds, clubs\), not 'trumps'"):
+            state.apply("irregular named_another_suit 1 trumps")
+        assert state.to_json() == before
+        state.apply("irregular named_another_suit 1 Spades")
+        assert [e["args"] for e in state.events(DEALER) if e["type"] == "irregularity"] == [{"named": "spades"}]
         assert state.current_player == DEALER and regular(state) == ["play_to_it", "named_suit"]
         state.apply(remedy)
         if remedy == "play_to_it":

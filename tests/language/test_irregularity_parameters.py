@@ -79,3 +79,33 @@ def test_the_formatter_writes_parameters_like_a_call() -> None:
     messy = GOOD.replace("served_wrongly(extra: count 1..3,", "served_wrongly ( extra : count 1 .. 3 ,")
     formatted = format_text(with_irregularity(messy), path="rules/variant.trick")
     assert formatted.endswith(GOOD), formatted[-len(GOOD):]
+
+
+SUIT = """\
+irregularity wrong_suit(named: suit) during play when named != trump:
+  if named == suit of turnup: pass
+"""
+
+
+def test_a_suit_parameter_is_a_suit_compared_with_suits_and_not_a_number() -> None:
+    rules = tricklang.loads(with_irregularity(SUIT), path="rules/variant.trick")
+    [named] = rules.rules.irregularities[-1].params
+    assert (named.name, named.kind) == ("named", "suit")
+    err = rejected("irregularity odd(named: suit) during play:\n  move named from stock to hand of elder\n"
+                   "  if named > 2: pass\n")
+    assert err.codes.count("type-error") == 2 and "found a suit" in str(err)
+    assert "duplicate-name" in rejected("irregularity odd(trump: suit) during play:\n  pass\n").codes
+
+
+def test_a_suit_parameter_is_explained_formatted_and_offered_per_suit() -> None:
+    import interpreter
+    from interpreter.spaces import action_space
+
+    rules = tricklang.loads(with_irregularity(SUIT), path="rules/variant.trick")
+    assert "**wrong_suit**, naming *named*, a suit, during play" in explain(rules)
+    messy = SUIT.replace("wrong_suit(named: suit)", "wrong_suit ( named :  suit )")
+    assert format_text(with_irregularity(messy), path="rules/variant.trick").endswith(SUIT)
+    state = interpreter.new_game(rules, seed=2, mode="table", options={"announce_suit": False})
+    space = action_space(state)
+    assert [words for words in space.irregular if words[0] == "wrong_suit"] == [
+        ("wrong_suit", seat, suit) for seat in ("0", "1") for suit in ("spades", "hearts", "diamonds", "clubs")]
