@@ -49,6 +49,7 @@ class HeuristicAgent:
     - Declares whatever it may declare.
     - In a choice between named options it takes the first one listed (in the
       shipped rule files: stand, refuse) with a strong hand, else the second.
+    - In table mode it records no irregularity: at a referee's pause it continues.
     """
 
     def __init__(self, seed: int | None = None, threshold: float = 0.55) -> None:
@@ -68,6 +69,8 @@ class HeuristicAgent:
         decision = state.decision
         assert decision is not None
         kind = decision.kind
+        if kind == "pause":
+            return legal[0]  # `continue`, listed before the irregularities
         if kind == "play":
             return self._play(state, legal)
         if kind == "select":
@@ -79,8 +82,9 @@ class HeuristicAgent:
         if kind == "name_trump":
             return self._name(state, legal)
         if kind == "choice":
+            options = [a for a in legal.explicit if a.verb != "irregular"]
             strong = self._strength(state) >= self.threshold
-            return legal[0] if strong or len(legal) == 1 else legal[1]
+            return options[0] if strong or len(options) == 1 else options[1]
         return state.sample_action(self.rng)  # pragma: no cover - every kind is handled
 
     # ------------------------------------------------------------ card values

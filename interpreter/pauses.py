@@ -75,3 +75,8 @@ class RefereePause(Instruction):
 
     def phase(self, core: Core) -> str:
         return self.moment
+
+    @staticmethod
+    def words_of(moment: str) -> str:
+        """A moment in words ('after the cards are dealt')."""
+        return WORDS.get(moment, moment)

@@ -76,8 +76,12 @@ def error(args: argparse.Namespace, message: str) -> None:
 
 
 def plural(n: int, word: str) -> str:
-    """``1 match``, ``2 matches``."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}{'es' if word.endswith(('ch', 's')) else 's'}"
+    """``1 match``, ``2 matches``, ``2 irregularities``."""
+    if n == 1:
+        return f"{n} {word}"
+    if word.endswith("y") and word[-2:-1] not in ("a", "e", "o", "u"):
+        return f"{n} {word[:-1]}ies"
+    return f"{n} {word}{'es' if word.endswith(('ch', 's')) else 's'}"
 
 
 def show(value: object) -> str:

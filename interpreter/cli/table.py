@@ -1,9 +1,16 @@
 """`tricklang play`: one match at the terminal, a human seat against the built-in players,
-with explanations of refused moves and undo while no hidden card has been seen."""
+with explanations of refused moves and undo while no hidden card has been seen.
+
+With ``--table`` the match is in table mode and the human is also the table's referee:
+at his own turns and at the referee's pauses (after the deal, after the last card: see
+:mod:`interpreter.pauses`, asked whoever deals) he may record one of the rule file's
+irregularities, ``irregular NAME SEAT [ARG...]``; ``irregularities`` lists those on
+offer. The built-in players never record one."""
 
 from __future__ import annotations
 
 import argparse
+import random
 import secrets
 import sys
 from collections.abc import Sequence
@@ -14,15 +21,20 @@ from tricklang import Ruleset
 from tricklang import model as m
 from tricklang.walk import statements_of
 
+from .. import irregular
 from .. import search as _search  # noqa: F401 - registers the search player with make_agent
+from ..actions import Action
 from ..agents import AGENTS, MAX_ACTIONS_PER_MATCH, Agent, is_agent_name, make_agent
 from ..errors import GameError, GameLimitError, RecordError
+from ..pauses import RefereePause
 from ..record import Record, rebuild
 from ..state import new_game
 from ..transcript import event_lines
 from .common import PROG, Subparsers, UsageError, integer, load, plural
 
 HUMAN = "human"
+PAUSES = ("deal", "end_of_play")
+"""The phases of the referee's pauses (interpreter.pauses.MOMENTS)."""
 MAX_LISTED = 30
 """Legal actions listed with numbers; beyond this only examples are shown."""
 
@@ -44,6 +56,10 @@ def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=integer, help="seed of the shuffles and the players (default: random, printed)")
     p.add_argument("--dealer", type=integer, metavar="N", help="the seat that deals first (default: the rule file's)")
     p.add_argument("--record", metavar="OUT", help="save a record of the game to OUT (also when you leave early)")
+    p.add_argument("--table", action="store_true",
+                   help="table mode: you are also the referee, and at your turns and at the referee's pauses "
+                   "(after the deal, after the last card) you may record the rule file's irregularities "
+                   "('irregular NAME SEAT [ARG...]'; 'irregularities' lists those on offer)")
     p.set_defaults(run=cmd_play)
 
 
@@ -90,7 +106,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.record is not None and not Path(args.record).resolve().parent.is_dir():
         raise UsageError(f"--record {args.record}: no such directory {str(Path(args.record).parent)!r}")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-    return _Table(ruleset, seats, seed, args.dealer, args.record).run()
+    if args.table and not ruleset.rules.irregularities:
+        raise UsageError(f"--table: {ruleset.name} declares no irregularities to record")
+    if args.table and HUMAN not in seats:
+        raise UsageError("--table: the referee is the human seat; give one (--seat N=human)")
+    return _Table(ruleset, seats, seed, args.dealer, args.record, "table" if args.table else "strict").run()
 
 
 def _read(prompt: str) -> str | None:
@@ -105,12 +125,15 @@ def _read(prompt: str) -> str | None:
 class _Table:
     """One match at the terminal: a human seat (or none) against built-in players."""
 
-    def __init__(self, ruleset: Ruleset, seats: list[str], seed: int, dealer: int | None, record: str | None) -> None:
+    def __init__(self, ruleset: Ruleset, seats: list[str], seed: int, dealer: int | None, record: str | None,
+                 mode: str = "strict") -> None:
         self.ruleset = ruleset
         self.seats = seats
         self.seed = seed
         self.record_path = record
-        self.state = new_game(ruleset, seed=seed, dealer=dealer)
+        self.mode = mode
+        self.state = new_game(ruleset, seed=seed, dealer=dealer, mode=mode)
+        self.bot_rng = random.Random(f"{seed}/table")  # a bot's turn in table mode: never an irregularity
         self.first_dealer = int(self.state.to_dict()["dealer"])
         self.actors: list[int] = []
         self.failed: tuple[int, str] | None = None
@@ -131,11 +154,12 @@ class _Table:
                 self.flush()
                 seat = self.state.current_player
                 assert seat is not None
-                if seat in self.agents:
-                    self.apply(self.agents[seat](self.state).text, seat)
+                pause = self.human is not None and self.state.phase in PAUSES
+                if seat in self.agents and not pause:
+                    self.apply(self.bot(seat).text, seat)
                     if len(self.actors) > MAX_ACTIONS_PER_MATCH:
                         raise GameLimitError(f"the match took more than {MAX_ACTIONS_PER_MATCH} actions")
-                elif not self.turn(seat):
+                elif not self.turn(self.human if pause and self.human is not None else seat):
                     print(f"You left the game after {plural(len(self.state.actions), 'action')}.")
                     return self.finish(offer=True)
         except KeyboardInterrupt:
@@ -157,6 +181,27 @@ class _Table:
         print(f"Match over: {result}.")
         return self.finish(offer=True)
 
+    def bot(self, seat: int) -> Action:
+        """A built-in player's action; in table mode a regular one (it records no irregularity)."""
+        action = self.agents[seat](self.state)
+        if action.verb != "irregular":
+            return action
+        regular = self.regular()
+        return regular[self.bot_rng.randrange(len(regular))]
+
+    def regular(self) -> list[Action]:
+        """The legal actions that are not irregularities (all of them in strict mode)."""
+        legal = self.state.legal_actions()
+        if self.mode == "strict":
+            return list(legal)
+        return [a for a in legal if a.verb != "irregular"]
+
+    def irregular(self, seat: int) -> list[Action]:
+        """The irregularities on offer now whose arguments the seat may know of."""
+        state = self.state
+        return [a for a in state.legal_actions().explicit if a.verb == "irregular"
+                and irregular.seen_by(state.program, state.core, a, seat)]
+
     def _as_seen(self, err: GameError) -> str:
         """An error as the human may see it: another seat's failed action is not named
         (it may be face down), only the rule's line."""
@@ -166,6 +211,10 @@ class _Table:
         return f"{type(err).__name__} while seat {self.failed[0]} acted" + (f" ({line} of the rules)" if line else "")
 
     def apply(self, text: str, seat: int) -> None:
+        """Apply an action; the record names the seat to act (at a referee's pause the dealer,
+        whoever typed it)."""
+        actor = self.state.current_player
+        seat = actor if actor is not None else seat
         try:
             self.state.apply(text)
         except GameError:
@@ -221,6 +270,8 @@ class _Table:
                 self.help()
             elif low in ("show", "s"):
                 self.show(seat)
+            elif low in ("irregularities", "irr"):
+                self.list_irregularities(seat)
             elif low == "log":
                 for e in self.state.events(self.human):
                     for out in event_lines(self.state, e):
@@ -237,11 +288,11 @@ class _Table:
                     return True
 
     def listed(self) -> bool:
-        return len(self.state.legal_actions()) <= MAX_LISTED
+        return len(self.regular()) <= MAX_LISTED
 
     def resolve(self, text: str) -> str | None:
         """The legal action meant by what the player typed, or None (after saying why)."""
-        legal = self.state.legal_actions()
+        legal = self.regular()
         if text.isdigit():
             k = int(text)
             if self.listed() and 1 <= k <= len(legal):
@@ -254,7 +305,7 @@ class _Table:
         action = self._complete(text)
         if self.state.is_legal(action):
             return action
-        verbs = {a.verb for a in legal}
+        verbs = {a.verb for a in self.state.legal_actions()}
         if action.split()[0].lower() not in verbs:
             print(f"Not understood: {text!r}. Type a number, an action such as {legal[0].text!r}, "
                   "'?' for help with the rules, or 'help'.")
@@ -285,8 +336,8 @@ class _Table:
     def _complete(self, text: str) -> str:
         """Add the verb when the player typed only cards (``KS`` -> ``play KS``)."""
         words = text.split()
-        verbs = sorted({a.verb for a in self.state.legal_actions()})
-        if words[0].lower() in verbs or not verbs:
+        verbs = sorted({a.verb for a in self.regular()})
+        if words[0].lower() in verbs or words[0].lower() == "irregular" or not verbs:
             return text
         if "play" in verbs and len(words) == 1:
             return f"play {text}"
@@ -296,7 +347,7 @@ class _Table:
 
     def why(self, text: str) -> None:
         state = self.state
-        legal = state.legal_actions()
+        legal = self.regular()
         if text:
             action = self._complete(text)
             reason = self.reason(action)
@@ -334,7 +385,8 @@ class _Table:
         if last is None:
             print("There is nothing of yours to undo.")
             return False
-        before = rebuild(self.ruleset, self.seed, None, self.first_dealer, list(zip(self.actors[:last], state.actions[:last], strict=True)))
+        before = rebuild(self.ruleset, self.seed, None, self.first_dealer,
+                         list(zip(self.actors[:last], state.actions[:last], strict=True)), mode=self.mode)
         seen = state.events(seat)
         since = seen[len(before.events(seat)):]
         revealed = [e for e in since if _reveals(e, seat)]
@@ -357,6 +409,9 @@ class _Table:
         print("  ? ACTION          why an action is not allowed ('? 8S', '? discard 7H 8C')")
         print("  undo              take back your last action, unless a hidden card has been seen since")
         print("  show              show the table again;  log  the game so far")
+        if self.mode == "table":
+            print("  irregularities    the irregularities you may record now, as the referee")
+            print("  irregular NAME SEAT [ARG...]  record one ('irregular revoke 2'); 'continue' at a pause")
         print("  quit              leave (the record is saved if --record was given)")
 
     def show(self, seat: int) -> None:
@@ -384,8 +439,11 @@ class _Table:
             number = sum(obs["tricks_won"]) + 1
             print(f"  trick {number}: " + ", ".join(f"{self._seat(p, seat)} {c}" for p, c in obs["trick"]))
         print(f"  your hand: {self._hand(seat)}")
-        legal = state.legal_actions()
-        print(f"Your turn ({state.phase}):")
+        legal = self.regular()
+        if state.phase in PAUSES:
+            print(f"The referee's pause ({RefereePause.words_of(state.phase)}): 'continue', or record an irregularity:")
+        else:
+            print(f"Your turn ({state.phase}):")
         if self.listed():
             width = len(str(len(legal)))
             for i, a in enumerate(legal, 1):
@@ -393,6 +451,28 @@ class _Table:
         else:
             examples = "; ".join(a.text for a in legal[:3])
             print(f"  {len(legal)} possible actions, e.g. {examples}; type one (the verb may be left out)")
+        if self.mode == "table":
+            count = len(self.irregular(seat))
+            if count:
+                print(f"  and {plural(count, 'irregularity')} to record ('irregularities' lists them)")
+
+    def list_irregularities(self, seat: int) -> None:
+        """The irregularities on offer now, by name, with their laws and the arguments to give."""
+        if self.mode != "table":
+            print("Irregularities are recorded in table mode only (tricklang play --table).")
+            return
+        offered = self.irregular(seat)
+        if not offered:
+            print("No irregularity can be recorded now.")
+            return
+        laws = {irr.name: irr.cite.laws if irr.cite else () for irr in self.ruleset.rules.irregularities}
+        by_name: dict[str, list[str]] = {}
+        for a in offered:
+            by_name.setdefault(a.args[0], []).append(" ".join(a.args[1:]))
+        for name, rest in by_name.items():
+            cited = f" [{', '.join(laws[name])}]" if laws.get(name) else ""
+            shown = ", ".join(rest[:8]) + (f", ... ({len(rest)} in all)" if len(rest) > 8 else "")
+            print(f"  irregular {name}{cited}: {shown}")
 
     def _seat(self, p: int, me: int) -> str:
         return "you" if p == me else f"seat {p}"
