@@ -26,7 +26,11 @@ changed, and re-checks every action::
 
 A relative rule path is resolved against the record's directory first, then the
 current directory. ``result`` is informational: replay checks that it ends the
-same way.
+same way. A game that prearranged later deals (``new_game(decks=...)``,
+:meth:`State.prearrange`) or gave them seeds of their own (``reseeds``,
+:meth:`State.reseed`) is recorded with ``"decks"`` (deal number to the deck in dealing
+order) and ``"reseeds"`` (deal number to seed), written only when used; a record
+without them (every one written before they were kept) replays as before.
 
 >>> import tricklang, interpreter
 >>> from interpreter.agents import RandomAgent
@@ -83,6 +87,10 @@ class Record:
     mode: str = "strict"
     """'strict', or 'table' for a game with irregularities recorded (``"mode": "table"`` in the
     JSON; a record without it, as every record before table mode was stored, is strict)."""
+    decks: dict[int, list[str]] | None = None
+    """Prearranged decks of later deals, by deal number (1 for the first), if any."""
+    reseeds: dict[int, int] | None = None
+    """Seeds of later deals (that deal and the following ones), by deal number, if any."""
 
     # ------------------------------------------------------------ building
     @classmethod
@@ -143,6 +151,8 @@ class Record:
             game=ruleset.name,
             result=result,
             mode=state.mode,
+            decks={int(k): list(v) for k, v in data["decks"].items()} if data.get("decks") else None,
+            reseeds={int(k): int(v) for k, v in data["reseeds"].items()} if data.get("reseeds") else None,
         )
 
     @property
@@ -173,6 +183,10 @@ class Record:
         }
         if self.mode != "strict":
             data["mode"] = self.mode
+        if self.decks:
+            data["decks"] = {str(n): list(d) for n, d in sorted(self.decks.items())}
+        if self.reseeds:
+            data["reseeds"] = {str(n): s for n, s in sorted(self.reseeds.items())}
         data["actions"] = [[seat, text] for seat, text in self.moves]
         data["result"] = self.result
         return data
@@ -243,6 +257,7 @@ class Record:
         mode = data.get("mode", "strict")
         if mode not in ("strict", "table"):
             raise RecordError(f"'mode' must be \"strict\" or \"table\", not {json.dumps(mode, ensure_ascii=False)[:40]}")
+        decks, reseeds = _later_deals(data)
         return cls(
             rules_path=_field(rules, "path", str, "rules.path"),
             rules_sha256=_field(rules, "sha256", str, "rules.sha256"),
@@ -257,6 +272,8 @@ class Record:
             result=result if isinstance(result, dict) else None,
             base_dir=Path(base_dir) if base_dir is not None else None,
             mode=mode,
+            decks=decks,
+            reseeds=reseeds,
         )
 
     @classmethod
@@ -348,7 +365,8 @@ class Record:
                 raise RecordError(f"the record's options do not fit the rules: {err}") from None
         if self.seats and len(self.seats) != ruleset.player_count:
             raise RecordError(f"the record names {len(self.seats)} seats, the game has {ruleset.player_count}")
-        state = rebuild(ruleset, self.seed, self.deck, self.first_dealer, self.moves, mode=self.mode)
+        state = rebuild(ruleset, self.seed, self.deck, self.first_dealer, self.moves, mode=self.mode,
+                        decks=self.decks, reseeds=self.reseeds)
         if check_result and self.result is not None:
             _check_result(self.result, state)
         return state
@@ -361,15 +379,18 @@ def rebuild(
     first_dealer: int,
     moves: Sequence[Move] | Sequence[str],
     mode: str = "strict",
+    decks: Mapping[int, Sequence[str]] | None = None,
+    reseeds: Mapping[int, int] | None = None,
 ) -> State:
     """A new game with these parameters after the given actions (seat, text) or texts,
-    in ``mode`` ('strict', or 'table' where irregularities may be among the actions).
+    in ``mode`` ('strict', or 'table' where irregularities may be among the actions),
+    with the later deals' prearranged ``decks`` and ``reseeds`` (by deal number).
 
     Raises:
         RecordError: naming the step (1-based), the action and why it does not fit.
     """
     try:
-        state = new_game(ruleset, seed=seed, deck=deck, dealer=first_dealer, mode=mode)
+        state = new_game(ruleset, seed=seed, deck=deck, dealer=first_dealer, mode=mode, decks=decks, reseeds=reseeds)
     except TrickLangError as err:
         raise RecordError(f"the game cannot be started: {err}") from None
     for step, move in enumerate(moves, 1):
@@ -414,3 +435,25 @@ def _field(data: Mapping[str, Any], key: str, kind: type, label: str | None = No
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise RecordError(f"'{label or key}' must be {'a number' if kind is int else 'text' if kind is str else f'a {kind.__name__}'}, not {json.dumps(value, ensure_ascii=False)}")
     return value
+
+
+def _later_deals(data: Mapping[str, Any]) -> tuple[dict[int, list[str]] | None, dict[int, int] | None]:
+    """A record's ``decks`` and ``reseeds``, keyed by deal number (None when absent).
+
+    Raises:
+        RecordError: one is not an object from deal numbers to a list of card codes (decks)
+            or to an integer (reseeds).
+    """
+    decks, reseeds = data.get("decks"), data.get("reseeds")
+    if decks is not None and (not isinstance(decks, dict) or not all(
+            _is_deal_number(k) and isinstance(v, list) and all(isinstance(c, str) for c in v) for k, v in decks.items())):
+        raise RecordError("'decks' must map deal numbers (\"2\") to lists of card codes")
+    if reseeds is not None and (not isinstance(reseeds, dict) or not all(
+            _is_deal_number(k) and _is_int(v) for k, v in reseeds.items())):
+        raise RecordError("'reseeds' must map deal numbers (\"2\") to seeds")
+    return ({int(k): list(v) for k, v in decks.items()} if decks else None,
+            {int(k): int(v) for k, v in reseeds.items()} if reseeds else None)
+
+
+def _is_deal_number(key: object) -> bool:
+    return isinstance(key, str) and key.isascii() and key.isdigit() and len(key) <= 9

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 from pathlib import Path
 from typing import Any
@@ -233,3 +234,35 @@ def test_rebuild_stops_at_the_first_bad_step() -> None:
     rules = tricklang.load(RULES / "ecarte.trick")
     with pytest.raises(RecordError, match=r"step 1 \('dance'"):
         rebuild(rules, 1, None, 0, ["dance"])
+
+
+def test_a_record_keeps_the_later_decks_and_reseeds_of_a_table_game(tmp_path: Path) -> None:
+    rules = tricklang.load(RULES / "ecarte.trick")
+    deal2 = list(reversed(rules.cards))  # a deck no seeded shuffle would give
+    state = interpreter.new_game(rules, seed=11, mode="table", dealer=0, decks={2: deal2})
+    state.reseed(99, 3)
+    rng = random.Random(5)
+    while state.deal_number < 4 and not state.is_terminal():
+        regular = [a for a in state.legal_actions() if a.verb != "irregular"]
+        state.apply(regular[rng.randrange(len(regular))])
+    dealt = [e for e in state.events(None) if e["type"] == "dealt"]
+    path = Record.from_state(state).save(tmp_path / "game.json")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["mode"] == "table" and data["decks"] == {"2": deal2} and data["reseeds"] == {"3": 99}
+    again = Record.load(path).replay()
+    assert again == state and [e for e in again.events(None) if e["type"] == "dealt"] == dealt
+    # Without them the later deals would be other shuffles: the record would not replay.
+    del data["decks"], data["reseeds"]
+    with pytest.raises(RecordError):
+        Record.from_json(data, base_dir=tmp_path).replay()
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("decks", {"two": ["KS"]}), ("decks", {"2": "KS QS"}), ("decks", ["KS"]), ("reseeds", {"2": "seed"}),
+])
+def test_bad_later_decks_or_reseeds_in_a_record_are_refused(field: str, value: Any, tmp_path: Path) -> None:
+    data = json.loads((RECORDS / "ecarte-heuristic-vs-random.json").read_text(encoding="utf-8"))
+    assert "decks" not in data and "reseeds" not in data  # an old record: still loads and replays (above)
+    data[field] = value
+    with pytest.raises(RecordError, match=f"'{field}' must map deal numbers"):
+        Record.from_json(data)
