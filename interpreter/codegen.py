@@ -186,6 +186,7 @@ _KINDS = {  # what each instruction class does, for the listing's comments
     "ForNext": "next of a for-each", "Choose": "a choice", "Auction": "an auction", "Tricks": "trick play",
     "FinishDeal": "finish the deal", "Return": "return from a remedy", "Leads": "restart the trick with a leader",
     "ReplayTricks": "replay the tricks", "BecomesDealer": "change the dealer",
+    "RefereePause": "the referee's pause (table mode)",
 }
 
 
