@@ -4,7 +4,7 @@
 >>> from interpreter.adapters.openspiel import load_game
 >>> game = load_game("rules/ecarte.trick", scope="deal")
 >>> game.get_type().short_name, game.num_players(), game.num_distinct_actions()
-('tricklang_ecarte', 2, 220)
+('tricklang_ecarte', 2, 226)
 >>> state = game.new_initial_state()
 >>> state.is_chance_node(), state.chance_outcomes()   # Écarté's first dealer is drawn
 (True, [(0, 0.5), (1, 0.5)])

@@ -4,7 +4,7 @@
 >>> env = TrickEnv("rules/ecarte.trick")
 >>> env.reset(seed=42)
 >>> env.agent_selection, int(env.action_space("seat_1").n)
-('seat_1', 220)
+('seat_1', 226)
 >>> obs, reward, terminated, truncated, info = env.last()
 >>> [i for i, ok in enumerate(obs["action_mask"]) if ok]     # stand, propose
 [32, 33]
