@@ -54,3 +54,12 @@ def test_every_position_of_a_rule_file_answers() -> None:
             completion.complete(TEXT, n, column, result)
             symbols.definition(result, n, column)
     assert answered > 100
+
+
+def test_during_completes_the_referees_pauses_of_a_game_that_deals_and_plays_tricks() -> None:
+    ecarte = ROOT / "rules" / "ecarte.trick"
+    text = ecarte.read_text(encoding="utf-8") + "\nirregularity late during play:\n  pass\n"
+    result = analyse(text, str(ecarte))
+    line = len(text.splitlines()) - 1
+    labels = [item.label for item in completion.complete(text, line, len("irregularity late during ") + 1, result)]
+    assert {"deal", "play", "end_of_play", "choice", "any"} <= set(labels)
