@@ -99,3 +99,16 @@ def test_table_ids_extend_the_strict_ids_with_the_referees_continue() -> None:
     table.apply_id(paused.size - 1)
     assert table.phase == "play"
     assert ActionSpace(rules, strict.program, "one_card").blocks == plain.blocks
+
+
+def test_the_tensors_at_a_pause_keep_the_strict_layout_with_no_decision_kind_set() -> None:
+    from interpreter.tensors import KINDS, tensor_layout
+
+    rules = load(PAUSED)
+    strict = interpreter.new_game(rules, seed=4, dealer=0)
+    table = interpreter.new_game(rules, seed=4, dealer=0, mode="table")
+    assert table.tensor_shape == strict.tensor_shape
+    start, size = next((s, n) for name, s, n in tensor_layout(table).segments if name == "decision")
+    assert size == len(KINDS) and sum(table.observation_tensor(0)[start:start + size]) == 0.0
+    table.apply("continue")
+    assert table.observation_tensor(1) == strict.observation_tensor(1)
