@@ -23,6 +23,9 @@ Invariants (each a violation ``code``):
 ``legal-duplicate``, ``legal-unstable``, ``legal-notation``
     legal actions are unique, in the same order when recomputed on a clone and after
     a JSON round trip, and ``is_legal`` accepts each of them (also in lower case).
+``pause``
+    a referee's pause (decision kind ``pause``) comes only in table mode, is the
+    dealer's, and offers ``continue`` and at least one irregularity, nothing else.
 ``legal-apply``, ``nondeterministic``
     every legal action (at most ``apply_limit`` of them, evenly spread) applies on a
     clone without raising; the clone that took the chosen action equals the state.

@@ -363,6 +363,15 @@ class Run:
             self.fail("events-log", f"the event log shrank from {self.events_seen} to {logged} events")
         self.events_seen = logged
 
+    def check_pause(self, state: State, texts: list[str]) -> None:
+        decision = state.decision
+        if decision is None or decision.kind != "pause":
+            return
+        regular = [t for t in texts if not t.startswith("irregular ")]
+        if state.mode != "table" or decision.seat != state.dealer or regular != ["continue"] or len(texts) < 2:
+            self.fail("pause", f"a referee's pause in {state.mode} mode, seat {decision.seat} to act "
+                      f"(dealer {state.dealer}), offering {texts[:4]}")
+
     def check_legal(self, state: State) -> None:
         legal = state.legal_actions()
         texts = legal.texts()
@@ -375,6 +384,7 @@ class Run:
             self.fail("legal-unstable", "the legal actions differ (or are in another order) when recomputed on a clone")
         if state.legal_actions().texts() != texts:
             self.fail("legal-unstable", "the legal actions changed when asked twice")
+        self.check_pause(state, texts)
         for a in legal:
             if not state.is_legal(a.text):
                 self.fail("legal-notation", f"is_legal({a.text!r}) is False for a listed action")
