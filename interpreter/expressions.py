@@ -11,7 +11,7 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from tricklang import model as m
-from tricklang.types import Symbols, Type
+from tricklang.types import Kind, Symbols, Type
 from tricklang.walk import BINARY, UNKNOWN, Unknown, Value, fold
 
 from .cards import CardTables
@@ -146,6 +146,8 @@ class ExpressionCompiler:
             return self.card_holder(e)
         if isinstance(e, m.Has):
             zone = self.zone_expr(e.zone)
+            if isinstance(e.pattern, m.PatWord) and self.context.get(e.pattern.word) == Kind.SUIT:
+                return self.has_suit(zone, self.slot(e.pattern.word))
             table = self.tables.pattern_table(e.pattern)
 
             def has(core: Core) -> bool:
@@ -155,6 +157,17 @@ class ExpressionCompiler:
                 return any(t[c] for c in cards)
             return has
         raise TypeError(e)  # pragma: no cover
+
+    def has_suit(self, zone: Fn, slot: int) -> Fn:
+        """`ZONE has S`, S a suit parameter of an irregularity: a card of that (effective) suit."""
+        eff_suit = self.tables.eff_suit
+
+        def has(core: Core) -> bool:
+            cards = core.zones[zone(core)]
+            core.steps += len(cards)  # cards scanned count towards the work budget
+            suits, suit = eff_suit[core.ti], core.vars[slot]
+            return any(suits[c] == suit for c in cards)
+        return has
 
     def name(self, name: str) -> Fn:
         prog = self.prog

@@ -221,6 +221,8 @@ class _Explainer(Prose):
     def irregularity(self, irr: m.Irregularity) -> Item:
         lead = f"**{irr.name}**"
         params = getattr(irr, "params", ())
+        self.card_parameters = frozenset(p.name for p in params if p.kind == "card")
+        self.suit_parameters = frozenset(p.name for p in params if p.kind == "suit")
         if params:
             lead += ", naming " + joined([self.parameter(p) for p in params], "and")
         if getattr(irr, "by", None) is not None:
@@ -230,11 +232,11 @@ class _Explainer(Prose):
             lead += f", during {joined([_MOMENTS.get(p, p) for p in phases], 'or')}"
         if getattr(irr, "guard", None) is not None:
             lead += f", when {self.condition(irr.guard)}"
-        self.card_parameters = frozenset(p.name for p in params if p.kind == "card")
         try:
             return self.item(lead, irr.cite, lines=[irr.span.line], subs=self.block(irr.body))
         finally:
             self.card_parameters = frozenset()
+            self.suit_parameters = frozenset()
 
     def parameter(self, p: m.IrregularityParam) -> str:
         """A parameter in words: ``*extra*, a count from 1 to 3``, ``*shown*, a card of the hand of the

@@ -87,6 +87,7 @@ class Prose(Visitor[list[Item]]):
     """Reads a ruleset's pieces as English; :class:`tricklang.explain` assembles a document."""
 
     card_parameters: frozenset[str] = frozenset()
+    suit_parameters: frozenset[str] = frozenset()
     """The card parameters of the irregularity being worded (``expose shown`` shows that card)."""
 
     def __init__(self, ruleset: Ruleset) -> None:
@@ -166,6 +167,8 @@ class Prose(Visitor[list[Item]]):
         if isinstance(e, m.Neg):
             return f"-{self.expr(e.operand)}"
         if isinstance(e, m.Has):
+            if isinstance(e.pattern, m.PatWord) and e.pattern.word in self.suit_parameters:
+                return f"{self.expr(e.zone)} holds a card of the suit *{e.pattern.word}*"
             return f"{self.expr(e.zone)} holds {self.pattern(e.pattern)}"
         if isinstance(e, m.CardHolder):
             card = self.pattern(e.card.pattern)

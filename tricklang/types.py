@@ -253,7 +253,10 @@ class Typer(Visitor[Type]):
 
     def visit_Has(self, e: m.Has, scope: Scope) -> Type:  # noqa: N802
         self.expect(e.zone, ZONE, scope)
-        self.pattern(e.pattern)
+        if isinstance(e.pattern, m.PatWord) and scope.names.get(e.pattern.word) == SUIT:
+            self.use(e.pattern.word)  # `hand of offender has named`: a suit parameter
+        else:
+            self.pattern(e.pattern)
         return BOOL
 
     def visit_CardHolder(self, e: m.CardHolder, scope: Scope) -> Type:  # noqa: N802

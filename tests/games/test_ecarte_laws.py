@@ -815,10 +815,13 @@ def test_e44_naming_one_suit_and_leading_another_the_adversary_may_have_the_name
         assert "named_another_suit 1" not in offered(state)  # nothing led yet
         state.apply("play 8C")  # having named spades, say
         assert "named_another_suit 1" in offered(state) and "named_another_suit 0" not in offered(state)
-        assert offered_with_arguments(state, "named_another_suit") == ["1 spades", "1 hearts", "1 diamonds", "1 clubs"]
+        # He holds spades and clubs still (ELDER_HAND less the 8C led): only those may have been named.
+        assert offered_with_arguments(state, "named_another_suit") == ["1 spades", "1 clubs"]
         before = state.to_json()
         with pytest.raises(IllegalActionError, match=r"named must be a suit \(spades, hearts, diamonds, clubs\), not 'trumps'"):
             state.apply("irregular named_another_suit 1 trumps")
+        with pytest.raises(IllegalActionError, match="its condition does not hold"):
+            state.apply("irregular named_another_suit 1 hearts")  # he holds no heart: the lead stands
         assert state.to_json() == before
         state.apply("irregular named_another_suit 1 Spades")
         assert [e["args"] for e in state.events(DEALER) if e["type"] == "irregularity"] == [{"named": "spades"}]

@@ -82,7 +82,7 @@ def test_the_formatter_writes_parameters_like_a_call() -> None:
 
 
 SUIT = """\
-irregularity wrong_suit(named: suit) during play when named != trump:
+irregularity wrong_suit(named: suit) during play when named != trump and hand of offender has named:
   if named == suit of turnup: pass
 """
 
@@ -102,10 +102,18 @@ def test_a_suit_parameter_is_explained_formatted_and_offered_per_suit() -> None:
     from interpreter.spaces import action_space
 
     rules = tricklang.loads(with_irregularity(SUIT), path="rules/variant.trick")
-    assert "**wrong_suit**, naming *named*, a suit, during play" in explain(rules)
+    assert ("**wrong_suit**, naming *named*, a suit, during play, when `named` is not `trump` and "
+            "the hand of the offender holds a card of the suit *named*:") in explain(rules)
     messy = SUIT.replace("wrong_suit(named: suit)", "wrong_suit ( named :  suit )")
     assert format_text(with_irregularity(messy), path="rules/variant.trick").endswith(SUIT)
     state = interpreter.new_game(rules, seed=2, mode="table", options={"announce_suit": False})
     space = action_space(state)
     assert [words for words in space.irregular if words[0] == "wrong_suit"] == [
         ("wrong_suit", seat, suit) for seat in ("0", "1") for suit in ("spades", "hearts", "diamonds", "clubs")]
+    state.apply("continue")
+    state.apply("stand")
+    leader = state.current_player
+    held = {state.effective_suit(c) for c in state.hand(leader)} - {state.trump}
+    offered = [a.args[2] for a in state.legal_actions()
+               if a.verb == "irregular" and a.args[:2] == ("wrong_suit", str(leader))]
+    assert offered == [s for s in state.suits if s in held] and offered
