@@ -41,8 +41,10 @@ def test_generated_trick_play_behaves_as_the_generic_instructions(game: str, mon
     generated = [_trace(rules, seed, 250) for seed in (1, 2)]
     assert any(getattr(ins, "legal", None) is not type(ins).legal for ins in compile_ruleset(rules).instructions
                if "legal" in vars(ins)), "trick play runs as generated code"
+    assert any(type(ins).__name__ in ("Jump", "JumpUnless", "SetVar", "ForNext", "Score") and "run" in vars(ins)
+               for ins in compile_ruleset(rules).instructions), "the steps between decisions run as generated blocks"
     monkeypatch.setattr(codegen, "ENABLED", False)
-    assert not any("legal" in vars(ins) for ins in compile_ruleset(rules).instructions)
+    assert not any("legal" in vars(ins) or "run" in vars(ins) for ins in compile_ruleset(rules).instructions)
     generic = [_trace(rules, seed, 250) for seed in (1, 2)]
     assert generated == generic
 
@@ -165,4 +167,67 @@ def test_a_failing_generated_deal_names_its_rule_line_and_leaves_the_state_uncha
             before = state.to_json()
             state.apply(action)
     assert state.to_json() == before  # the second deal needs 8 cards of 6: refused as a whole
+    assert state.deal_number == 1
+
+
+# ------------------------------------------------------------------ the steps between decisions
+
+def _many_tests(count: int) -> str:
+    """A deal with ``count`` tests in a row between two decisions."""
+    head = textwrap.dedent("""\
+        tricklang 1
+        game "Chain"
+        players 2
+        deck
+          suits spades black, hearts red
+          ranks A K Q
+        zone hand: per player, owner
+        zone stock: shared, hidden, pack
+        zone won: per player, public
+        match
+          at most 3 deals
+        deal
+          deal 3 to each
+          let x = deal_number * 100
+          let y = 0
+        """)
+    tests = "".join(f"  if x > {i}:\n    set y = y + {i}\n" for i in range(count))
+    return head + tests + "  tricks 3, left of dealer leads first\n  dealer scores y \"sum\"\n"
+
+
+def test_the_steps_between_decisions_run_as_generated_blocks() -> None:
+    program = compile_ruleset(tricklang.load("cinch"))
+    source = codegen.generate(program).source
+    attached = [pc for pc, ins in enumerate(program.instructions) if not ins.decision and "run" in vars(ins)]
+    assert len(attached) > 10, attached  # jumps, tests, variables, loops and scores: blocks of generated code
+    scoring = next(i for i, text in enumerate(tricklang.load("cinch").source.splitlines(), 1)
+                   if '"made the bid"' in text)
+    assert f"# rule line {scoring}: score" in source
+    assert "generated, written in block" in source and "generated, called in block" in source
+
+
+def test_a_long_chain_of_tests_never_nests_calls_deeply_and_plays_as_the_generic_code(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = tricklang.loads(_many_tests(400), path="chain.trick")
+    source = codegen.generate(compile_ruleset(rules)).source
+    assert source.count("return b") > 100  # blocks call the blocks they jump to...
+    assert source.count("core.pc = ") > 10  # ...and a deep chain returns to advance now and then
+    generated = _trace(rules, 5, 100)
+    monkeypatch.setattr(codegen, "ENABLED", False)
+    assert _trace(rules, 5, 100) == generated
+
+
+def test_a_number_beyond_18_digits_in_a_generated_block_names_its_line_and_leaves_the_state_unchanged() -> None:
+    text = SHORT.replace("deal deal_number to each", "let big = deal_number * 999999999999999999")
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if "let big" in t)
+    rules = tricklang.loads(text, path="big.trick")
+    assert f"# rule line {line}: set a variable" in codegen.generate(compile_ruleset(rules)).source
+    state = interpreter.new_game(rules, seed=1)
+    rng = random.Random(1)
+    with pytest.raises(interpreter.RuleRuntimeError, match=rf"^line {line}: a number grew beyond 18 digits"):
+        while not state.is_terminal():
+            action = state.sample_action(rng)
+            before = state.to_json()
+            state.apply(action)
+    assert state.to_json() == before  # the second deal's variable is too large: the last play is refused
     assert state.deal_number == 1
