@@ -37,6 +37,37 @@ MAX_EVENTS_PER_MATCH = 1_000_000
 Fn = Callable[[Core], Any]
 
 
+def _shuffle(rng: random.Random, x: list[int]) -> None:
+    """``rng.shuffle(x)`` as CPython's ``random.Random.shuffle`` does it, without a method
+    call per card: the same draws of ``getrandbits``, so the same order."""
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def _same_as_random_shuffle() -> bool:
+    """Whether :func:`_shuffle` gives what this Python's ``random.shuffle`` gives (checked once)."""
+    for size in (1, 2, 5, 32, 52):
+        a, b = list(range(size)), list(range(size))
+        ra, rb = random.Random(f"check/{size}"), random.Random(f"check/{size}")
+        ra.shuffle(a)
+        _shuffle(rb, b)
+        if a != b or ra.random() != rb.random():
+            return False
+    return True
+
+
+shuffle: Callable[[random.Random, list[int]], None] = (
+    _shuffle if _same_as_random_shuffle() else random.Random.shuffle)
+"""Shuffle a list in place with a generator, exactly as ``random.Random.shuffle`` (a pack
+shuffled per deal; the fast path only where it gives the same order)."""
+
+
 class ZoneInfo:
     """One zone instance: a declared zone, and whose copy it is (seat or side)."""
 
@@ -193,7 +224,7 @@ class Program:
         if deal_no in core.decks:
             return list(reversed(core.decks[deal_no]))
         order = list(range(self.tables.size))
-        random.Random(f"{self.seed_of(core, deal_no)}/deal/{deal_no}").shuffle(order)
+        shuffle(random.Random(f"{self.seed_of(core, deal_no)}/deal/{deal_no}"), order)
         return order
 
     @staticmethod

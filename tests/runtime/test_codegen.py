@@ -231,3 +231,4 @@ def test_a_number_beyond_18_digits_in_a_generated_block_names_its_line_and_leave
             state.apply(action)
     assert state.to_json() == before  # the second deal's variable is too large: the last play is refused
     assert state.deal_number == 1
+
