@@ -40,6 +40,7 @@ class Choose(PlayerDecision):
         self.targets: list[int] = []
         self.actions = [Action(n) for n in names]
         self.legal_all = LegalActions(tuple(self.actions))
+        self.position = {n: i for i, n in reversed(list(enumerate(names)))}  # the first option of a name
 
     def legal(self, core: Core) -> LegalActions:
         if core.declared:
@@ -50,12 +51,13 @@ class Choose(PlayerDecision):
         return self.legal_all
 
     def apply(self, core: Core, action: Action) -> None:
+        p = self.player(core)
         if core.declared:
-            p = self.actor(core)
             for a in self.actions:  # a withheld option is withheld once
                 core.declared.discard(("choice:" + a.verb, p))
-        i = self.names.index(action.verb)
-        self.prog.emit(core, {"type": "choice", "player": self.actor(core), "choice": action.verb, **({"laws": list(self.laws)} if self.laws else {})})
+        verb = action.verb
+        i = self.position[verb]
+        self.prog.emit(core, (ev.CHOICE, p, verb, self.laws))
         core.pc = self.targets[i]
 
     def phase(self, core: Core) -> str:
@@ -197,6 +199,7 @@ class Auction(Instruction):
         self.all_pass_laws = all_pass_laws
         self.pass_action = Action("pass")
         self.bid_actions: dict[int, Action] = {}  # made once per bid (at most MAX_CHOICES + 1 kept)
+        self.legal_made: dict[tuple[int, int], LegalActions] = {}  # (lowest, highest bid) -> the legal actions
 
     def ready(self, core: Core) -> bool:
         prog = self.prog
@@ -249,8 +252,12 @@ class Auction(Instruction):
     def legal(self, core: Core) -> LegalActions:
         if core.declared and ("auction:bid", self.actor(core)) in core.declared:
             return LegalActions((self.pass_action,))  # he has lost his bid (an irregularity)
-        lo = max(self.low(core), core.au_high + 1 if core.au_bidder >= 0 else self.low(core))
+        low = self.low(core)
+        lo = max(low, core.au_high + 1 if core.au_bidder >= 0 else low)
         hi = self.high(core)
+        legal = self.legal_made.get((lo, hi))
+        if legal is not None:
+            return legal
         if hi - lo + 1 > MAX_CHOICES:
             raise GameLimitError(f"line {self.line}: more than {MAX_CHOICES} bids to choose from")
         made = self.bid_actions
@@ -259,11 +266,16 @@ class Auction(Instruction):
         for b in range(lo, hi + 1):
             if b not in made:
                 made[b] = Action("bid", (str(b),))
-        return LegalActions((self.pass_action, *(made[b] for b in range(lo, hi + 1))))
+        legal = LegalActions((self.pass_action, *(made[b] for b in range(lo, hi + 1))))
+        if hi - lo < 64:  # kept when small (immutable: every state may share it)
+            if len(self.legal_made) >= 256:
+                self.legal_made.clear()
+            self.legal_made[(lo, hi)] = legal
+        return legal
 
     def apply(self, core: Core, action: Action) -> None:
         p = self.actor(core)
-        if action.verb == "pass":
+        if action is self.pass_action or action.verb == "pass":
             core.au_passed[p] = True
             self.prog.emit(core, (ev.PASS, p))
         else:

@@ -29,7 +29,7 @@ Triple = tuple[dict[str, Any], "dict[str, Any] | None", int]
 Entry = tuple[Any, ...]
 
 # The compact kinds; a rare kind is stored as its rendered triple (see render).
-PLAY, TRICK, DEALT, SELECT, BID, PASS, DRAW, SCORE, DEAL_END, DEAL, TRUMP, CONTRACT, MOVE = range(13)
+PLAY, TRICK, DEALT, SELECT, BID, PASS, DRAW, SCORE, DEAL_END, DEAL, TRUMP, CONTRACT, MOVE, CHOICE = range(14)
 
 
 def play(player: int, card: int, trick: int) -> int:
@@ -141,8 +141,13 @@ def _move(prog: Program, e: Entry) -> Triple:
     return full, public, mask
 
 
+def _choice(prog: Program, e: Entry) -> Triple:
+    # (CHOICE, player, the option chosen, laws)
+    return {"type": "choice", "player": e[1], "choice": e[2], **_laws(e[3])}, None, 0
+
+
 RENDERERS: tuple[Callable[[Any, Any], Triple], ...] = (
-    _play, _trick, _dealt, _select, _bid, _pass, _draw, _score, _deal_end, _deal, _trump, _contract, _move,
+    _play, _trick, _dealt, _select, _bid, _pass, _draw, _score, _deal_end, _deal, _trump, _contract, _move, _choice,
 )
 """The renderer of each compact kind, indexed by the kind."""
 

@@ -77,11 +77,16 @@ class Selection:
         return self.total
 
     def __getitem__(self, i: int) -> Action:
+        total = self.total
         if i < 0:
-            i += self.total
-        if not 0 <= i < self.total:
+            i += total
+        if not 0 <= i < total:
             raise IndexError("selection index out of range")
-        return self.action(self.unrank(i))
+        combo = self.unrank(i)
+        if not combo:
+            return Action(self.verb, ("none",))
+        codes = self.codes
+        return Action(self.verb, tuple([codes[c] for c in combo]))
 
     def action(self, combo: Sequence[int]) -> Action:
         """The action choosing these cards (given in listed order)."""
@@ -90,17 +95,34 @@ class Selection:
 
     def unrank(self, i: int) -> list[int]:
         """The cards of the i-th subset (0 <= i < len), in listed order."""
-        k, hi, starts = self.lo, self.hi, self._starts
-        while k < hi and i >= starts[k + 1 - self.lo]:
+        lo, hi, starts = self.lo, self.hi, self._starts
+        k = lo
+        while k < hi and i >= starts[k + 1 - lo]:
             k += 1
-        i -= starts[k - self.lo]
-        cards, n = self.cards, len(self.cards)
+        i -= starts[k - lo]
+        cards = self.cards
+        n = len(cards)
         out: list[int] = []
+        if n > _PASCAL_MAX:
+            return self._unrank_large(i, k, out)
+        rows = _PASCAL
         j = 0
-        rows = _PASCAL if n <= _PASCAL_MAX else None
         while k:
-            # subsets whose next member is cards[j]
-            block = rows[n - j - 1][k - 1] if rows is not None else comb(n - j - 1, k - 1)
+            block = rows[n - j - 1][k - 1]  # subsets whose next member is cards[j]
+            if i < block:
+                out.append(cards[j])
+                k -= 1
+            else:
+                i -= block
+            j += 1
+        return out
+
+    def _unrank_large(self, i: int, k: int, out: list[int]) -> list[int]:
+        """:meth:`unrank` beyond the table of binomials."""
+        cards, n = self.cards, len(self.cards)
+        j = 0
+        while k:
+            block = comb(n - j - 1, k - 1)
             if i < block:
                 out.append(cards[j])
                 k -= 1
