@@ -199,7 +199,7 @@ class Auction(Instruction):
         self.all_pass_laws = all_pass_laws
         self.pass_action = Action("pass")
         self.bid_actions: dict[int, Action] = {}  # made once per bid (at most MAX_CHOICES + 1 kept)
-        self.legal_made: dict[tuple[int, int], LegalActions] = {}  # (lowest, highest bid) -> the legal actions
+        self.legal_made: dict[tuple[int, int], tuple[Action, ...]] = {}  # (lowest, highest bid) -> the actions
 
     def ready(self, core: Core) -> bool:
         prog = self.prog
@@ -255,9 +255,13 @@ class Auction(Instruction):
         low = self.low(core)
         lo = max(low, core.au_high + 1 if core.au_bidder >= 0 else low)
         hi = self.high(core)
-        legal = self.legal_made.get((lo, hi))
-        if legal is not None:
-            return legal
+        actions = self.legal_made.get((lo, hi))
+        if actions is None:
+            actions = self._bids(lo, hi)
+        return LegalActions(actions)  # a new object per decision (the State keys its action ids on it)
+
+    def _bids(self, lo: int, hi: int) -> tuple[Action, ...]:
+        """Pass, and the bids from lo to hi (each bid's action made once, small ranges kept)."""
         if hi - lo + 1 > MAX_CHOICES:
             raise GameLimitError(f"line {self.line}: more than {MAX_CHOICES} bids to choose from")
         made = self.bid_actions
@@ -266,12 +270,12 @@ class Auction(Instruction):
         for b in range(lo, hi + 1):
             if b not in made:
                 made[b] = Action("bid", (str(b),))
-        legal = LegalActions((self.pass_action, *(made[b] for b in range(lo, hi + 1))))
-        if hi - lo < 64:  # kept when small (immutable: every state may share it)
+        actions = (self.pass_action, *(made[b] for b in range(lo, hi + 1)))
+        if hi - lo < 64:
             if len(self.legal_made) >= 256:
                 self.legal_made.clear()
-            self.legal_made[(lo, hi)] = legal
-        return legal
+            self.legal_made[(lo, hi)] = actions
+        return actions
 
     def apply(self, core: Core, action: Action) -> None:
         p = self.actor(core)
