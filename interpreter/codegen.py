@@ -35,7 +35,9 @@ from . import tricks as tr
 from . import windows
 from .cards import NO_TRUMP
 from .codegen_flow import FlowGen
+from .codegen_select import SelectGen
 from .dealing import DealCards, set_trump
+from .decisions import Select
 from .errors import RuleRuntimeError
 from .expressions import known
 from .legal import LegalActions
@@ -49,7 +51,7 @@ BUILTINS: dict[str, Any] = {"len": len, "sorted": sorted, "max": max, "tuple": t
                            "int": int}
 """The only builtins the generated module sees."""
 
-_GENERATED = (tr.Tricks, DealCards)
+_GENERATED = (tr.Tricks, DealCards, Select)
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
@@ -154,6 +156,8 @@ def generate(prog: Program) -> Generated:
             attach.extend(_TricksGen(w, prog, ins, pc).write())
         elif type(ins) is DealCards:
             attach.append((pc, "run", _deal(w, prog, ins, pc)))
+        elif type(ins) is Select:
+            attach.extend(SelectGen(w, prog, ins, pc).write())
     w.line()
     w.line("# ---------------------------------------------------------------- the steps between decisions")
     blocks.generated_run = {pc: fn for pc, method, fn in attach if method == "run"}

@@ -275,7 +275,7 @@ class _Compiler(ExpressionCompiler, Visitor[None]):
         test = self.tables.pattern_table(st.matching) if st.matching is not None else None
         hand = self.prog.hand
         self.emit(ins.Select(self.prog, st.verb, player, st.count.kind, low, high, test,
-                             self.zone_expr(st.source, player), lambda core: hand + player(core)), st)
+                             self.zone_expr(st.source, player), lambda core: hand + player(core), dest_is_hand=True), st)
 
     def visit_Draw(self, st: m.Draw) -> None:
         player = self.seat(st.player)

@@ -70,7 +70,8 @@ class Select(PlayerDecision):
     _KINDS = {"exact": 0, "range": 1, "at_least": 2}  # any other kind ("to") counts from the hand's size
 
     def __init__(self, prog: Program, verb: str, player: Fn, kind: str, low: Fn, high: Fn | None,
-                 test: list[list[bool]] | None, source: Fn, dest: Fn, *, source_is_hand: bool = False) -> None:
+                 test: list[list[bool]] | None, source: Fn, dest: Fn, *, source_is_hand: bool = False,
+                 dest_is_hand: bool = False) -> None:
         super().__init__(prog, player)
         self.verb = verb
         self.kind = kind
@@ -80,6 +81,7 @@ class Select(PlayerDecision):
         self.source = source
         self.dest = dest
         self.source_is_hand = source_is_hand  # a discard from the hand (``source`` is the player's hand)
+        self.dest_is_hand = dest_is_hand  # cards taken into the hand (``dest`` is the player's hand)
         self._kind = self._KINDS.get(kind, 3 if source_is_hand else 4)
 
     def _bounds(self, core: Core) -> tuple[list[int], int, int]:

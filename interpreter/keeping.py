@@ -35,7 +35,8 @@ def keep_instructions(prog: Program, verb: str, player: Fn, count: Fn, source: F
         wanted: int = count(core)
         return max(0, wanted - len(core.zones[hand + player(core)]))
 
-    take = Select(prog, verb, player, "range", at_least, count, None, source, lambda core: hand + player(core))
+    take = Select(prog, verb, player, "range", at_least, count, None, source, lambda core: hand + player(core),
+                  dest_is_hand=True)
     drop = Select(prog, "discard", player, "to", count, None, None, lambda core: hand + player(core),
                   rest or source, source_is_hand=True)
     if rest is None:

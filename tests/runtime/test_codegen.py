@@ -204,6 +204,26 @@ def test_the_steps_between_decisions_run_as_generated_blocks() -> None:
                    if '"made the bid"' in text)
     assert f"# rule line {scoring}: score" in source
     assert "generated, written in block" in source and "generated, called in block" in source
+    discard = next(i for i, text in enumerate(tricklang.load("cinch").source.splitlines(), 1)
+                   if "discards at least 3" in text)
+    assert f"# rule line {discard}: choose cards, at least N" in source  # selections are generated too
+    assert any("legal" in vars(ins) for ins in program.instructions if type(ins).__name__ == "Select")
+
+
+def test_a_generated_selection_refuses_what_the_generic_one_refuses() -> None:
+    state = interpreter.new_game(tricklang.load("cinch"), seed=4)
+    rng = random.Random(4)
+    while state.phase != "discard":
+        state.apply(state.sample_action(rng))
+    hand = state.hand(state.current_player)
+    before = state.to_json()
+    for bad in ("discard " + " ".join(hand[:2]), "discard " + " ".join([hand[0]] * 3),
+                "discard " + " ".join([c for c in state.cards if c not in hand][:3])):
+        with pytest.raises(interpreter.IllegalActionError):
+            state.apply(bad)
+    assert state.to_json() == before
+    state.apply("discard " + " ".join(hand[:3]))
+    assert state.events()[-1]["type"] in ("select", "draw")
 
 
 def test_a_long_chain_of_tests_never_nests_calls_deeply_and_plays_as_the_generic_code(

@@ -1,0 +1,184 @@
+"""Generated code for card selections (``Select``: discarding, drawing back, robbing): its
+``ready``, ``legal`` and ``apply``, written for one instruction with what is known when
+compiling (the kind of count, bounds that are constants, a pattern as one bitmask per
+trump, whether the cards come from or go to the player's hand).
+
+The legal actions are the same lazy :class:`~interpreter.legal.Selection` as the generic
+method's, in the same order; errors carry the same messages. Expressions stay closures
+handed to the module under generated names; no text of the rule file reaches the source
+(see :mod:`interpreter.codegen`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tricklang.walk import Unknown
+
+from . import events as ev
+from .decisions import Select
+from .errors import GameLimitError
+from .expressions import known
+from .flow import MAX_CHOICES, MAX_NUMBER, _visible_mask
+from .legal import LegalActions, Selection
+from .program import Program
+
+_KIND_TEXT = {0: "exactly N", 1: "from N to M", 2: "at least N", 3: "down to N in the hand", 4: "up to N in the hand"}
+
+
+def _plus(base: int, index: str) -> str:
+    """The source of ``base + index`` (``index`` alone when the base is 0)."""
+    return f"{int(base)} + {index}" if base else index
+
+
+def _mask(row: list[bool]) -> int:
+    return sum(1 << c for c, on in enumerate(row) if on)
+
+
+class SelectGen:
+    """Writes the functions of one card selection (prefix ``s<pc>_``)."""
+
+    def __init__(self, w: Any, prog: Program, ins: Select, pc: int) -> None:
+        self.w, self.prog, self.ins, self.pc = w, prog, ins, pc
+
+    def name(self, what: str) -> str:
+        return f"s{self.pc}_{what}"
+
+    def obj(self, what: str, value: Any) -> str:
+        name = self.name(what)
+        if name not in self.w.objects:
+            self.w.obj(name, value)
+        return name
+
+    def value(self, what: str, fn: Any) -> str:
+        """A bound's source: an int literal when known when compiling, else the closure's call."""
+        v = known(fn)
+        if type(v) is int and -MAX_NUMBER <= v <= MAX_NUMBER:
+            return repr(int(v))
+        if not isinstance(v, Unknown):
+            return self.obj(what + "_KNOWN", v)
+        return self.obj(what, fn) + "(core)"
+
+    def write(self) -> list[tuple[int, str, str]]:
+        w, ins = self.w, self.ins
+        w.line()
+        w.rule_line(ins.line, f"choose cards, {_KIND_TEXT[ins._kind]} (instruction {self.pc})")
+        if ins.test is not None:
+            w.const(self.name("TEST"), tuple(_mask(row) for row in ins.test))
+        return [(self.pc, "ready", self._ready()), (self.pc, "legal", self._legal()), (self.pc, "apply", self._apply())]
+
+    # -------------------------------------------------------------- counts
+    def _source(self) -> None:
+        """``p``, ``zones`` and ``src`` (and ``s``, the source zone, unless it is the hand)."""
+        w, ins, prog = self.w, self.ins, self.prog
+        w.line(f"p = {self.obj('PLAYER', ins.player)}(core)")
+        w.line("zones = core.zones")
+        if ins.source_is_hand:
+            w.line(f"src = zones[{_plus(prog.hand, 'p')}]")
+        else:
+            w.line(f"s = {self.obj('SOURCE', ins.source)}(core)")
+            w.line("src = zones[s]")
+
+    def _counts(self, clamp_low: bool) -> None:
+        """``eligible``, ``lo`` and ``hi`` as :meth:`Select._counts_of` computes them."""
+        w, ins, prog = self.w, self.ins, self.prog
+        self._source()
+        if ins.test is None:
+            w.line("eligible = src")
+        else:
+            w.line(f"m = {self.name('TEST')}[core.ti]")
+            w.line("eligible = [c for c in src if m >> c & 1]")
+        kind = ins._kind
+        low = self.value("LOW", ins.low)
+        if kind == 0:
+            w.line(f"lo = hi = {low}")
+        elif kind == 1:
+            w.line(f"lo = {low}")
+            w.line(f"hi = {self.value('HIGH', ins.high)}")
+        elif kind == 2:
+            w.line(f"lo = {low}")
+            w.line("hi = len(eligible)")
+        elif kind == 3:
+            w.line(f"lo = hi = len(zones[{_plus(prog.hand, 'p')}]) - {low}")
+        else:
+            w.line(f"lo = hi = {low} - len(zones[{_plus(prog.hand, 'p')}])")
+        if kind != 2:  # at least N: hi is every eligible card already
+            w.line("n = len(eligible)")
+            with w.block("if hi > n:"):
+                w.line("hi = n")
+            with w.block("if hi < 0:"):
+                w.line("hi = 0")
+        if clamp_low:
+            with w.block("if lo > hi:"):
+                w.line("lo = hi")
+            with w.block("elif lo < 0:"):
+                w.line("lo = 0")
+
+    # -------------------------------------------------------------- the three methods
+    def _ready(self) -> str:
+        w, fn = self.w, self.name("ready")
+        w.line()
+        with w.block(f"def {fn}(core):"):
+            self._counts(clamp_low=False)
+            with w.block("if hi == 0:"):
+                w.line("core.pc += 1  # nothing to choose")
+                w.line("return False")
+            w.line("return True")
+        return fn
+
+    def _legal(self) -> str:
+        w, ins, tables = self.w, self.ins, self.prog.tables
+        fn = self.name("legal")
+        okey = self.obj("OKEY", tuple(row.__getitem__ for row in tables.order))
+        sel = self.obj("Selection", Selection)
+        error = self.obj("GameLimitError", GameLimitError)
+        message = self.obj("TOO_MANY", f"line {ins.line}: more than {MAX_CHOICES} ways to choose cards")
+        w.line()
+        with w.block(f"def {fn}(core):"):
+            self._counts(clamp_low=True)
+            w.line(f"selection = {sel}({self.obj('VERB', ins.verb)}, tuple(sorted(eligible, key={okey}[core.ti])), "
+                   f"lo, hi, {self.obj('CODES', tables.codes)})")
+            with w.block(f"if selection.total > {int(MAX_CHOICES)}:"):
+                w.line(f"raise {error}({message})")
+            w.line(f"return {self.obj('LegalActions', LegalActions)}((), selection)")
+        return fn
+
+    def _apply(self) -> str:
+        w, ins, prog = self.w, self.ins, self.prog
+        fn = self.name("apply")
+        prog_name = self.obj("PROG", prog)  # its emit and note_hand looked up when called
+        w.line()
+        with w.block(f"def {fn}(core, action):"):
+            w.line(f"p = {self.obj('PLAYER', ins.player)}(core)")
+            if ins.source_is_hand:
+                w.line(f"s = {_plus(prog.hand, 'p')}")
+            else:
+                w.line(f"s = {self.obj('SOURCE', ins.source)}(core)")
+            if ins.dest_is_hand:
+                w.line(f"d = {_plus(prog.hand, 'p')}")
+            else:
+                w.line(f"d = {self.obj('DEST', ins.dest)}(core)")
+            w.line("args = action.args")
+            w.line("zones = core.zones")
+            with w.block(f"if args == {self.obj('NONE', ('none',))}:"):
+                w.line("cards = []")
+            with w.block("else:"):
+                w.line(f"index = {self.obj('INDEX', prog.tables.index)}")
+                w.line("cards = [index[a] for a in args]")
+                w.line("remove = zones[s].remove")
+                with w.block("for c in cards:"):
+                    w.line("remove(c)")
+                w.line("zones[d].extend(cards)")
+                if ins.dest_is_hand:
+                    w.line("dealt_to = core.dealt_to  # who was first given each card")
+                    with w.block("for c in cards:"):
+                        with w.block("if dealt_to[c] < 0:"):
+                            w.line("dealt_to[c] = p")
+                else:
+                    w.line(f"{prog_name}.note_hand(core, d, cards)")
+            laws = self.obj("LAWS", ins.laws)
+            mask = f"{self.obj('visible_mask', _visible_mask)}({prog_name}, core, d, s, p)"
+            w.line(f"{prog_name}.emit(core, ({int(ev.SELECT)}, {self.obj('VERB', ins.verb)}, p, tuple(cards), s, d, "
+                   f"{laws}, {mask}))")
+            w.line("core.pc += 1")
+        return fn
