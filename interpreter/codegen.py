@@ -4,16 +4,18 @@ executed once, and its functions replace the generic methods of the instructions
 stand for.
 
 What runs as generated code: trick play (``Tricks``: getting a trick ready, who is to
-act, the legal plays, playing a card, taking the trick) and dealing (``DealCards``).
+act, the legal plays, playing a card, taking the trick), dealing (``DealCards``), card
+selections (``Select``, see :mod:`interpreter.codegen_select`) and the steps between
+decisions (basic blocks of automatic instructions, see :mod:`interpreter.codegen_flow`).
 Cards are small ints; the legal plays come from per-(trump, suit led) bitmasks, the
 winner of a trick from per-(trump, suit led) strength tables, both written into the
 module as literals; obligations switched off by an option are left out, the others
-inlined in their order; packets of a known size are unrolled. Everything else (auctions,
-choices, card selections, scoring, the control flow between decisions, the expressions of
-the rule file) runs in the closure compiler (:mod:`interpreter.compiler`); rare situations
-of trick play (a declaration window open or made, a player without cards in the middle of
-a trick, the first trick's set-up) call the generic methods. Run-time errors keep naming
-the rule line (the messages are made here, with the instruction's line).
+inlined in their order; packets of a known size are unrolled. Auctions, bids, choices,
+naming trumps and the expressions of the rule file stay in the closure compiler
+(:mod:`interpreter.compiler`), called from the generated code where needed; rare
+situations of trick play (a declaration window open or made, a player without cards in
+the middle of a trick, the first trick's set-up) call the generic methods. Run-time errors
+keep naming the rule line (the messages are made here, with the instruction's line).
 
 Rule files are untrusted: no text of a rule file reaches the generated source. Every
 identifier in it is made here (``t3_legal``, ``t3_LEAD0``...); numbers are written with
