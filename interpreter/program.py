@@ -37,15 +37,19 @@ MAX_EVENTS_PER_MATCH = 1_000_000
 Fn = Callable[[Core], Any]
 
 
+_BITS = tuple((i + 1).bit_length() for i in range(1024))
+"""``(i + 1).bit_length()`` for the positions of a pack of up to 1024 cards."""
+
+
 def _shuffle(rng: random.Random, x: list[int]) -> None:
     """``rng.shuffle(x)`` as CPython's ``random.Random.shuffle`` does it, without a method
     call per card: the same draws of ``getrandbits``, so the same order."""
     getrandbits = rng.getrandbits
+    bits = _BITS if len(x) <= len(_BITS) else tuple((i + 1).bit_length() for i in range(len(x)))
     for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+        k = bits[i]
         j = getrandbits(k)
-        while j >= n:
+        while j > i:  # below i + 1
             j = getrandbits(k)
         x[i], x[j] = x[j], x[i]
 
