@@ -35,20 +35,51 @@ _PASCAL_MAX = 64
 _PASCAL = [[comb(n, k) for k in range(n + 1)] for n in range(_PASCAL_MAX + 1)]
 """Binomial coefficients ``_PASCAL[n][k]`` of the sizes card selections meet (unranking reads them)."""
 
-_SIZES: dict[tuple[int, int, int], tuple[int, list[int]]] = {}
-"""(cards, lo, hi) -> (the number of subsets, the index of the first subset of each size)."""
+class _Shape:
+    """What the subsets of ``lo`` to ``hi`` of ``n`` cards look like, whichever the cards."""
+
+    __slots__ = ("total", "starts", "listed")
+
+    def __init__(self, n: int, lo: int, hi: int) -> None:
+        starts = []
+        total = 0
+        for k in range(lo, hi + 1):
+            starts.append(total)
+            total += comb(n, k)
+        self.total = total  # the number of subsets
+        self.starts = starts  # the index of the first subset of each size
+        self.listed: tuple[tuple[int, ...], ...] | None = None  # every subset's positions, once listed
 
 
-def _sizes(n: int, lo: int, hi: int) -> tuple[int, list[int]]:
-    starts = []
-    total = 0
-    for k in range(lo, hi + 1):
-        starts.append(total)
-        total += comb(n, k)
-    if len(_SIZES) >= 4096:  # bounded: the rules meet few shapes, a hostile file cannot grow it
-        _SIZES.clear()
-    _SIZES[(n, lo, hi)] = (total, starts)
-    return total, starts
+_SHAPES: dict[tuple[int, int, int], _Shape] = {}
+"""(cards, lo, hi) -> its :class:`_Shape` (bounded: the rules meet few shapes)."""
+
+LIST_AT_MOST = 4096
+"""A shape with at most this many subsets lists them once (a discard of 3 to 9 of 9 cards:
+466), and a subset is then read from the list instead of being unranked."""
+
+_LISTED_AT_MOST = 1 << 16
+_listed = 0  # subsets listed, over every shape kept
+
+
+def _shape(n: int, lo: int, hi: int) -> _Shape:
+    global _listed
+    if len(_SHAPES) >= 4096:  # a hostile file cannot grow it
+        _SHAPES.clear()
+        _listed = 0
+    shape = _SHAPES[(n, lo, hi)] = _Shape(n, lo, hi)
+    return shape
+
+
+def _list(shape: _Shape, n: int, lo: int, hi: int) -> tuple[tuple[int, ...], ...] | None:
+    """Every subset's positions, in listed order (when the shape is small, and the lists
+    kept stay within their bound)."""
+    global _listed
+    if shape.total > LIST_AT_MOST or _listed + shape.total > _LISTED_AT_MOST:
+        return None
+    _listed += shape.total
+    shape.listed = tuple(c for k in range(lo, hi + 1) for c in combinations(range(n), k))
+    return shape.listed
 
 
 class Selection:
@@ -58,7 +89,7 @@ class Selection:
     card index to its code. The empty subset is written ``verb none``.
     """
 
-    __slots__ = ("verb", "cards", "lo", "hi", "codes", "total", "_starts", "_pos")
+    __slots__ = ("verb", "cards", "lo", "hi", "codes", "total", "_starts", "_pos", "_shape")
 
     def __init__(self, verb: str, cards: tuple[int, ...], lo: int, hi: int, codes: Sequence[str]) -> None:
         self.verb = verb
@@ -66,11 +97,12 @@ class Selection:
         self.lo = lo
         self.hi = hi
         self.codes = codes
-        key = (len(cards), lo, hi)
-        sizes = _SIZES.get(key)
-        if sizes is None:
-            sizes = _sizes(*key)
-        self.total, self._starts = sizes  # and the index of the first subset of each size
+        shape = _SHAPES.get((len(cards), lo, hi))
+        if shape is None:
+            shape = _shape(len(cards), lo, hi)
+        self._shape = shape
+        self.total = shape.total
+        self._starts = shape.starts  # the index of the first subset of each size
         self._pos: dict[str, int] | None = None  # code -> position in `cards`, built on first use
 
     def __len__(self) -> int:
@@ -82,10 +114,19 @@ class Selection:
             i += total
         if not 0 <= i < total:
             raise IndexError("selection index out of range")
+        listed = self._shape.listed
+        if listed is None and total <= LIST_AT_MOST:
+            listed = _list(self._shape, len(self.cards), self.lo, self.hi)
+        codes = self.codes
+        if listed is not None:
+            positions = listed[i]
+            if not positions:
+                return Action(self.verb, ("none",))
+            cards = self.cards
+            return Action(self.verb, tuple([codes[cards[j]] for j in positions]))
         combo = self.unrank(i)
         if not combo:
             return Action(self.verb, ("none",))
-        codes = self.codes
         return Action(self.verb, tuple([codes[c] for c in combo]))
 
     def action(self, combo: Sequence[int]) -> Action:

@@ -51,7 +51,8 @@ def test_selection_lists_unranks_and_ranks_every_subset_in_the_old_order(data: s
     assert len(sel) == len(expected)
     assert [a.text for a in sel] == expected
     for i, text in enumerate(expected):
-        assert sel[i].text == text
+        assert sel[i].text == text  # read from the shape's list of subsets (a small shape)
+        assert sel.action(sel.unrank(i)).text == text  # unranked (as a large shape is)
         assert sel.find(text.split()[1:]) == i
         if text != "take none":
             assert sel.rank([CODES.index(c) for c in text.split()[1:]]) == i
