@@ -49,6 +49,20 @@ turn. Any other (the end of the deal, a redeal, a remedy's return or its moves i
 play) ends a block, and ``advance`` runs it."""
 
 
+KINDS = {  # what each instruction class does, for the listing's comments (never the rule file's text)
+    "DealCards": "deal cards", "TurnUp": "turn up cards", "SetTrump": "set the trump", "NameTrump": "name a trump",
+    "Bid": "bid", "AddCounter": "add to a counter", "Score": "score", "SetBuiltin": "set the maker or bid",
+    "SetVar": "set a variable", "Jump": "jump", "JumpUnless": "test a condition", "EndDeal": "end the deal",
+    "EndMatch": "end the match", "Select": "choose cards", "Draw": "draw cards", "Move": "move cards",
+    "MoveUnder": "move cards under", "Cut": "cut", "Redeal": "redeal", "Expose": "expose a zone", "ExposeCard": "show a card",
+    "Forbid": "forbid a declaration", "Cancel": "cancel a score", "LoopHead": "loop", "ForInit": "start a for-each",
+    "ForNext": "next of a for-each", "Choose": "a choice", "Auction": "an auction", "Tricks": "trick play",
+    "FinishDeal": "finish the deal", "Return": "return from a remedy", "Leads": "restart the trick with a leader",
+    "ReplayTricks": "replay the tricks", "BecomesDealer": "change the dealer",
+    "RefereePause": "the referee's pause (table mode)",
+}
+
+
 def _straight(ins: Instruction) -> bool:
     """An automatic instruction a block calls in turn (see :data:`_CALLED`)."""
     return type(ins) in _CALLED
@@ -84,10 +98,9 @@ def _runnable(ins: Instruction) -> bool:
 class FlowGen:
     """Writes the blocks of a program (functions ``b<pc>_run``) into a :class:`~interpreter.codegen.Writer`."""
 
-    def __init__(self, w: Any, prog: Program, generated_run: dict[int, str], kinds: dict[str, str]) -> None:
+    def __init__(self, w: Any, prog: Program, generated_run: dict[int, str]) -> None:
         self.w, self.prog = w, prog
         self.generated_run = generated_run  # pc -> a generated `run` to call (dealing)
-        self.kinds = kinds
         self.leaders = leaders(prog)
         self.lead_set = set(self.leaders)
         self.depth: dict[int, int] = {}  # a written block -> how many blocks it may call in a row
@@ -166,7 +179,7 @@ class FlowGen:
             w.line("return")
 
     def _comment(self, pc: int, ins: Instruction) -> None:
-        kind = self.kinds.get(type(ins).__name__, "an instruction")
+        kind = KINDS.get(type(ins).__name__, "an instruction")
         if ins.line > 0:
             self.sub.rule_line(ins.line, f"{kind} (instruction {pc})")
         else:
