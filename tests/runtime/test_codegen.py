@@ -49,6 +49,31 @@ def test_generated_trick_play_behaves_as_the_generic_instructions(game: str, mon
     assert generated == generic
 
 
+
+def _table_trace(rules: tricklang.Ruleset, seed: int, max_actions: int) -> list[Any]:
+    """As _trace, in table mode: the random player also commits irregularities, whose
+    remedies enter the program at their own blocks."""
+    state = interpreter.new_game(rules, seed=seed, mode="table")
+    rng = random.Random(seed)
+    out: list[Any] = []
+    while not state.is_terminal() and len(out) < max_actions:
+        legal = state.legal_actions()
+        out.append((state.current_player, state.phase, legal.texts()[:200], len(legal)))
+        state.apply(state.sample_action(rng))
+    assert sum(1 for a in state.actions if a.startswith("irregular ")) > 10
+    out.append(state.events())
+    out.append(state.to_json())
+    return out
+
+
+@pytest.mark.parametrize("game", ["ecarte", "cinch"])
+def test_generated_code_behaves_as_the_generic_instructions_in_table_mode(game: str,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = tricklang.load(game)
+    generated = _table_trace(rules, 1, 200)
+    monkeypatch.setattr(codegen, "ENABLED", False)
+    assert _table_trace(rules, 1, 200) == generated
+
 def test_options_switch_obligations_off_in_the_source() -> None:
     on = codegen.generate(compile_ruleset(tricklang.load("ecarte"))).source
     off = codegen.generate(compile_ruleset(tricklang.load("ecarte", options={"must_trump_when_void": False}))).source
