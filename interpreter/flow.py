@@ -10,6 +10,7 @@ them (and may finish them, moving ``pc`` on, when nothing is left to decide),
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import events as ev
@@ -30,6 +31,12 @@ class Instruction:
     decision = False
     laws: tuple[str, ...] = ()
     line = 0
+    # Generated trick play (interpreter.codegen) sets these on its instruction: the cards
+    # that may be played, in listed order, when plays are all the legal actions (else
+    # None); and a card played, True when it took the trick. State's random step uses them.
+    fast_cards: Callable[[Core], list[int] | None] | None = None
+    fast_play: Callable[[Core, int], bool] | None = None
+    play_actions: Sequence[Action] = ()
 
     def __init__(self, prog: Program) -> None:
         self.prog = prog

@@ -82,6 +82,25 @@ def _list(shape: _Shape, n: int, lo: int, hi: int) -> tuple[tuple[int, ...], ...
     return shape.listed
 
 
+def randbelow(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for n > 0, the same draw: for a plain :class:`random.Random`
+    its own steps inlined (those of ``Random._randbelow_with_getrandbits``), else by
+    calling ``rng.randrange``.
+
+    >>> a, b = random.Random(5), random.Random(5)
+    >>> [randbelow(a, n) for n in (1, 2, 7, 52, 10**20)] == [b.randrange(n) for n in (1, 2, 7, 52, 10**20)]
+    True
+    """
+    if type(rng) is not random.Random:
+        return rng.randrange(n)
+    k = n.bit_length()
+    getrandbits = rng.getrandbits
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
 class Selection:
     """Every subset of ``cards`` with ``lo`` to ``hi`` members, as ``verb`` actions, lazily.
 
@@ -292,7 +311,10 @@ class LegalActions(Sequence[Action]):
             ValueError: there is no action to draw.
         """
         nsel = self._nsel
-        i = rng.randrange(nsel + len(self._items))
+        n = nsel + len(self._items)
+        if not n:
+            raise ValueError("no legal action to draw")
+        i = randbelow(rng, n)
         if i >= nsel:
             return self._items[i - nsel]
         assert self._sel is not None
@@ -372,3 +394,31 @@ class LegalActions(Sequence[Action]):
             shown = ", ".join(a.text for a in self[:10])
             return f"<LegalActions {shown}, ... ({len(self)} in all)>"
         return "<LegalActions " + ", ".join(a.text for a in self) + ">"
+
+
+class PlayedCards(LegalActions):
+    """Legal actions that are all plays of cards: the cards in listed order, each one's
+    action built only when the actions are read (the random step draws a card without).
+
+    >>> acts = [Action("play", (code,), i) for i, code in enumerate(["AS", "KS", "QS"])]
+    >>> legal = PlayedCards([2, 0], acts)
+    >>> len(legal), legal[0].text, legal.texts(), legal == ["play QS", "play AS"]
+    (2, 'play QS', ['play QS', 'play AS'], True)
+    """
+
+    __slots__ = ("_cards", "_acts")
+
+    def __init__(self, cards: list[int], acts: Sequence[Action]) -> None:  # noqa: D107 - no LegalActions.__init__
+        self._cards = cards
+        self._acts = acts
+        self._sel = None
+        self._nsel = 0
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "_items":  # the slot is filled on first read
+            items = self._items = tuple(map(self._acts.__getitem__, self._cards))
+            return items
+        raise AttributeError(name)
+
+    def __len__(self) -> int:
+        return len(self._cards)

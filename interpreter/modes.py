@@ -73,6 +73,8 @@ class ModalState(State):
     _dealer: int | None  # the first dealer given to new_game, if any
     _modal: LegalActions | None  # the legal actions when they differ from the base State's
 
+    _PLAIN = False  # chance may be needed, picks pending: every action goes through _apply_unchecked
+
     # ------------------------------------------------------------ modes
     @property
     def selections(self) -> str:

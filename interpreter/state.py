@@ -27,7 +27,7 @@ from .deals import Deals, checked_seed, later_decks, later_seeds, prearranged
 from .embedding import Embedding
 from .errors import ArgumentError, GameError, IllegalActionError, InvalidActionError, RecordError, RuleRuntimeError
 from .instructions import Instruction
-from .legal import LegalActions
+from .legal import LegalActions, PlayedCards, randbelow
 from .logs import ActionLog
 from .program import Program
 from .refusals import Refusals
@@ -112,7 +112,10 @@ class State(Views, Refusals, Embedding, Deals, Saved):
     _legal: LegalActions | None
     _checkpoint: Snapshot | None  # shares the event log, whose prefix it names
     _ids: tuple[Any, Any, tuple[tuple[int, Action], ...], dict[int, Action]] | None  # see spaces.legal_ids
-    _drawn: tuple[LegalActions, Action] | None  # the last sample_action: (from what, which)
+    _drawn: tuple[LegalActions, Action, Callable[[Core, int], bool] | None] | None
+    # the last sample_action: (from what, which, the generated play that carries it out)
+
+    _PLAIN = True  # sample_action may use generated trick play (not in other modes: ModalState)
 
     # ------------------------------------------------------------ basics
     @property
@@ -199,6 +202,17 @@ class State(Views, Refusals, Embedding, Deals, Saved):
         Raises:
             IllegalActionError: the match is over.
         """
+        core = self.core
+        if self._legal is None and self._PLAIN and not core.terminal and not core.table:
+            ins = self.program.instructions[core.pc]
+            fast = ins.fast_cards
+            if fast is not None:  # generated trick play: draw a card, build no actions
+                cards = fast(core)
+                if cards:
+                    play = ins.play_actions[cards[randbelow(rng, len(cards))]]
+                    self._legal = played = PlayedCards(cards, ins.play_actions)
+                    self._drawn = (played, play, ins.fast_play)
+                    return play
         legal = self.legal_actions()
         try:
             action = legal.draw(rng)
@@ -206,7 +220,7 @@ class State(Views, Refusals, Embedding, Deals, Saved):
             if legal:
                 raise
             raise IllegalActionError("(any action)", "the match is over") from None
-        self._drawn = (legal, action)  # apply knows it is legal while these legal actions stand
+        self._drawn = (legal, action, None)  # apply knows it is legal while these legal actions stand
         return action
 
     @property
@@ -259,9 +273,16 @@ class State(Views, Refusals, Embedding, Deals, Saved):
                 digits...); the state is unchanged.
             TypeError: ``action`` is neither an :class:`Action` nor a string.
         """
-        legal = self.legal_actions()
         drawn = self._drawn
-        if drawn is not None and drawn[1] is action and drawn[0] is legal:  # from sample_action, now
+        if drawn is not None and drawn[1] is action:  # from sample_action: legal if nothing changed since
+            if drawn[0] is self._legal:
+                if drawn[2] is not None:
+                    self._play(action, drawn[2])
+                else:
+                    self._apply_unchecked(action)
+                return
+        legal = self.legal_actions()
+        if drawn is not None and drawn[1] is action and drawn[0] is legal:  # a subclass's own legal actions
             self._apply_unchecked(action)
             return
         if not isinstance(action, (Action, str)):
@@ -297,15 +318,43 @@ class State(Views, Refusals, Embedding, Deals, Saved):
             else:
                 ins.apply(core, action)
             self.program.advance(core)
-        except Exception as err:
-            # A rule failed at run time: put the state back exactly as it was (from the
-            # last checkpoint, replaying the few actions since).
-            self.core = self._replay_core()
-            if isinstance(err, GameError) or not isinstance(err, _RULE_FAILURES):
-                raise
-            raise RuleRuntimeError(f"the rules failed at run time ({type(err).__name__}: {str(err)[:200]})") from None
+        except Exception as err:  # a rule failed at run time: the state goes back as it was
+            self._rolled_back(err)
         self.actions.append(action.text)
         self.actors.append(actor)
+
+    def _play(self, action: Action, play: Callable[[Core, int], bool]) -> None:
+        """The step of generated trick play: the seat to play plays the card (drawn from
+        the instruction's ``fast_cards``); as :meth:`_apply_unchecked` does, with the
+        instruction's ``fast_play`` (the next decision is looked for only once a trick is
+        taken: until then the next seat of the trick is to play, as ``ready`` would say)."""
+        core = self.core
+        n = len(self.actors)
+        if n % CHECKPOINT_EVERY == 0 and (self._checkpoint is None or self._checkpoint.n_actions != n):
+            self._checkpoint = Snapshot(self.program, core.copy(events=False), n, len(core.events))
+        self._legal = None
+        actor = core.tr_turn
+        try:
+            if play(core, action.card):
+                self.program.advance(core)
+            else:
+                core.steps = 1  # as advance leaves it
+        except Exception as err:
+            self._rolled_back(err)
+        self.actions.append(action.text)
+        self.actors.append(actor)
+
+    def _rolled_back(self, err: Exception) -> None:
+        """Put the state back exactly as it was after a failed action (from the last
+        checkpoint, replaying the few actions since) and raise the error, typed.
+
+        Raises:
+            GameError: ``err`` or, for a failure of the rules, a RuleRuntimeError.
+        """
+        self.core = self._replay_core()
+        if isinstance(err, GameError) or not isinstance(err, _RULE_FAILURES):
+            raise err
+        raise RuleRuntimeError(f"the rules failed at run time ({type(err).__name__}: {str(err)[:200]})") from None
 
     def _replay_core(self) -> Core:
         prog, core, check = self.program, self.core, self._checkpoint

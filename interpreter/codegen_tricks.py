@@ -1,0 +1,392 @@
+"""The generated code of trick play (see :mod:`interpreter.codegen`, which calls
+:class:`TricksGen` for each ``Tricks`` instruction): getting a trick ready, who is to act,
+the legal plays (as actions, and as cards for the random step), playing a card, taking
+the trick. Cards are small ints; the legal plays come from per-(trump, suit led)
+bitmasks, the winner of a trick from per-(trump, suit led) strength tables, both written
+into the module as literals. No text of the rule file reaches the source (see codegen).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from . import events as ev
+from . import tricks as tr
+from . import windows
+from .cards import NO_TRUMP
+from .dealing import set_trump
+from .legal import LegalActions
+from .program import Program
+
+if TYPE_CHECKING:
+    from .codegen import Writer
+
+
+def _mask(row: list[bool] | tuple[bool, ...]) -> int:
+    return sum(1 << c for c, on in enumerate(row) if on)
+
+
+def plus(base: int, index: str) -> str:
+    """The source of ``base + index`` (``index`` alone when the base is 0)."""
+    return f"{int(base)} + {index}" if base else index
+
+
+def _any_mask(tables: list[list[list[bool]]], ti: int) -> int:
+    """The cards any of these pattern tables matches under trump index ti."""
+    out = 0
+    for table in tables:
+        out |= _mask(table[ti])
+    return out
+
+
+def _masks(table: list[list[bool]]) -> tuple[int, ...]:
+    """A pattern's table (per trump index, per card) as one bitmask per trump index."""
+    return tuple(_mask(row) for row in table)
+
+
+_OBLIGATIONS = {  # the comment of each obligation (never the rule file's text)
+    "follow_suit": "must follow suit", "trump_if_void": "must trump if void", "beat_if_able": "must beat if able",
+    "not_first_trick": "may not play it on the first trick", "lead_first": "must lead it first",
+}
+
+
+class TricksGen:
+    """Writes the functions of one trick-play instruction (prefix ``t<pc>_``)."""
+
+    def __init__(self, w: Writer, prog: Program, ins: tr.Tricks, pc: int) -> None:
+        self.w, self.prog, self.ins, self.pc = w, prog, ins, pc
+        self.p = f"t{pc}_"
+        t = prog.tables
+        self.nt = t.nsuits + 1
+        # A window opens only after a card an `after leading it` declaration names.
+        self.windows = any(d.after_lead for d in ins.declarations) and ins.window_slot >= 0
+        self.first = True
+
+    def name(self, what: str) -> str:
+        return self.p + what
+
+    def guard(self, fn: Callable[..., Any] | None, what: str) -> str:
+        """The source of a guard's test (a call of a closure handed to the module)."""
+        if fn is None:
+            return "True"
+        return self.w.obj(self.name(what), fn) + "(core)"
+
+    def write(self) -> list[tuple[int, str, str]]:
+        w, ins = self.w, self.ins
+        w.line()
+        w.rule_line(ins.line, f"trick play (instruction {self.pc})")
+        self._tables()
+        out = [
+            (self.pc, "ready", self._ready()),
+            (self.pc, "actor", self._actor()),
+            (self.pc, "legal", self._legal()),
+            (self.pc, "fast_cards", self._cards()),
+            (self.pc, "_finish_trick", self._finish()),
+            (self.pc, "fast_play", self._play()),
+            (self.pc, "apply", self._apply()),
+        ]
+        return out
+
+    def _tables(self) -> None:
+        w, t, n = self.w, self.prog.tables, self.nt
+        w.const(self.name("EFF"), tuple(tuple(row) for row in t.eff_suit))
+        w.const(self.name("FOLLOW"), tuple(
+            tuple(_mask([t.eff_suit[ti][c] == led for c in range(t.size)]) for led in range(t.nsuits))
+            for ti in range(n)))
+        w.const(self.name("TRUMPS"), tuple(
+            _mask([ti < t.nsuits and t.eff_suit[ti][c] == ti for c in range(t.size)]) for ti in range(n)))
+        w.const(self.name("POWER"), tuple(tuple(tuple(row) for row in per_led) for per_led in t.power))
+        w.const(self.name("NEXT"), tuple((p + 1) % self.prog.n for p in range(self.prog.n)))
+        # The sort key of the cards under each trump: none where it is the cards' own order.
+        w.obj(self.name("OKEY"), tuple(None if all(row[c] < row[c + 1] for c in range(t.size - 1)) else row.__getitem__
+                                       for row in t.order))
+        w.obj(self.name("PLAY"), tuple(self.ins.play_actions))
+        w.obj(self.name("GENERIC"), self.ins)
+        w.obj(self.name("TRICKS"), tr.Tricks)  # its methods: the generic paths, looked up when called
+        for pat, _ in self.ins.lead_rules:
+            w.const(self.name(f"LEAD{pat}"), _masks(self.prog.lead_patterns[pat]))
+        for i, ob in enumerate(self.ins.obligations):
+            if ob.test is not None:
+                w.const(self.name(f"OB{i}"), _masks(ob.test))
+        after = [d for d in self.ins.declarations if d.after_lead]
+        before = [d for d in self.ins.declarations if not d.after_lead]
+        # The cards some declaration names (under each trump): none held, none to declare.
+        w.const(self.name("AFTER"), tuple(_any_mask([d.test for d in after], ti) for ti in range(n)))
+        w.const(self.name("DECLARE"), tuple(_any_mask([d.test for d in before], ti) for ti in range(n)))
+
+    # -------------------------------------------------------------- ready / actor
+    def _ready(self) -> str:
+        w, prog, fn = self.w, self.prog, self.name("ready")
+        hands = " or ".join(f"zones[{prog.hand + q}]" for q in range(prog.n))
+        with w.block(f"def {fn}(core):"):
+            with w.block("if not core.tr_active:"):
+                w.line(f"return {self.name('TRICKS')}.ready({self.name('GENERIC')}, core)")
+            w.line("zones = core.zones")
+            with w.block("if not core.tr_cards:"):
+                with w.block(f"if core.tr_no >= core.tr_total or not ({hands}):"):
+                    w.line("core.tr_active = False")
+                    w.line("core.pc += 1")
+                    w.line("return False")
+                with w.block(f"if not zones[{plus(prog.hand, 'core.tr_turn')}]:"):
+                    w.line(f"core.tr_turn = {self.name('GENERIC')}._next_with_cards(core, core.tr_turn)")
+            with w.block(f"elif not zones[{plus(prog.hand, 'core.tr_turn')}]:"):
+                w.line(f"return {self.name('TRICKS')}.ready({self.name('GENERIC')}, core)")
+            w.line("return True")
+        return fn
+
+    def _actor(self) -> str:
+        w, fn = self.w, self.name("actor")
+        with w.block(f"def {fn}(core):"):
+            if self.windows:
+                w.line(f"held = core.vars[{self.ins.window_slot}]")
+                with w.block("if held is not None:"):
+                    w.line(f"return {self.name('TRICKS')}.actor({self.name('GENERIC')}, core)")
+            w.line("return core.tr_turn")
+        return fn
+
+    # -------------------------------------------------------------- legal plays
+    def _legal(self) -> str:
+        w, ins, fn = self.w, self.ins, self.name("legal")
+        w.obj(self.name("LegalActions"), LegalActions)
+        with w.block(f"def {fn}(core):"):
+            if self.windows:
+                with w.block(f"if core.vars[{ins.window_slot}] is not None:"):
+                    w.line(f"return {self.name('TRICKS')}.legal({self.name('GENERIC')}, core)")
+            self._allowed()
+            w.obj(self.name("PLAYGET"), ins.play_actions.__getitem__)
+            cards_in_order = f"map({self.name('PLAYGET')}, sorted(allowed, key={self.name('OKEY')}[ti]))"
+            if not any(not d.after_lead for d in ins.declarations):
+                w.line(f"return {self.name('LegalActions')}(tuple({cards_in_order}))")
+                return fn
+            w.line(f"out = list({cards_in_order})")
+            if any(not d.after_lead for d in ins.declarations):
+                cond = "not core.played[p]" if ins.only_before_first_card else "True"
+                with w.block(f"if {cond}:"):
+                    w.line(f"m = {self.name('DECLARE')}[ti]")
+                    with w.block("for c in hand:"):
+                        with w.block("if m >> c & 1:"):
+                            w.line(f"out.extend([d.action for d in {self.name('GENERIC')}.available_declarations(core, p)])")
+                            w.line("break")
+            w.line(f"return {self.name('LegalActions')}(tuple(out))")
+        return fn
+
+    def _allowed(self) -> None:
+        """The body that leaves the cards ``p`` may play in ``allowed`` (unsorted)."""
+        w, prog = self.w, self.prog
+        w.line("p = core.tr_turn")
+        w.line(f"hand = core.zones[{plus(prog.hand, 'p')}]")
+        w.line("ti = core.ti")
+        w.line("cards = core.tr_cards")
+        w.line("allowed = hand")
+        with w.block("if not cards:"):
+            self._lead()
+        with w.block("else:"):
+            self._follow()
+
+    def _cards(self) -> str:
+        """``fast_cards``: the cards that may be played, sorted as the legal actions list
+        them, when they are all the legal actions (no window open, no declaration
+        possible); else None. :meth:`interpreter.State.sample_action` draws from them."""
+        w, ins, fn = self.w, self.ins, self.name("cards")
+        w.line("# the playable cards in order, or None when the legal actions are not only plays")
+        with w.block(f"def {fn}(core):"):
+            if self.windows:
+                with w.block(f"if core.vars[{ins.window_slot}] is not None:"):
+                    w.line("return None")
+            self._allowed()
+            if any(not d.after_lead for d in ins.declarations):
+                cond = "not core.played[p]" if ins.only_before_first_card else "True"
+                with w.block(f"if {cond}:"):
+                    w.line(f"m = {self.name('DECLARE')}[ti]")
+                    with w.block("for c in hand:"):
+                        with w.block("if m >> c & 1:"):
+                            w.line("return None  # a declaration may be offered too")
+            w.line(f"return sorted(allowed, key={self.name('OKEY')}[ti])")
+        return fn
+
+    def _narrow(self, test: str, what: str) -> None:
+        """``allowed`` narrowed to the cards passing ``test`` when some, not all, pass."""
+        w = self.w
+        w.line(f"narrowed = [c for c in allowed if {test}]")
+        with w.block("if narrowed and len(narrowed) < len(allowed):"):
+            w.line("allowed = narrowed")
+            if what:
+                w.line(f"{what} = True")
+
+    def _lead(self) -> None:
+        w, ins = self.w, self.ins
+        if not ins.lead_rules and not ins.lead_chain:
+            w.line("pass  # leading is free")
+            return
+        for j, (pat, guard) in enumerate(ins.lead_rules):
+            w.rule_line(ins.lead_lines[j], "lead until broken")
+            cond = f"not core.broken[{pat}]"
+            if guard is not None:
+                cond += f" and {self.guard(guard, f'GLEAD{j}')}"
+            with w.block(f"if {cond}:"):
+                w.line(f"m = {self.name(f'LEAD{pat}')}[ti]")
+                self._narrow("not m >> c & 1", "")
+        if ins.lead_chain:
+            with w.block("if core.tr_no == 0:"):
+                for ob in ins.lead_chain:
+                    i = ins.obligations.index(ob)
+                    w.rule_line(ob.line, _OBLIGATIONS[ob.kind])
+                    with w.block(f"if {self.guard(ob.guard, f'G{i}')}:"):
+                        w.line(f"m = {self.name(f'OB{i}')}[ti]")
+                        self._narrow("m >> c & 1" if ob.kind == "lead_first" else "not m >> c & 1", "")
+
+    def _follow(self) -> None:
+        w, ins = self.w, self.ins
+        kinds = {ob.kind for ob in ins.chain}
+        w.line(f"led = {self.name('EFF')}[ti][cards[0]]")
+        w.line(f"fm = {self.name('FOLLOW')}[ti][led]")
+        if kinds & {"follow_suit", "trump_if_void", "beat_if_able"}:
+            w.line("follow = [c for c in hand if fm >> c & 1]")
+        w.line("tif = False")
+        self.first = True  # nothing has narrowed `allowed` yet: it is the hand
+        for ob in ins.chain:
+            i = ins.obligations.index(ob)
+            if ob.kind not in ("follow_suit", "trump_if_void", "not_first_trick", "beat_if_able"):
+                continue  # the generic chain ignores other kinds too
+            w.rule_line(ob.line, _OBLIGATIONS[ob.kind])
+            guard = self.guard(ob.guard, f"G{i}")
+            if guard == "True":
+                getattr(self, "_" + ob.kind)(i)
+            else:
+                with w.block(f"if {guard}:"):
+                    getattr(self, "_" + ob.kind)(i)
+            self.first = False
+
+    def _follow_suit(self, i: int) -> None:
+        w, ins = self.w, self.ins
+        if self.first and not ins.may_trump:  # the cards of the suit led are the ones that follow
+            with w.block("if follow and len(follow) < len(allowed):"):
+                w.line("allowed = follow")
+            return
+        with w.block("if follow:"):
+            if ins.may_trump:
+                tests = [self.guard(o.guard, f"GMAY{ins.obligations.index(o)}") for o in ins.may_trump]
+                may = "True" if "True" in tests else " or ".join(tests)
+                w.line(f"may = core.trump != {NO_TRUMP} and led != core.trump and ({may})")
+                w.line(f"m = fm | {self.name('TRUMPS')}[ti] if may else fm")
+            else:
+                w.line("m = fm")
+            self._narrow("m >> c & 1", "")
+
+    def _trump_if_void(self, i: int) -> None:
+        w = self.w
+        with w.block(f"if not follow and core.trump != {NO_TRUMP}:"):
+            w.line(f"m = {self.name('TRUMPS')}[ti]")
+            self._narrow("m >> c & 1", "tif")
+
+    def _not_first_trick(self, i: int) -> None:
+        w = self.w
+        with w.block("if core.tr_no == 0:"):
+            w.line(f"m = {self.name(f'OB{i}')}[ti]")
+            self._narrow("not m >> c & 1", "")
+
+    def _beat_if_able(self, i: int) -> None:
+        w = self.w
+        with w.block("if follow or tif:"):
+            w.line(f"power = {self.name('POWER')}[ti][led]")
+            w.line("best = max([power[c] for c in cards])")
+            self._narrow("power[c] > best", "")
+
+    # -------------------------------------------------------------- playing a card
+    def _apply(self) -> str:
+        w, ins, fn = self.w, self.ins, self.name("apply")
+        generic = self.name("GENERIC")
+        with w.block(f"def {fn}(core, action):"):
+            if self.windows:
+                with w.block(f"if core.vars[{ins.window_slot}] is not None:"):
+                    w.line(f"return {self.name('TRICKS')}.apply({generic}, core, action)")
+            w.line("card = action.card")
+            with w.block("if card < 0:"):
+                w.line(f"return {self.name('TRICKS')}.apply({generic}, core, action)")
+            w.line(f"{self.name('play')}(core, card)")
+        return fn
+
+    def _play(self) -> str:
+        """``fast_play``: the player to act plays a legal card (no window open); True when
+        that took the trick (the next decision is then found by ``Program.advance``),
+        False when the next player of the trick is to play (ready as he is: his hand
+        holds a card)."""
+        w, prog, ins, fn = self.w, self.prog, self.ins, self.name("play")
+        generic = self.name("GENERIC")
+        w.line("# a card played; True when it took the trick")
+        with w.block(f"def {fn}(core, card):"):
+            w.line("p = core.tr_turn")
+            w.line("cards = core.tr_cards")
+            if ins.sets_trump:
+                w.line("# the first card led sets the trump")
+                with w.block(f"if core.trump == {NO_TRUMP} and core.tr_no == 0 and not cards:"):
+                    w.obj(self.name("set_trump"), set_trump)
+                    if self.name("PROG") not in w.objects:
+                        w.obj(self.name("PROG"), prog)
+                    w.obj(self.name("SETLAWS"), ins.sets_trump[0].laws)
+                    w.const(self.name("SUIT"), tuple(prog.tables.suit))
+                    w.line(f"{self.name('set_trump')}({self.name('PROG')}, core, {self.name('SUIT')}[card], p, "
+                           f"{self.name('SETLAWS')})")
+            w.line("zones = core.zones")
+            w.line(f"zones[{plus(prog.hand, 'p')}].remove(card)")
+            w.line("cards.append(card)")
+            w.line("players = core.tr_players")
+            w.line("players.append(p)")
+            w.line("core.played[p] = True")
+            assert ev.play(1, 2, 3) == 3 << 15 | 2 << 5 | 1  # the entry written below
+            w.line("core.events.append((core.tr_no + 1) << 15 | card << 5 | p)")
+            if self.windows:
+                w.obj(self.name("after_play"), windows.after_play)
+                with w.block(f"if len(cards) == 1 and {self.name('AFTER')}[core.ti] >> card & 1:"):
+                    w.line(f"{self.name('after_play')}({generic}, core, p)")
+            w.line(f"q = {self.name('NEXT')}[p]")
+            with w.block(f"while q != p and not zones[{plus(prog.hand, 'q')}]:"):
+                w.line(f"q = {self.name('NEXT')}[q]")
+            with w.block("if q == core.tr_leader or q == p or q in players:"):
+                w.line(f"{self.name('finish')}(core)")
+                w.line("return True")
+            w.line("core.tr_turn = q")
+            w.line("return False")
+        return fn
+
+    def _finish(self) -> str:
+        w, prog, ins, fn = self.w, self.prog, self.ins, self.name("finish")
+        if self.name("PROG") not in w.objects:
+            w.obj(self.name("PROG"), prog)
+        w.const(self.name("SIDE"), tuple(prog.side_of))
+        w.line("# the first of the strongest cards takes the trick")
+        with w.block(f"def {fn}(core):"):
+            w.line("cards = core.tr_cards")
+            w.line("ti = core.ti")
+            w.line(f"power = {self.name('POWER')}[ti][{self.name('EFF')}[ti][cards[0]]]")
+            w.line("best = 0")
+            w.line("top = power[cards[0]]")
+            w.line("i = 1")
+            with w.block("while i < len(cards):"):
+                with w.block("if power[cards[i]] > top:"):
+                    w.line("best = i")
+                    w.line("top = power[cards[i]]")
+                w.line("i += 1")
+            w.line("winner = core.tr_players[best]")
+            won = f"{prog.won} + {self.name('SIDE')}[winner]" if prog.won_kind == "side" else f"{prog.won} + winner"
+            w.line(f"core.zones[{won}].extend(cards)")
+            w.line("core.tricks_won[winner] += 1")
+            w.line("taken_by = core.taken_by")
+            with w.block("for c in cards:"):
+                w.line("taken_by[c] = winner")
+            for pat, _ in ins.lead_rules:
+                w.line(f"m = {self.name(f'LEAD{pat}')}[ti]")
+                with w.block("for c in cards:"):
+                    with w.block("if m >> c & 1:"):
+                        w.line(f"core.broken[{pat}] = True")
+                        w.line("break")
+            w.line(f"{self.name('PROG')}.emit(core, ({int(ev.TRICK)}, core.tr_no + 1, winner, tuple(cards), "
+                   "tuple(core.tr_players)))")
+            w.line("core.tr_no += 1")
+            w.line("core.tr_cards = []")
+            w.line("core.tr_players = []")
+            w.line("core.tr_leader = core.tr_turn = winner")
+            if ins.window_slot >= 0:
+                w.line(f"core.vars[{ins.window_slot}] = None")
+        return fn

@@ -1,0 +1,132 @@
+"""The public random step ``state.apply(state.sample_action(rng))``: its fast path through
+generated trick play (State.sample_action drawing a card from the instruction's
+``fast_cards``, State.apply playing it with ``fast_play``) gives exactly the match the
+listed legal actions give, and leaves the state as it was when the rules fail."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import interpreter
+import tricklang
+from interpreter import Action, GameLimitError
+from interpreter.events import TRICK
+from interpreter.legal import LegalActions, PlayedCards, randbelow
+from interpreter.program import Program
+from tricklang.catalog import bundled_games
+
+GAMES = sorted(bundled_games())
+
+
+def _by_listing(state: interpreter.State, rng: random.Random, limit: int) -> interpreter.State:
+    """Random legal actions chosen from the listed actions (no fast path: each list is read first)."""
+    while not state.is_terminal() and len(state.actions) < limit:
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    return state
+
+
+def _by_sampling(state: interpreter.State, rng: random.Random, limit: int) -> interpreter.State:
+    while not state.is_terminal() and len(state.actions) < limit:
+        state.apply(state.sample_action(rng))
+    return state
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=2, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_the_random_step_plays_the_match_the_listed_actions_give(game: str, seed: int) -> None:
+    rules = tricklang.load(bundled_games()[game])
+    fast = _by_sampling(interpreter.new_game(rules, seed=seed), random.Random(seed), 300)
+    listed = _by_listing(interpreter.new_game(rules, seed=seed), random.Random(seed), 300)
+    assert fast.to_json() == listed.to_json()
+    assert fast.events(None) == listed.events(None)
+    assert list(fast.actors) == list(listed.actors)
+    assert fast.observation(0) == listed.observation(0)
+    replayed = interpreter.State.from_json(fast.to_json())
+    assert replayed.observation(None) == fast.observation(None)
+
+
+def _mid_trick(game: str, seed: int = 3) -> tuple[interpreter.State, random.Random]:
+    state = interpreter.new_game(tricklang.load(bundled_games()[game]), seed=seed)
+    rng = random.Random(seed)
+    while state.phase != "play" or not state.current_trick:
+        state.apply(state.sample_action(rng))
+    return state, rng
+
+
+def test_legal_actions_read_after_a_draw_are_the_listed_ones() -> None:
+    state, rng = _mid_trick("spades")
+    action = state.sample_action(rng)
+    legal = state.legal_actions()
+    assert isinstance(legal, PlayedCards) and action in legal
+    again = state.clone()
+    again._legal = None
+    listed = again.legal_actions()
+    assert not isinstance(listed, PlayedCards)
+    assert legal == listed and legal.texts() == listed.texts() and list(legal) == list(listed)
+    assert len(legal) == len(listed) and legal[-1] == listed[-1] and legal[:2] == listed[:2]
+    assert legal.index(action.text) == listed.index(action.text) and legal.find(action) == listed.find(action)
+    assert repr(legal) == repr(listed)
+
+
+def test_a_drawn_card_not_applied_at_once_is_checked_again() -> None:
+    state, rng = _mid_trick("hearts")
+    drawn = state.sample_action(rng)
+    other = next(a for a in state.legal_actions() if a is not drawn) if len(state.legal_actions()) > 1 else drawn
+    state.apply(other)
+    if drawn.text in state.legal_actions():  # pragma: no cover - a card two seats both hold cannot exist
+        return
+    with pytest.raises(interpreter.IllegalActionError):
+        state.apply(drawn)  # drawn for the previous seat: the fast path does not take it
+
+
+def test_a_failure_of_the_rules_in_the_fast_step_leaves_the_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    state, rng = _mid_trick("euchre")
+    while len(state.current_trick) < 3:  # the next card takes the trick, which logs an event
+        state.apply(state.sample_action(rng))
+    before, events, actors = state.to_json(), state.events(None), list(state.actors)
+    real, failed = Program.emit, []
+
+    def emit(self: Program, core: Any, full: Any, public: Any = None, mask: int = 0) -> None:
+        if not failed:  # the first event fails (the trick taken); replaying the earlier actions does not
+            failed.append(full)
+            raise GameLimitError("the event log is full (test)")
+        real(self, core, full, public, mask)
+
+    monkeypatch.setattr(Program, "emit", emit)
+    action = state.sample_action(rng)
+    with pytest.raises(GameLimitError):
+        state.apply(action)
+    assert failed and failed[0][0] == TRICK
+    assert state.to_json() == before and state.events(None) == events and list(state.actors) == actors
+    state.apply(state.sample_action(rng))
+    assert len(state.actions) == len(actors) + 1 and not state.current_trick
+
+
+def test_played_cards_build_their_actions_only_when_read() -> None:
+    acts = [Action("play", (code,), i) for i, code in enumerate(["AS", "KS", "QS", "JS"])]
+    legal = PlayedCards([3, 1], acts)
+    assert len(legal) == 2 and bool(legal)
+    assert legal == LegalActions((acts[3], acts[1])) and legal == ["play JS", "play KS"]
+    assert legal[0] is acts[3] and "play KS" in legal and "play QS" not in legal
+    assert legal.verbs() == {"play"} and legal.explicit == (acts[3], acts[1]) and legal.selection is None
+    with pytest.raises(AttributeError):
+        legal.nothing  # noqa: B018 - only the actions are built on demand
+
+
+@given(seed=st.integers(0, 2**64), bound=st.integers(1, 2**70))
+def test_randbelow_draws_as_randrange(seed: int, bound: int) -> None:
+    a, b = random.Random(seed), random.Random(seed)
+    assert [randbelow(a, bound) for _ in range(3)] == [b.randrange(bound) for _ in range(3)]
+
+    class Other(random.Random):
+        def randrange(self, *args: object, **kwargs: object) -> int:
+            return 0
+
+    assert randbelow(Other(seed), bound) == 0  # another generator is asked, not bypassed
