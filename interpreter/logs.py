@@ -47,24 +47,22 @@ class ActionLog(Sequence[str]):
         self._words: list[str] = []
         self._ids: dict[str, int] = {}  # unit -> its id, shifted left once
         self._codes = array("H")
-        self._starts = array("L")  # where action 16k starts in _codes
+        self._starts = array("L")  # where action 16k starts in _codes, for the first blocks read
         self._n = 0
         for text in texts:
             self.append(text)
 
     def append(self, text: str) -> None:
         """Log an action's text."""
-        codes = self._codes
-        if self._n % _BLOCK == 0:
-            self._starts.append(len(codes))
         self._n += 1
         unit = self._ids.get(text)
         if unit is not None:  # a text of one or two words, seen before: one code
-            codes.append(unit | 1)
+            self._codes.append(unit | 1)
             return
         words = text.split(" ")
         if len(words) <= 2:
             words = [text]
+        codes = self._codes
         for word in words:
             unit = self._ids.get(word)
             if unit is None:
@@ -87,14 +85,22 @@ class ActionLog(Sequence[str]):
         start = self._start(self._n - 1)
         del self._codes[start:]
         self._n -= 1
-        if self._n % _BLOCK == 0:
-            self._starts.pop()
+        del self._starts[-(-self._n // _BLOCK):]  # the blocks that start at an action still logged
         return text
 
     def _start(self, i: int) -> int:
-        """Where action ``i`` (0 <= i < len) starts in the codes."""
-        pos = self._starts[i // _BLOCK]
-        codes = self._codes
+        """Where action ``i`` (0 <= i < len) starts in the codes (the starts of the blocks
+        of :data:`_BLOCK` actions are found when first needed, and kept)."""
+        starts, codes = self._starts, self._codes
+        while len(starts) <= i // _BLOCK:
+            pos = starts[-1] if starts else 0
+            if starts:
+                for _ in range(_BLOCK):
+                    while not codes[pos] & 1:
+                        pos += 1
+                    pos += 1
+            starts.append(pos)
+        pos = starts[i // _BLOCK]
         for _ in range(i % _BLOCK):
             while not codes[pos] & 1:
                 pos += 1
