@@ -155,7 +155,7 @@ class Program:
                 (:data:`MAX_EVENTS_PER_DEAL`, :data:`MAX_EVENTS_PER_MATCH`).
         """
         events = core.events
-        n = len(events)
+        n = events._sealed + len(events._tail)  # len(events), without a call: the hottest check
         if n - core.deal_events >= MAX_EVENTS_PER_DEAL or n >= MAX_EVENTS_PER_MATCH:
             limit = "deal" if n - core.deal_events >= MAX_EVENTS_PER_DEAL else "match"
             raise GameLimitError(f"the {limit} logged more than {MAX_EVENTS_PER_DEAL if limit == 'deal' else MAX_EVENTS_PER_MATCH} events")
@@ -396,18 +396,20 @@ class Program:
             event["tie_break"] = True
         self.emit(core, event)
 
-    def advance(self, core: Core) -> None:
-        """Run automatic steps until a decision is needed or the match ends.
+    def advance(self, core: Core, steps: int = 0) -> None:
+        """Run automatic steps until a decision is needed or the match ends (``steps``:
+        those already taken since the last decision).
 
         Raises:
             GameLimitError: more than :data:`MAX_STEPS_PER_DEAL` steps without a decision.
         """
         instructions = self.instructions
-        core.steps = 0
+        core.steps = steps
         while not core.terminal:
             ins = instructions[core.pc]
-            core.steps += 1
-            if core.steps > MAX_STEPS_PER_DEAL:
+            steps = core.steps + 1
+            core.steps = steps
+            if steps > MAX_STEPS_PER_DEAL:
                 raise GameLimitError(f"more than {MAX_STEPS_PER_DEAL} automatic steps without a decision")
             if ins.decision:
                 if ins.ready(core):
