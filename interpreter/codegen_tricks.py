@@ -83,8 +83,8 @@ class TricksGen:
             (self.pc, "legal", self._legal()),
             (self.pc, "fast_cards", self._cards()),
             (self.pc, "_finish_trick", self._finish()),
-            (self.pc, "fast_play", self._play()),
-            (self.pc, "apply", self._apply()),
+            (self.pc, "fast_play", self._play("step", ready=True)),
+            (self.pc, "apply", self._apply(self._play("play", ready=False))),
         ]
         return out
 
@@ -104,6 +104,13 @@ class TricksGen:
         w.obj(self.name("PLAY"), tuple(self.ins.play_actions))
         w.obj(self.name("GENERIC"), self.ins)
         w.obj(self.name("TRICKS"), tr.Tricks)  # its methods: the generic paths, looked up when called
+        w.obj(self.name("PROG"), self.prog)
+        if self.ins.sets_trump:  # the first card led sets the trump
+            w.obj(self.name("set_trump"), set_trump)
+            w.obj(self.name("SETLAWS"), self.ins.sets_trump[0].laws)
+            w.const(self.name("SUIT"), tuple(t.suit))
+        if self.windows:
+            w.obj(self.name("after_play"), windows.after_play)
         for pat, _ in self.ins.lead_rules:
             w.const(self.name(f"LEAD{pat}"), _masks(self.prog.lead_patterns[pat]))
         for i, ob in enumerate(self.ins.obligations):
@@ -294,7 +301,7 @@ class TricksGen:
             self._narrow("power[c] > best", "")
 
     # -------------------------------------------------------------- playing a card
-    def _apply(self) -> str:
+    def _apply(self, play: str) -> str:
         w, ins, fn = self.w, self.ins, self.name("apply")
         generic = self.name("GENERIC")
         with w.block(f"def {fn}(core, action):"):
@@ -304,28 +311,24 @@ class TricksGen:
             w.line("card = action.card")
             with w.block("if card < 0:"):
                 w.line(f"return {self.name('TRICKS')}.apply({generic}, core, action)")
-            w.line(f"{self.name('play')}(core, card)")
+            w.line(f"{play}(core, card)")
         return fn
 
-    def _play(self) -> str:
-        """``fast_play``: the player to act plays a legal card (no window open); True when
-        that took the trick (the next decision is then found by ``Program.advance``),
-        False when the next player of the trick is to play (ready as he is: his hand
-        holds a card)."""
-        w, prog, ins, fn = self.w, self.prog, self.ins, self.name("play")
+    def _play(self, what: str, ready: bool) -> str:
+        """The player to act plays a legal card (no window open): ``apply``'s work. With
+        ``ready`` it is ``fast_play``, which also gets the next trick ready as ``ready``
+        does once a trick is taken (``Program.advance``'s first step), and says whether
+        the flow must go on: True when trick play is over, False when the next seat is
+        to play (ready as he is: his hand holds a card, or the trick was just set up)."""
+        w, prog, ins, fn = self.w, self.prog, self.ins, self.name(what)
         generic = self.name("GENERIC")
-        w.line("# a card played; True when it took the trick")
+        w.line("# a card played" + ("; True when trick play is over" if ready else ""))
         with w.block(f"def {fn}(core, card):"):
             w.line("p = core.tr_turn")
             w.line("cards = core.tr_cards")
             if ins.sets_trump:
                 w.line("# the first card led sets the trump")
                 with w.block(f"if core.trump == {NO_TRUMP} and core.tr_no == 0 and not cards:"):
-                    w.obj(self.name("set_trump"), set_trump)
-                    if self.name("PROG") not in w.objects:
-                        w.obj(self.name("PROG"), prog)
-                    w.obj(self.name("SETLAWS"), ins.sets_trump[0].laws)
-                    w.const(self.name("SUIT"), tuple(prog.tables.suit))
                     w.line(f"{self.name('set_trump')}({self.name('PROG')}, core, {self.name('SUIT')}[card], p, "
                            f"{self.name('SETLAWS')})")
             w.line("zones = core.zones")
@@ -337,7 +340,6 @@ class TricksGen:
             assert ev.play(1, 2, 3) == 3 << 15 | 2 << 5 | 1  # the entry written below
             w.line("core.events.append((core.tr_no + 1) << 15 | card << 5 | p)")
             if self.windows:
-                w.obj(self.name("after_play"), windows.after_play)
                 with w.block(f"if len(cards) == 1 and {self.name('AFTER')}[core.ti] >> card & 1:"):
                     w.line(f"{self.name('after_play')}({generic}, core, p)")
             w.line(f"q = {self.name('NEXT')}[p]")
@@ -345,15 +347,14 @@ class TricksGen:
                 w.line(f"q = {self.name('NEXT')}[q]")
             with w.block("if q == core.tr_leader or q == p or q in players:"):
                 w.line(f"{self.name('finish')}(core)")
-                w.line("return True")
+                w.line(f"return not {self.name('ready')}(core)" if ready else "return")
             w.line("core.tr_turn = q")
-            w.line("return False")
+            if ready:
+                w.line("return False")
         return fn
 
     def _finish(self) -> str:
         w, prog, ins, fn = self.w, self.prog, self.ins, self.name("finish")
-        if self.name("PROG") not in w.objects:
-            w.obj(self.name("PROG"), prog)
         w.const(self.name("SIDE"), tuple(prog.side_of))
         w.line("# the first of the strongest cards takes the trick")
         with w.block(f"def {fn}(core):"):

@@ -407,12 +407,12 @@ class PlayedCards(LegalActions):
     """
 
     __slots__ = ("_cards", "_acts")
+    _sel = None  # no selection (these class values stand for the slots of LegalActions)
+    _nsel = 0
 
-    def __init__(self, cards: list[int], acts: Sequence[Action]) -> None:  # noqa: D107 - no LegalActions.__init__
+    def __init__(self, cards: list[int], acts: Sequence[Action]) -> None:  # no LegalActions.__init__
         self._cards = cards
         self._acts = acts
-        self._sel = None
-        self._nsel = 0
 
     def __getattr__(self, name: str) -> Any:
         if name == "_items":  # the slot is filled on first read

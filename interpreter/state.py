@@ -12,7 +12,6 @@ import secrets
 import warnings
 from array import array
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Self
 
 from tricklang import Ruleset
@@ -32,6 +31,9 @@ from .logs import ActionLog
 from .program import Program
 from .refusals import Refusals
 from .saved import Saved, state_from_json
+from .snapshot import CHECKPOINT_EVERY as CHECKPOINT_EVERY
+from .snapshot import Outcome as Outcome
+from .snapshot import Snapshot as Snapshot
 from .views import Views
 
 ModalBuilder = Callable[..., "State"]
@@ -53,43 +55,6 @@ _RULE_FAILURES = (ArithmeticError, LookupError, RecursionError, TypeError, Value
 """Exceptions that, raised while rules run, are reported as :class:`RuleRuntimeError`."""
 
 _NO_ACTIONS = LegalActions()
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How a match ended: the winning side (a seat's index when there are no
-    partnerships), its members, and the final scores per side."""
-
-    winner: int | None
-    winners: tuple[int, ...]
-    scores: tuple[int, ...]
-    deals: int
-
-    def result(self) -> str:
-        """A short human-readable result, e.g. ``'seat 1 wins 5-3'``."""
-        if self.winner is None:
-            return "no winner (drawn or abandoned) at " + "-".join(map(str, self.scores))
-        who = "seat " + str(self.winners[0]) if len(self.winners) == 1 else "seats " + "+".join(map(str, self.winners))
-        return f"{who} win{'s' if len(self.winners) == 1 else ''} " + "-".join(map(str, self.scores))
-
-
-CHECKPOINT_EVERY = 64
-"""Actions between two rollback checkpoints: a failed action costs at most this many replayed."""
-
-
-class Snapshot:
-    """A state's data at one point, to go back to with :meth:`State.restore` (opaque)."""
-
-    __slots__ = ("program", "core", "n_actions", "actions", "actors", "n_events")
-
-    def __init__(self, program: Program, core: Core, n_actions: int, n_events: int,
-                 actions: ActionLog | None = None, actors: array[int] | None = None) -> None:
-        self.program = program
-        self.core = core
-        self.n_actions = n_actions
-        self.n_events = n_events
-        self.actions = actions
-        self.actors = actors
 
 
 class State(Views, Refusals, Embedding, Deals, Saved):
@@ -209,7 +174,15 @@ class State(Views, Refusals, Embedding, Deals, Saved):
             if fast is not None:  # generated trick play: draw a card, build no actions
                 cards = fast(core)
                 if cards:
-                    play = ins.play_actions[cards[randbelow(rng, len(cards))]]
+                    n = len(cards)
+                    if type(rng) is random.Random:  # randbelow(rng, n), inlined
+                        k = n.bit_length()
+                        i = rng.getrandbits(k)
+                        while i >= n:
+                            i = rng.getrandbits(k)
+                    else:
+                        i = rng.randrange(n)
+                    play = ins.play_actions[cards[i]]
                     self._legal = played = PlayedCards(cards, ins.play_actions)
                     self._drawn = (played, play, ins.fast_play)
                     return play
@@ -222,6 +195,31 @@ class State(Views, Refusals, Embedding, Deals, Saved):
             raise IllegalActionError("(any action)", "the match is over") from None
         self._drawn = (legal, action, None)  # apply knows it is legal while these legal actions stand
         return action
+
+    def playout(self, rng: random.Random, max_actions: int | None = None) -> int:
+        """Play on with uniformly random legal actions until the match is over (or
+        ``max_actions`` are taken); returns how many were taken. The same draws, actions
+        and state as ``while not s.is_terminal(): s.apply(s.sample_action(rng))``, with
+        less work a card played (a search player's rollout).
+
+        Raises:
+            GameLimitError, RuleRuntimeError: as :meth:`apply` (the actions taken before
+                the failing one stay taken).
+        """
+        taken, instructions = 0, self.program.instructions
+        while not self.core.terminal and (max_actions is None or taken < max_actions):
+            core = self.core
+            ins = instructions[core.pc]
+            fast, play = ins.fast_cards, ins.fast_play
+            if fast is not None and play is not None and self._legal is None and self._PLAIN and not core.table:
+                cards = fast(core)
+                if cards:
+                    self._play(ins.play_actions[cards[randbelow(rng, len(cards))]], play)
+                    taken += 1
+                    continue
+            self.apply(self.sample_action(rng))
+            taken += 1
+        return taken
 
     @property
     def mode(self) -> str:
@@ -335,10 +333,9 @@ class State(Views, Refusals, Embedding, Deals, Saved):
         self._legal = None
         actor = core.tr_turn
         try:
-            if play(core, action.card):
-                self.program.advance(core)
-            else:
-                core.steps = 1  # as advance leaves it
+            core.steps = 1  # as advance's first step, which fast_play took (readying the next trick)
+            if play(core, action.card):  # trick play is over: the flow goes on
+                self.program.advance(core, 1)
         except Exception as err:
             self._rolled_back(err)
         self.actions.append(action.text)

@@ -130,3 +130,26 @@ def test_randbelow_draws_as_randrange(seed: int, bound: int) -> None:
             return 0
 
     assert randbelow(Other(seed), bound) == 0  # another generator is asked, not bypassed
+
+
+@pytest.mark.parametrize("game", ["ecarte", "hearts", "euchre", "oh-hell-3"])
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 10**6), limit=st.one_of(st.none(), st.integers(0, 120)))
+def test_playout_plays_what_the_random_step_plays(game: str, seed: int, limit: int | None) -> None:
+    short = {"hearts": {"target": 3}, "euchre": {"target": 3}}  # short matches
+    rules = tricklang.load(bundled_games()[game], options=short.get(game))
+    state, rng = interpreter.new_game(rules, seed=seed), random.Random(seed)
+    for _ in range(seed % 7):  # from some way into the first deal, a decision's legal actions read
+        state.legal_actions()
+        state.apply(state.sample_action(rng))
+    looped, rng2 = state.clone(), random.Random()
+    rng2.setstate(rng.getstate())
+    taken = state.playout(rng, limit)
+    steps = 0
+    while not looped.is_terminal() and (limit is None or steps < limit):
+        looped.apply(looped.sample_action(rng2))
+        steps += 1
+    assert taken == steps and state.is_terminal() == looped.is_terminal()
+    assert state.to_json() == looped.to_json() and state.events(None) == looped.events(None)
+    assert list(state.actors) == list(looped.actors) and rng.random() == rng2.random()
+    assert state.playout(rng, 0) == 0
