@@ -11,6 +11,10 @@ tricklang's rate divided by the reference's rate in the same repetition):
   OpenSpiel's C++ games driven from Python (``pyspiel``, chance outcomes sampled),
   when the optional ``open-spiel`` package is installed (``pip install -e '.[bench]'``).
 
+The extra lines marked ``State.playout`` play the same workloads with
+:meth:`interpreter.State.playout` (the same draws, less work a card) instead of the
+public ``apply(sample_action(rng))`` step, which the main lines measure.
+
 Then single figures: a cold ``tricklang check``, ``import tricklang``,
 ``State.from_json``, the size of a State after a 1000-deal match, and
 ``tricklang simulate`` with one and two jobs. This prints figures; it asserts nothing.
@@ -64,6 +68,20 @@ def tricklang_deals(path: Path) -> Runner:
             while not state.is_terminal() and state.deal_number == 1:
                 state.apply(state.sample_action(rng))
                 actions += 1
+        return actions
+    return run
+
+
+def tricklang_playouts(path: Path, deal: bool) -> Runner:
+    """As :func:`tricklang_matches` (or :func:`tricklang_deals` with ``deal``), each game
+    played by ``State.playout`` (the same draws, the search players' rollout)."""
+    rules = tricklang.load(path)
+
+    def run(n: int, _seeds: list[int] = [0]) -> int:  # noqa: B006 - a counter kept across calls
+        rng, actions = random.Random(_seeds[0]), 0
+        for _ in range(n):
+            _seeds[0] += 1
+            actions += interpreter.new_game(rules, seed=_seeds[0]).playout(rng, deal=deal)
         return actions
     return run
 
@@ -167,10 +185,18 @@ def pairs() -> list[Pair]:
         Pair("Cinch", "deals", Side(tricklang_running_deals(ROOT / "rules" / "cinch.trick")),
              Side(hand_written(handwritten_cinch)), "hand-written Python"),
     ]
-    for label, file, spiel in (("Euchre", "euchre", "euchre"), ("Hearts", "hearts", "hearts"),
-                               ("Spades", "spades", "spades"), ("Oh Hell (3)", "oh-hell-3", "oh_hell")):
+    games = (("Euchre", "euchre", "euchre"), ("Hearts", "hearts", "hearts"),
+             ("Spades", "spades", "spades"), ("Oh Hell (3)", "oh-hell-3", "oh_hell"))
+    for label, file, spiel in games:
         theirs = openspiel_deals(spiel)
         out.append(Pair(label, "deals", Side(tricklang_deals(ex / f"{file}.trick")),
+                        Side(theirs) if theirs is not None else None, f"OpenSpiel 2.0.2 {spiel}"))
+    # The extra lines: the same workloads played by State.playout instead of the public step.
+    out.append(Pair("Écarté (State.playout)", "matches", Side(tricklang_playouts(ROOT / "rules" / "ecarte.trick", False)),
+                    Side(hand_written(handwritten_ecarte)), "hand-written Python"))
+    for label, file, spiel in games:
+        theirs = openspiel_deals(spiel)
+        out.append(Pair(f"{label} (State.playout)", "deals", Side(tricklang_playouts(ex / f"{file}.trick", True)),
                         Side(theirs) if theirs is not None else None, f"OpenSpiel 2.0.2 {spiel}"))
     return out
 

@@ -196,9 +196,10 @@ class State(Views, Refusals, Embedding, Deals, Saved):
         self._drawn = (legal, action, None)  # apply knows it is legal while these legal actions stand
         return action
 
-    def playout(self, rng: random.Random, max_actions: int | None = None) -> int:
-        """Play on with uniformly random legal actions until the match is over (or
-        ``max_actions`` are taken); returns how many were taken. The same draws, actions
+    def playout(self, rng: random.Random, max_actions: int | None = None, *, deal: bool = False) -> int:
+        """Play on with uniformly random legal actions until the match is over (with
+        ``deal``, until the deal in progress is: the next one begun, a redeal too), or
+        ``max_actions`` are taken; returns how many were taken. The same draws, actions
         and state as ``while not s.is_terminal(): s.apply(s.sample_action(rng))``, with
         less work a card played (a search player's rollout).
 
@@ -206,8 +207,9 @@ class State(Views, Refusals, Embedding, Deals, Saved):
             GameLimitError, RuleRuntimeError: as :meth:`apply` (the actions taken before
                 the failing one stay taken).
         """
-        taken, instructions = 0, self.program.instructions
-        while not self.core.terminal and (max_actions is None or taken < max_actions):
+        taken, instructions, deal_no = 0, self.program.instructions, self.core.deal_no
+        while not self.core.terminal and (max_actions is None or taken < max_actions) and (
+                not deal or self.core.deal_no == deal_no):
             core = self.core
             ins = instructions[core.pc]
             fast, play = ins.fast_cards, ins.fast_play

@@ -153,3 +153,13 @@ def test_playout_plays_what_the_random_step_plays(game: str, seed: int, limit: i
     assert state.to_json() == looped.to_json() and state.events(None) == looped.events(None)
     assert list(state.actors) == list(looped.actors) and rng.random() == rng2.random()
     assert state.playout(rng, 0) == 0
+
+
+def test_playout_of_a_deal_stops_where_the_next_one_begins() -> None:
+    state, rng = interpreter.new_game(tricklang.load(bundled_games()["spades"]), seed=8), random.Random(8)
+    looped, rng2 = state.clone(), random.Random(8)
+    taken = state.playout(rng, deal=True)
+    while looped.deal_number == 1:
+        looped.apply(looped.sample_action(rng2))
+    assert taken == len(looped.actions) > 52 and state.deal_number == 2 and state.to_json() == looped.to_json()
+    assert state.playout(rng, 3, deal=True) == 3 and state.deal_number == 2
