@@ -9,6 +9,7 @@ into the module as literals. No text of the rule file reaches the source (see co
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import filterfalse
 from typing import TYPE_CHECKING, Any
 
 from . import events as ev
@@ -38,6 +39,11 @@ def _any_mask(tables: list[list[list[bool]]], ti: int) -> int:
     for table in tables:
         out |= _mask(table[ti])
     return out
+
+
+def _member(mask: int) -> Callable[[int], bool]:
+    """Whether a card is one of the mask's (its frozenset's ``__contains__``)."""
+    return frozenset(c for c in range(mask.bit_length()) if mask >> c & 1).__contains__
 
 
 def _masks(table: list[list[bool]]) -> tuple[int, ...]:
@@ -91,11 +97,11 @@ class TricksGen:
     def _tables(self) -> None:
         w, t, n = self.w, self.prog.tables, self.nt
         w.const(self.name("EFF"), tuple(tuple(row) for row in t.eff_suit))
-        w.const(self.name("FOLLOW"), tuple(
-            tuple(_mask([t.eff_suit[ti][c] == led for c in range(t.size)]) for led in range(t.nsuits))
-            for ti in range(n)))
-        w.const(self.name("TRUMPS"), tuple(
-            _mask([ti < t.nsuits and t.eff_suit[ti][c] == ti for c in range(t.size)]) for ti in range(n)))
+        follow = tuple(tuple(_mask([t.eff_suit[ti][c] == led for c in range(t.size)]) for led in range(t.nsuits))
+                       for ti in range(n))
+        w.const(self.name("FOLLOW"), follow)
+        trumps = tuple(_mask([ti < t.nsuits and t.eff_suit[ti][c] == ti for c in range(t.size)]) for ti in range(n))
+        w.const(self.name("TRUMPS"), trumps)
         w.const(self.name("POWER"), tuple(tuple(tuple(row) for row in per_led) for per_led in t.power))
         w.const(self.name("NEXT"), tuple((p + 1) % self.prog.n for p in range(self.prog.n)))
         # The sort key of the cards under each trump: none where it is the cards' own order.
@@ -113,14 +119,35 @@ class TricksGen:
             w.obj(self.name("after_play"), windows.after_play)
         for pat, _ in self.ins.lead_rules:
             w.const(self.name(f"LEAD{pat}"), _masks(self.prog.lead_patterns[pat]))
+            self._members(f"LEAD{pat}IN", _masks(self.prog.lead_patterns[pat]))
         for i, ob in enumerate(self.ins.obligations):
             if ob.test is not None:
                 w.const(self.name(f"OB{i}"), _masks(ob.test))
+                self._members(f"OB{i}IN", _masks(ob.test))
+        # Tests of a card's membership, for filter: cheaper than a bitmask's test in a loop.
+        w.obj(self.name("FOLLOWIN"), tuple(tuple(_member(m) for m in per_ti) for per_ti in follow))
+        self._members("TRUMPSIN", trumps)
+        w.obj(self.name("filter"), filter)
+        w.obj(self.name("filterfalse"), filterfalse)
         after = [d for d in self.ins.declarations if d.after_lead]
         before = [d for d in self.ins.declarations if not d.after_lead]
         # The cards some declaration names (under each trump): none held, none to declare.
         w.const(self.name("AFTER"), tuple(_any_mask([d.test for d in after], ti) for ti in range(n)))
         w.const(self.name("DECLARE"), tuple(_any_mask([d.test for d in before], ti) for ti in range(n)))
+
+    def _members(self, name: str, masks: tuple[int, ...]) -> None:
+        """Hand the module one membership test per trump index (see :func:`_member`)."""
+        self.w.obj(self.name(name), tuple(_member(m) for m in masks))
+
+    def _narrow_by(self, test: str, keep: bool, what: str) -> None:
+        """``allowed`` narrowed to the cards that ``test`` (a membership test) keeps
+        (``keep``) or drops, when some, not all, are left."""
+        w = self.w
+        w.line(f"narrowed = list({self.name('filter' if keep else 'filterfalse')}({test}, allowed))")
+        with w.block("if narrowed and len(narrowed) < len(allowed):"):
+            w.line("allowed = narrowed")
+            if what:
+                w.line(f"{what} = True")
 
     # -------------------------------------------------------------- ready / actor
     def _ready(self) -> str:
@@ -232,16 +259,14 @@ class TricksGen:
             if guard is not None:
                 cond += f" and {self.guard(guard, f'GLEAD{j}')}"
             with w.block(f"if {cond}:"):
-                w.line(f"m = {self.name(f'LEAD{pat}')}[ti]")
-                self._narrow("not m >> c & 1", "")
+                self._narrow_by(f"{self.name(f'LEAD{pat}IN')}[ti]", False, "")
         if ins.lead_chain:
             with w.block("if core.tr_no == 0:"):
                 for ob in ins.lead_chain:
                     i = ins.obligations.index(ob)
                     w.rule_line(ob.line, _OBLIGATIONS[ob.kind])
                     with w.block(f"if {self.guard(ob.guard, f'G{i}')}:"):
-                        w.line(f"m = {self.name(f'OB{i}')}[ti]")
-                        self._narrow("m >> c & 1" if ob.kind == "lead_first" else "not m >> c & 1", "")
+                        self._narrow_by(f"{self.name(f'OB{i}IN')}[ti]", ob.kind == "lead_first", "")
 
     def _follow(self) -> None:
         w, ins = self.w, self.ins
@@ -249,7 +274,7 @@ class TricksGen:
         w.line(f"led = {self.name('EFF')}[ti][cards[0]]")
         w.line(f"fm = {self.name('FOLLOW')}[ti][led]")
         if kinds & {"follow_suit", "trump_if_void", "beat_if_able"}:
-            w.line("follow = [c for c in hand if fm >> c & 1]")
+            w.line(f"follow = list({self.name('filter')}({self.name('FOLLOWIN')}[ti][led], hand))")
         w.line("tif = False")
         self.first = True  # nothing has narrowed `allowed` yet: it is the hand
         for ob in ins.chain:
@@ -284,14 +309,12 @@ class TricksGen:
     def _trump_if_void(self, i: int) -> None:
         w = self.w
         with w.block(f"if not follow and core.trump != {NO_TRUMP}:"):
-            w.line(f"m = {self.name('TRUMPS')}[ti]")
-            self._narrow("m >> c & 1", "tif")
+            self._narrow_by(f"{self.name('TRUMPSIN')}[ti]", True, "tif")
 
     def _not_first_trick(self, i: int) -> None:
         w = self.w
         with w.block("if core.tr_no == 0:"):
-            w.line(f"m = {self.name(f'OB{i}')}[ti]")
-            self._narrow("not m >> c & 1", "")
+            self._narrow_by(f"{self.name(f'OB{i}IN')}[ti]", False, "")
 
     def _beat_if_able(self, i: int) -> None:
         w = self.w
