@@ -32,7 +32,12 @@ _BLOCK = 16
 
 class ActionLog(Sequence[str]):
     """The texts of the actions taken, in order (a read-only sequence of strings to its
-    readers; :meth:`append` and :meth:`pop` are the State's).
+    readers; ``append``, :meth:`pop` and :meth:`compact` are the State's).
+
+    ``append`` is the bound ``append`` of a short list of texts not yet encoded (a
+    random playout logs every action and reads none); they are encoded when the log is
+    read or copied, or by :meth:`compact`, which the State calls every
+    :data:`~interpreter.snapshot.CHECKPOINT_EVERY` actions.
 
     A text of one or two words (``play KS``, ``bid 7``, ``pass``) is stored as one code,
     a longer one (``discard 7H 8C 9D``) word by word: each code is the id of the text or
@@ -41,19 +46,27 @@ class ActionLog(Sequence[str]):
     bit marking the last code of an action.
     """
 
-    __slots__ = ("_words", "_ids", "_codes", "_starts", "_n")
+    __slots__ = ("_words", "_ids", "_codes", "_starts", "_n", "_pending", "append")
 
     def __init__(self, texts: Iterable[str] = ()) -> None:
         self._words: list[str] = []
         self._ids: dict[str, int] = {}  # unit -> its id, shifted left once
         self._codes = array("H")
         self._starts = array("L")  # where action 16k starts in _codes, for the first blocks read
-        self._n = 0
-        for text in texts:
-            self.append(text)
+        self._n = 0  # the actions encoded
+        self._pending: list[str] = list(texts)
+        self.append = self._pending.append  # log an action's text (encoded later)
+        self.compact()
 
-    def append(self, text: str) -> None:
-        """Log an action's text."""
+    def compact(self) -> None:
+        """Encode the texts appended since the last time."""
+        pending = self._pending
+        if pending:
+            for text in pending:
+                self._encode(text)
+            pending.clear()
+
+    def _encode(self, text: str) -> None:
         self._n += 1
         unit = self._ids.get(text)
         if unit is not None:  # a text of one or two words, seen before: one code
@@ -79,6 +92,7 @@ class ActionLog(Sequence[str]):
         Raises:
             IndexError: the log is empty.
         """
+        self.compact()
         if not self._n:
             raise IndexError("pop from an empty action log")
         text = self[self._n - 1]
@@ -108,6 +122,7 @@ class ActionLog(Sequence[str]):
         return pos
 
     def _texts(self, start: int, stop: int) -> list[str]:
+        self.compact()
         if start >= stop:
             return []
         words, codes = self._words, self._codes
@@ -124,7 +139,7 @@ class ActionLog(Sequence[str]):
         return out
 
     def __len__(self) -> int:
-        return self._n
+        return self._n + len(self._pending)
 
     @overload
     def __getitem__(self, i: int) -> str: ...
@@ -132,6 +147,7 @@ class ActionLog(Sequence[str]):
     def __getitem__(self, i: slice) -> list[str]: ...
 
     def __getitem__(self, i: int | slice) -> str | list[str]:
+        self.compact()
         if isinstance(i, slice):
             start, stop, step = i.indices(self._n)
             if step != 1:
@@ -144,13 +160,14 @@ class ActionLog(Sequence[str]):
         return self._texts(i, i + 1)[0]
 
     def __iter__(self) -> Iterator[str]:
+        self.compact()
         return iter(self._texts(0, self._n))
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, ActionLog):
-            return self._n == other._n and list(self) == list(other)
+            return len(self) == len(other) and list(self) == list(other)
         if isinstance(other, (list, tuple)):
-            return self._n == len(other) and list(self) == list(other)
+            return len(self) == len(other) and list(self) == list(other)
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
@@ -160,12 +177,15 @@ class ActionLog(Sequence[str]):
 
     def copy(self) -> ActionLog:
         """An independent log with the same actions (the vocabulary is shared)."""
+        self.compact()
         new = ActionLog.__new__(ActionLog)
         new._words = self._words
         new._ids = self._ids
         new._codes = array(self._codes.typecode, self._codes)
         new._starts = array("L", self._starts)
         new._n = self._n
+        new._pending = []
+        new.append = new._pending.append
         return new
 
     def __reduce__(self) -> tuple[Any, ...]:

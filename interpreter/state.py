@@ -307,8 +307,9 @@ class State(Views, Refusals, Embedding, Deals, Saved):
     def _apply_unchecked(self, action: Action) -> None:
         core = self.core
         n = len(self.actors)  # as many as the actions, and an array's len is cheaper
-        if n % CHECKPOINT_EVERY == 0 and (self._checkpoint is None or self._checkpoint.n_actions != n):
+        if not n % CHECKPOINT_EVERY and n and (self._checkpoint is None or self._checkpoint.n_actions != n):
             self._checkpoint = Snapshot(self.program, core.copy(events=False), n, len(core.events))
+            self.actions.compact()  # (from the start, a failed action is replayed from a new core)
         self._legal = None
         ins = self.program.instructions[core.pc]
         actor = ins.actor(core)
@@ -330,8 +331,9 @@ class State(Views, Refusals, Embedding, Deals, Saved):
         taken: until then the next seat of the trick is to play, as ``ready`` would say)."""
         core = self.core
         n = len(self.actors)
-        if n % CHECKPOINT_EVERY == 0 and (self._checkpoint is None or self._checkpoint.n_actions != n):
+        if not n % CHECKPOINT_EVERY and n and (self._checkpoint is None or self._checkpoint.n_actions != n):
             self._checkpoint = Snapshot(self.program, core.copy(events=False), n, len(core.events))
+            self.actions.compact()  # (from the start, a failed action is replayed from a new core)
         self._legal = None
         actor = core.tr_turn
         try:
