@@ -7,8 +7,8 @@
 >>> rules.options["target"]
 5
 
-Importing the package is cheap: the parser (and Lark), the syntax model and the
-checker are imported on first use of a name that needs them.
+Importing the package is cheap: the parser, the syntax model and the checker
+(Lark and pydantic) are imported on first use of a name that needs them.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ The cache lives in ``$TRICKLANG_CACHE_DIR``, else ``$XDG_CACHE_HOME/tricklang`` 
 Its contents are untrusted: an entry that is not exactly what this module writes (any
 type, size or field out of place, or its own key not matching) is ignored and the file
 is checked in full. At most :data:`MAX_ENTRIES` entries are kept (the oldest are removed).
-This module imports neither the parser nor the syntax model.
+This module imports neither the parser nor pydantic.
 """
 
 from __future__ import annotations

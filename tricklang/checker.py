@@ -130,7 +130,7 @@ class Checker:
     def _check_header(self) -> None:
         r = self.rules
         if r.version is None:
-            self.error("missing-version", "the rule file does not start with 'tricklang 1'", m.Span(line=1, column=1, end_line=1, end_column=2), "write 'tricklang 1' on the first line")
+            self.error("missing-version", "the rule file does not start with 'tricklang 1'", m.Span.model_construct(line=1, column=1, end_line=1, end_column=2), "write 'tricklang 1' on the first line")
         elif r.version != LANGUAGE_VERSION:
             self.error("unsupported-version", f"language version {r.version} is not supported (this is version {LANGUAGE_VERSION})", r.version_span)
         seen: dict[str, m.Span] = {}
@@ -155,7 +155,7 @@ class Checker:
     def _header_span(self) -> m.Span:
         """Where to report something missing from the whole file: its version line,
         else its first line."""
-        return self.rules.version_span or m.Span(line=1, column=1, end_line=1, end_column=2)
+        return self.rules.version_span or m.Span.model_construct(line=1, column=1, end_line=1, end_column=2)
 
     def _zones_span(self) -> m.Span:
         """Where to report a zone that is missing: the first zone declared, else the header."""

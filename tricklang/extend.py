@@ -68,7 +68,7 @@ def merge(base: m.RuleFile, child: m.RuleFile) -> tuple[m.RuleFile, list[Diagnos
         "deal_span": base.deal_span,
         "sections": tuple((n, s) for n, s in base.sections if n not in ("extends",)),
     }
-    return m.RuleFile(**fields), problems
+    return m.RuleFile.model_construct(**fields), problems
 
 
 def stamp(node: _N, path: str) -> _N:

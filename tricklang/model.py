@@ -1,23 +1,21 @@
-"""The typed syntax model of a rule file: frozen nodes with source spans.
+"""The typed syntax model of a rule file: frozen pydantic nodes with source spans.
 
 The parser (:mod:`tricklang.parser`) builds these nodes from the Lark tree; nothing
 after the parser imports Lark. Every node carries a :class:`Span` so that the
-checker and the interpreter can point at the line that caused a problem. The nodes are
-:class:`~tricklang.frozen.Frozen` records: their fields are the annotations below, they
-are built from keyword arguments and never converted or validated when built (the
-parser's output is trusted; the tests check every bundled file's tree against the
-annotations with :func:`~tricklang.frozen.type_problems`).
+checker and the interpreter can point at the line that caused a problem. Nodes are pydantic models with ``defer_build``: one built by hand is validated; the
+parser (trusted) uses ``model_construct``, so a check builds no validator. Annotations
+are values, strings only for forward references: creating the classes evaluates none.
 """
-
-from __future__ import annotations
 
 from typing import Literal
 
-from .frozen import Frozen
+from pydantic import BaseModel, ConfigDict
 
 
-class Node(Frozen):
+class Node(BaseModel):
     """Base class of every syntax node: immutable, with a source span."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Span(Node):
@@ -42,7 +40,7 @@ class Span(Node):
         return hash((self.line, self.column, self.end_line, self.end_column))
 
 
-NO_SPAN = Span(line=0, column=0, end_line=0, end_column=0)
+NO_SPAN = Span.model_construct(line=0, column=0, end_line=0, end_column=0)
 
 
 # ---------------------------------------------------------------- expressions
@@ -62,13 +60,13 @@ class Of(Node):
     """`left of dealer`, `side of maker`, `discards of player`."""
 
     name: str
-    arg: Expr
+    arg: "Expr"
     span: Span
 
 
 class Arg(Node):
-    value: Expr
-    matching: Pattern | None = None
+    value: "Expr"
+    matching: "Pattern | None" = None
     span: Span
 
 
@@ -86,26 +84,26 @@ BinaryOp = Literal["+", "-", "*", "%", "==", "!=", "<", "<=", ">", ">=", "and", 
 
 class BinOp(Node):
     op: BinaryOp
-    left: Expr
-    right: Expr
+    left: "Expr"
+    right: "Expr"
     span: Span
 
 
 class Not(Node):
-    operand: Expr
+    operand: "Expr"
     span: Span
 
 
 class Neg(Node):
-    operand: Expr
+    operand: "Expr"
     span: Span
 
 
 class Has(Node):
     """`turnup has K`: some card of a zone matches a pattern."""
 
-    zone: Expr
-    pattern: Pattern
+    zone: "Expr"
+    pattern: "Pattern"
     span: Span
 
 
@@ -113,7 +111,7 @@ class CardChoice(Node):
     """A card named by a pattern, optionally the highest or lowest of those in play."""
 
     ranking: Literal["highest", "lowest"] | None = None
-    pattern: Pattern
+    pattern: "Pattern"
     span: Span
 
 
@@ -166,12 +164,12 @@ class PatCard(Node):
 
 
 class PatNot(Node):
-    operand: Pattern
+    operand: "Pattern"
     span: Span
 
 
 class PatOr(Node):
-    options: tuple[Pattern, ...]
+    options: "tuple[Pattern, ...]"
     span: Span
 
 
@@ -346,7 +344,7 @@ class Phase(Stmt):
     """A named part of the deal, which an extending rule file may replace."""
 
     name: str
-    body: tuple[Statement, ...]
+    body: "tuple[Statement, ...]"
 
 
 class Score(Stmt):
@@ -472,26 +470,26 @@ class Cancel(Stmt):
 
 
 class If(Stmt):
-    branches: tuple[tuple[Expr, tuple[Statement, ...]], ...]
-    orelse: tuple[Statement, ...] = ()
+    branches: "tuple[tuple[Expr, tuple[Statement, ...]], ...]"
+    orelse: "tuple[Statement, ...]" = ()
 
 
 class Repeat(Stmt):
     bound: Expr
     condition: Expr | None = None
-    body: tuple[Statement, ...]
+    body: "tuple[Statement, ...]"
 
 
 class ForEach(Stmt):
     kind: Literal["player", "side"]
     start: Expr | None = None
     exclude: Expr | None = None
-    body: tuple[Statement, ...]
+    body: "tuple[Statement, ...]"
 
 
 class ChoiceOption(Node):
     name: str
-    body: tuple[Statement, ...]
+    body: "tuple[Statement, ...]"
     span: Span
 
 
@@ -530,7 +528,7 @@ class Declaration(Node):
     holding: Pattern
     deadline: Literal["before_first_card", "before_playing_it", "after_leading_it"]
     guard: Expr | None = None
-    body: tuple[Statement, ...]
+    body: "tuple[Statement, ...]"
     cite: Citation | None = None
     span: Span
 
@@ -596,4 +594,3 @@ class RuleFile(Node):
     extends: str | None = None
     extends_span: Span | None = None
     sections: tuple[tuple[str, Span], ...] = ()
-

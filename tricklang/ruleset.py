@@ -10,7 +10,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
-from typing import Any, ClassVar, cast
+from typing import Any, cast
+
+from pydantic import BaseModel, ConfigDict, Field, SkipValidation, model_validator
 
 from . import catalog
 from . import model as m
@@ -18,7 +20,6 @@ from .checker import Checker, check
 from .deck import card_codes
 from .diagnostics import Diagnostic, OptionError, RulesError, brief, printable
 from .extend import MAX_EXTENDS_DEPTH, merge, stamp
-from .frozen import Frozen
 from .lints import lint
 from .parser import MAX_SOURCE_BYTES, parse
 from .safety import check_safety
@@ -27,15 +28,13 @@ from .types import Symbols
 OptionValue = int | bool | str
 
 
-class Ruleset(Frozen):
+class Ruleset(BaseModel):
     """A parsed and checked rule file, with every option given a value.
 
     Build one with :func:`tricklang.load`; derive a variant with :meth:`with_options`.
-    Built directly (``Ruleset(rules=..., source=..., path=..., options=...)``) from a
-    rule file without its ``symbols``, it gets them from the checker.
     """
 
-    _hidden: ClassVar[frozenset[str]] = frozenset({"symbols"})
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True, defer_build=True)
 
     rules: m.RuleFile
     source: str
@@ -43,15 +42,18 @@ class Ruleset(Frozen):
     options: dict[str, OptionValue]
     warnings: tuple[Diagnostic, ...] = ()
     bases: tuple[str, ...] = ()
-    symbols: Symbols = cast(Symbols, None)
+    symbols: SkipValidation[Symbols] = Field(default=cast(Symbols, None), repr=False)
     """The checker's symbol table: the type of every name and variable (see :mod:`tricklang.types`)."""
 
-    def __post_init__(self) -> None:
+    @model_validator(mode="before")
+    @classmethod
+    def _symbol_table(cls, data: Any) -> Any:
         """A Ruleset built without the loader gets its symbol table from the checker here."""
-        if self.symbols is None and isinstance(self.rules, m.RuleFile):
-            checker = Checker(self.rules)
+        if isinstance(data, dict) and data.get("symbols") is None and isinstance(data.get("rules"), m.RuleFile):
+            checker = Checker(data["rules"])
             checker.run()
-            self.__dict__["symbols"] = checker.symbols
+            data = {**data, "symbols": checker.symbols}
+        return data
 
     @property
     def name(self) -> str:
@@ -459,6 +461,6 @@ def _load_text(text: str, where: str, options: Mapping[str, Any] | None, anchor:
     if errors:
         raise RulesError(errors, text, list(warnings))
     values = _defaults(rules)
-    ruleset = Ruleset(rules=rules, source=text, path=where, options=values, warnings=warnings, bases=tuple(bases),
-                      symbols=checker.symbols)
+    ruleset = Ruleset.model_construct(rules=rules, source=text, path=where, options=values, warnings=warnings,
+                                      bases=tuple(bases), symbols=checker.symbols)
     return ruleset.with_options(options)

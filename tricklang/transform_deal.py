@@ -57,7 +57,7 @@ class DealRules(Transformer[Token, m.RuleFile]):
 
     def deal_cards(self, meta: Any, children: list[Any]) -> m.DealCards:
         start = one_of(children, FromMarker)
-        return m.DealCards(
+        return m.DealCards.model_construct(
             packets=tuple(exprs_of(children)), first=start.expr if start else None, span=span_of(meta)
         )
 
@@ -68,15 +68,15 @@ class DealRules(Transformer[Token, m.RuleFile]):
         return ExceptMarker(children[0])
 
     def turn_up(self, meta: Any, children: list[Any]) -> m.TurnUp:
-        return m.TurnUp(count=children[0], to=children[1], span=span_of(meta))
+        return m.TurnUp.model_construct(count=children[0], to=children[1], span=span_of(meta))
 
     def set_trump(self, meta: Any, children: list[Any]) -> m.SetTrump:
         src: Tagged = children[0]
         if src.tag == "zone":
-            return m.SetTrump(source="zone", zone=src.value, span=span_of(meta))
+            return m.SetTrump.model_construct(source="zone", zone=src.value, span=span_of(meta))
         if src.tag == "none":
-            return m.SetTrump(source="none", span=span_of(meta))
-        return m.SetTrump(source="fixed", suit=src.value, span=span_of(meta))
+            return m.SetTrump.model_construct(source="none", span=span_of(meta))
+        return m.SetTrump.model_construct(source="fixed", suit=src.value, span=span_of(meta))
 
     def trump_of_zone(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("zone", children[0])
@@ -89,36 +89,36 @@ class DealRules(Transformer[Token, m.RuleFile]):
 
     def name_trump(self, meta: Any, children: list[Any]) -> m.NameTrump:
         exprs = exprs_of(children)
-        return m.NameTrump(player=exprs[0], exclude=exprs[1] if len(exprs) > 1 else None, span=span_of(meta))
+        return m.NameTrump.model_construct(player=exprs[0], exclude=exprs[1] if len(exprs) > 1 else None, span=span_of(meta))
 
     def score(self, meta: Any, children: list[Any]) -> m.Score:
         label = str(children[2])[1:-1] if len(children) > 2 else ""
-        return m.Score(who=children[0], amount=children[1], label=label, span=span_of(meta))
+        return m.Score.model_construct(who=children[0], amount=children[1], label=label, span=span_of(meta))
 
     def lose(self, meta: Any, children: list[Any]) -> m.Score:
         label = str(children[2])[1:-1] if len(children) > 2 else ""
-        return m.Score(who=children[0], amount=children[1], label=label, negative=True, span=span_of(meta))
+        return m.Score.model_construct(who=children[0], amount=children[1], label=label, negative=True, span=span_of(meta))
 
     def let_stmt(self, meta: Any, children: list[Any]) -> m.Let:
-        return m.Let(name=str(children[0]), value=children[1], span=span_of(meta))
+        return m.Let.model_construct(name=str(children[0]), value=children[1], span=span_of(meta))
 
     def set_stmt(self, meta: Any, children: list[Any]) -> m.Let:
-        return m.Let(name=str(children[0]), value=children[1], rebind=True, span=span_of(meta))
+        return m.Let.model_construct(name=str(children[0]), value=children[1], rebind=True, span=span_of(meta))
 
     def stop(self, meta: Any, children: list[Any]) -> m.StopLoop:
-        return m.StopLoop(span=span_of(meta))
+        return m.StopLoop.model_construct(span=span_of(meta))
 
     def pass_stmt(self, meta: Any, children: list[Any]) -> m.Pass:
-        return m.Pass(span=span_of(meta))
+        return m.Pass.model_construct(span=span_of(meta))
 
     def end_deal(self, meta: Any, children: list[Any]) -> m.EndDeal:
-        return m.EndDeal(span=span_of(meta))
+        return m.EndDeal.model_construct(span=span_of(meta))
 
     def end_match(self, meta: Any, children: list[Any]) -> m.EndMatch:
-        return m.EndMatch(span=span_of(meta))
+        return m.EndMatch.model_construct(span=span_of(meta))
 
     def discard(self, meta: Any, children: list[Any]) -> m.Discard:
-        return m.Discard(
+        return m.Discard.model_construct(
             player=children[0],
             count=children[1],
             matching=one_of(children, Matching) and one_of(children, Matching).pattern,
@@ -129,7 +129,7 @@ class DealRules(Transformer[Token, m.RuleFile]):
     def take(self, meta: Any, children: list[Any]) -> m.Take:
         verb = next((str(c) for c in children if isinstance(c, Token) and c.type == "NAME"), "take")
         matching = one_of(children, Matching)
-        return m.Take(
+        return m.Take.model_construct(
             player=children[0],
             count=children[1],
             matching=matching.pattern if matching else None,
@@ -141,25 +141,25 @@ class DealRules(Transformer[Token, m.RuleFile]):
     def keep(self, meta: Any, children: list[Any]) -> m.Keep:
         zones = [c for c in children if isinstance(c, m.ZoneRef)]
         verb = next((str(c) for c in children if isinstance(c, Token) and c.type == "NAME"), "take")
-        return m.Keep(player=children[0], source=zones[0], count=children[2], verb=verb,
+        return m.Keep.model_construct(player=children[0], source=zones[0], count=children[2], verb=verb,
                       rest=zones[1] if len(zones) > 1 else None, span=span_of(meta))
 
     def cut(self, meta: Any, children: list[Any]) -> m.Cut:
-        return m.Cut(zone=children[0], span=span_of(meta))
+        return m.Cut.model_construct(zone=children[0], span=span_of(meta))
 
     def leads_stmt(self, meta: Any, children: list[Any]) -> m.Leads:
-        return m.Leads(player=children[0], span=span_of(meta))
+        return m.Leads.model_construct(player=children[0], span=span_of(meta))
 
     def replay(self, meta: Any, children: list[Any]) -> m.ReplayTricks:
-        return m.ReplayTricks(span=span_of(meta))
+        return m.ReplayTricks.model_construct(span=span_of(meta))
 
     def becomes_dealer(self, meta: Any, children: list[Any]) -> m.BecomesDealer:
-        return m.BecomesDealer(player=children[0], span=span_of(meta))
+        return m.BecomesDealer.model_construct(player=children[0], span=span_of(meta))
 
     def draw(self, meta: Any, children: list[Any]) -> m.Draw:
         zones = [c for c in children if isinstance(c, m.ZoneRef)]
         matching = one_of(children, Matching)
-        return m.Draw(
+        return m.Draw.model_construct(
             player=children[0],
             count=children[1],
             source=zones[0],
@@ -172,7 +172,7 @@ class DealRules(Transformer[Token, m.RuleFile]):
         zones = [c for c in children if isinstance(c, m.ZoneRef)]
         matching = one_of(children, Matching)
         mode, amount = children[0].value
-        return m.Move(
+        return m.Move.model_construct(
             mode=mode,
             amount=amount,
             matching=matching.pattern if matching else None,
@@ -192,7 +192,7 @@ class DealRules(Transformer[Token, m.RuleFile]):
         return Tagged("count", ("random", children[0]))
 
     def redeal(self, meta: Any, children: list[Any]) -> m.Redeal:
-        return m.Redeal(same_dealer=children[0].tag == "same", span=span_of(meta))
+        return m.Redeal.model_construct(same_dealer=children[0].tag == "same", span=span_of(meta))
 
     def same_dealer(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("same")
@@ -201,17 +201,17 @@ class DealRules(Transformer[Token, m.RuleFile]):
         return Tagged("next")
 
     def expose(self, meta: Any, children: list[Any]) -> m.Expose:
-        return m.Expose(zone=children[0], span=span_of(meta))
+        return m.Expose.model_construct(zone=children[0], span=span_of(meta))
 
     def forbid(self, meta: Any, children: list[Any]) -> m.Forbid:
         kind: Literal["declare", "choice"] = "choice" if str(children[0]) == "choice" else "declare"
-        return m.Forbid(kind=kind, declaration=str(children[1]), who=children[2], span=span_of(meta))
+        return m.Forbid.model_construct(kind=kind, declaration=str(children[1]), who=children[2], span=span_of(meta))
 
     def forbid_bidding(self, meta: Any, children: list[Any]) -> m.Forbid:
-        return m.Forbid(kind="bidding", declaration="bid", who=children[0], span=span_of(meta))
+        return m.Forbid.model_construct(kind="bidding", declaration="bid", who=children[0], span=span_of(meta))
 
     def cancel(self, meta: Any, children: list[Any]) -> m.Cancel:
-        return m.Cancel(label=str(children[0])[1:-1], who=children[1], span=span_of(meta))
+        return m.Cancel.model_construct(label=str(children[0])[1:-1], who=children[1], span=span_of(meta))
 
     def irregularity(self, meta: Any, children: list[Any]) -> m.Irregularity:
         name = str(children[0])
@@ -223,7 +223,7 @@ class DealRules(Transformer[Token, m.RuleFile]):
         if cite is not None:
             body = tuple(s if s.cite is not None else s.model_copy(update={"cite": cite}) for s in body)
         params = next((c for c in children if isinstance(c, tuple)), ())
-        return m.Irregularity(
+        return m.Irregularity.model_construct(
             name=name, params=params, by=by, phases=phases, guard=guard.expr if guard else None, body=body, cite=cite,
             span=span_of(meta)
         )
@@ -232,35 +232,35 @@ class DealRules(Transformer[Token, m.RuleFile]):
         return tuple(children)
 
     def irr_count_param(self, meta: Any, children: list[Any]) -> m.IrregularityParam:
-        return m.IrregularityParam(name=str(children[0]), kind="count", low=int(children[1]), high=int(children[2]),
+        return m.IrregularityParam.model_construct(name=str(children[0]), kind="count", low=int(children[1]), high=int(children[2]),
                                    span=span_of(meta))
 
     def irr_card_param(self, meta: Any, children: list[Any]) -> m.IrregularityParam:
         matching = one_of(children, Matching)
-        return m.IrregularityParam(name=str(children[0]), kind="card", zone=one_of(children, m.ZoneRef),
+        return m.IrregularityParam.model_construct(name=str(children[0]), kind="card", zone=one_of(children, m.ZoneRef),
                                    matching=matching.pattern if matching else None, span=span_of(meta))
 
     def irr_suit_param(self, meta: Any, children: list[Any]) -> m.IrregularityParam:
-        return m.IrregularityParam(name=str(children[0]), kind="suit", span=span_of(meta))
+        return m.IrregularityParam.model_construct(name=str(children[0]), kind="suit", span=span_of(meta))
 
     def count_exact(self, meta: Any, children: list[Any]) -> m.Count:
-        return m.Count(kind="exact", low=children[0], span=span_of(meta))
+        return m.Count.model_construct(kind="exact", low=children[0], span=span_of(meta))
 
     def count_range(self, meta: Any, children: list[Any]) -> m.Count:
-        return m.Count(kind="range", low=children[0], high=children[1], span=span_of(meta))
+        return m.Count.model_construct(kind="range", low=children[0], high=children[1], span=span_of(meta))
 
     def count_at_least(self, meta: Any, children: list[Any]) -> m.Count:
-        return m.Count(kind="at_least", low=children[0], span=span_of(meta))
+        return m.Count.model_construct(kind="at_least", low=children[0], span=span_of(meta))
 
     def count_to(self, meta: Any, children: list[Any]) -> m.Count:
-        return m.Count(kind="to", low=children[0], span=span_of(meta))
+        return m.Count.model_construct(kind="to", low=children[0], span=span_of(meta))
 
     def matching(self, meta: Any, children: list[Any]) -> Matching:
         return Matching(children[0])
 
     def zone_ref(self, meta: Any, children: list[Any]) -> m.ZoneRef:
         owner = children[1] if len(children) > 1 else None
-        return m.ZoneRef(name=str(children[0]), owner=owner, span=span_of(meta))
+        return m.ZoneRef.model_construct(name=str(children[0]), owner=owner, span=span_of(meta))
 
     def if_stmt(self, meta: Any, children: list[Any]) -> m.If:
         branches = [(children[0], children[1].stmts)]
@@ -271,7 +271,7 @@ class DealRules(Transformer[Token, m.RuleFile]):
                 branches.append(c.value)
             elif isinstance(c, Tagged) and c.tag == "else":
                 orelse = c.value
-        return m.If(branches=tuple(branches), orelse=orelse, cite=cite, span=span_of(meta))
+        return m.If.model_construct(branches=tuple(branches), orelse=orelse, cite=cite, span=span_of(meta))
 
     def elif_clause(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("elif", (children[0], children[1].stmts))
@@ -282,7 +282,7 @@ class DealRules(Transformer[Token, m.RuleFile]):
     def repeat_stmt(self, meta: Any, children: list[Any]) -> m.Repeat:
         block: Block = children[-1]
         cond = children[1] if len(children) == 3 else None
-        return m.Repeat(bound=children[0], condition=cond, body=block.stmts, cite=block.cite, span=span_of(meta))
+        return m.Repeat.model_construct(bound=children[0], condition=cond, body=block.stmts, cite=block.cite, span=span_of(meta))
 
     def for_stmt(self, meta: Any, children: list[Any]) -> m.ForEach:
         block: Block = children[-1]
@@ -293,7 +293,7 @@ class DealRules(Transformer[Token, m.RuleFile]):
                 start = c.expr
             elif isinstance(c, ExceptMarker):
                 exclude = c.expr
-        return m.ForEach(
+        return m.ForEach.model_construct(
             kind="side" if kind == "side" else "player",
             start=start,
             exclude=exclude,
@@ -304,12 +304,12 @@ class DealRules(Transformer[Token, m.RuleFile]):
 
     def choose_stmt(self, meta: Any, children: list[Any]) -> m.Choose:
         options = tuple(c for c in children if isinstance(c, m.ChoiceOption))
-        return m.Choose(player=children[0], options=options, cite=cite_of(children), span=span_of(meta))
+        return m.Choose.model_construct(player=children[0], options=options, cite=cite_of(children), span=span_of(meta))
 
     def choice_option(self, meta: Any, children: list[Any]) -> m.ChoiceOption:
         block: Block = children[1]
         body = block.stmts
-        return m.ChoiceOption(name=str(children[0]), body=body, span=span_of(meta))
+        return m.ChoiceOption.model_construct(name=str(children[0]), body=body, span=span_of(meta))
 
     def auction_stmt(self, meta: Any, children: list[Any]) -> m.Auction:
         kind: Tagged = children[0]
@@ -323,7 +323,7 @@ class DealRules(Transformer[Token, m.RuleFile]):
             else:
                 fields["all_pass"] = "redeal"
                 fields["all_pass_cite"] = allpass.value
-        return m.Auction(
+        return m.Auction.model_construct(
             kind=kind.tag,  # type: ignore[arg-type]
             start=exprs[0],
             low=exprs[1],
@@ -347,7 +347,7 @@ class DealRules(Transformer[Token, m.RuleFile]):
 
     def tricks_stmt(self, meta: Any, children: list[Any]) -> m.Tricks:
         exprs = exprs_of(children)
-        return m.Tricks(
+        return m.Tricks.model_construct(
             count=exprs[0],
             leader=exprs[1],
             obligations=tuple(c for c in children if isinstance(c, m.Obligation)),
@@ -370,38 +370,38 @@ class DealRules(Transformer[Token, m.RuleFile]):
         body = stmts_of(children)
         if cite is not None:
             body = tuple(s if s.cite is not None else s.model_copy(update={"cite": cite}) for s in body)
-        return m.Phase(name=str(children[0]), body=body, cite=cite, span=span_of(meta))
+        return m.Phase.model_construct(name=str(children[0]), body=body, cite=cite, span=span_of(meta))
 
     def bid_stmt(self, meta: Any, children: list[Any]) -> m.Bid:
         exprs = exprs_of(children)
-        return m.Bid(player=exprs[0], low=exprs[1], high=exprs[2],
+        return m.Bid.model_construct(player=exprs[0], low=exprs[1], high=exprs[2],
                      forbidden=exprs[3] if len(exprs) > 3 else None, span=span_of(meta))
 
     def add_stmt(self, meta: Any, children: list[Any]) -> m.Add:
-        return m.Add(amount=children[0], counter=str(children[1]), owner=children[2], span=span_of(meta))
+        return m.Add.model_construct(amount=children[0], counter=str(children[1]), owner=children[2], span=span_of(meta))
 
     def card_any(self, meta: Any, children: list[Any]) -> m.CardChoice:
-        return m.CardChoice(pattern=children[0], span=span_of(meta))
+        return m.CardChoice.model_construct(pattern=children[0], span=span_of(meta))
 
     def card_highest(self, meta: Any, children: list[Any]) -> m.CardChoice:
-        return m.CardChoice(ranking="highest", pattern=children[0], span=span_of(meta))
+        return m.CardChoice.model_construct(ranking="highest", pattern=children[0], span=span_of(meta))
 
     def card_lowest(self, meta: Any, children: list[Any]) -> m.CardChoice:
-        return m.CardChoice(ranking="lowest", pattern=children[0], span=span_of(meta))
+        return m.CardChoice.model_construct(ranking="lowest", pattern=children[0], span=span_of(meta))
 
     def holder_of(self, meta: Any, children: list[Any]) -> m.CardHolder:
-        return m.CardHolder(kind="holder", card=children[0], span=span_of(meta))
+        return m.CardHolder.model_construct(kind="holder", card=children[0], span=span_of(meta))
 
     def original_holder_of(self, meta: Any, children: list[Any]) -> m.CardHolder:
-        return m.CardHolder(kind="original", card=children[0], span=span_of(meta))
+        return m.CardHolder.model_construct(kind="original", card=children[0], span=span_of(meta))
 
     def taker_of(self, meta: Any, children: list[Any]) -> m.CardHolder:
-        return m.CardHolder(kind="taker", card=children[0], span=span_of(meta))
+        return m.CardHolder.model_construct(kind="taker", card=children[0], span=span_of(meta))
 
     def obligation(self, meta: Any, children: list[Any]) -> m.Obligation:
         kind: Tagged = children[0]
         guard = one_of(children, Guard)
-        return m.Obligation(
+        return m.Obligation.model_construct(
             kind=kind.tag,  # type: ignore[arg-type]
             pattern=kind.value,
             guard=guard.expr if guard else None,
@@ -435,7 +435,7 @@ class DealRules(Transformer[Token, m.RuleFile]):
         body = block.stmts
         if cite is None and len(body) == 1 and body[0].cite is not None:
             cite = body[0].cite
-        return m.Declaration(
+        return m.Declaration.model_construct(
             name=str(children[0]),
             holding=children[1],
             deadline=deadline.tag,  # type: ignore[arg-type]
@@ -458,40 +458,40 @@ class DealRules(Transformer[Token, m.RuleFile]):
     def pattern(self, meta: Any, children: list[Any]) -> Any:
         if len(children) == 1:
             return children[0]
-        return m.PatOr(options=tuple(children), span=span_of(meta))
+        return m.PatOr.model_construct(options=tuple(children), span=span_of(meta))
 
     def pat_negate(self, meta: Any, children: list[Any]) -> m.PatNot:
-        return m.PatNot(operand=children[0], span=span_of(meta))
+        return m.PatNot.model_construct(operand=children[0], span=span_of(meta))
 
     def pat_word(self, meta: Any, children: list[Any]) -> m.PatWord:
-        return m.PatWord(word=str(children[0]), span=span_of(meta))
+        return m.PatWord.model_construct(word=str(children[0]), span=span_of(meta))
 
     def pat_card(self, meta: Any, children: list[Any]) -> m.PatCard:
-        return m.PatCard(rank=str(children[0]), suit=children[1], span=span_of(meta))
+        return m.PatCard.model_construct(rank=str(children[0]), suit=children[1], span=span_of(meta))
 
     def suit_named(self, meta: Any, children: list[Any]) -> m.SuitRef:
-        return m.SuitRef(name=str(children[0]), span=span_of(meta))
+        return m.SuitRef.model_construct(name=str(children[0]), span=span_of(meta))
 
     def suit_same_colour(self, meta: Any, children: list[Any]) -> m.SuitRef:
-        return m.SuitRef(name=str(children[0]), same_colour=True, span=span_of(meta))
+        return m.SuitRef.model_construct(name=str(children[0]), same_colour=True, span=span_of(meta))
 
     # ------------------------------------------------------------ expressions
     def int_lit(self, meta: Any, children: list[Any]) -> m.IntLit:
-        return m.IntLit(value=int(children[0]), span=span_of(meta))
+        return m.IntLit.model_construct(value=int(children[0]), span=span_of(meta))
 
     def name(self, meta: Any, children: list[Any]) -> m.Name:
-        return m.Name(name=str(children[0]), span=span_of(meta))
+        return m.Name.model_construct(name=str(children[0]), span=span_of(meta))
 
     def of_expr(self, meta: Any, children: list[Any]) -> m.Of:
-        return m.Of(name=str(children[0]), arg=children[1], span=span_of(meta))
+        return m.Of.model_construct(name=str(children[0]), arg=children[1], span=span_of(meta))
 
     def call(self, meta: Any, children: list[Any]) -> m.Call:
         args = tuple(c for c in children[1:] if isinstance(c, m.Arg))
-        return m.Call(name=str(children[0]), args=args, span=span_of(meta))
+        return m.Call.model_construct(name=str(children[0]), args=args, span=span_of(meta))
 
     def arg(self, meta: Any, children: list[Any]) -> m.Arg:
         matching = one_of(children, Matching)
-        return m.Arg(value=children[0], matching=matching.pattern if matching else None, span=span_of(meta))
+        return m.Arg.model_construct(value=children[0], matching=matching.pattern if matching else None, span=span_of(meta))
 
     def _chain(self, meta: Any, children: list[Any], ops: list[str] | None = None) -> Any:
         node = children[0]
@@ -505,8 +505,8 @@ class DealRules(Transformer[Token, m.RuleFile]):
                 i += 2
             # Each link of a chain like `5 - 2 - 1` spans its own operands only.
             first, last = node.span, right.span
-            span = m.Span(line=first.line, column=first.column, end_line=last.end_line, end_column=last.end_column)
-            node = m.BinOp(op=cast(m.BinaryOp, op), left=node, right=right, span=span)
+            span = m.Span.model_construct(line=first.line, column=first.column, end_line=last.end_line, end_column=last.end_column)
+            node = m.BinOp.model_construct(op=cast(m.BinaryOp, op), left=node, right=right, span=span)
         return node
 
     def or_expr(self, meta: Any, children: list[Any]) -> Any:
@@ -525,10 +525,10 @@ class DealRules(Transformer[Token, m.RuleFile]):
         return self._chain(meta, children)
 
     def not_op(self, meta: Any, children: list[Any]) -> m.Not:
-        return m.Not(operand=children[0], span=span_of(meta))
+        return m.Not.model_construct(operand=children[0], span=span_of(meta))
 
     def neg(self, meta: Any, children: list[Any]) -> m.Neg:
-        return m.Neg(operand=children[0], span=span_of(meta))
+        return m.Neg.model_construct(operand=children[0], span=span_of(meta))
 
     def has(self, meta: Any, children: list[Any]) -> m.Has:
-        return m.Has(zone=children[0], pattern=children[1], span=span_of(meta))
+        return m.Has.model_construct(zone=children[0], pattern=children[1], span=span_of(meta))

@@ -37,7 +37,7 @@ class SectionRules(Transformer[Token, m.RuleFile]):
     def CITE(self, tok: Token) -> m.Citation:  # noqa: N802 - Lark naming
         body = str(tok)[1:-1]
         laws = tuple(part.strip() for part in body.split(",") if part.strip())
-        return m.Citation(laws=laws, span=tok_span(tok))
+        return m.Citation.model_construct(laws=laws, span=tok_span(tok))
 
     def cite(self, meta: Any, children: list[Any]) -> m.Citation:
         c: m.Citation = children[0]
@@ -79,7 +79,7 @@ class SectionRules(Transformer[Token, m.RuleFile]):
                 irregularities.append(child)
             elif isinstance(child, m.Counter):
                 counters.append(child)
-        return m.RuleFile(
+        return m.RuleFile.model_construct(
             **fields,
             roles=tuple(roles),
             options=tuple(options),
@@ -94,7 +94,7 @@ class SectionRules(Transformer[Token, m.RuleFile]):
         return Tagged("extends", (str(children[0])[1:-1], span_of(meta)))
 
     def counter(self, meta: Any, children: list[Any]) -> m.Counter:
-        return m.Counter(name=str(children[0]), owner=children[1].tag, cite=cite_of(children), span=span_of(meta))
+        return m.Counter.model_construct(name=str(children[0]), owner=children[1].tag, cite=cite_of(children), span=span_of(meta))
 
     def version(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("version", (int(children[0]), span_of(meta)))
@@ -107,7 +107,7 @@ class SectionRules(Transformer[Token, m.RuleFile]):
 
     def players(self, meta: Any, children: list[Any]) -> Tagged:
         teams = one_of(children, tuple) or ()
-        node = m.Players(count=int(children[0]), teams=teams, cite=cite_of(children), span=span_of(meta))
+        node = m.Players.model_construct(count=int(children[0]), teams=teams, cite=cite_of(children), span=span_of(meta))
         return Tagged("players", (node, span_of(meta)))
 
     def partnerships(self, meta: Any, children: list[Any]) -> tuple[tuple[int, ...], ...]:
@@ -117,7 +117,7 @@ class SectionRules(Transformer[Token, m.RuleFile]):
         return tuple(int(c) for c in children)
 
     def role(self, meta: Any, children: list[Any]) -> m.Role:
-        return m.Role(name=str(children[0]), value=children[1], cite=cite_of(children), span=span_of(meta))
+        return m.Role.model_construct(name=str(children[0]), value=children[1], cite=cite_of(children), span=span_of(meta))
 
     # ------------------------------------------------------------ deck
     def deck(self, meta: Any, children: list[Any]) -> Tagged:
@@ -134,7 +134,7 @@ class SectionRules(Transformer[Token, m.RuleFile]):
                     ranks, ranks_span = child.value
                 elif child.tag == "trump_ranks":
                     trump, trump_span = child.value
-        node = m.Deck(
+        node = m.Deck.model_construct(
             suits=suits,
             ranks=ranks,
             trump_ranks=trump,
@@ -149,7 +149,7 @@ class SectionRules(Transformer[Token, m.RuleFile]):
         return Tagged("suits", tuple(c for c in children if isinstance(c, m.SuitDecl)))
 
     def suit_decl(self, meta: Any, children: list[Any]) -> m.SuitDecl:
-        return m.SuitDecl(name=str(children[0]), colour=str(children[1]), span=span_of(meta))
+        return m.SuitDecl.model_construct(name=str(children[0]), colour=str(children[1]), span=span_of(meta))
 
     def ranks(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("ranks", (tuple(str(c) for c in children if isinstance(c, Token)), span_of(meta)))
@@ -180,7 +180,7 @@ class SectionRules(Transformer[Token, m.RuleFile]):
             default = text == "true"
         else:
             default = text
-        return m.Option(
+        return m.Option.model_construct(
             name=name,
             type=kind,
             default=default,
@@ -209,7 +209,7 @@ class SectionRules(Transformer[Token, m.RuleFile]):
         return (int(children[0]), int(children[1]))
 
     def zone(self, meta: Any, children: list[Any]) -> m.Zone:
-        return m.Zone(
+        return m.Zone.model_construct(
             name=str(children[0]),
             owner=children[1].tag,
             visibility=children[2].tag,
@@ -252,7 +252,7 @@ class SectionRules(Transformer[Token, m.RuleFile]):
         return Tagged("points", (tuple(lines), span_of(meta)))
 
     def point_line(self, meta: Any, children: list[Any]) -> m.PointCard:
-        return m.PointCard(
+        return m.PointCard.model_construct(
             label=str(children[0])[1:-1],
             pattern=children[1],
             value=int(children[2]),
@@ -273,7 +273,7 @@ class SectionRules(Transformer[Token, m.RuleFile]):
                     fields[c.tag] = value
                 if cite is not None:
                     cites.append(cite)
-        node = m.Match(**fields, cite=cite_of(children), cites=tuple(cites), span=span_of(meta))
+        node = m.Match.model_construct(**fields, cite=cite_of(children), cites=tuple(cites), span=span_of(meta))
         return Tagged("match", (node, span_of(meta)))
 
     def first_dealer(self, meta: Any, children: list[Any]) -> Tagged:

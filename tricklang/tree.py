@@ -25,11 +25,11 @@ class NumberTooLargeError(Exception):
 def span_of(meta: Any) -> m.Span:
     if getattr(meta, "empty", False) or not hasattr(meta, "line"):
         return m.NO_SPAN
-    return m.Span(line=meta.line, column=meta.column, end_line=meta.end_line, end_column=meta.end_column)
+    return m.Span.model_construct(line=meta.line, column=meta.column, end_line=meta.end_line, end_column=meta.end_column)
 
 
 def tok_span(tok: Token) -> m.Span:
-    return m.Span(
+    return m.Span.model_construct(
         line=tok.line or 0,
         column=tok.column or 0,
         end_line=tok.end_line or tok.line or 0,

@@ -166,13 +166,16 @@ def test_a_cached_check_does_not_import_the_parser_or_the_runtime(cache: Path) -
     assert again.stdout.splitlines() == ["rules/ecarte.trick: ok", "['interpreter', 'interpreter.errors']"]
 
 
-def test_a_full_check_loads_the_stored_parser_and_neither_the_runtime_nor_pydantic() -> None:
+def test_a_full_check_loads_the_stored_parser_builds_no_validator_and_imports_no_runtime() -> None:
     code = ("import sys\nfrom interpreter.cli import main\n"
             "assert main(['check', '--no-cache', 'rules/ecarte.trick']) == 0\n"
             "from tricklang.parser import _lark, stored_tables_match\n"
             "print(not stored_tables_match() or _lark().source_path == '<deserialized>')\n"
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pydantic', 'interpreter')"
+            "import tricklang.model as m, tricklang.ruleset as r\n"
+            "print(sorted(n for n, c in [*vars(m).items(), ('Ruleset', r.Ruleset)]"
+            " if isinstance(c, type) and issubclass(c, m.BaseModel) and c.__pydantic_complete__))\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'interpreter'"
             " and not m.startswith('interpreter.cli')))")
     env = {**os.environ, "TRICKLANG_CACHE_DIR": "off"}
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
-    assert out.stdout.splitlines() == ["rules/ecarte.trick: ok", "True", "['interpreter', 'interpreter.errors']"]
+    assert out.stdout.splitlines() == ["rules/ecarte.trick: ok", "True", "[]", "['interpreter', 'interpreter.errors']"]

@@ -47,7 +47,7 @@ def test_rebuild_replaces_top_down_and_shares_what_it_does_not_change() -> None:
     two = m.IntLit(value=2, span=rules.deal[0].span)
     new = rebuild(rules.deal, lambda n: n.model_copy(update={"packets": (two,)}) if isinstance(n, m.DealCards) else None)
     assert _dealt(rules) == [[1], [1]]  # the tree given is not changed
-    assert _dealt(m.RuleFile(path="x.trick", deal=new)) == [[2], [2]]
+    assert _dealt(m.RuleFile.model_construct(deal=new)) == [[2], [2]]
     assert new[1] is rules.deal[1]  # no deal in the trick play: shared, not copied
     assert rebuild(rules.deal, lambda n: None) is rules.deal
 
