@@ -36,12 +36,13 @@ from typing import Any
 
 from . import events as ev
 from . import tricks as tr
+from .codegen_bids import AuctionGen
 from .codegen_flow import KINDS, FlowGen
 from .codegen_select import SelectGen
 from .codegen_tricks import TricksGen
 from .codegen_tricks import plus as _plus
 from .dealing import DealCards
-from .decisions import Select
+from .decisions import Auction, Select
 from .errors import RuleRuntimeError
 from .expressions import known
 from .program import Program
@@ -54,7 +55,7 @@ BUILTINS: dict[str, Any] = {"len": len, "sorted": sorted, "max": max, "tuple": t
                            "int": int}
 """The only builtins the generated module sees."""
 
-_GENERATED = (tr.Tricks, DealCards, Select)
+_GENERATED = (tr.Tricks, DealCards, Select, Auction)
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
@@ -139,6 +140,8 @@ def generate(prog: Program) -> Generated:
             attach.append((pc, "run", _deal(w, prog, ins, pc)))
         elif type(ins) is Select:
             attach.extend(SelectGen(w, prog, ins, pc).write())
+        elif type(ins) is Auction:
+            attach.extend(AuctionGen(w, prog, ins, pc).write())
     w.line()
     w.line("# ---------------------------------------------------------------- the steps between decisions")
     blocks.generated_run = {pc: fn for pc, method, fn in attach if method == "run"}
