@@ -306,14 +306,30 @@ class Bid(PlayerDecision):
         self.high = high
         self.forbidden = forbidden
         self.cache: dict[int, Action] = {}
+        self.made: dict[tuple[int, int, object], tuple[Action, ...]] = {}  # (low, high, forbidden) -> the bids
 
     def legal(self, core: Core) -> LegalActions:
         banned = self.forbidden(core) if self.forbidden is not None else None
-        if self.high(core) - self.low(core) + 1 > MAX_CHOICES:
+        hi = self.high(core)
+        lo = self.low(core)
+        if banned is not None and type(banned) is not int:  # not a bid: nothing is left out
+            return LegalActions(self._bids(lo, hi, banned))
+        key = (lo, hi, banned)
+        actions = self.made.get(key)
+        if actions is None:
+            actions = self._bids(lo, hi, banned)
+            if hi - lo < 64:  # kept when small
+                if len(self.made) >= 256:
+                    self.made.clear()
+                self.made[key] = actions
+        return LegalActions(actions)  # a new object per decision (the State keys its action ids on it)
+
+    def _bids(self, lo: int, hi: int, banned: object) -> tuple[Action, ...]:
+        if hi - lo + 1 > MAX_CHOICES:
             raise GameLimitError(f"line {self.line}: more than {MAX_CHOICES} bids to choose from")
         out = []
         cache = self.cache
-        for b in range(self.low(core), self.high(core) + 1):
+        for b in range(lo, hi + 1):
             if b == banned:
                 continue
             a = cache.get(b)
@@ -324,7 +340,7 @@ class Bid(PlayerDecision):
             out.append(a)
         if not out:
             raise RuleRuntimeError(f"line {self.line}: no bid is left to make")
-        return LegalActions(tuple(out))
+        return tuple(out)
 
     def apply(self, core: Core, action: Action) -> None:
         p = self.actor(core)
