@@ -7,13 +7,14 @@ What runs as generated code: trick play (``Tricks``: getting a trick ready, who 
 act, the legal plays, playing a card, taking the trick; written by
 :mod:`interpreter.codegen_tricks`, which also gives the random step of
 :meth:`interpreter.State.sample_action` its cards and its play), dealing (``DealCards``),
-card selections (``Select``, see :mod:`interpreter.codegen_select`) and the steps between
-decisions (basic blocks of automatic instructions, see :mod:`interpreter.codegen_flow`).
+card selections (``Select``, see :mod:`interpreter.codegen_select`), auctions (``Auction``,
+see :mod:`interpreter.codegen_bids`) and the steps between decisions (basic blocks of
+automatic instructions, see :mod:`interpreter.codegen_flow`).
 Cards are small ints; the legal plays come from per-(trump, suit led) bitmasks, the
 winner of a trick from per-(trump, suit led) strength tables, both written into the
 module as literals; obligations switched off by an option are left out, the others
-inlined in their order; packets of a known size are unrolled. Auctions, bids, choices,
-naming trumps and the expressions of the rule file stay in the closure compiler
+inlined in their order; packets of a known size are unrolled. A player's own bid,
+choices, naming trumps and the expressions of the rule file stay in the closure compiler
 (:mod:`interpreter.compiler`), called from the generated code where needed; rare
 situations of trick play (a declaration window open or made, a player without cards in
 the middle of a trick, the first trick's set-up) call the generic methods. Run-time errors

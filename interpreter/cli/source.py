@@ -16,8 +16,8 @@ def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
     p = sub.add_parser("compile", parents=[opts], help="print the Python generated for a rule file",
                        description="Compile a rule file (with the options set by -o) and print the Python "
                        "module the runtime generates and runs for it: trick play as straight-line code "
-                       "over card numbers and bitmask tables, dealing, card selections and the steps "
-                       "between decisions as basic blocks, each block commented with its rule line, "
+                       "over card numbers and bitmask tables, dealing, card selections, auctions and the "
+                       "steps between decisions as basic blocks, each block commented with its rule line, "
                        "after a listing of every instruction and whether it runs as generated code or "
                        "in the closure compiler. The output is for reading; nothing of the rule file's "
                        "text appears in it but as comments' line numbers.")
