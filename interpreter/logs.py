@@ -24,6 +24,7 @@ from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, overload
 
+from .actions import Action
 from .core import Event
 
 _BLOCK = 16
@@ -34,10 +35,10 @@ class ActionLog(Sequence[str]):
     """The texts of the actions taken, in order (a read-only sequence of strings to its
     readers; ``append``, :meth:`pop` and :meth:`compact` are the State's).
 
-    ``append`` is the bound ``append`` of a short list of texts not yet encoded (a
-    random playout logs every action and reads none); they are encoded when the log is
-    read or copied, or by :meth:`compact`, which the State calls every
-    :data:`~interpreter.snapshot.CHECKPOINT_EVERY` actions.
+    ``append`` is the bound ``append`` of a short list of the actions (an :class:`~interpreter.actions.Action`
+    or its text) not yet encoded: a random playout logs every action and reads none;
+    they are encoded when the log is read or copied, or by :meth:`compact`, which the
+    State calls every :data:`~interpreter.snapshot.CHECKPOINT_EVERY` actions.
 
     A text of one or two words (``play KS``, ``bid 7``, ``pass``) is stored as one code,
     a longer one (``discard 7H 8C 9D``) word by word: each code is the id of the text or
@@ -54,16 +55,16 @@ class ActionLog(Sequence[str]):
         self._codes = array("H")
         self._starts = array("L")  # where action 16k starts in _codes, for the first blocks read
         self._n = 0  # the actions encoded
-        self._pending: list[str] = list(texts)
-        self.append = self._pending.append  # log an action's text (encoded later)
+        self._pending: list[str | Action] = list(texts)
+        self.append = self._pending.append  # log an action or its text (encoded later)
         self.compact()
 
     def compact(self) -> None:
-        """Encode the texts appended since the last time."""
+        """Encode the actions appended since the last time."""
         pending = self._pending
         if pending:
-            for text in pending:
-                self._encode(text)
+            for item in pending:
+                self._encode(item if type(item) is str else item.text)  # type: ignore[union-attr]
             pending.clear()
 
     def _encode(self, text: str) -> None:

@@ -77,9 +77,8 @@ class State(Views, Refusals, Embedding, Deals, Saved):
     _legal: LegalActions | None
     _checkpoint: Snapshot | None  # shares the event log, whose prefix it names
     _ids: tuple[Any, Any, tuple[tuple[int, Action], ...], dict[int, Action]] | None  # see spaces.legal_ids
-    _drawn: tuple[LegalActions, Action, Callable[[Core, int], bool] | None] | None
-    # the last sample_action: (from what, which, the generated play that carries it out)
-
+    _drawn: tuple[LegalActions, Action, Callable[[Core, int], bool] | None] | None  # the last draw: from
+    # what, which, and the generated play that carries it out
     _PLAIN = True  # sample_action may use generated trick play (not in other modes: ModalState)
 
     # ------------------------------------------------------------ basics
@@ -274,13 +273,26 @@ class State(Views, Refusals, Embedding, Deals, Saved):
             TypeError: ``action`` is neither an :class:`Action` nor a string.
         """
         drawn = self._drawn
-        if drawn is not None and drawn[1] is action:  # from sample_action: legal if nothing changed since
-            if drawn[0] is self._legal:
-                if drawn[2] is not None:
-                    self._play(action, drawn[2])
-                else:
-                    self._apply_unchecked(action)
+        if drawn is not None and drawn[1] is action and drawn[0] is self._legal:  # drawn, nothing changed since
+            play = drawn[2]
+            if play is None:
+                self._apply_unchecked(action)
                 return
+            core = self.core  # generated trick play: _play's work inlined, the hottest path
+            n = len(self.actors)
+            if not n % CHECKPOINT_EVERY and n:
+                self._checkpoint_at(n)
+            self._legal = None
+            actor = core.tr_turn
+            try:
+                core.steps = 1
+                if play(core, action.card):
+                    self.program.advance(core, 1)
+            except Exception as err:
+                self._rolled_back(err)
+            self.actions.append(action)
+            self.actors.append(actor)
+            return
         legal = self.legal_actions()
         if drawn is not None and drawn[1] is action and drawn[0] is legal:  # a subclass's own legal actions
             self._apply_unchecked(action)
@@ -299,17 +311,15 @@ class State(Views, Refusals, Embedding, Deals, Saved):
         self._apply_unchecked(legal[i])
 
     def apply_unchecked(self, action: Action | str) -> None:
-        """Deprecated: the same as :meth:`apply`, which is as cheap now (a listed action
-        is found without parsing)."""
+        """Deprecated: the same as :meth:`apply`, which is as cheap now."""
         warnings.warn("State.apply_unchecked is deprecated: use State.apply", DeprecationWarning, stacklevel=2)
         self.apply(action)
 
     def _apply_unchecked(self, action: Action) -> None:
         core = self.core
         n = len(self.actors)  # as many as the actions, and an array's len is cheaper
-        if not n % CHECKPOINT_EVERY and n and (self._checkpoint is None or self._checkpoint.n_actions != n):
-            self._checkpoint = Snapshot(self.program, core.copy(events=False), n, len(core.events))
-            self.actions.compact()  # (from the start, a failed action is replayed from a new core)
+        if not n % CHECKPOINT_EVERY and n:
+            self._checkpoint_at(n)
         self._legal = None
         ins = self.program.instructions[core.pc]
         actor = ins.actor(core)
@@ -321,19 +331,19 @@ class State(Views, Refusals, Embedding, Deals, Saved):
             self.program.advance(core)
         except Exception as err:  # a rule failed at run time: the state goes back as it was
             self._rolled_back(err)
-        self.actions.append(action.text)
+        self.actions.append(action)  # its text is read when the log is
         self.actors.append(actor)
 
     def _play(self, action: Action, play: Callable[[Core, int], bool]) -> None:
         """The step of generated trick play: the seat to play plays the card (drawn from
         the instruction's ``fast_cards``); as :meth:`_apply_unchecked` does, with the
-        instruction's ``fast_play`` (the next decision is looked for only once a trick is
-        taken: until then the next seat of the trick is to play, as ``ready`` would say)."""
+        instruction's ``fast_play`` (the next decision is looked for only once trick play
+        is over: until then the next seat of the trick is to play, as ``ready`` would
+        say). :meth:`apply` does the same work inlined."""
         core = self.core
         n = len(self.actors)
-        if not n % CHECKPOINT_EVERY and n and (self._checkpoint is None or self._checkpoint.n_actions != n):
-            self._checkpoint = Snapshot(self.program, core.copy(events=False), n, len(core.events))
-            self.actions.compact()  # (from the start, a failed action is replayed from a new core)
+        if not n % CHECKPOINT_EVERY and n:
+            self._checkpoint_at(n)
         self._legal = None
         actor = core.tr_turn
         try:
@@ -342,12 +352,20 @@ class State(Views, Refusals, Embedding, Deals, Saved):
                 self.program.advance(core, 1)
         except Exception as err:
             self._rolled_back(err)
-        self.actions.append(action.text)
+        self.actions.append(action)  # its text is read when the log is
         self.actors.append(actor)
 
+    def _checkpoint_at(self, n: int) -> None:
+        """Keep the core before action ``n`` (not 0: a failure then replays from a new core);
+        encode the actions logged since the last checkpoint."""
+        if self._checkpoint is None or self._checkpoint.n_actions != n:
+            core = self.core
+            self._checkpoint = Snapshot(self.program, core.copy(events=False), n, len(core.events))
+            self.actions.compact()
+
     def _rolled_back(self, err: Exception) -> None:
-        """Put the state back exactly as it was after a failed action (from the last
-        checkpoint, replaying the few actions since) and raise the error, typed.
+        """Put the state back as it was before a failed action (from the last checkpoint,
+        replaying the actions since) and raise the error, typed.
 
         Raises:
             GameError: ``err`` or, for a failure of the rules, a RuleRuntimeError.
