@@ -41,9 +41,14 @@ def _any_mask(tables: list[list[list[bool]]], ti: int) -> int:
     return out
 
 
+def _cards(mask: int) -> frozenset[int]:
+    """The cards of a mask."""
+    return frozenset(c for c in range(mask.bit_length()) if mask >> c & 1)
+
+
 def _member(mask: int) -> Callable[[int], bool]:
     """Whether a card is one of the mask's (its frozenset's ``__contains__``)."""
-    return frozenset(c for c in range(mask.bit_length()) if mask >> c & 1).__contains__
+    return _cards(mask).__contains__
 
 
 def _masks(table: list[list[bool]]) -> tuple[int, ...]:
@@ -120,6 +125,7 @@ class TricksGen:
         for pat, _ in self.ins.lead_rules:
             w.const(self.name(f"LEAD{pat}"), _masks(self.prog.lead_patterns[pat]))
             self._members(f"LEAD{pat}IN", _masks(self.prog.lead_patterns[pat]))
+            w.obj(self.name(f"LEAD{pat}SET"), tuple(_cards(m) for m in _masks(self.prog.lead_patterns[pat])))
         for i, ob in enumerate(self.ins.obligations):
             if ob.test is not None:
                 w.const(self.name(f"OB{i}"), _masks(ob.test))
@@ -400,11 +406,8 @@ class TricksGen:
             with w.block("for c in cards:"):
                 w.line("taken_by[c] = winner")
             for pat, _ in ins.lead_rules:
-                w.line(f"m = {self.name(f'LEAD{pat}')}[ti]")
-                with w.block("for c in cards:"):
-                    with w.block("if m >> c & 1:"):
-                        w.line(f"core.broken[{pat}] = True")
-                        w.line("break")
+                with w.block(f"if not core.broken[{pat}] and not {self.name(f'LEAD{pat}SET')}[ti].isdisjoint(cards):"):
+                    w.line(f"core.broken[{pat}] = True")
             w.line(f"{self.name('PROG')}.emit(core, ({int(ev.TRICK)}, core.tr_no + 1, winner, tuple(cards), "
                    "tuple(core.tr_players)))")
             w.line("core.tr_no += 1")
