@@ -54,11 +54,12 @@ class _Shape:
 _SHAPES: dict[tuple[int, int, int], _Shape] = {}
 """(cards, lo, hi) -> its :class:`_Shape` (bounded: the rules meet few shapes)."""
 
-LIST_AT_MOST = 4096
+LIST_AT_MOST = 1024
 """A shape with at most this many subsets lists them once (a discard of 3 to 9 of 9 cards:
 466), and a subset is then read from the list instead of being unranked."""
 
-_LISTED_AT_MOST = 1 << 16
+_LISTED_AT_MOST = 1 << 14
+"""Subsets listed over every shape kept (under 2 MB); beyond, shapes are unranked."""
 _listed = 0  # subsets listed, over every shape kept
 
 
