@@ -1,6 +1,7 @@
-"""Regenerate tricklang/parse_tables.py, the parser's LALR tables, after a change to
-tricklang/grammar.lark or to the Lark version (tests/language/test_parse_tables.py
-says when it is due).
+"""Regenerate the parsers' stored LALR tables, tricklang/parse_tables.py (the checker's
+parser) and tricklang/fmt_parse_tables.py (the formatter's, which keeps every token),
+after a change to tricklang/grammar.lark or to the Lark version
+(tests/language/test_parse_tables.py says when it is due).
 
 Usage (from the repository root)::
 
@@ -11,10 +12,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tricklang.parser import tables_source
+from tricklang.parser import TABLES, tables_source
 
-TARGET = Path(__file__).resolve().parent.parent / "tricklang" / "parse_tables.py"
+PACKAGE = Path(__file__).resolve().parent.parent / "tricklang"
 
 if __name__ == "__main__":
-    TARGET.write_text(tables_source(), encoding="utf-8")
-    print(f"wrote {TARGET.name}")
+    for name in TABLES:
+        target = PACKAGE / f"{name}.py"
+        target.write_text(tables_source(name), encoding="utf-8")
+        print(f"wrote {target.name}")
