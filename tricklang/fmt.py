@@ -24,7 +24,7 @@ from typing import Any
 
 from .diagnostics import Diagnostic, RulesError
 from .model import RuleFile
-from .parser import SourceToken, parse, source_tokens
+from .parser import SourceToken, parse, parse_with_tokens
 
 CITATION_COLUMN = 67
 """Where a law citation starts (0-based: the 68th character of its line)."""
@@ -50,17 +50,18 @@ def format_text(text: str, path: str = "<string>") -> str:
     """The canonical layout of rule-file text (``path`` names it in diagnostics).
 
     The result parses to the same model as ``text`` (spans aside; this is checked
-    every time), and formatting it again changes nothing.
+    whenever the layout changes), and formatting it again changes nothing.
 
     Raises:
         RulesError: the text does not parse (syntax, indentation or a parser limit),
             or (``format-failed``, a bug in the formatter) the layout would change
             its meaning; nothing is formatted.
     """
-    before = parse(text, path)
+    before, tokens = parse_with_tokens(text, path)
     physical = text.splitlines()
-    lines = _logical_lines(source_tokens(text, path), physical)
-    result = _render(lines, physical)
+    result = _render(_logical_lines(tokens, physical), physical)
+    if result == text:  # already formatted: the same text means the same
+        return result
     try:
         after = parse(result, path)
     except RulesError:

@@ -521,8 +521,18 @@ def source_tokens(source: str, path: str = "<string>") -> list[SourceToken]:
     Raises:
         RulesError: the text does not parse (the diagnostics of :func:`parse`).
     """
-    parse(source, path)
-    tree = _lark_all_tokens().parse(source if source.endswith("\n") else source + "\n")
+    return parse_with_tokens(source, path)[1]
+
+
+def parse_with_tokens(source: str, path: str = "<string>") -> tuple[m.RuleFile, list[SourceToken]]:
+    """:func:`parse` and :func:`source_tokens` of one text, each parser reading it once.
+
+    Raises:
+        RulesError: the text does not parse (the diagnostics of :func:`parse`).
+    """
+    rules = parse(source, path)
+    with _PARSER_LOCK:  # the parser's indenter keeps state while it runs
+        tree = _lark_all_tokens().parse(source if source.endswith("\n") else source + "\n")
     found: list[SourceToken] = []
     stack: list[Tree[Token]] = [tree]
     while stack:
@@ -533,4 +543,4 @@ def source_tokens(source: str, path: str = "<string>") -> list[SourceToken]:
             elif isinstance(child, Token) and child.type not in _LAYOUT_TOKENS:
                 found.append(SourceToken(str(child), child.type, str(node.data), child.line or 0, child.column or 0))
     found.sort(key=lambda t: (t.line, t.column))
-    return found
+    return rules, found

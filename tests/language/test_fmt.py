@@ -232,3 +232,30 @@ def test_a_mutated_file_is_formatted_with_its_meaning_or_refused(text: str) -> N
     assert meaning(tricklang.parse(out, "m.trick")) == meaning(before)
     assert format_text(out, "m.trick") == out
     assert comments(out) == comments(text)
+
+
+# ---------------------------------------------------------------- the formatter's own safety net
+
+
+def test_a_layout_that_would_change_the_meaning_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug in the layout (here: a line lost) is caught by reading the result again."""
+    import tricklang.fmt as fmt
+
+    render = fmt._render
+    monkeypatch.setattr(fmt, "_render", lambda lines, physical: render(lines[:-1], physical))
+    with pytest.raises(tricklang.RulesError) as caught:
+        format_text(TEXTS["ecarte.trick"], "ecarte.trick")
+    assert [d.code for d in caught.value.diagnostics] == ["format-failed"]
+
+
+def test_the_tokens_and_the_model_are_read_as_each_reader_alone_reads_them() -> None:
+    from tricklang.parser import parse_with_tokens, source_tokens
+
+    text = TEXTS["cinch.trick"]
+    rules, tokens = parse_with_tokens(text, "cinch.trick")
+    assert meaning(rules) == meaning(tricklang.parse(text, "cinch.trick"))
+    assert rules == tricklang.parse(text, "cinch.trick")
+    assert tokens == source_tokens(text, "cinch.trick")
+    assert {t.kind for t in tokens} >= {"NAME", "CITE", "COLON"}
+    with pytest.raises(tricklang.RulesError):
+        parse_with_tokens(text + "deal (\n", "cinch.trick")
