@@ -55,8 +55,9 @@ def __getattr__(name: str) -> Any:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``tricklang`` command; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    # `tricklang check` answers from its cache without the runtime: only its parser is built.
-    parser = build_parser(only_check=argv[:1] == ["check"])
+    # The commands that need no runtime (`check` answers from its cache, `fmt`...) build
+    # only their own parser, so that the other command modules are not imported.
+    parser = build_parser(only=argv[0] if argv and argv[0] in LIGHT_COMMANDS else None)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit_:
@@ -94,9 +95,15 @@ def demo_main(argv: Sequence[str] | None = None) -> int:
     return main(["demo", *(sys.argv[1:] if argv is None else argv)])
 
 
-def build_parser(only_check: bool = False) -> argparse.ArgumentParser:
-    """The ``tricklang`` argument parser, one subparser per command module (only
-    ``check`` with ``only_check``: the other command modules import the runtime)."""
+LIGHT_COMMANDS = {"check": ("check", "register"), "options": ("check", "register"),
+                  "explain": ("check", "register_explain"), "fmt": ("fmt", "register"),
+                  "list": ("games", "register"), "lsp": ("lsp", "register")}
+"""The commands whose modules import no runtime: each with its module and its ``register``."""
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The ``tricklang`` argument parser, one subparser per command module (with ``only``,
+    one of :data:`LIGHT_COMMANDS`, just that command's: the other modules import the runtime)."""
     parser = Parser(
         prog=PROG,
         description="Check, explain, play and simulate trick-taking games written in the tricklang rules language.",
@@ -110,12 +117,11 @@ def build_parser(only_check: bool = False) -> argparse.ArgumentParser:
         "-o", "--option", dest="options", metavar="NAME=VALUE", action="append", type=option_pair, default=[],
         help="set an option of the rule file (repeatable); see 'tricklang options FILE'",
     )
-    from . import check
-
-    if only_check:
-        check.register(sub, opts)
+    if only is not None:
+        module, function = LIGHT_COMMANDS[only]
+        getattr(import_module(f".{module}", __name__), function)(sub, opts)
         return parser
-    from . import demo, fmt, games, invariants, lsp, replay, simulate, source, table
+    from . import check, demo, fmt, games, invariants, lsp, replay, simulate, source, table
 
     for register in (check.register, table.register, simulate.register, invariants.register,
                      check.register_explain, replay.register, demo.register, lsp.register,

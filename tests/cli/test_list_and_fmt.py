@@ -84,3 +84,25 @@ def test_the_shipped_rule_files_pass_fmt_check(capsys: pytest.CaptureFixture[str
     files = sorted(str(p) for p in [*ROOT.glob("rules/*.trick"), *ROOT.glob("examples/*.trick")])
     code, _, err = run(capsys, "fmt", "--check", *files)
     assert code == 0, err
+
+
+def test_fmt_explain_options_and_list_start_without_the_runtime_or_grammar_analysis() -> None:
+    """Each builds only its own command's parser (the other command modules import the
+    runtime) and `fmt` rebuilds both Lark parsers from their stored tables."""
+    import subprocess
+    import sys
+
+    code = ("import contextlib, io, sys\nfrom interpreter.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
+            "    codes = [main(['fmt', '--check', 'rules/ecarte.trick']), main(['explain', 'rules/ecarte.trick']),\n"
+            "             main(['options', 'cinch']), main(['list'])]\n"
+            "print(codes)\n"
+            "from tricklang.parser import TABLES, _lark, _lark_all_tokens, stored_tables_match\n"
+            "print(all(not stored_tables_match(name=n) or p().source_path == '<deserialized>'\n"
+            "          for n, p in zip(sorted(TABLES), (_lark_all_tokens, _lark))))\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'interpreter'))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines() == [
+        "[0, 0, 0, 0]", "True",
+        "['interpreter', 'interpreter.cli', 'interpreter.cli.check', 'interpreter.cli.common', 'interpreter.cli.fmt', "
+        "'interpreter.cli.games', 'interpreter.errors']"]
