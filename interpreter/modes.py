@@ -9,6 +9,15 @@ selection reaches its largest count it is made at once. The game's history
 the same games; the cards picked so far (``picks``) are seen by the picking seat
 only, and its JSON stores them.
 
+In table mode the irregularities of the selection's decision are offered at every
+one-card step, before the first card as after it. The picks are not moves of the game
+(the game is unchanged until the selection is made, and its history holds whole
+selections), so recording one is recording it at that decision, before the selection,
+as the all-cards mode does: the picks are withdrawn, the remedy applies to the state
+before the selection started, and if the selection is asked again it starts from no
+card. (Putting the picks back is not always possible: a remedy may change the cards
+the selection is made from, or end the deal.)
+
 ``new_game(rules, chance="explicit")`` makes shuffles, random first dealers and
 random moves chance nodes (see :mod:`interpreter.chance`): ``is_chance_node()``,
 ``chance_outcomes()`` (outcome ids with their probabilities) and
@@ -16,6 +25,13 @@ random moves chance nodes (see :mod:`interpreter.chance`): ``is_chance_node()``,
 :data:`~interpreter.chance.CHANCE_PLAYER` (-1), ``phase`` is ``'chance'``, and
 ``legal_actions()`` lists the outcomes as actions (``chance KS``,
 ``chance seat 2``) so that a generic loop still works.
+
+No irregularity is offered at a chance node, in table mode either: a chance node lies
+inside one step of the game (the state there is the one before the action that needed
+chance, which runs again once chance has spoken; automatic chance has no moment
+there), and the chance player is no seat. The referee records an irregularity at the
+next decision or referee's pause, the same moment in both chance modes, so that both
+play the same games.
 
 >>> import tricklang, interpreter
 >>> rules = tricklang.load("rules/ecarte.trick")
@@ -203,8 +219,9 @@ class ModalState(State):
                 if len(self._picks) < sel.hi else []
             if len(self._picks) >= sel.lo:
                 acts.append(DONE)
-            if not self._picks:  # table mode: an irregularity only between two selections
-                acts.extend(a for a in State.legal_actions(self).explicit if a.verb == "irregular")
+            # Table mode: the irregularities of the selection's decision, at every step of it
+            # (recording one withdraws the picks: see the module docstring).
+            acts.extend(a for a in State.legal_actions(self).explicit if a.verb == "irregular")
             modal = LegalActions(tuple(acts))
         else:
             return State.legal_actions(self)
@@ -229,6 +246,10 @@ class ModalState(State):
         if self._request is not None:
             if self.is_legal(action):
                 return ""
+            text = action.text if isinstance(action, Action) else str(action)
+            if text.split()[:1] and text.split()[0].lower() == "irregular":
+                return (f"this is a chance node ({self._request.kind}): an irregularity is not recorded at a chance "
+                        "node, but at the next decision or referee's pause")
             return f"this is a chance node ({self._request.kind}): only a chance outcome can be applied"
         sel = self._selection()
         if sel is not None:
@@ -255,8 +276,16 @@ class ModalState(State):
                 self.apply_chance_outcome(self.program.tables.index[action.args[0]])
             return
         sel = self._selection()
-        if sel is None or action.verb == "irregular":
+        if sel is None:
             self._run(action)
+            return
+        if action.verb == "irregular":
+            saved, self._picks = self._picks, ()  # withdrawn: the remedy applies before the selection
+            try:
+                self._run(action)
+            except GameError:
+                self._picks = saved
+                raise
             return
         self._modal = None
         done = action.verb == "done" and not action.args
