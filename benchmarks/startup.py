@@ -20,7 +20,7 @@ from typing import Any
 
 import interpreter
 import tricklang
-from tricklang.parser import stored_tables_match
+from tricklang.parser import TABLES, stored_tables_match
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -107,6 +107,7 @@ def report(quick: bool = False) -> dict[str, Any]:
     imp = _child([sys.executable, "-c", "import tricklang"], runs)
     imp_all = _child([sys.executable, "-c", "from interpreter import State"], runs)
     check = _child([str(BIN / "tricklang"), "check", "--no-cache", "rules/ecarte.trick"], runs)
+    fmt = _child([str(BIN / "tricklang"), "fmt", "--check", "rules/ecarte.trick"], runs)
     with tempfile.TemporaryDirectory() as folder:
         env = {**os.environ, "TRICKLANG_CACHE_DIR": folder}
         _child([str(BIN / "tricklang"), "check", "rules/ecarte.trick"], 1, env)  # fills the cache
@@ -118,9 +119,11 @@ def report(quick: bool = False) -> dict[str, Any]:
     print(f"| from interpreter import State (the runtime) | {imp_all[0]:.3f} s | {imp_all[1]:.3f} s |")
     print(f"| cold tricklang check rules/ecarte.trick, in full (--no-cache) | {check[0]:.3f} s | {check[1]:.3f} s |")
     print(f"| cold tricklang check rules/ecarte.trick, answered from the cache | {cached[0]:.3f} s | {cached[1]:.3f} s |")
-    if not stored_tables_match():
-        print("| (the parser's stored tables are not for this Lark or grammar: each check analysed the grammar; "
-              "run tests/make_parse_tables.py) | | |")
+    print(f"| cold tricklang fmt --check rules/ecarte.trick | {fmt[0]:.3f} s | {fmt[1]:.3f} s |")
+    stale = [name for name in TABLES if not stored_tables_match(name=name)]
+    if stale:
+        print(f"| (stored tables not for this Lark or grammar: {', '.join(stale)}; each process analysed the "
+              "grammar; run tests/make_parse_tables.py) | | |")
     new_ms, replay_ms, n = from_json_ms(20 if quick else 50)
     print(f"| State.from_json, new game (rules loaded before) | {new_ms:.2f} ms | |")
     print(f"| State.from_json, {n} actions replayed | {replay_ms:.2f} ms | |")
@@ -132,6 +135,6 @@ def report(quick: bool = False) -> dict[str, Any]:
     two = _child([*sim, "--jobs", "2"], 1 if quick else 3)
     print(f"| simulate {n_sim} Écarté matches, --jobs 1 / --jobs 2 | | {one[1]:.2f} s / {two[1]:.2f} s "
           f"= {one[1] / two[1]:.2f}x |")
-    figures.update(import_s=imp[0], check_s=check[0], cached_check_s=cached[0], from_json_ms=new_ms, state_mb=size / 1e6,
-                   jobs_speedup=one[1] / two[1])
+    figures.update(import_s=imp[0], check_s=check[0], cached_check_s=cached[0], fmt_check_s=fmt[0],
+                   from_json_ms=new_ms, state_mb=size / 1e6, jobs_speedup=one[1] / two[1])
     return figures
