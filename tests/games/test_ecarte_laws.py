@@ -916,6 +916,27 @@ def play_cards(state: State, cards: list[str]) -> None:
             state.apply("continue")
 
 
+def test_e46_the_same_revoke_is_not_recorded_twice_a_later_one_is() -> None:
+    state = game(elder=STRONG_ELDER, dealer=WEAK_DEALER)
+    state.apply("stand")
+    since = mark(state)
+    assert "revoke_or_failure_to_head 0" not in offered(state)  # no card played yet: nothing to record
+    play_cards(state, FIVE_TRICKS[:2])
+    state.apply("irregular revoke_or_failure_to_head 1")
+    state.apply("score_less")
+    assert state.phase == "play" and not any(o.startswith("revoke") for o in offered(state))  # that one is penalised
+    play_cards(state, FIVE_TRICKS[2:3])
+    assert "revoke_or_failure_to_head 1" in offered(state)  # a card played since: a new revoke may be recorded
+    state.apply("irregular revoke_or_failure_to_head 1")
+    state.apply("replay")  # this time the dealer has the hands played again
+    assert state.core.tricks_won == [0, 0] and not any(o.startswith("revoke") for o in offered(state))
+    play_cards(state, FIVE_TRICKS)
+    assert state.deal_number == 1 and "revoke_or_failure_to_head 1" in offered(state)  # at the pause, after the replay
+    state.apply("continue")
+    # The fault marked before the replay still costs the winner his vole's second point (one fault a deal).
+    assert scores_since(state, since) == [(ELDER, 1, "after a revoke")] and state.deal_number == 2
+
+
 def test_e46_a_revoke_in_the_last_trick_is_recorded_after_the_last_card_before_the_scoring() -> None:
     for remedy in ("score_less", "replay"):
         state = game(elder=STRONG_ELDER, dealer=WEAK_DEALER)
@@ -930,9 +951,7 @@ def test_e46_a_revoke_in_the_last_trick_is_recorded_after_the_last_card_before_t
         state.apply("irregular revoke_or_failure_to_head 1")  # the elder revoked in the last trick
         assert state.current_player == DEALER and regular(state) == ["replay", "score_less"]
         state.apply(remedy)
-        if remedy == "score_less":  # back at the pause, then the deal is scored: the vole scores one
-            assert state.phase == "end_of_play" and regular(state) == ["continue"]
-            state.apply("continue")
+        if remedy == "score_less":  # that revoke cannot be recorded again: the deal is scored, the vole scores one
             assert scores_since(state, since) == [(ELDER, 1, "after a revoke")] and state.deal_number == 2
         else:  # every card back in the hand that played it, and the first trick again
             assert (sorted(state.hand(DEALER)), sorted(state.hand(ELDER))) == hands
