@@ -253,7 +253,10 @@ class ModalState(State):
             return f"this is a chance node ({self._request.kind}): only a chance outcome can be applied"
         sel = self._selection()
         if sel is not None:
-            text = self._canonical(action)
+            try:
+                text = self._canonical(action)
+            except InvalidActionError as err:
+                return str(err)
             if text in self.legal_actions():
                 return ""
             words = text.split()

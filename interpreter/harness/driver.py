@@ -45,6 +45,7 @@ def check_invariants(
     stop_on_first: bool = True,
     skip: Collection[str] = (),
     skip_probes: Collection[str] = (),
+    selections: str = "all",
 ) -> Report:
     """Play one match of any rule file and check the invariants at every step.
 
@@ -67,11 +68,14 @@ def check_invariants(
             failing prefix of this run).
         skip: violation codes to ignore (for known, separately tracked bugs).
         skip_probes: kinds of illegal action not to try (see :data:`PROBES`).
+        selections: 'all' or 'one_card' (each card of a selection a step, irregularities
+            offered between them in table mode; see :mod:`interpreter.modes`).
     """
     rules = _as_ruleset(ruleset)
     run = Run(rules, seed=seed, options=options, mode=mode, dealer=dealer, deck=deck, choices=choices,
                max_actions=max_actions, finish=finish, finish_limit=finish_limit, json_every=json_every,
-               apply_limit=apply_limit, stop_on_first=stop_on_first, skip=skip, skip_probes=skip_probes)
+               apply_limit=apply_limit, stop_on_first=stop_on_first, skip=skip, skip_probes=skip_probes,
+               selections=selections)
     return run.run()
 
 

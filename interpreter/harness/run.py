@@ -89,11 +89,12 @@ class Run:
     def __init__(self, ruleset: Ruleset, *, seed: int, options: Mapping[str, Any] | None, mode: str,
                  dealer: int | None, deck: Sequence[str] | None, choices: Choices, max_actions: int,
                  finish: bool, finish_limit: int, json_every: int, apply_limit: int, stop_on_first: bool,
-                 skip: Collection[str], skip_probes: Collection[str]) -> None:
+                 skip: Collection[str], skip_probes: Collection[str], selections: str = "all") -> None:
         self.ruleset = ruleset.with_options(options)
         self.options = dict(options or {})
         self.seed = seed
         self.mode = mode
+        self.selections = selections
         self.dealer = dealer
         self.deck = deck
         self.choices = choices
@@ -221,8 +222,11 @@ class Run:
         if len(program.zones) != len(self.oracle) or any(
                 (zi.name, zi.kind, zi.owner) != o[:3] for zi, o in zip(program.zones, self.oracle, strict=False)):
             self.fail("layout", "the interpreter's zone instances differ from the rule file's zone declarations")
+        if self.selections != "all":
+            from .. import modes  # noqa: F401 - registers the modal states new_game needs
         try:
-            state = new_game(self.ruleset, seed=self.seed, deck=self.deck, dealer=self.dealer, mode=self.mode)
+            state = new_game(self.ruleset, seed=self.seed, deck=self.deck, dealer=self.dealer, mode=self.mode,
+                             selections=self.selections)
         except StopRunError:
             raise
         except Exception as err:  # noqa: BLE001
@@ -290,7 +294,7 @@ class Run:
         return None
 
     def apply(self, state: State, action: Action) -> None:
-        before_deal = state.deal_number
+        before_deal, before_actions = state.deal_number, len(state.actions)
         self.in_flight = (len(state.actions), action.text)
         try:
             state.apply(action)
@@ -303,6 +307,8 @@ class Run:
             self.in_flight = None
         if action.verb == "irregular":
             self.irregular_actions += 1
+        if len(state.actions) == before_actions:
+            return  # one card of a selection (one-card mode): not yet a decision of the game
         self.actions_in_deal += 1
         per_deal = self.bounds.actions_per_deal
         if per_deal is not None and self.actions_in_deal > per_deal and not self.table:
