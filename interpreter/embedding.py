@@ -66,7 +66,12 @@ class Embedding:
         return action_space(cast("State", self)).size
 
     def legal_action_ids(self) -> list[int]:
-        """The ids of the legal actions, increasing (see :mod:`interpreter.spaces`)."""
+        """The ids of the legal actions, increasing (see :mod:`interpreter.spaces`); empty at
+        a chance node (the outcomes are :meth:`chance_outcomes`) and once the match is over.
+
+        Raises:
+            GameLimitError: a legal bid lies outside the space (its bounds were not constants).
+        """
         from .spaces import legal_ids
 
         return [i for i, _ in legal_ids(cast("State", self))]  # worked out once per decision

@@ -278,7 +278,8 @@ def _pending_verb(state: State) -> str:
 
 
 def legal_ids(state: State) -> list[tuple[int, Action]]:
-    """(id, action) for each legal action, by increasing id.
+    """(id, action) for each legal action, by increasing id; none at a chance node (chance
+    acts there: see ``chance_outcomes``) or when the match is over.
 
     Raises:
         GameLimitError: a legal bid lies outside the space (its bounds were not constants).
@@ -293,6 +294,8 @@ def _ids_now(state: State) -> tuple[tuple[tuple[int, Action], ...], dict[int, Ac
     Raises:
         GameLimitError: as :func:`legal_ids`.
     """
+    if state.is_chance_node():  # no seat decides: the outcomes are chance_outcomes(), not action ids
+        return (), {}
     legal = state.legal_actions()
     space = action_space(state)
     cached = state._ids

@@ -83,6 +83,8 @@ def test_whole_match_json_round_trip_with_outcomes() -> None:
 def test_chance_and_decisions_refuse_each_other() -> None:
     state = interpreter.new_game(RULES["ecarte"], chance="explicit", dealer=0)
     before = state.to_json()
+    assert state.legal_action_ids() == []  # chance acts here: its outcomes are not action ids
+    assert [o for o, _ in state.chance_outcomes()] == list(range(32))
     with pytest.raises(IllegalActionError, match="chance node"):
         state.apply_id(33)
     with pytest.raises(IllegalActionError, match="'propose'.*chance node"):
@@ -96,6 +98,7 @@ def test_chance_and_decisions_refuse_each_other() -> None:
     for o in list(range(1, 32)):
         state.apply_chance_outcome(o)
     assert not state.is_chance_node()
+    assert state.legal_action_ids() and all(state.action_from_id(i) in state.legal_actions() for i in state.legal_action_ids())
     decided = state.to_json()
     with pytest.raises(IllegalActionError, match="chance outcome 5.*not a chance node"):
         state.apply_chance_outcome(5)
