@@ -908,6 +908,24 @@ def test_e46_an_offender_who_plays_on_and_wins_scores_one_point_less(
         assert state.deal_number == 2
 
 
+def test_e46_both_seats_fault_and_play_on_the_winner_still_scores_less() -> None:
+    # The elder fails to head a trick, then the dealer revokes; each time the adversary
+    # plays on. The elder wins the vole and, being an offender, scores one, whoever
+    # faulted last.
+    state = game(elder=STRONG_ELDER, dealer=WEAK_DEALER)
+    state.apply("stand")
+    since = mark(state)
+    for i, card in enumerate(FIVE_TRICKS):
+        state.apply("play " + card)
+        if "continue" in legal(state):
+            state.apply("continue")  # the king led unmarked
+        if i in (1, 3):
+            state.apply(f"irregular revoke_or_failure_to_head {ELDER if i == 1 else DEALER}")
+            state.apply("score_less")
+    assert scores_since(state, since) == [(ELDER, 1, "after a revoke")]
+    assert state.deal_number == 2
+
+
 def play_cards(state: State, cards: list[str]) -> None:
     """Play these cards in turn, passing over the window after a led king (left unmarked)."""
     for card in cards:
