@@ -9,41 +9,17 @@ objects, in the same order. No text of the rule file reaches the source (see
 
 from __future__ import annotations
 
-from typing import Any
-
-from tricklang.walk import Unknown
-
 from . import events as ev
+from .codegen_base import InstructionGen
 from .decisions import Auction
-from .expressions import known
-from .flow import MAX_NUMBER
 from .legal import LegalActions
-from .program import Program
 
 
-class AuctionGen:
+class AuctionGen(InstructionGen):
     """Writes the functions of one auction (prefix ``a<pc>_``)."""
 
-    def __init__(self, w: Any, prog: Program, ins: Auction, pc: int) -> None:
-        self.w, self.prog, self.ins, self.pc = w, prog, ins, pc
-
-    def name(self, what: str) -> str:
-        return f"a{self.pc}_{what}"
-
-    def obj(self, what: str, value: Any) -> str:
-        name = self.name(what)
-        if name not in self.w.objects:
-            self.w.obj(name, value)
-        return name
-
-    def value(self, what: str, fn: Any) -> str:
-        """A bound's source: an int literal when known when compiling, else the closure's call."""
-        v = known(fn)
-        if type(v) is int and -MAX_NUMBER <= v <= MAX_NUMBER:
-            return repr(int(v))
-        if not isinstance(v, Unknown):
-            return self.obj(what + "_KNOWN", v)
-        return self.obj(what, fn) + "(core)"
+    PREFIX = "a"
+    ins: Auction
 
     def write(self) -> list[tuple[int, str, str]]:
         w, ins = self.w, self.ins

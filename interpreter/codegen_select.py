@@ -11,17 +11,12 @@ handed to the module under generated names; no text of the rule file reaches the
 
 from __future__ import annotations
 
-from typing import Any
-
-from tricklang.walk import Unknown
-
 from . import events as ev
+from .codegen_base import InstructionGen
 from .decisions import Select
 from .errors import GameLimitError
-from .expressions import known
-from .flow import MAX_CHOICES, MAX_NUMBER, _visible_mask
+from .flow import MAX_CHOICES, _visible_mask
 from .legal import LegalActions, Selection
-from .program import Program
 
 _KIND_TEXT = {0: "exactly N", 1: "from N to M", 2: "at least N", 3: "down to N in the hand", 4: "up to N in the hand"}
 
@@ -35,29 +30,11 @@ def _mask(row: list[bool]) -> int:
     return sum(1 << c for c, on in enumerate(row) if on)
 
 
-class SelectGen:
+class SelectGen(InstructionGen):
     """Writes the functions of one card selection (prefix ``s<pc>_``)."""
 
-    def __init__(self, w: Any, prog: Program, ins: Select, pc: int) -> None:
-        self.w, self.prog, self.ins, self.pc = w, prog, ins, pc
-
-    def name(self, what: str) -> str:
-        return f"s{self.pc}_{what}"
-
-    def obj(self, what: str, value: Any) -> str:
-        name = self.name(what)
-        if name not in self.w.objects:
-            self.w.obj(name, value)
-        return name
-
-    def value(self, what: str, fn: Any) -> str:
-        """A bound's source: an int literal when known when compiling, else the closure's call."""
-        v = known(fn)
-        if type(v) is int and -MAX_NUMBER <= v <= MAX_NUMBER:
-            return repr(int(v))
-        if not isinstance(v, Unknown):
-            return self.obj(what + "_KNOWN", v)
-        return self.obj(what, fn) + "(core)"
+    PREFIX = "s"
+    ins: Select
 
     def write(self) -> list[tuple[int, str, str]]:
         w, ins = self.w, self.ins

@@ -16,6 +16,7 @@ from . import events as ev
 from . import tricks as tr
 from . import windows
 from .cards import NO_TRUMP
+from .codegen_base import InstructionGen
 from .dealing import set_trump
 from .legal import LegalActions
 from .program import Program
@@ -62,20 +63,19 @@ _OBLIGATIONS = {  # the comment of each obligation (never the rule file's text)
 }
 
 
-class TricksGen:
+class TricksGen(InstructionGen):
     """Writes the functions of one trick-play instruction (prefix ``t<pc>_``)."""
 
+    PREFIX = "t"
+    ins: tr.Tricks
+
     def __init__(self, w: Writer, prog: Program, ins: tr.Tricks, pc: int) -> None:
-        self.w, self.prog, self.ins, self.pc = w, prog, ins, pc
-        self.p = f"t{pc}_"
+        super().__init__(w, prog, ins, pc)
         t = prog.tables
         self.nt = t.nsuits + 1
         # A window opens only after a card an `after leading it` declaration names.
         self.windows = any(d.after_lead for d in ins.declarations) and ins.window_slot >= 0
         self.first = True
-
-    def name(self, what: str) -> str:
-        return self.p + what
 
     def guard(self, fn: Callable[..., Any] | None, what: str) -> str:
         """The source of a guard's test (a call of a closure handed to the module)."""
