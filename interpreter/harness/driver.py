@@ -46,6 +46,7 @@ def check_invariants(
     skip: Collection[str] = (),
     skip_probes: Collection[str] = (),
     selections: str = "all",
+    chance: str = "automatic",
 ) -> Report:
     """Play one match of any rule file and check the invariants at every step.
 
@@ -70,12 +71,16 @@ def check_invariants(
         skip_probes: kinds of illegal action not to try (see :data:`PROBES`).
         selections: 'all' or 'one_card' (each card of a selection a step, irregularities
             offered between them in table mode; see :mod:`interpreter.modes`).
+        chance: 'automatic' (seeded shuffles) or 'explicit': every chance node's outcomes
+            are checked, an impossible outcome and an action id must be refused there with
+            the state unchanged, and one outcome is drawn from a generator of ``seed`` of
+            its own (so that :func:`replay` of the same actions meets the same outcomes).
     """
     rules = _as_ruleset(ruleset)
     run = Run(rules, seed=seed, options=options, mode=mode, dealer=dealer, deck=deck, choices=choices,
                max_actions=max_actions, finish=finish, finish_limit=finish_limit, json_every=json_every,
                apply_limit=apply_limit, stop_on_first=stop_on_first, skip=skip, skip_probes=skip_probes,
-               selections=selections)
+               selections=selections, chance=chance)
     return run.run()
 
 

@@ -52,6 +52,8 @@ class Report:
     seconds: float = 0.0
     state: State | None = field(default=None, repr=False, compare=False)
     source: str = field(default="", repr=False, compare=False)
+    selections: str = "all"
+    chance: str = "automatic"
 
     @property
     def ok(self) -> bool:
@@ -70,6 +72,8 @@ class Report:
         actions = list(self.first.actions) if self.first else self.actions
         opts = f", options={self.options!r}" if self.options else ""
         dealer = f", dealer={self.dealer!r}" if self.dealer is not None else ""
+        dealer += f", selections={self.selections!r}" if self.selections != "all" else ""
+        dealer += f", chance={self.chance!r}" if self.chance != "automatic" else ""
         loader = "load" if Path(self.path).is_file() or not self.source else "loads"
         where = self.path if loader == "load" else self.source
         return (

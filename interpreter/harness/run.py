@@ -23,6 +23,7 @@ from ..events import render
 from ..instructions import Select
 from ..program import Program
 from ..state import State, new_game
+from .chance import resolve_chance
 from .report import Report, StopRunError, Violation
 
 if TYPE_CHECKING:
@@ -89,12 +90,14 @@ class Run:
     def __init__(self, ruleset: Ruleset, *, seed: int, options: Mapping[str, Any] | None, mode: str,
                  dealer: int | None, deck: Sequence[str] | None, choices: Choices, max_actions: int,
                  finish: bool, finish_limit: int, json_every: int, apply_limit: int, stop_on_first: bool,
-                 skip: Collection[str], skip_probes: Collection[str], selections: str = "all") -> None:
+                 skip: Collection[str], skip_probes: Collection[str], selections: str = "all",
+                 chance: str = "automatic") -> None:
         self.ruleset = ruleset.with_options(options)
         self.options = dict(options or {})
         self.seed = seed
         self.mode = mode
         self.selections = selections
+        self.chance = chance
         self.dealer = dealer
         self.deck = deck
         self.choices = choices
@@ -118,7 +121,8 @@ class Run:
         self.codes = self.program.tables.codes
         self.code_set = frozenset(self.codes)
         self.report = Report(path=self.ruleset.path, seed=seed, options=self.options, mode=mode, dealer=dealer,
-                             bounds=self.bounds, source=self.ruleset.source)
+                             bounds=self.bounds, source=self.ruleset.source, selections=selections,
+                             chance=chance)
         self.deep = True
         self.state: State | None = None
         self.knowledge: list[set[int]] = [set() for _ in range(self.n)]
@@ -222,11 +226,11 @@ class Run:
         if len(program.zones) != len(self.oracle) or any(
                 (zi.name, zi.kind, zi.owner) != o[:3] for zi, o in zip(program.zones, self.oracle, strict=False)):
             self.fail("layout", "the interpreter's zone instances differ from the rule file's zone declarations")
-        if self.selections != "all":
+        if self.selections != "all" or self.chance != "automatic":
             from .. import modes  # noqa: F401 - registers the modal states new_game needs
         try:
             state = new_game(self.ruleset, seed=self.seed, deck=self.deck, dealer=self.dealer, mode=self.mode,
-                             selections=self.selections)
+                             selections=self.selections, chance=self.chance)
         except StopRunError:
             raise
         except Exception as err:  # noqa: BLE001
@@ -235,8 +239,11 @@ class Run:
         self.state = self.report.state = state
         self.report.actions = state.actions
         step = 0
+        chance_rng = random.Random(f"harness/{self.seed}/chance")
         while True:
             self.deep = step < self.max_actions
+            if self.chance != "automatic":
+                self.guarded("the chance checks", lambda: resolve_chance(self, state, chance_rng))
             self.check_state(state, step)
             self.report.steps = step + 1
             if self.deep:

@@ -18,8 +18,10 @@ The profile applies to the tests of this file only.
 from __future__ import annotations
 
 import os
+import random
 import textwrap
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -134,6 +136,34 @@ def test_table_mode_with_one_card_selections_keeps_the_invariants(name: str, see
                     max_actions=40)
     assert report.ok, report.summary()
     assert report.state is not None and report.state.selections == "one_card"
+
+
+@pytest.mark.parametrize("name", ["ecarte", "cinch", "hearts"])
+def test_explicit_chance_keeps_the_invariants_and_replays(name: str) -> None:
+    # Every shuffle a chance node per card (interpreter/modes.py), checked at each node;
+    # the replay of the same actions meets the same outcomes.
+    path = ROOT / ("rules" if name in ("ecarte", "cinch") else "examples") / f"{name}.trick"
+    report = _check(_load(path), seed=5, mode="table" if name == "ecarte" else "strict", chance="explicit",
+                    max_actions=60)
+    assert report.ok, report.summary()
+    assert report.state is not None and report.state.chance == "explicit"
+    again = _replay(_load(path), list(report.actions), seed=5, mode=report.mode, chance="explicit")
+    assert again.ok and again.state is not None
+    assert again.state.to_json() == report.state.to_json()
+    assert "chance='explicit'" in report.replay_code()
+
+
+def test_explicit_chance_findings_are_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A chance node that accepts a decision's id is reported as a finding, not a crash.
+    from interpreter.harness.chance import resolve_chance
+
+    state = interpreter.new_game(_load(ROOT / "rules/ecarte.trick"), chance="explicit")
+    monkeypatch.setattr(type(state), "apply_id", lambda self, i: None)
+    found: list[str] = []
+    run = SimpleNamespace(deep=True, fail=lambda code, message: found.append(f"{code}: {message}"))
+    taken = resolve_chance(run, state, random.Random(0))  # type: ignore[arg-type]
+    assert taken >= 32 and not state.is_chance_node()
+    assert found and set(found) == {"chance: action id 0 was accepted at a chance node"}
 
 
 # ------------------------------------------------------------------ small rule files
