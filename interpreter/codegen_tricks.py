@@ -9,6 +9,7 @@ into the module as literals. No text of the rule file reaches the source (see co
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import nullcontext
 from itertools import filterfalse
 from typing import TYPE_CHECKING, Any
 
@@ -157,23 +158,33 @@ class TricksGen(InstructionGen):
 
     # -------------------------------------------------------------- ready / actor
     def _ready(self) -> str:
-        w, prog, fn = self.w, self.prog, self.name("ready")
-        hands = " or ".join(f"zones[{prog.hand + q}]" for q in range(prog.n))
+        w, fn = self.w, self.name("ready")
         with w.block(f"def {fn}(core):"):
-            with w.block("if not core.tr_active:"):
-                w.line(f"return {self.name('TRICKS')}.ready({self.name('GENERIC')}, core)")
-            w.line("zones = core.zones")
-            with w.block("if not core.tr_cards:"):
-                with w.block(f"if core.tr_no >= core.tr_total or not ({hands}):"):
-                    w.line("core.tr_active = False")
-                    w.line("core.pc += 1")
-                    w.line("return False")
-                with w.block(f"if not zones[{plus(prog.hand, 'core.tr_turn')}]:"):
-                    w.line(f"core.tr_turn = {self.name('GENERIC')}._next_with_cards(core, core.tr_turn)")
-            with w.block(f"elif not zones[{plus(prog.hand, 'core.tr_turn')}]:"):
-                w.line(f"return {self.name('TRICKS')}.ready({self.name('GENERIC')}, core)")
-            w.line("return True")
+            self._ready_body(not_ready=False)
         return fn
+
+    def _ready_body(self, not_ready: bool) -> None:
+        """The lines of ``ready`` (returning whether a player is to act), or with
+        ``not_ready`` its negation (written inline in ``fast_play``, after a trick is taken)."""
+        w, prog = self.w, self.prog
+        hands = " or ".join(f"zones[{prog.hand + q}]" for q in range(prog.n))
+        yes, no = ("False", "True") if not_ready else ("True", "False")
+        generic = f"{self.name('TRICKS')}.ready({self.name('GENERIC')}, core)"
+        with w.block("if not core.tr_active:"):
+            w.line(f"return not {generic}" if not_ready else f"return {generic}")
+        w.line("zones = core.zones")
+        # Inline, a trick was just taken: no card is on the table, nothing to test.
+        with nullcontext() if not_ready else w.block("if not core.tr_cards:"):
+            with w.block(f"if core.tr_no >= core.tr_total or not ({hands}):"):
+                w.line("core.tr_active = False")
+                w.line("core.pc += 1")
+                w.line(f"return {no}")
+            with w.block(f"if not zones[{plus(prog.hand, 'core.tr_turn')}]:"):
+                w.line(f"core.tr_turn = {self.name('GENERIC')}._next_with_cards(core, core.tr_turn)")
+        if not not_ready:
+            with w.block(f"elif not zones[{plus(prog.hand, 'core.tr_turn')}]:"):
+                w.line(f"return {generic}")
+        w.line(f"return {yes}")
 
     def _actor(self) -> str:
         w, fn = self.w, self.name("actor")
@@ -278,7 +289,6 @@ class TricksGen(InstructionGen):
         w, ins = self.w, self.ins
         kinds = {ob.kind for ob in ins.chain}
         w.line(f"led = {self.name('EFF')}[ti][cards[0]]")
-        w.line(f"fm = {self.name('FOLLOW')}[ti][led]")
         if kinds & {"follow_suit", "trump_if_void", "beat_if_able"}:
             w.line(f"follow = list({self.name('filter')}({self.name('FOLLOWIN')}[ti][led], hand))")
         w.line("tif = False")
@@ -307,9 +317,10 @@ class TricksGen(InstructionGen):
                 tests = [self.guard(o.guard, f"GMAY{ins.obligations.index(o)}") for o in ins.may_trump]
                 may = "True" if "True" in tests else " or ".join(tests)
                 w.line(f"may = core.trump != {NO_TRUMP} and led != core.trump and ({may})")
-                w.line(f"m = fm | {self.name('TRUMPS')}[ti] if may else fm")
+                w.line(f"m = {self.name('FOLLOW')}[ti][led] | {self.name('TRUMPS')}[ti] if may else "
+                       f"{self.name('FOLLOW')}[ti][led]")
             else:
-                w.line("m = fm")
+                w.line(f"m = {self.name('FOLLOW')}[ti][led]")
             self._narrow("m >> c & 1", "")
 
     def _trump_if_void(self, i: int) -> None:
@@ -326,7 +337,8 @@ class TricksGen(InstructionGen):
         w = self.w
         with w.block("if follow or tif:"):
             w.line(f"power = {self.name('POWER')}[ti][led]")
-            w.line("best = max([power[c] for c in cards])")
+            # one card led, the common case (the only one with two players): no list to build
+            w.line("best = power[cards[0]] if len(cards) == 1 else max([power[c] for c in cards])")
             self._narrow("power[c] > best", "")
 
     # -------------------------------------------------------------- playing a card
@@ -375,21 +387,34 @@ class TricksGen(InstructionGen):
             with w.block(f"while q != p and not zones[{plus(prog.hand, 'q')}]:"):
                 w.line(f"q = {self.name('NEXT')}[q]")
             with w.block("if q == core.tr_leader or q == p or q in players:"):
-                w.line(f"{self.name('finish')}(core)")
-                w.line(f"return not {self.name('ready')}(core)" if ready else "return")
+                if ready:  # `finish` and `ready` written inline: no call a trick
+                    self._finish_body()
+                    self._ready_body(not_ready=True)
+                else:
+                    w.line(f"{self.name('finish')}(core)")
+                    w.line("return")
             w.line("core.tr_turn = q")
             if ready:
                 w.line("return False")
         return fn
 
     def _finish(self) -> str:
-        w, prog, ins, fn = self.w, self.prog, self.ins, self.name("finish")
+        w, prog, fn = self.w, self.prog, self.name("finish")
         w.const(self.name("SIDE"), tuple(prog.side_of))
         w.line("# the first of the strongest cards takes the trick")
         with w.block(f"def {fn}(core):"):
-            w.line("cards = core.tr_cards")
-            w.line("ti = core.ti")
-            w.line(f"power = {self.name('POWER')}[ti][{self.name('EFF')}[ti][cards[0]]]")
+            self._finish_body()
+        return fn
+
+    def _finish_body(self) -> None:
+        """The lines that take the trick (the body of ``finish``, also written inline)."""
+        w, prog, ins = self.w, self.prog, self.ins
+        w.line("cards = core.tr_cards")
+        w.line("ti = core.ti")
+        w.line(f"power = {self.name('POWER')}[ti][{self.name('EFF')}[ti][cards[0]]]")
+        if prog.n == 2:  # at most two cards: one comparison
+            w.line("best = 1 if len(cards) == 2 and power[cards[1]] > power[cards[0]] else 0")
+        else:
             w.line("best = 0")
             w.line("top = power[cards[0]]")
             w.line("i = 1")
@@ -398,22 +423,21 @@ class TricksGen(InstructionGen):
                     w.line("best = i")
                     w.line("top = power[cards[i]]")
                 w.line("i += 1")
-            w.line("winner = core.tr_players[best]")
-            won = f"{prog.won} + {self.name('SIDE')}[winner]" if prog.won_kind == "side" else f"{prog.won} + winner"
-            w.line(f"core.zones[{won}].extend(cards)")
-            w.line("core.tricks_won[winner] += 1")
-            w.line("taken_by = core.taken_by")
-            with w.block("for c in cards:"):
-                w.line("taken_by[c] = winner")
-            for pat, _ in ins.lead_rules:
-                with w.block(f"if not core.broken[{pat}] and not {self.name(f'LEAD{pat}SET')}[ti].isdisjoint(cards):"):
-                    w.line(f"core.broken[{pat}] = True")
-            w.line(f"{self.name('PROG')}.emit(core, ({int(ev.TRICK)}, core.tr_no + 1, winner, tuple(cards), "
-                   "tuple(core.tr_players)))")
-            w.line("core.tr_no += 1")
-            w.line("core.tr_cards = []")
-            w.line("core.tr_players = []")
-            w.line("core.tr_leader = core.tr_turn = winner")
-            if ins.window_slot >= 0:
-                w.line(f"core.vars[{ins.window_slot}] = None")
-        return fn
+        w.line("winner = core.tr_players[best]")
+        won = f"{prog.won} + {self.name('SIDE')}[winner]" if prog.won_kind == "side" else f"{prog.won} + winner"
+        w.line(f"core.zones[{won}].extend(cards)")
+        w.line("core.tricks_won[winner] += 1")
+        w.line("taken_by = core.taken_by")
+        with w.block("for c in cards:"):
+            w.line("taken_by[c] = winner")
+        for pat, _ in ins.lead_rules:
+            with w.block(f"if not core.broken[{pat}] and not {self.name(f'LEAD{pat}SET')}[ti].isdisjoint(cards):"):
+                w.line(f"core.broken[{pat}] = True")
+        w.line(f"{self.name('PROG')}.emit(core, ({int(ev.TRICK)}, core.tr_no + 1, winner, tuple(cards), "
+               "tuple(core.tr_players)))")
+        w.line("core.tr_no += 1")
+        w.line("core.tr_cards = []")
+        w.line("core.tr_players = []")
+        w.line("core.tr_leader = core.tr_turn = winner")
+        if ins.window_slot >= 0:
+            w.line(f"core.vars[{ins.window_slot}] = None")
