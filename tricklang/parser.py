@@ -1,7 +1,8 @@
 """From rule-file text to the typed model: Lark parsing and tree transformation.
 
 The transformer's rules are in :mod:`tricklang.transform_sections` and
-:mod:`tricklang.transform_deal`; with :mod:`tricklang.tree` they are the only
+:mod:`tricklang.transform_deal`; with :mod:`tricklang.tree` and
+:mod:`tricklang.stored_parser` (Lark plugins for a quick start) they are the only
 modules that import Lark. Syntax errors become
 :class:`~tricklang.diagnostics.Diagnostic` objects with a position, the line, a
 caret and what was expected.
@@ -32,6 +33,7 @@ from lark.lexer import TerminalDef
 
 from . import model as m
 from .diagnostics import Diagnostic, RulesError
+from .stored_parser import PLUGINS
 from .transform_deal import DealRules
 from .transform_sections import SectionRules
 from .tree import MAX_DIGITS, NumberTooLargeError
@@ -119,12 +121,13 @@ def _tables(name: str) -> ModuleType:
 def _stored_or_analysed(name: str) -> Lark:
     """The parser of the tables module ``name``, rebuilt from its stored tables (plain
     Python literals, read like any module of the package; nothing is unpickled) when they
-    were made from this grammar by this version of Lark; else analysed from the grammar."""
+    were made from this grammar by this version of Lark, with the quick-start classes of
+    :mod:`tricklang.stored_parser`; else analysed from the grammar by Lark alone."""
     grammar = _grammar()
     if stored_tables_match(grammar, name):
         tables = _tables(name)
         loaded: Lark = Lark._load_from_dict(  # type: ignore[no-untyped-call]
-            tables.DATA, tables.MEMO, postlex=_TrickIndenter())
+            tables.DATA, tables.MEMO, postlex=_TrickIndenter(), _plugins=PLUGINS)
         return loaded
     return Lark(grammar, postlex=_TrickIndenter(), **_options(name))
 

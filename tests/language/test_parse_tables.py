@@ -13,6 +13,8 @@ from typing import Any
 
 import lark
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 from lark.indenter import DedentError
@@ -66,7 +68,10 @@ def _reading(lark_parser: Lark, text: str) -> tuple[Any, ...]:
         tree = lark_parser.parse(text if text.endswith("\n") else text + "\n")
     except UnexpectedInput as err:
         expected = sorted(getattr(err, "accepts", None) or getattr(err, "expected", None) or ())
-        return type(err).__name__, err.line, err.column, expected
+        allowed = sorted(getattr(err, "allowed", None) or ())  # the characters' error: what the state lexes
+        token = getattr(err, "token", None)
+        found = (token.type, str(token), token.line, token.column) if token is not None else None
+        return type(err).__name__, err.line, err.column, expected, allowed, found
     except DedentError as err:
         return type(err).__name__, str(err)
     tokens = [(str(node.data), tok.type, str(tok), tok.line, tok.column, tok.end_line, tok.end_column)
@@ -93,6 +98,25 @@ def test_the_stored_tables_read_every_rule_file_as_the_grammar_does(name: str, a
         assert reading == _reading(analysed, text), path
         errors += isinstance(reading[0], str)
     assert 0 < errors < len(RULE_FILES)  # both sides of the comparison were exercised
+
+
+ODD = ['"', "[", "[E1", "\\", "\\\n", "#", "\t", "\n", "\n  ", "\n\t", " ", "'", "é", "E1", "x", "0", "-1", "\x0c"]
+"""Besides the grammar's own words and signs, pieces that take the lexer off its usual paths."""
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_the_stored_tables_read_mangled_text_as_the_grammar_does(name: str, analysed: Lark,
+                                                                 data: st.DataObject) -> None:
+    """Random words, signs and odd characters inserted into a rule file: the same tree or error."""
+    stored = BUILT[name]()
+    words = sorted({str(t.pattern.value) for t in analysed.terminals if t.pattern.type == "str"})
+    text = RULE_FILES[data.draw(st.integers(0, len(RULE_FILES) - 1))].read_text(encoding="utf-8")
+    for _ in range(data.draw(st.integers(1, 3))):
+        at = data.draw(st.integers(0, len(text)))
+        piece = data.draw(st.sampled_from(words + ODD))
+        text = text[:at] + piece + (" " if data.draw(st.booleans()) else "") + text[at:]
+    assert _reading(stored, text) == _reading(analysed, text)
 
 
 def test_tables_of_another_lark_version_are_not_used(name: str, analysed: Lark,

@@ -1,0 +1,102 @@
+"""The quick-start classes of tricklang/stored_parser.py read text exactly as Lark's own do:
+the same tokens (type, text, place) and the same error, for every set of terminals a parser
+state accepts, on the repository's rule files and on mangled text. (Whole parses, tree
+for tree and error for error, are compared in test_parse_tables.py.)"""
+
+from __future__ import annotations
+
+import re
+from copy import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from lark import Lark
+from lark.exceptions import UnexpectedCharacters
+from lark.lexer import BasicLexer, LexerState, Scanner
+from lark.utils import TextSlice
+
+from tricklang import parser, stored_parser
+from tricklang.stored_parser import LazyContextualLexer, OrderedLexer, OrderedScanner
+
+ROOT = Path(__file__).resolve().parents[2]
+TEXTS = [p.read_text(encoding="utf-8") for p in sorted(ROOT.glob("**/*.trick"))]
+STORED = parser._lark()
+CONF = STORED.lexer_conf
+ACCEPTS = sorted({frozenset(row) for row in STORED.parser.parser.parser.parse_table.states.values()}, key=sorted)
+"""Every set of terminals a state of the checker's parser accepts."""
+
+MANGLE = ['"', "[", "]", "\\", "\\\n", "#", "\t", "\n", " ", "-", "--", "..", "'", "é", "deal", "E1",
+          "[E1]", "of", "bottom of", "==", "<", "*", "%", "0", "-1", "x", ":", "(", ")", ",", "\x0c"]
+"""Pieces inserted into rule text to reach the lexer's less travelled paths."""
+
+
+def _lexer_conf(names: frozenset[str]) -> Any:
+    conf = copy(CONF)
+    extra = set(conf.ignore) | {"_NL"}
+    conf.terminals = [conf.terminals_by_name[n] for n in names | extra if n in conf.terminals_by_name]
+    return conf
+
+
+def _tokens(lexer: BasicLexer, text: str, start: int) -> list[tuple[Any, ...]]:
+    """What a lexer reads from ``start`` on: each token, then how it stopped."""
+    state = LexerState(TextSlice(text, 0, len(text)))
+    state.line_ctr.feed(text[:start])
+    out: list[tuple[Any, ...]] = []
+    try:
+        for tok in lexer.lex(state, None):
+            out.append((tok.type, str(tok), tok.start_pos, tok.line, tok.column, tok.end_line, tok.end_column))
+            if len(out) > 40:
+                break
+    except UnexpectedCharacters as err:
+        out.append(("error", err.pos_in_stream, err.line, err.column, sorted(err.allowed or ())))
+    return out
+
+
+def test_the_plugins_are_used_and_usable() -> None:
+    assert stored_parser.usable(CONF)
+    if parser.stored_tables_match():
+        assert isinstance(STORED.parser.lexer.lexer, LazyContextualLexer)
+        assert isinstance(STORED.parser.lexer.lexer.root_lexer, OrderedLexer)
+    assert len(ACCEPTS) > 100
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(accepts=st.sampled_from(ACCEPTS), text=st.sampled_from(TEXTS), at=st.floats(0, 1),
+       inserted=st.lists(st.sampled_from(MANGLE), max_size=3))
+def test_each_states_lexer_reads_as_larks(accepts: frozenset[str], text: str, at: float,
+                                         inserted: list[str]) -> None:
+    start = int(at * (len(text) - 1))
+    text = text[:start] + "".join(inserted) + text[start:]
+    conf = _lexer_conf(accepts)
+    assert _tokens(OrderedLexer(conf), text, start) == _tokens(BasicLexer(conf), text, start)
+
+
+@pytest.mark.parametrize("accepts", ACCEPTS[::7])
+def test_a_scanner_matches_what_larks_alternation_matches(accepts: frozenset[str]) -> None:
+    """Every position of a rule file, and ``fullmatch`` of every terminal's literal."""
+    terminals = sorted(_lexer_conf(accepts).terminals, key=lambda t: (-t.priority, -t.pattern.max_width,
+                                                                      -len(t.pattern.value), t.name))
+    ours, larks = OrderedScanner(terminals), Scanner(terminals, 0, re, False)
+    text = TextSlice(TEXTS[0], 0, len(TEXTS[0]))
+    assert [ours.match(text, i) for i in range(len(TEXTS[0]))] == [larks.match(text, i) for i in range(len(TEXTS[0]))]
+    words = [t.pattern.value for t in CONF.terminals] + ["deals", "x", ""]
+    assert [ours.fullmatch(w) for w in words] == [larks.fullmatch(w) for w in words]
+    assert ours.allowed_types == larks.allowed_types
+
+
+def test_flags_or_back_references_leave_the_scan_to_lark() -> None:
+    """The terminal-by-terminal scan stands for Lark's only where it provably reads the same."""
+    for option in ({"g_regex_flags": re.IGNORECASE}, {"use_bytes": True}):
+        assert not stored_parser.usable(Lark('start: "a"', parser="lalr", **option).lexer_conf)
+    assert not stored_parser.usable(Lark('start: A\nA: /(a)\\1/', parser="lalr").lexer_conf)
+    assert not stored_parser.usable(Lark('start: A\nA: "a"i', parser="lalr").lexer_conf)
+    assert stored_parser.usable(Lark('start: A\nA: /a+/', parser="lalr").lexer_conf)
+    plain = Lark('start: A\nA: "a"i', parser="lalr", _plugins=stored_parser.PLUGINS)
+    lexer = plain.parser.lexer
+    assert isinstance(lexer, LazyContextualLexer)
+    assert type(lexer.lexers[0]) is BasicLexer
+    assert plain.parse("A").children == ["A"]
+

@@ -1,0 +1,212 @@
+"""Lark plugins that make a parser rebuilt from stored tables quick to start.
+
+Lark's contextual lexer compiles, on first use of each parser state's set of acceptable
+terminals, one regular expression alternating all of them (about a hundred large
+compilations to read ``rules/ecarte.trick``, a third of a cold ``check``), and rebuilds
+the LALR table from its serialisation one memo reference at a time. These replacements,
+given to Lark through its ``_plugins`` option (the hook Lark has for drop-in classes),
+do neither and read every text exactly as Lark's own classes do:
+
+* :class:`OrderedScanner` stands for ``lark.lexer.Scanner``: instead of compiling the
+  alternation ``(?P<A>a)|(?P<B>b)|...`` it tries the terminals one by one in the same
+  order, each a literal or its own (small, shared) compiled pattern, and returns the
+  first that matches: what the alternation matches, since Python tries a top-level
+  alternation's branches left to right. Only the terminals whose first character can be
+  the text's are tried (a literal's first character is known; a pattern is always tried).
+* :class:`LazyContextualLexer` makes each set's lexer on first use, not 222 at start.
+* :class:`StoredLALRParser` rebuilds the table with one dictionary lookup per reduction.
+
+They are used only with the tables' own Lark version (see :func:`tricklang.parser._lark`),
+and ``tests/language/test_parse_tables.py`` compares their reading of every rule file of
+the repository, and of generated malformed texts, with Lark's own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from copy import copy
+from typing import Any
+
+from lark.common import LexerConf
+from lark.lexer import (
+    AbstractBasicLexer,
+    BasicLexer,
+    CallChain,
+    ContextualLexer,
+    PatternRE,
+    TerminalDef,
+    UnlessCallback,
+)
+from lark.parsers.lalr_analysis import IntParseTable, Reduce, Shift
+from lark.parsers.lalr_parser import LALR_Parser, _Parser
+from lark.utils import TextSlice
+
+_Step = tuple[str, str, "re.Pattern[str] | None"]
+"""A terminal as :class:`OrderedScanner` tries it: its name, its literal text (``""`` for a
+pattern) and its compiled pattern (``None`` for a literal)."""
+
+_COMPILED: dict[str, re.Pattern[str]] = {}
+"""Each terminal pattern compiled once for every scanner of the process."""
+
+_EMBEDS: dict[tuple[str, str], bool] = {}
+"""Whether a pattern (first) matches the whole of a literal (second), as Lark asks it."""
+
+
+def _compiled(regexp: str) -> re.Pattern[str]:
+    found = _COMPILED.get(regexp)
+    if found is None:
+        found = _COMPILED[regexp] = re.compile(regexp)
+    return found
+
+
+class OrderedScanner:
+    """``lark.lexer.Scanner`` without the alternation: the same matches, terminal by terminal."""
+
+    def __init__(self, terminals: list[TerminalDef]) -> None:
+        self.terminals = terminals
+        self.allowed_types = {t.name for t in terminals}
+        self._steps: list[_Step] = [
+            (t.name, "", _compiled(t.pattern.to_regexp())) if isinstance(t.pattern, PatternRE)
+            else (t.name, t.pattern.value, None)
+            for t in terminals
+        ]
+        self._by_char: dict[str, list[_Step]] = {}
+
+    def _steps_for(self, char: str) -> list[_Step]:
+        steps = [s for s in self._steps if s[2] is not None or s[1][0] == char]
+        self._by_char[char] = steps
+        return steps
+
+    def match(self, text: TextSlice[str], pos: int) -> tuple[str, str] | None:
+        """The first terminal (in order) matching at ``pos``: its text and its name."""
+        source, end = text.text, text.end
+        steps = self._by_char.get(source[pos]) or self._steps_for(source[pos])
+        for name, literal, pattern in steps:
+            if pattern is None:
+                if source.startswith(literal, pos, end):
+                    return literal, name
+            else:
+                found = pattern.match(source, pos, end)
+                if found:
+                    return found.group(0), name
+        return None
+
+    def fullmatch(self, text: str) -> str | None:
+        """The name of the first terminal (in order) matching the whole of ``text``."""
+        for name, literal, pattern in self._steps:
+            if (text == literal) if pattern is None else pattern.fullmatch(text):
+                return name
+        return None
+
+
+def _create_unless(terminals: list[TerminalDef]) -> tuple[list[TerminalDef], dict[str, Any]]:
+    """``lark.lexer._create_unless`` with :class:`OrderedScanner`: the literals a pattern of
+    the same priority matches in full (keywords, for ``NAME``) are left out of the scan and
+    become that pattern's callback, which retypes a token equal to one of them."""
+    patterns = [t for t in terminals if isinstance(t.pattern, PatternRE)]
+    literals = [t for t in terminals if not isinstance(t.pattern, PatternRE)]
+    embedded: set[TerminalDef] = set()
+    callback: dict[str, Any] = {}
+    for retok in patterns:
+        regexp = retok.pattern.to_regexp()
+        unless = []
+        for strtok in literals:
+            if strtok.priority != retok.priority:
+                continue
+            key = (regexp, strtok.pattern.value)
+            if key not in _EMBEDS:
+                found = _compiled(regexp).match(strtok.pattern.value)
+                _EMBEDS[key] = found is not None and found.group(0) == strtok.pattern.value
+            if _EMBEDS[key]:
+                unless.append(strtok)
+                if set(strtok.pattern.flags) <= set(retok.pattern.flags):
+                    embedded.add(strtok)
+        if unless:
+            callback[retok.name] = UnlessCallback(OrderedScanner(unless))  # type: ignore[arg-type]
+    return [t for t in terminals if t not in embedded], callback
+
+
+class OrderedLexer(BasicLexer):
+    """Lark's basic lexer, scanning with :class:`OrderedScanner`."""
+
+    def _build_scanner(self) -> Any:
+        terminals, self.callback = _create_unless(list(self.terminals))
+        for type_, f in self.user_callbacks.items():  # none in tricklang; as Lark chains them
+            if type_ in self.callback:
+                self.callback[type_] = CallChain(  # type: ignore[no-untyped-call]
+                    self.callback[type_], f, lambda t, k=type_: t.type == k)
+            else:
+                self.callback[type_] = f
+        return OrderedScanner(terminals)
+
+
+def usable(conf: LexerConf) -> bool:
+    """Whether :class:`OrderedScanner` reads as Lark does with this configuration: plain
+    ``re`` on text, no global or per-terminal flags, no numbered back-references."""
+    return (conf.re_module is re and not conf.use_bytes and not conf.g_regex_flags
+            and not any(t.pattern.flags or re.search(r"\\[1-9]|\(\?P=", t.pattern.value) for t in conf.terminals))
+
+
+class _LexersByState(dict[int, AbstractBasicLexer]):
+    """Each parser state's lexer, made when the state is first met."""
+
+    def __init__(self, owner: LazyContextualLexer) -> None:
+        super().__init__()
+        self.owner = owner
+
+    def __missing__(self, state: int) -> AbstractBasicLexer:
+        lexer = self[state] = self.owner.lexer_for(state)
+        return lexer
+
+
+class LazyContextualLexer(ContextualLexer):
+    """Lark's contextual lexer, each state's lexer (an :class:`OrderedLexer`) made on first use."""
+
+    BasicLexer = OrderedLexer
+
+    def __init__(self, conf: LexerConf, states: dict[int, Collection[str]],
+                 always_accept: Collection[str] = ()) -> None:
+        self._conf = copy(conf)
+        self._conf.terminals = list(conf.terminals)
+        self._states = states
+        self._extra = set(conf.ignore) | set(always_accept)
+        self._by_accepts: dict[frozenset[str], AbstractBasicLexer] = {}
+        self._lexer_class = OrderedLexer if usable(conf) else BasicLexer
+        self.lexers = _LexersByState(self)
+        self.root_lexer = self._lexer_class(self._conf)  # all terminals: for error messages, as Lark has it
+
+    def lexer_for(self, state: int) -> AbstractBasicLexer:
+        """The lexer of the terminals ``state`` accepts (shared by states accepting the same)."""
+        key = frozenset(self._states[state])
+        lexer = self._by_accepts.get(key)
+        if lexer is None:
+            conf = copy(self._conf)
+            by_name = conf.terminals_by_name
+            conf.terminals = [by_name[n] for n in key | self._extra if n in by_name]
+            lexer = self._by_accepts[key] = self._lexer_class(conf)
+        return lexer
+
+
+class StoredLALRParser(LALR_Parser):
+    """Lark's LALR parser, its table rebuilt from the stored one without a call per action."""
+
+    @classmethod
+    def deserialize(  # type: ignore[override]  # as LALR_Parser.deserialize
+        cls, data: Any, memo: Any, callbacks: Any, debug: bool = False
+    ) -> StoredLALRParser:
+        tokens = data["tokens"]
+        states = {
+            state: {tokens[token]: (Reduce, memo[arg["@"]]) if action == 1 else (Shift, arg)
+                    for token, (action, arg) in actions.items()}
+            for state, actions in data["states"].items()
+        }
+        inst = cls.__new__(cls)
+        inst._parse_table = IntParseTable(  # type: ignore[no-untyped-call, assignment]
+            states, data["start_states"], data["end_states"])
+        inst.parser = _Parser(inst._parse_table, callbacks, debug)
+        return inst
+
+
+PLUGINS = {"ContextualLexer": LazyContextualLexer, "LALR_Parser": StoredLALRParser}
+"""The ``_plugins`` option of a parser loaded from stored tables."""
