@@ -27,6 +27,7 @@ rules/ecarte.trick: ok
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -53,8 +54,30 @@ def __getattr__(name: str) -> Any:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``tricklang`` command; returns the exit status."""
+    """Run the ``tricklang`` command; returns the exit status.
+
+    A short command (:data:`SHORT_COMMANDS`) runs with the cyclic garbage collector paused:
+    what it makes (the modules it imports, the parser's tables, the rules it reads) lives
+    until it ends and holds no garbage worth a collection (checking every bundled rule file
+    takes 1% more memory without it). Run as the program (``argv`` None), it then freezes
+    them (``gc.freeze``), so that Python's collection at exit does not go through them all.
+    Called with ``argv`` (in a process that goes on), it only restores the collector.
+    """
+    program = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
+    pause = bool(argv) and argv[0] in SHORT_COMMANDS and gc.isenabled()
+    if pause:
+        gc.disable()
+    try:
+        return _run(argv)
+    finally:
+        if pause:
+            if program:
+                gc.freeze()
+            gc.enable()
+
+
+def _run(argv: list[str]) -> int:
     # The commands that need no runtime (`check` answers from its cache, `fmt`...) build
     # only their own parser, so that the other command modules are not imported.
     parser = build_parser(only=argv[0] if argv and argv[0] in LIGHT_COMMANDS else None)
@@ -99,6 +122,9 @@ LIGHT_COMMANDS = {"check": ("check", "register"), "options": ("check", "register
                   "explain": ("check", "register_explain"), "fmt": ("fmt", "register"),
                   "list": ("games", "register"), "lsp": ("lsp", "register")}
 """The commands whose modules import no runtime: each with its module and its ``register``."""
+
+SHORT_COMMANDS = frozenset(LIGHT_COMMANDS) - {"lsp"}
+"""The commands that read some files, print and end (the language server runs on)."""
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

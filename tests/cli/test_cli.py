@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import os
@@ -98,6 +99,37 @@ def test_check_ok(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     assert out.splitlines() == [f"{ECARTE}: ok", f"{CINCH}: ok"]
     assert "Traceback" not in err
+
+
+def test_a_short_command_runs_with_the_collector_paused_and_restores_it(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import interpreter.cli.check as check_command
+
+    seen: list[bool] = []
+    real = check_command._check
+
+    def spy(*args: Any) -> Any:
+        seen.append(gc.isenabled())
+        return real(*args)
+
+    monkeypatch.setattr(check_command, "_check", spy)
+    frozen = gc.get_freeze_count()
+    assert run(capsys, "check", "--no-cache", ECARTE)[0] == 0
+    assert seen == [False]
+    assert gc.isenabled() and gc.get_freeze_count() == frozen  # called with argv: nothing frozen
+    gc.disable()
+    try:
+        assert run(capsys, "check", "--no-cache", ECARTE)[0] == 0
+        assert not gc.isenabled()  # left as it was found
+    finally:
+        gc.enable()
+
+
+def test_the_program_freezes_what_a_short_command_made_before_it_exits() -> None:
+    code = "import gc, sys; from interpreter.cli import main; s = main(); print(gc.get_freeze_count() > 1000, gc.isenabled())"
+    for argv, frozen in ((["check", "--no-cache", ECARTE], "True"), (["--version"], "False")):
+        out = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, check=True).stdout
+        assert out.splitlines()[-1] == f"{frozen} True", out
 
 
 def test_check_reports_every_diagnostic_with_the_source_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
