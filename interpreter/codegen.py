@@ -182,7 +182,7 @@ def _deal(w: Writer, prog: Program, ins: DealCards, pc: int) -> str:
     n = prog.n
     w.line()
     w.rule_line(ins.line, f"deal cards (instruction {pc})")
-    emit = w.obj(f"d{pc}_PROG", prog) + ".emit"  # looked up when called (tests patch Program.emit)
+    prog_name = w.obj(f"d{pc}_PROG", prog)  # its methods looked up when called (tests patch Program.emit)
     error = w.obj(f"d{pc}_RuleRuntimeError", RuleRuntimeError)
     message = w.obj(f"d{pc}_RUN_OUT", f"line {ins.line}: the pack ran out while dealing")
     sizes = [k for k in map(known, ins.packets) if type(k) is int]
@@ -195,10 +195,10 @@ def _deal(w: Writer, prog: Program, ins: DealCards, pc: int) -> str:
         w.line("zones = core.zones")
         w.line(f"pack = zones[{prog.pack}]")
         w.line("dealt_to = core.dealt_to")
-        w.line(f"seats = [(first + i) % {n} for i in (" + ", ".join(str(i) for i in range(n)) + ",)]")
         if shares is not None:
-            _deal_known(w, prog, shares, emit, f"raise {error}({message})")
+            _deal_known(w, prog, shares, prog_name + ".emit_all", f"raise {error}({message})")
             return fn
+        w.line(f"seats = [(first + i) % {n} for i in (" + ", ".join(str(i) for i in range(n)) + ",)]")
         w.line(f"got = [{', '.join('[]' for _ in range(n))}]")
         for j, packet in enumerate(ins.packets):
             k = known(packet)
@@ -225,14 +225,14 @@ def _deal(w: Writer, prog: Program, ins: DealCards, pc: int) -> str:
                         w.line("dealt_to[c] = p")
                 w.line("got[p].extend(cards)")
         with w.block("for p in seats:"):
-            w.line(f"{emit}(core, ({int(ev.DEALT)}, p, tuple(got[p])))")
+            w.line(f"{prog_name}.emit(core, ({int(ev.DEALT)}, p, tuple(got[p])))")
         w.line("core.pc += 1")
     return fn
 
 
-def _shares(w: Writer, pc: int, n: int, sizes: list[int]) -> tuple[int, list[str]]:
+def _shares(w: Writer, pc: int, n: int, sizes: list[int]) -> tuple[int, list[tuple[int, ...]]]:
     """Packets all of a known size: where each seat's cards (in the order the packets give
-    them) lie among the cards leaving the pack, as module constants; and how many leave."""
+    them) lie among the cards leaving the pack (0: the top card); and how many leave."""
     shares: list[list[int]] = [[] for _ in range(n)]
     j = 0
     for k in sizes:
@@ -241,27 +241,41 @@ def _shares(w: Writer, pc: int, n: int, sizes: list[int]) -> tuple[int, list[str
                 shares[i].append(j)
                 j += 1
     w.line(f"# packets of {', '.join(str(max(k, 0)) for k in sizes)} cards to each: {j} cards")
-    return j, [w.const(f"d{pc}_SHARE{i}", tuple(shares[i])) if shares[i] else "" for i in range(n)]
+    return j, [tuple(share) for share in shares]
 
 
-def _deal_known(w: Writer, prog: Program, shares: tuple[int, list[str]], emit: str, fail: str) -> None:
-    """The cards leave the pack at once, each seat's share picked by position. The pack
+def _deal_known(w: Writer, prog: Program, shares: tuple[int, list[tuple[int, ...]]], emit_all: str,
+                fail: str) -> None:
+    """The cards leave the pack at once, each seat's share read from the pack by position (no
+    list a packet); the seats' ``dealt`` events are logged together, in seat order. The pack
     running short is found before any card moves (the message is the same; a failed action
     is undone anyway)."""
     total, picks = shares
     with w.block(f"if {total} > len(pack):"):
         w.line(fail)
-    if total:
-        w.line(f"order = pack[-1:{-total - 1}:-1]")
-        w.line(f"del pack[{-total}:]")
+    entries = []
     for i in range(prog.n):
-        w.line(f"p = seats[{i}]")
-        w.line(f"cards = [order[j] for j in {picks[i]}]" if picks[i] else "cards = []")
-        w.line("zones[" + _plus(prog.hand, "p") + "].extend(cards)")
-        with w.block("for c in cards:"):
-            with w.block("if dealt_to[c] < 0:"):
-                w.line("dealt_to[c] = p")
-        w.line(f"{emit}(core, ({int(ev.DEALT)}, p, tuple(cards)))")
+        p = f"p{i}"
+        w.line(f"{p} = first % {int(prog.n)}" if i == 0 else f"{p} = (first + {i}) % {int(prog.n)}")
+        hand = f"zones[{_plus(prog.hand, p)}]"
+        cards = [f"pack[{-1 - j}]" for j in picks[i]]
+        if len(cards) == 1:
+            w.line(f"c{i} = {cards[0]}")
+            w.line(f"{hand}.append(c{i})")
+            with w.block(f"if dealt_to[c{i}] < 0:"):
+                w.line(f"dealt_to[c{i}] = {p}")
+            entries.append(f"({int(ev.DEALT)}, {p}, (c{i},))")
+            continue
+        w.line(f"cards{i} = (" + "".join(f"{c}, " for c in cards) + ")")
+        if cards:
+            w.line(f"{hand}.extend(cards{i})")
+            with w.block(f"for c in cards{i}:"):
+                with w.block("if dealt_to[c] < 0:"):
+                    w.line(f"dealt_to[c] = {p}")
+        entries.append(f"({int(ev.DEALT)}, {p}, cards{i})")
+    if total:
+        w.line(f"del pack[{-total}:]")
+    w.line(f"{emit_all}(core, (" + "".join(f"{e}, " for e in entries) + "))")
     w.line("core.pc += 1")
 
 

@@ -161,6 +161,22 @@ class Program:
             raise GameLimitError(f"the {limit} logged more than {MAX_EVENTS_PER_DEAL if limit == 'deal' else MAX_EVENTS_PER_MATCH} events")
         events.append(full if type(full) is tuple else (full, public, mask))
 
+    def emit_all(self, core: Core, entries: tuple[ev.Entry, ...]) -> None:
+        """Log several compact entries (of :mod:`interpreter.events`), in order: as many
+        :meth:`emit` calls, the limits checked once (the deal's ``dealt`` events). An ``emit``
+        installed on this program (the invariant harness's hook) is called for each.
+
+        Raises:
+            GameLimitError: as :meth:`emit`, at the entry over the limit (those before it logged).
+        """
+        events = core.events
+        n = events._sealed + len(events._tail) + len(entries)
+        if n - core.deal_events > MAX_EVENTS_PER_DEAL or n > MAX_EVENTS_PER_MATCH or "emit" in self.__dict__:
+            for entry in entries:
+                self.emit(core, entry)
+            return
+        events._tail.extend(entries)
+
     # ------------------------------------------------------------ the match
     def note_hand(self, core: Core, z: int, cards: list[int]) -> None:
         """Remember who was first given each card this deal (for `original holder of`)."""

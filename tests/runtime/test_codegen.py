@@ -195,6 +195,23 @@ def test_a_failing_generated_deal_names_its_rule_line_and_leaves_the_state_uncha
     assert state.deal_number == 1
 
 
+def test_the_events_of_a_generated_deal_stop_at_the_event_limit_as_one_by_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    from interpreter import program as program_module
+    from interpreter.events import DEALT
+
+    state = interpreter.new_game(tricklang.load("hearts"), seed=1)
+    prog, core = state.program, state.core.copy()
+    logged = len(core.events) - core.deal_events
+    entries = ((DEALT, 0, (1,)), (DEALT, 1, (2,)), (DEALT, 2, (3,)))
+    monkeypatch.setattr(program_module, "MAX_EVENTS_PER_DEAL", logged + 2)
+    prog.emit_all(core, entries[:2])  # just fits
+    assert core.events[-2:] == list(entries[:2])
+    core = state.core.copy()
+    with pytest.raises(interpreter.GameLimitError, match=f"^the deal logged more than {logged + 2} events"):
+        prog.emit_all(core, entries)  # the third is one too many: the two before it are logged, as by emit
+    assert len(core.events) - core.deal_events == logged + 2 and core.events[-1] == entries[1]
+
+
 # ------------------------------------------------------------------ the steps between decisions
 
 def _many_tests(count: int) -> str:
