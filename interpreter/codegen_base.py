@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from tricklang.walk import Unknown
 
+from . import sources
 from .expressions import known
 from .flow import MAX_NUMBER
 from .program import Program
@@ -35,10 +36,34 @@ class InstructionGen:
         return name
 
     def value(self, what: str, fn: Any) -> str:
-        """A bound's source: an int literal when known when compiling, else the closure's call."""
+        """An expression's source: an int literal when known when compiling, the
+        expression itself when it has a source (:mod:`interpreter.sources`), else the
+        closure's call."""
         v = known(fn)
         if type(v) is int and -MAX_NUMBER <= v <= MAX_NUMBER:
             return repr(int(v))
         if not isinstance(v, Unknown):
             return self.obj(what + "_KNOWN", v)
+        text = expression(self.w, self.name(what), fn)
+        if text is not None:
+            return text
         return self.obj(what, fn) + "(core)"
+
+
+def expression(w: Writer, base: str, fn: Any) -> str | None:
+    """The source of a closure's expression (its objects handed to the module as
+    ``<base>_E<i>``), or None when it has none."""
+    source = sources.of(fn)
+    if source is None:
+        return None
+
+    def name_object(value: Any) -> str:
+        i = 0
+        while True:
+            name = f"{base}_E{i}"
+            if name not in w.objects:
+                return w.obj(name, value)
+            if w.objects[name] is value:
+                return name
+            i += 1
+    return "(" + sources.render(source, name_object) + ")"

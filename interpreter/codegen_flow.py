@@ -12,9 +12,11 @@ program (a loop's jump back, a decision, or an instruction it does not know retu
 generated function replaces the ``run`` method of the block's first instruction only:
 entering the program anywhere else runs the generic instructions, which do the same.
 
-Expressions stay the closures of :mod:`interpreter.expressions`, handed to the module
-under generated names (a value known when compiling is written as a literal when it is
-an ``int``); instructions it does not inline are called through their class's method.
+Expressions with a source (:mod:`interpreter.sources`: numbers, variables, roles,
+``count``, ``tricks``, comparisons...) are written out; the others stay the closures of
+:mod:`interpreter.expressions`, handed to the module under generated names (a value
+known when compiling is written as a literal when it is an ``int``); scores are written
+out; instructions it does not inline are called through their class's method.
 No text of the rule file reaches the source (see :mod:`interpreter.codegen`).
 """
 
@@ -25,6 +27,7 @@ from typing import Any
 from tricklang.walk import Unknown
 
 from . import dealing, flow, keeping
+from .codegen_base import expression
 from .errors import RuleRuntimeError
 from .expressions import known
 from .flow import MAX_NUMBER, Instruction
@@ -206,7 +209,7 @@ class FlowGen:
         elif isinstance(ins, flow.ForInit):
             self._for_init(pc, ins)
         elif isinstance(ins, flow.Score):
-            w.line(f"{self.obj(pc, 'DO_SCORE', flow.do_score)}({self.obj(pc, 'INS', ins)}, core)")
+            self._score(pc, ins)
             with w.block("if core.terminal:"):
                 w.line(f"core.pc = {int(pc + 1)}")
                 w.line("return")
@@ -228,7 +231,30 @@ class FlowGen:
             return repr(int(value))
         if not isinstance(value, Unknown):
             return self.obj(pc, what + "_KNOWN", value)
-        return self.obj(pc, what, fn) + "(core)"
+        return self.call(pc, what, fn)
+
+    def call(self, pc: int, what: str, fn: Any) -> str:
+        """The source of an expression's value: the expression written out when it has a
+        source (:mod:`interpreter.sources`), else its closure's call."""
+        text = expression(self.w, f"b{pc}_{what}", fn)
+        return text if text is not None else self.obj(pc, what, fn) + "(core)"
+
+    def _score(self, pc: int, ins: flow.Score) -> None:
+        """:func:`~interpreter.flow.do_score` written out (the same tests and errors)."""
+        w, prog = self.sub, self.prog
+        error = self.obj(pc, "RuleRuntimeError", RuleRuntimeError)
+        w.line(f"who = {self.call(pc, 'WHO', ins.who)}")
+        with w.block(f"if not {self.obj(pc, 'isinstance', isinstance)}(who, int) or who < 0:"):
+            w.line(f"raise {error}({self.obj(pc, 'NOBODY', f'line {ins.line}: nobody to score')})")
+        side = f"{self.obj(pc, 'SIDE_OF', prog.side_of)}[who]" if ins.who_is_player else "who"
+        w.line(f"side = {side}")
+        w.line(f"amount = {self._value(pc, 'AMOUNT', ins.amount)}")
+        big = f"{-MAX_NUMBER} <= amount <= {MAX_NUMBER}"
+        with w.block(f"if not {big} or not {-MAX_NUMBER} <= core.scores[side] + amount <= {MAX_NUMBER}:"):
+            w.line(f"raise {error}({self.obj(pc, 'SCORE_TOO_BIG', f'line {ins.line}: a score grew beyond 18 digits')})")
+        with w.block("if amount:"):
+            w.line(f"{self.obj(pc, 'PROG', prog)}.add_score(core, side, {int(ins.sign)} * amount, "
+                   f"{self.obj(pc, 'LABEL', ins.label)}, {self.obj(pc, 'LAWS', ins.laws)})")
 
     def _test(self, lead: int, pc: int, ins: flow.JumpUnless) -> None:
         w = self.sub
@@ -237,7 +263,7 @@ class FlowGen:
             w.line("# known when compiling")
             self.transfer(lead, pc + 1 if value else ins.target)
             return
-        with w.block(f"if {self.obj(pc, 'COND', ins.cond)}(core):"):
+        with w.block(f"if {self.call(pc, 'COND', ins.cond)}:"):
             self.transfer(lead, pc + 1)
         self.transfer(lead, ins.target)
 
@@ -247,7 +273,7 @@ class FlowGen:
         if not isinstance(value, Unknown) and (type(value) is not int or -MAX_NUMBER <= value <= MAX_NUMBER):
             w.line(f"core.vars[{int(ins.slot)}] = {self._value(pc, 'VALUE', ins.value)}")
             return
-        w.line(f"v = {self.obj(pc, 'VALUE', ins.value)}(core)")
+        w.line(f"v = {self.call(pc, 'VALUE', ins.value)}")
         error = self.obj(pc, "RuleRuntimeError", RuleRuntimeError)
         message = self.obj(pc, "TOO_BIG", f"line {ins.line}: a number grew beyond 18 digits")
         with w.block(f"if type(v) is int and not {-MAX_NUMBER} <= v <= {MAX_NUMBER}:"):
@@ -284,7 +310,7 @@ class FlowGen:
     def _loop_head(self, lead: int, pc: int, ins: flow.LoopHead) -> None:
         w = self.sub
         w.line(f"count = core.vars[{int(ins.slot)}]")
-        cond = f" or not {self.obj(pc, 'COND', ins.cond)}(core)" if ins.cond is not None else ""
+        cond = f" or not {self.call(pc, 'COND', ins.cond)}" if ins.cond is not None else ""
         with w.block(f"if count >= {int(ins.bound)}{cond}:"):
             self.transfer(lead, ins.end)
         w.line(f"core.vars[{int(ins.slot)}] = count + 1")

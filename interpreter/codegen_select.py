@@ -4,8 +4,8 @@ compiling (the kind of count, bounds that are constants, a pattern as one bitmas
 trump, whether the cards come from or go to the player's hand).
 
 The legal actions are the same lazy :class:`~interpreter.legal.Selection` as the generic
-method's, in the same order; errors carry the same messages. Expressions stay closures
-handed to the module under generated names; no text of the rule file reaches the source
+method's, in the same order; errors carry the same messages. Expressions are written out when they have a source
+(:mod:`interpreter.sources`), else closures handed to the module under generated names; no text of the rule file reaches the source
 (see :mod:`interpreter.codegen`).
 """
 
@@ -48,12 +48,12 @@ class SelectGen(InstructionGen):
     def _source(self) -> None:
         """``p``, ``zones`` and ``src`` (and ``s``, the source zone, unless it is the hand)."""
         w, ins, prog = self.w, self.ins, self.prog
-        w.line(f"p = {self.obj('PLAYER', ins.player)}(core)")
+        w.line(f"p = {self.value('PLAYER', ins.player)}")
         w.line("zones = core.zones")
         if ins.source_is_hand:
             w.line(f"src = zones[{_plus(prog.hand, 'p')}]")
         else:
-            w.line(f"s = {self.obj('SOURCE', ins.source)}(core)")
+            w.line(f"s = {self.value('SOURCE', ins.source)}")
             w.line("src = zones[s]")
 
     def _counts(self, clamp_low: bool) -> None:
@@ -126,15 +126,15 @@ class SelectGen(InstructionGen):
         prog_name = self.obj("PROG", prog)  # its emit and note_hand looked up when called
         w.line()
         with w.block(f"def {fn}(core, action):"):
-            w.line(f"p = {self.obj('PLAYER', ins.player)}(core)")
+            w.line(f"p = {self.value('PLAYER', ins.player)}")
             if ins.source_is_hand:
                 w.line(f"s = {_plus(prog.hand, 'p')}")
             else:
-                w.line(f"s = {self.obj('SOURCE', ins.source)}(core)")
+                w.line(f"s = {self.value('SOURCE', ins.source)}")
             if ins.dest_is_hand:
                 w.line(f"d = {_plus(prog.hand, 'p')}")
             else:
-                w.line(f"d = {self.obj('DEST', ins.dest)}(core)")
+                w.line(f"d = {self.value('DEST', ins.dest)}")
             w.line("args = action.args")
             w.line("zones = core.zones")
             with w.block(f"if args == {self.obj('NONE', ('none',))}:"):

@@ -14,6 +14,7 @@ from tricklang import model as m
 from tricklang.types import Kind, Symbols, Type
 from tricklang.walk import BINARY, UNKNOWN, Unknown, Value, fold
 
+from . import sources as src
 from .cards import CardTables
 from .core import Core
 from .errors import RuleRuntimeError
@@ -24,6 +25,24 @@ _ARITHMETIC = frozenset({"+", "-", "*", "%"})
 
 _CONSTANTS: WeakKeyDictionary[Fn, Value] = WeakKeyDictionary()
 
+_BUILTIN_NAMES: dict[str, tuple[Fn, str]] = {  # a built-in name: its value, and its source
+    "dealer": (lambda core: core.dealer, "core.dealer"),
+    "maker": (lambda core: core.maker, "core.maker"),
+    "bid": (lambda core: core.bid, "core.bid"),
+    "nobody": (lambda core: -1, "-1"),
+    "deal_number": (lambda core: core.deal_no + 1, "(core.deal_no + 1)"),
+    # the seat that led, or is to lead, the trick in progress
+    "leader": (lambda core: core.tr_leader if core.tr_active else -1, "(core.tr_leader if core.tr_active else -1)"),
+    "played_to_trick": (lambda core: len(core.tr_cards) if core.tr_active else 0,
+                        "(len(core.tr_cards) if core.tr_active else 0)"),
+    "trump": (lambda core: core.trump, "core.trump"),
+}
+
+
+def _ints(values: list[int]) -> str:
+    """The source of a tuple of ints (a table such as ``side_of``)."""
+    return "(" + "".join(f"{int(v)}, " for v in values) + ")"
+
 
 def constant(value: Value) -> Fn:
     """A closure that always gives ``value`` (:func:`known` tells its value without a core)."""
@@ -31,6 +50,9 @@ def constant(value: Value) -> Fn:
     def fn(core: Core) -> Value:
         return value
     _CONSTANTS[fn] = value
+    text = src.number(value)
+    if text is not None:
+        src.register(fn, text)
     return fn
 
 
@@ -81,11 +103,17 @@ class ExpressionCompiler:
         said = e.name if isinstance(e, m.Name) else "the player"
         where = f" in {what}" if what else ""
 
+        message = f"line {line}: a seat is needed{where}, but {said} is nobody"
+
         def checked(core: Core) -> Any:
             v = fn(core)
             if not (isinstance(v, int) and 0 <= v < n):
-                raise RuleRuntimeError(f"line {line}: a seat is needed{where}, but {said} is nobody")
+                raise RuleRuntimeError(message)
             return v
+        inner = src.of(fn)
+        if inner is not None:
+            seat = src.seat(inner, n, message)
+            src.register(checked, seat.text, seat)
         return checked
 
     def slot(self, name: str) -> int:  # pragma: no cover - provided by the compiler
@@ -128,17 +156,26 @@ class ExpressionCompiler:
             return self.call(e)
         if isinstance(e, m.BinOp):
             left, right = self.expr(e.left), self.expr(e.right)
+            a, b = src.of(left), src.of(right)
             if e.op == "and":
-                return lambda core: bool(left(core)) and bool(right(core))
+                fn = lambda core: bool(left(core)) and bool(right(core))  # noqa: E731
+                return src.register(fn, f"(True if ({a.text}) and ({b.text}) else False)", a, b) if a and b else fn
             if e.op == "or":
-                return lambda core: bool(left(core)) or bool(right(core))
+                fn = lambda core: bool(left(core)) or bool(right(core))  # noqa: E731
+                return src.register(fn, f"(True if ({a.text}) or ({b.text}) else False)", a, b) if a and b else fn
             if e.op in _ARITHMETIC:
                 return _checked_arithmetic(e.op, left, right, e.span.line)
             op = BINARY[e.op]
-            return lambda core: op(left(core), right(core))
+            fn = lambda core: op(left(core), right(core))  # noqa: E731
+            compare = src.COMPARISONS.get(e.op)
+            if a and b and compare:
+                src.register(fn, f"(({a.text}) {compare} ({b.text}))", a, b)
+            return fn
         if isinstance(e, m.Not):
             inner = self.expr(e.operand)
-            return lambda core: not inner(core)
+            fn = lambda core: not inner(core)  # noqa: E731
+            a = src.of(inner)
+            return src.register(fn, f"(not ({a.text}))", a) if a else fn
         if isinstance(e, m.Neg):
             inner = self.expr(e.operand)
             return lambda core: -inner(core)
@@ -175,43 +212,35 @@ class ExpressionCompiler:
             slot = self.slot(name)
             line_name = name
 
+            message = f"variable '{line_name}' was read before it was given a value"
+
             def read(core: Core) -> Any:
                 v = core.vars[slot]
                 if v is None:
-                    raise RuleRuntimeError(f"variable '{line_name}' was read before it was given a value")
+                    raise RuleRuntimeError(message)
                 return v
-            return read
-        if name == "dealer":
-            return lambda core: core.dealer
-        if name == "maker":
-            return lambda core: core.maker
-        if name == "bid":
-            return lambda core: core.bid
-        if name == "nobody":
-            return lambda core: -1
-        if name == "deal_number":
-            return lambda core: core.deal_no + 1
-        if name == "leader":  # the seat that led, or is to lead, the trick in progress
-            return lambda core: core.tr_leader if core.tr_active else -1
-        if name == "played_to_trick":
-            return lambda core: len(core.tr_cards) if core.tr_active else 0
+            variable = src.variable(slot, message)
+            return src.register(read, variable.text, variable)
+        if name in _BUILTIN_NAMES:
+            fn, text = _BUILTIN_NAMES[name]
+            return src.register(fn, text)
         if name == "total_bids":
             return lambda core: sum(b for b in core.bids if b >= 0)
-        if name == "trump":
-            return lambda core: core.trump
         if name in ("true", "false"):
             value = name == "true"
-            return lambda core: value
+            return src.register(lambda core: value, "True" if value else "False")
         if name in prog.options:
             opt = prog.options[name]
-            return lambda core: opt
+            fn = lambda core: opt  # noqa: E731
+            literal = src.number(opt)
+            return src.register(fn, literal) if literal is not None else fn
         if name in self.roles:
             return self.expr(self.roles[name])
         if name in self.symbols.choice_values:
             return lambda core: name
         if name in prog.zone_base and prog.zone_kind[name] == "shared":
             z = prog.zone_base[name]
-            return lambda core: z
+            return src.register(lambda core: z, repr(int(z)))
         raise RuleRuntimeError(f"cannot compile name '{name}'")  # pragma: no cover - checked
 
     def of(self, e: m.Of) -> Fn:
@@ -219,10 +248,13 @@ class ExpressionCompiler:
         player_arg = e.name != "suit" and self.type(e.arg) == "player"
         arg = self.seat(e.arg, f"'{e.name} of'") if player_arg else self.expr(e.arg)
         n = prog.n
+        a = src.of(arg)
         if e.name == "left":
-            return lambda core: (arg(core) + 1) % n
+            fn = lambda core: (arg(core) + 1) % n  # noqa: E731
+            return src.register(fn, f"(({a.text}) + 1) % {int(n)}", a) if a else fn
         if e.name == "right":
-            return lambda core: (arg(core) - 1) % n
+            fn = lambda core: (arg(core) - 1) % n  # noqa: E731
+            return src.register(fn, f"(({a.text}) - 1) % {int(n)}", a) if a else fn
         if e.name == "partner":
             sides, side_of = prog.sides, prog.side_of
 
@@ -233,7 +265,8 @@ class ExpressionCompiler:
             return partner
         if e.name == "side":
             side_of = prog.side_of
-            return lambda core: side_of[arg(core)]
+            fn = lambda core: side_of[arg(core)]  # noqa: E731
+            return src.register(fn, f"{_ints(side_of)}[{a.text}]", a) if a else fn
         if e.name == "suit":
             zone = self.zone_expr(e.arg)
             suits = self.tables.suit
@@ -280,7 +313,7 @@ class ExpressionCompiler:
         base = prog.zone_base[name]
         kind = prog.zone_kind[name]
         if kind == "shared":
-            return lambda core: base
+            return src.register(lambda core: base, repr(int(base)))
         owner = self.seat(owner_expr, f"'{name} of'") if owner_expr is not None and self.type(owner_expr) == "player" else (
             self.expr(owner_expr) if owner_expr is not None else subject)
         if owner is None:  # pragma: no cover - checked
@@ -289,8 +322,12 @@ class ExpressionCompiler:
             owner_is_player = owner_expr is None or self.type(owner_expr) == "player"
             side_of = prog.side_of
             if owner_is_player:
-                return lambda core: base + side_of[owner(core)]
-        return lambda core: base + owner(core)
+                fn = lambda core: base + side_of[owner(core)]  # noqa: E731
+                a = src.of(owner)
+                return src.register(fn, f"({int(base)} + {_ints(side_of)}[{a.text}])", a) if a else fn
+        fn = lambda core: base + owner(core)  # noqa: E731
+        a = src.of(owner)
+        return src.register(fn, f"({int(base)} + ({a.text}))", a) if a else fn
 
     def call(self, e: m.Call) -> Fn:
         prog = self.prog
@@ -303,7 +340,9 @@ class ExpressionCompiler:
         if e.name == "count":
             zone = self.zone_expr(arg.value)
             if arg.matching is None:
-                return lambda core: len(core.zones[zone(core)])
+                fn = lambda core: len(core.zones[zone(core)])  # noqa: E731
+                a = src.of(zone)
+                return src.register(fn, f"len(core.zones[{a.text}])", a) if a else fn
             table = self.tables.pattern_table(arg.matching)
 
             def count(core: Core) -> int:
@@ -315,9 +354,11 @@ class ExpressionCompiler:
         is_player = self.type(arg.value) == "player"
         who = self.seat(arg.value, f"'{e.name}()'") if is_player else self.expr(arg.value)
         sides, side_of = prog.sides, prog.side_of
+        w = src.of(who)
         if e.name == "tricks":
             if is_player:
-                return lambda core: core.tricks_won[who(core)]
+                fn = lambda core: core.tricks_won[who(core)]  # noqa: E731
+                return src.register(fn, f"core.tricks_won[{w.text}]", w) if w else fn
             return lambda core: sum(core.tricks_won[p] for p in sides[who(core)])
         if e.name == "bids":
             if is_player:
@@ -325,7 +366,8 @@ class ExpressionCompiler:
             return lambda core: sum(max(core.bids[p], 0) for p in sides[who(core)])
         if e.name == "score":
             if is_player:
-                return lambda core: core.scores[side_of[who(core)]]
+                fn = lambda core: core.scores[side_of[who(core)]]  # noqa: E731
+                return src.register(fn, f"core.scores[{_ints(side_of)}[{w.text}]]", w) if w else fn
             return lambda core: core.scores[who(core)]
         if e.name == "points":
             won, per_side = prog.won, prog.won_kind == "side"

@@ -127,9 +127,13 @@ HOSTILE = textwrap.dedent(f"""
             declarer scores 1 "'''); import os; #\\"
         for each player:
           player scores tricks(player) "exec(compile('import os','','exec'))"
+        let __dict__ = 0
+        if __dict__ == 0 and count(__globals__) >= 0 and not __class__ == os:
+          set __dict__ = tricks(left of dealer)
+          dealer scores __dict__ "__dict__"
     """)
 
-_HOSTILE_WORDS = ("__import__", "ｅｘｅｃ", "exec", "__builtins__", "__class__", "ｅｖａｌ", "eval", "__globals__",
+_HOSTILE_WORDS = ("__import__", "ｅｘｅｃ", "exec", "__builtins__", "__class__", "ｅｖａｌ", "eval", "__globals__", "__dict__",
                   "ｓｙｓ", "__subclasses__", "os", "pwned", LONG)
 
 
