@@ -11,10 +11,11 @@ caret and what was expected.
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
 from collections.abc import Iterator
 from functools import lru_cache
-from importlib import import_module, resources
+from importlib import import_module
 from types import ModuleType
 from typing import NamedTuple
 
@@ -99,7 +100,15 @@ TABLES = {"parse_tables": _OPTIONS, "fmt_parse_tables": _ALL_TOKENS_OPTIONS}
 
 
 def _grammar() -> str:
-    return resources.files("tricklang").joinpath("grammar.lark").read_text(encoding="utf-8")
+    """The text of ``grammar.lark``, read beside this module (through ``importlib.resources``,
+    which takes longer to import, only when the package is not plain files)."""
+    try:
+        with open(os.path.join(os.path.dirname(__file__), "grammar.lark"), encoding="utf-8") as file:
+            return file.read()
+    except OSError:
+        from importlib import resources
+
+        return resources.files("tricklang").joinpath("grammar.lark").read_text(encoding="utf-8")
 
 
 def _options(name: str) -> dict[str, object]:

@@ -8,11 +8,12 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from tricklang import RulesError, checkcache
+from tricklang import RulesError
 
 from .common import Subparsers, load, plural, show
 
 if TYPE_CHECKING:
+    from tricklang import checkcache
     from tricklang.diagnostics import Diagnostic
 
 
@@ -47,8 +48,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     failed = False
     options = dict(args.options) if getattr(args, "options", None) else {}
     for path in args.files:
-        key = None if args.no_cache or "\n" in path else checkcache.key_of(path, options)
-        cached = checkcache.lookup(key) if key is not None else None
+        key, cached = None, None
+        if not (args.no_cache or "\n" in path):  # the cache's module is imported only to use it
+            from tricklang import checkcache
+
+            key = checkcache.key_of(path, options)
+            cached = checkcache.lookup(key) if key is not None else None
         game: str | None
         if cached is not None:
             ok, game, errors, shown = True, cached.game, 0, list(cached.warnings)
@@ -97,6 +102,8 @@ def _check(path: str, args: argparse.Namespace, key: checkcache.Key | None, opti
         source, game, ok = err.source, None, False
     shown = [(d.render(source), d.to_dict()) for d in diagnostics]
     if ok and key is not None and game is not None:
+        from tricklang import checkcache
+
         checkcache.store(key, ruleset.source, bases, ruleset.bases, checkcache.CheckResult(game, tuple(shown)))
     return ok, game, sum(d.severity == "error" for d in diagnostics), shown
 
