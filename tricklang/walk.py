@@ -92,14 +92,30 @@ T = TypeVar("T")
 # ---------------------------------------------------------------- children
 
 
+_FIELDS: dict[type[m.Node], tuple[str, ...]] = {}
+"""Each node class's field names, in order (pydantic's ``model_fields`` is slow to ask)."""
+
+
+def _fields(cls: type[m.Node]) -> tuple[str, ...]:
+    found = _FIELDS.get(cls)
+    if found is None:
+        found = _FIELDS[cls] = tuple(cls.model_fields)
+    return found
+
+
 def children(node: m.Node) -> Iterator[m.Node]:
     """The nodes directly below ``node``, in field order (spans left out).
 
     Tuples are followed (also the ``(condition, block)`` pairs of an ``if``), so
     that a statement's children are its expressions, patterns and nested blocks.
     """
-    for name in type(node).model_fields:
-        yield from _nodes_in(getattr(node, name))
+    for name in _fields(type(node)):
+        value = getattr(node, name)
+        if isinstance(value, m.Node):
+            if not isinstance(value, m.Span):
+                yield value
+        elif isinstance(value, tuple):
+            yield from _nodes_in(value)
 
 
 def _nodes_in(value: Any) -> Iterator[m.Node]:
@@ -145,7 +161,7 @@ def _rebuilt(value: Any, replace: Callable[[m.Node], m.Node | None]) -> Any:
     if new is not None:
         return new
     changes = {}
-    for name in type(value).model_fields:
+    for name in _fields(type(value)):
         old = getattr(value, name)
         if isinstance(old, (m.Node, tuple)):
             got = _rebuilt(old, replace)
