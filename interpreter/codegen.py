@@ -33,10 +33,15 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from types import FunctionType
 from typing import Any
 
+from tricklang.walk import Unknown
+
 from . import events as ev
+from . import sources
 from . import tricks as tr
+from .codegen_base import expression
 from .codegen_bids import AuctionGen
 from .codegen_flow import KINDS, FlowGen
 from .codegen_select import SelectGen
@@ -147,7 +152,28 @@ def generate(prog: Program) -> Generated:
     w.line("# ---------------------------------------------------------------- the steps between decisions")
     blocks.generated_run = {pc: fn for pc, method, fn in attach if method == "run"}
     attach.extend(blocks.write())  # after dealing's: a block's `run` replaces its first instruction's
+    w.line()
+    w.line("# ---------------------------------------------------------------- expressions read by the instructions")
+    for pc, ins in enumerate(prog.instructions):
+        attach.extend(_flat_expressions(w, pc, ins))
     return Generated(w.text(), w.objects, attach)
+
+
+def _flat_expressions(w: Writer, pc: int, ins: Any) -> list[tuple[int, str, str]]:
+    """One function for each expression an instruction holds that has a source (see
+    :mod:`interpreter.sources`): it takes the place of the closure (a chain of calls, one
+    per node), wherever the instruction's methods, generated or generic, read it."""
+    out: list[tuple[int, str, str]] = []
+    for attr, value in sorted(vars(ins).items()):
+        if not isinstance(value, FunctionType) or sources.of(value) is None or not isinstance(known(value), Unknown):
+            continue
+        fn = f"x{pc}_{len(out)}"
+        text = expression(w, fn, value)
+        assert text is not None
+        with w.block(f"def {fn}(core):"):
+            w.line(f"return {text}")
+        out.append((pc, attr, fn))
+    return out
 
 
 def attach(prog: Program) -> Generated:
@@ -156,7 +182,11 @@ def attach(prog: Program) -> Generated:
     gen = generate(prog)
     ns = gen.run()
     for pc, method, fn in gen.attach:
-        setattr(prog.instructions[pc], method, ns[fn])
+        ins = prog.instructions[pc]
+        source = sources.of(getattr(ins, method, None))
+        if source is not None:  # an expression's flat function: it has the closure's source
+            sources.register(ns[fn], source.text, source)
+        setattr(ins, method, ns[fn])
     return gen
 
 
