@@ -252,7 +252,10 @@ class TricksGen(InstructionGen):
                     w.line(f"m = {self.name('DECLARE')}[ti]")
                     with w.block("for c in hand:"):
                         with w.block("if m >> c & 1:"):
-                            w.line("return None  # a declaration may be offered too")
+                            # a card a declaration names is held: is one offered (not made yet)?
+                            with w.block(f"if {self.name('GENERIC')}.available_declarations(core, p):"):
+                                w.line("return None  # a declaration is offered too")
+                            w.line("break")
             w.line(f"return sorted(allowed, key={self.name('OKEY')}[ti])")
         return fn
 
