@@ -74,10 +74,10 @@ class State(Views, Refusals, Embedding, Deals, Saved):
     core: Core
     actions: ActionLog  # reads as a list of action texts
     actors: array[int]  # the seat that took each action
-    _legal: LegalActions | None
+    _legal: LegalActions | list[int] | None  # a list: the cards the random step drew from (see legal_actions)
     _checkpoint: Snapshot | None  # shares the event log, whose prefix it names
     _ids: tuple[Any, Any, tuple[tuple[int, Action], ...], dict[int, Action]] | None  # see spaces.legal_ids
-    _drawn: tuple[LegalActions, Action, Callable[[Core, int], bool] | None] | None  # the last draw: from
+    _drawn: tuple[LegalActions | list[int], Action, Callable[[Core, int], bool] | None] | None  # the last draw: from
     # what, which, and the generated play that carries it out
     _PLAIN = True  # sample_action may use generated trick play (not in other modes: ModalState)
 
@@ -146,8 +146,15 @@ class State(Views, Refusals, Embedding, Deals, Saved):
 
         An immutable sequence; card selections are not built until asked for.
         """
-        legal = self._legal
-        if legal is None:
+        kept = self._legal
+        if isinstance(kept, LegalActions):
+            return kept
+        if kept is not None:  # the cards the random step drew from: their actions, when read
+            legal: LegalActions = PlayedCards(kept, self.program.instructions[self.core.pc].play_actions)
+            drawn = self._drawn
+            if drawn is not None and drawn[0] is kept:
+                self._drawn = (legal, drawn[1], drawn[2])
+        else:
             core = self.core
             if core.terminal:
                 legal = _NO_ACTIONS
@@ -155,7 +162,7 @@ class State(Views, Refusals, Embedding, Deals, Saved):
                 legal = self.program.instructions[core.pc].legal(core)
                 if core.table:
                     legal = legal.plus(self._irregular_actions())
-            self._legal = legal
+        self._legal = legal
         return legal
 
     def sample_action(self, rng: random.Random) -> Action:
@@ -182,8 +189,8 @@ class State(Views, Refusals, Embedding, Deals, Saved):
                     else:
                         i = rng.randrange(n)
                     play = ins.play_actions[cards[i]]
-                    self._legal = played = PlayedCards(cards, ins.play_actions)
-                    self._drawn = (played, play, ins.fast_play)
+                    self._legal = cards  # legal_actions() makes them a PlayedCards if asked
+                    self._drawn = (cards, play, ins.fast_play)
                     return play
         legal = self.legal_actions()
         try:
