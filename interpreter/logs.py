@@ -30,6 +30,10 @@ from .core import Event
 _BLOCK = 16
 """ActionLog keeps where every 16th action starts (reading one scans at most 15 others)."""
 
+ENCODE_AT_LEAST = 1024
+"""The State has the actions logged encoded at a checkpoint once this many are waiting: a
+short match (a random playout, a search's rollout) that is never read encodes none."""
+
 
 class ActionLog(Sequence[str]):
     """The texts of the actions taken, in order (a read-only sequence of strings to its
@@ -38,7 +42,8 @@ class ActionLog(Sequence[str]):
     ``append`` is the bound ``append`` of a short list of the actions (an :class:`~interpreter.actions.Action`
     or its text) not yet encoded: a random playout logs every action and reads none;
     they are encoded when the log is read or copied, or by :meth:`compact`, which the
-    State calls every :data:`~interpreter.snapshot.CHECKPOINT_EVERY` actions.
+    State calls at a checkpoint (every :data:`~interpreter.snapshot.CHECKPOINT_EVERY`
+    actions) once :data:`ENCODE_AT_LEAST` are waiting.
 
     A text of one or two words (``play KS``, ``bid 7``, ``pass``) is stored as one code,
     a longer one (``discard 7H 8C 9D``) word by word: each code is the id of the text or
@@ -59,10 +64,10 @@ class ActionLog(Sequence[str]):
         self.append = self._pending.append  # log an action or its text (encoded later)
         self.compact()
 
-    def compact(self) -> None:
-        """Encode the actions appended since the last time."""
+    def compact(self, at_least: int = 0) -> None:
+        """Encode the actions appended since the last time (when there are ``at_least``)."""
         pending = self._pending
-        if pending:
+        if pending and len(pending) >= at_least:
             for item in pending:
                 self._encode(item if type(item) is str else item.text)  # type: ignore[union-attr]
             pending.clear()

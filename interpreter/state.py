@@ -27,7 +27,7 @@ from .embedding import Embedding
 from .errors import ArgumentError, GameError, IllegalActionError, InvalidActionError, RecordError, RuleRuntimeError
 from .instructions import Instruction
 from .legal import LegalActions, PlayedCards, randbelow
-from .logs import ActionLog
+from .logs import ENCODE_AT_LEAST, ActionLog
 from .program import Program
 from .refusals import Refusals
 from .saved import Saved, state_from_json
@@ -364,11 +364,11 @@ class State(Views, Refusals, Embedding, Deals, Saved):
 
     def _checkpoint_at(self, n: int) -> None:
         """Keep the core before action ``n`` (not 0: a failure then replays from a new core);
-        encode the actions logged since the last checkpoint."""
+        encode the actions logged since, once :data:`~interpreter.logs.ENCODE_AT_LEAST` wait."""
         if self._checkpoint is None or self._checkpoint.n_actions != n:
             core = self.core
             self._checkpoint = Snapshot(self.program, core.copy(events=False), n, len(core.events))
-            self.actions.compact()
+            self.actions.compact(ENCODE_AT_LEAST)
 
     def _rolled_back(self, err: Exception) -> None:
         """Put the state back as it was before a failed action (from the last checkpoint,
