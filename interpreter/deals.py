@@ -198,3 +198,23 @@ def prearranged(program: Program, deck: Sequence[str]) -> list[int]:
                           + " ".join(codes[c] for c in missing[:20]) + "; repeated "
                           + " ".join(codes[c] for c in dup[:20]) + ")")
     return cards
+
+
+def check_modes(program: Program, mode: str, dealer: int | None, selections: str, chance: str,
+                 modal_later: bool) -> None:
+    """Check the mode arguments of :func:`new_game`; ``modal_later`` says that later
+    decks or reseeds come with other than the default selections and chance.
+
+    Raises:
+        RecordError: one is not one of its values, ``dealer`` is not a seat, or ``modal_later``.
+    """
+    if mode not in ("strict", "table"):
+        raise RecordError(f"mode must be 'strict' or 'table', not {brief(mode)}")
+    if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < program.n):
+        raise RecordError(f"dealer must be a seat 0..{program.n - 1}, not {brief(dealer)}")
+    if selections not in ("all", "one_card"):
+        raise RecordError(f"selections must be 'all' or 'one_card', not {brief(selections)}")
+    if chance not in ("automatic", "explicit"):
+        raise RecordError(f"chance must be 'automatic' or 'explicit', not {brief(chance)}")
+    if modal_later:
+        raise RecordError("decks and reseeds need the default selections ('all') and chance ('automatic')")

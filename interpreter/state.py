@@ -15,16 +15,15 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Self
 
 from tricklang import Ruleset
-from tricklang.diagnostics import brief
 
 from . import irregular
 from .actions import Action
 from .cards import NO_TRUMP
 from .compiler import compile_ruleset
 from .core import Core
-from .deals import Deals, checked_seed, later_decks, later_seeds, prearranged
+from .deals import Deals, check_modes, checked_seed, later_decks, later_seeds, prearranged
 from .embedding import Embedding
-from .errors import ArgumentError, GameError, IllegalActionError, InvalidActionError, RecordError, RuleRuntimeError
+from .errors import ArgumentError, GameError, IllegalActionError, InvalidActionError, RuleRuntimeError
 from .instructions import Instruction
 from .legal import LegalActions, PlayedCards, randbelow
 from .logs import ENCODE_AT_LEAST, ActionLog
@@ -540,7 +539,7 @@ def new_game(
     later = later_decks(program, decks, cards is not None)
     seeds = later_seeds(reseeds)
     modal = selections != "all" or chance != "automatic"
-    _check_modes(program, mode, dealer, selections, chance, modal and bool(later or seeds))
+    check_modes(program, mode, dealer, selections, chance, modal and bool(later or seeds))
     if modal:
         return _modal_game(ruleset, program, seed, cards, dealer, mode == "table", selections, chance)
     return _started(ruleset, program,
@@ -585,23 +584,3 @@ def _started(ruleset: Ruleset, program: Program, core: Core) -> State:
     except _RULE_FAILURES as err:  # every failure of the rules is a typed error
         raise RuleRuntimeError(f"the rules failed at run time ({type(err).__name__}: {str(err)[:200]})") from None
     return state
-
-
-def _check_modes(program: Program, mode: str, dealer: int | None, selections: str, chance: str,
-                 modal_later: bool) -> None:
-    """Check the mode arguments of :func:`new_game`; ``modal_later`` says that later
-    decks or reseeds come with other than the default selections and chance.
-
-    Raises:
-        RecordError: one is not one of its values, ``dealer`` is not a seat, or ``modal_later``.
-    """
-    if mode not in ("strict", "table"):
-        raise RecordError(f"mode must be 'strict' or 'table', not {brief(mode)}")
-    if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < program.n):
-        raise RecordError(f"dealer must be a seat 0..{program.n - 1}, not {brief(dealer)}")
-    if selections not in ("all", "one_card"):
-        raise RecordError(f"selections must be 'all' or 'one_card', not {brief(selections)}")
-    if chance not in ("automatic", "explicit"):
-        raise RecordError(f"chance must be 'automatic' or 'explicit', not {brief(chance)}")
-    if modal_later:
-        raise RecordError("decks and reseeds need the default selections ('all') and chance ('automatic')")
