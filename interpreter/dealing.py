@@ -56,13 +56,10 @@ class TurnUp(Instruction):
         if k > len(pack):
             raise RuleRuntimeError(f"line {self.line}: the pack ran out when turning up")
         dest = self.dest(core)
-        cards = [pack.pop() for _ in range(k)]
+        cards = pack[-1:-k - 1:-1] if k > 0 else []  # the top card first
+        del pack[len(pack) - len(cards):]
         core.zones[dest].extend(cards)
-        codes = [prog.tables.codes[c] for c in cards]
-        mask = prog.zone_mask(core, dest)
-        prog.emit(core, {"type": "turn_up", "cards": codes, "zone": prog.zones[dest].name},
-                  None if mask == prog.all_mask else {"type": "turn_up", "count": k, "zone": prog.zones[dest].name},
-                  mask)
+        prog.emit(core, (ev.TURN_UP, tuple(cards), dest, prog.zone_mask(core, dest)))
         core.pc += 1
 
 

@@ -29,7 +29,7 @@ Triple = tuple[dict[str, Any], "dict[str, Any] | None", int]
 Entry = tuple[Any, ...]
 
 # The compact kinds; a rare kind is stored as its rendered triple (see render).
-PLAY, TRICK, DEALT, SELECT, BID, PASS, DRAW, SCORE, DEAL_END, DEAL, TRUMP, CONTRACT, MOVE, CHOICE = range(14)
+PLAY, TRICK, DEALT, SELECT, BID, PASS, DRAW, SCORE, DEAL_END, DEAL, TRUMP, CONTRACT, MOVE, CHOICE, TURN_UP = range(15)
 
 
 def play(player: int, card: int, trick: int) -> int:
@@ -146,8 +146,17 @@ def _choice(prog: Program, e: Entry) -> Triple:
     return {"type": "choice", "player": e[1], "choice": e[2], **_laws(e[3])}, None, 0
 
 
+def _turn_up(prog: Program, e: Entry) -> Triple:
+    # (TURN_UP, cards, zone, mask of the seats that see the cards)
+    _, cards, z, mask = e
+    name = prog.zones[z].name
+    full = {"type": "turn_up", "cards": [prog.tables.codes[c] for c in cards], "zone": name}
+    return full, None if mask == prog.all_mask else {"type": "turn_up", "count": len(cards), "zone": name}, mask
+
+
 RENDERERS: tuple[Callable[[Any, Any], Triple], ...] = (
     _play, _trick, _dealt, _select, _bid, _pass, _draw, _score, _deal_end, _deal, _trump, _contract, _move, _choice,
+    _turn_up,
 )
 """The renderer of each compact kind, indexed by the kind."""
 

@@ -19,6 +19,7 @@ from .cards import NO_TRUMP, CardTables
 from .chance import draw
 from .core import Core
 from .errors import GameLimitError
+from .legal import randbelow
 from .logs import EventLog
 
 if TYPE_CHECKING:
@@ -230,7 +231,7 @@ class Program:
                 self._reset_deal(core)
                 dealer = draw(core, "dealer", range(self.n), 1)[0]
             else:
-                dealer = random.Random(f"{seed}/first-dealer").randrange(self.n)
+                dealer = randbelow(random.Random(f"{seed}/first-dealer"), self.n)  # its randrange
         core.first_dealer = dealer
         core.dealer = dealer
         self.start_deal(core)
@@ -244,7 +245,7 @@ class Program:
         if deal_no in core.decks:
             return list(reversed(core.decks[deal_no]))
         order = list(range(self.tables.size))
-        shuffle(random.Random(f"{self.seed_of(core, deal_no)}/deal/{deal_no}"), order)
+        shuffle(random.Random(f"{self.seed_of(core, deal_no) if core.reseeds else core.seed}/deal/{deal_no}"), order)
         return order
 
     @staticmethod
