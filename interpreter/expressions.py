@@ -378,12 +378,12 @@ class ExpressionCompiler:
 
             def points(core: Core) -> int:
                 x = who(core)
+                value, zones = values[core.ti].__getitem__, core.zones
                 if per_side:
-                    zs = [won + (side_of[x] if is_player else x)]
-                else:
-                    zs = [won + x] if is_player else [won + p for p in sides[x]]
-                table = values[core.ti]
-                return sum(table[c] for z in zs for c in core.zones[z])
+                    return sum(map(value, zones[won + (side_of[x] if is_player else x)]))
+                if is_player:
+                    return sum(map(value, zones[won + x]))
+                return sum(sum(map(value, zones[won + p])) for p in sides[x])
             return points
         raise RuleRuntimeError(f"unknown function {e.name}")  # pragma: no cover - checked
 
