@@ -43,10 +43,12 @@ def resolve_chance(run: Run, state: State, rng: random.Random) -> int:
 def _refused(run: Run, state: State, impossible: int) -> None:
     """An outcome that cannot happen and a decision's id are refused, the state unchanged."""
     before = state.to_json()
-    for attempt, what in ((lambda: state.apply_chance_outcome(impossible), f"chance outcome {impossible}"),
-                          (lambda: state.apply_id(0), "action id 0")):
+    for what in (f"chance outcome {impossible}", "action id 0"):
         try:
-            attempt()
+            if what == "action id 0":
+                state.apply_id(0)
+            else:
+                state.apply_chance_outcome(impossible)
         except IllegalActionError:
             pass
         else:

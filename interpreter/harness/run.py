@@ -145,7 +145,7 @@ class Run:
         if self.stop_on_first or len(self.report.violations) >= 50:
             raise StopRunError
 
-    def guarded(self, what: str, fn: Callable[[], None]) -> None:
+    def guarded(self, what: str, fn: Callable[[], object]) -> None:
         try:
             fn()
         except StopRunError:
@@ -243,7 +243,7 @@ class Run:
         while True:
             self.deep = step < self.max_actions
             if self.chance != "automatic":
-                self.guarded("the chance checks", lambda: resolve_chance(self, state, chance_rng))
+                self.guarded("the chance checks", partial(resolve_chance, self, state, chance_rng))
             self.check_state(state, step)
             self.report.steps = step + 1
             if self.deep:
