@@ -51,6 +51,8 @@ from .dealing import DealCards
 from .decisions import Auction, Select
 from .errors import RuleRuntimeError
 from .expressions import known
+from .flow import _visible_mask
+from .instructions import Move
 from .program import Program
 
 ENABLED = True
@@ -144,6 +146,8 @@ def generate(prog: Program) -> Generated:
             attach.extend(TricksGen(w, prog, ins, pc).write())
         elif type(ins) is DealCards:
             attach.append((pc, "run", _deal(w, prog, ins, pc)))
+        elif _moves_all(ins):
+            attach.append((pc, "run", _move_all(w, prog, ins, pc)))  # type: ignore[arg-type]
         elif type(ins) is Select:
             attach.extend(SelectGen(w, prog, ins, pc).write())
         elif type(ins) is Auction:
@@ -196,7 +200,7 @@ def _header(w: Writer, prog: Program, blocks: dict[int, str]) -> None:
     w.line("# The program, instruction by instruction (pc: rule line, what, where it runs):")
     for pc, ins in enumerate(prog.instructions):
         kind = KINDS.get(type(ins).__name__, "an instruction")
-        where = "generated below" if type(ins) in _GENERATED else blocks.get(pc, "closure compiler")
+        where = "generated below" if type(ins) in _GENERATED or _moves_all(ins) else blocks.get(pc, "closure compiler")
         line = f"line {int(ins.line)}" if ins.line > 0 else "no rule line (the flow between blocks)"
         w.line(f"#   {pc}: {line}, {kind}: {where}")
     w.line("#")
@@ -256,6 +260,41 @@ def _deal(w: Writer, prog: Program, ins: DealCards, pc: int) -> str:
                 w.line("got[p].extend(cards)")
         with w.block("for p in seats:"):
             w.line(f"{prog_name}.emit(core, ({int(ev.DEALT)}, p, tuple(got[p])))")
+        w.line("core.pc += 1")
+    return fn
+
+
+# ------------------------------------------------------------------ moving all cards
+
+
+def _moves_all(ins: object) -> bool:
+    """``move all [matching P] from Z to Y`` (a plain Move: not one to the bottom of a zone)."""
+    return type(ins) is Move and ins.mode == "all"
+
+
+def _move_all(w: Writer, prog: Program, ins: Move, pc: int) -> str:
+    """``move all [matching P] from Z to Y``: the cards (those matching, in order) go at once."""
+    fn = f"m{pc}_run"
+    w.line()
+    w.rule_line(ins.line, f"move cards (instruction {pc})")
+    name = w.obj(f"m{pc}_PROG", prog)
+    with w.block(f"def {fn}(core):"):
+        w.line(f"s = {w.obj(f'm{pc}_SOURCE', ins.source)}(core)")
+        w.line(f"d = {w.obj(f'm{pc}_DEST', ins.dest)}(core)")
+        w.line("zones = core.zones")
+        w.line("src = zones[s]")
+        if ins.test is None:
+            w.line("moved = src")
+            w.line("zones[s] = []")
+        else:
+            w.line(f"test = {w.obj(f'm{pc}_TEST', ins.test)}[core.ti]")
+            w.line("moved = [c for c in src if test[c]]")
+            w.line("zones[s] = [c for c in src if not test[c]]")
+        w.line("zones[d].extend(moved)")
+        with w.block("if moved:"):
+            w.line(f"{name}.note_hand(core, d, moved)")
+            mask = f"{w.obj(f'm{pc}_visible_mask', _visible_mask)}({name}, core, d, s, -1)"
+            w.line(f"{name}.emit(core, ({int(ev.MOVE)}, s, d, tuple(moved), {w.obj(f'm{pc}_LAWS', ins.laws)}, {mask}))")
         w.line("core.pc += 1")
     return fn
 

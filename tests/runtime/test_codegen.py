@@ -216,6 +216,18 @@ def test_the_events_of_a_generated_deal_stop_at_the_event_limit_as_one_by_one(mo
     assert len(core.events) - core.deal_events == logged + 2 and core.events[-1] == entries[1]
 
 
+def test_moving_all_cards_is_generated_and_moves_as_the_generic_instruction(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = tricklang.load("cinch")  # `move all matching trump from stock to discards of dealer`
+    program = compile_ruleset(rules)
+    moves = [ins for ins in program.instructions if type(ins).__name__ == "Move" and ins.mode == "all"]
+    assert moves and all("run" in vars(ins) for ins in moves)
+    line = next(i for i, text in enumerate(rules.source.splitlines(), 1) if "move all matching trump from stock" in text)
+    assert f"# rule line {line}: move cards" in codegen.generate(program).source
+    generated = [_trace(rules, seed, 300) for seed in (3, 4)]
+    monkeypatch.setattr(codegen, "ENABLED", False)
+    assert [_trace(rules, seed, 300) for seed in (3, 4)] == generated
+
+
 # ------------------------------------------------------------------ the steps between decisions
 
 def _many_tests(count: int) -> str:
