@@ -155,6 +155,8 @@ def generate(prog: Program) -> Generated:
     w.line()
     w.line("# ---------------------------------------------------------------- the steps between decisions")
     blocks.generated_run = {pc: fn for pc, method, fn in attach if method == "run"}
+    blocks.rounds = {pc: (f"d{pc}_round", f"d{pc}_PROG") for pc, method, fn in attach  # (see _deal)
+                     if method == "run" and f"def d{pc}_round(core, out):" in w.lines}
     attach.extend(blocks.write())  # after dealing's: a block's `run` replaces its first instruction's
     w.line()
     w.line("# ---------------------------------------------------------------- expressions read by the instructions")
@@ -211,57 +213,73 @@ def _header(w: Writer, prog: Program, blocks: dict[int, str]) -> None:
 
 
 def _deal(w: Writer, prog: Program, ins: DealCards, pc: int) -> str:
-    """``deal A, B to each``: packets of a known size unrolled, seat by seat from ``first``."""
+    """``deal A, B to each``: packets of a known size unrolled, seat by seat from ``first``
+    (and then ``d<pc>_round``, the same for a loop of this deal alone: see ``FlowGen._deal_loop``)."""
     fn = f"d{pc}_run"
-    n = prog.n
     w.line()
     w.rule_line(ins.line, f"deal cards (instruction {pc})")
     prog_name = w.obj(f"d{pc}_PROG", prog)  # its methods looked up when called (tests patch Program.emit)
     error = w.obj(f"d{pc}_RuleRuntimeError", RuleRuntimeError)
-    message = w.obj(f"d{pc}_RUN_OUT", f"line {ins.line}: the pack ran out while dealing")
+    fail = f"raise {error}({w.obj(f'd{pc}_RUN_OUT', f'line {ins.line}: the pack ran out while dealing')})"
     sizes = [k for k in map(known, ins.packets) if type(k) is int]
-    shares = _shares(w, pc, n, sizes) if len(sizes) == len(ins.packets) else None
+    shares = _shares(w, pc, prog.n, sizes) if len(sizes) == len(ins.packets) else None
     with w.block(f"def {fn}(core):"):
-        if ins.first is None:
-            w.line(f"first = (core.dealer + 1) % {n}")
-        else:
-            w.line(f"first = {w.obj(f'd{pc}_first', ins.first)}(core)")
-        w.line("zones = core.zones")
-        w.line(f"pack = zones[{prog.pack}]")
-        w.line("dealt_to = core.dealt_to")
+        _deal_start(w, prog, ins, pc)
         if shares is not None:
-            _deal_known(w, prog, shares, prog_name + ".emit_all", f"raise {error}({message})")
-            return fn
-        w.line(f"seats = [(first + i) % {n} for i in (" + ", ".join(str(i) for i in range(n)) + ",)]")
-        w.line(f"got = [{', '.join('[]' for _ in range(n))}]")
-        for j, packet in enumerate(ins.packets):
-            k = known(packet)
-            if type(k) is int:
-                if k <= 0:
-                    w.line(f"# packet {j}: no cards")
-                    continue
-                w.line(f"# packet {j}: {k} cards to each")
-                w.line(f"k = {k}")
-            else:
-                w.line(f"# packet {j}: its size computed now")
-                w.line(f"k = {w.obj(f'd{pc}_packet{j}', packet)}(core)")
-            with w.block("for p in seats:"):
-                with w.block("if k > len(pack):"):
-                    w.line(f"raise {error}({message})")
-                with w.block("if k > 0:"):
-                    w.line("cards = pack[-1:-k - 1:-1]")
-                    w.line("del pack[-k:]")
-                with w.block("else:"):
-                    w.line("cards = []")
-                w.line(f"zones[{_plus(prog.hand, 'p')}].extend(cards)")
-                with w.block("for c in cards:"):
-                    with w.block("if dealt_to[c] < 0:"):
-                        w.line("dealt_to[c] = p")
-                w.line("got[p].extend(cards)")
-        with w.block("for p in seats:"):
-            w.line(f"{prog_name}.emit(core, ({int(ev.DEALT)}, p, tuple(got[p])))")
+            _deal_known(w, prog, shares, f"{prog_name}.emit_all(core, ", fail)
+        else:
+            _deal_packets(w, prog, ins, pc, prog_name, fail)
         w.line("core.pc += 1")
+    if shares is not None:
+        w.line("# the same, one round of a loop of it (the loop logs the rounds' entries together)")
+        with w.block(f"def d{pc}_round(core, out):"):
+            _deal_start(w, prog, ins, pc)
+            _deal_known(w, prog, shares, "out.extend(", fail)
     return fn
+
+
+def _deal_start(w: Writer, prog: Program, ins: DealCards, pc: int) -> None:
+    if ins.first is None:
+        w.line(f"first = (core.dealer + 1) % {prog.n}")
+    else:
+        name = f"d{pc}_first"
+        w.line(f"first = {name if name in w.objects else w.obj(name, ins.first)}(core)")
+    w.line("zones = core.zones")
+    w.line(f"pack = zones[{prog.pack}]")
+    w.line("dealt_to = core.dealt_to")
+
+
+def _deal_packets(w: Writer, prog: Program, ins: DealCards, pc: int, prog_name: str, fail: str) -> None:
+    """Packets whose size is computed when dealing: seat by seat, then an event a seat."""
+    n = prog.n
+    w.line(f"seats = [(first + i) % {n} for i in (" + ", ".join(str(i) for i in range(n)) + ",)]")
+    w.line(f"got = [{', '.join('[]' for _ in range(n))}]")
+    for j, packet in enumerate(ins.packets):
+        k = known(packet)
+        if type(k) is int:
+            if k <= 0:
+                w.line(f"# packet {j}: no cards")
+                continue
+            w.line(f"# packet {j}: {k} cards to each")
+            w.line(f"k = {k}")
+        else:
+            w.line(f"# packet {j}: its size computed now")
+            w.line(f"k = {w.obj(f'd{pc}_packet{j}', packet)}(core)")
+        with w.block("for p in seats:"):
+            with w.block("if k > len(pack):"):
+                w.line(fail)
+            with w.block("if k > 0:"):
+                w.line("cards = pack[-1:-k - 1:-1]")
+                w.line("del pack[-k:]")
+            with w.block("else:"):
+                w.line("cards = []")
+            w.line(f"zones[{_plus(prog.hand, 'p')}].extend(cards)")
+            with w.block("for c in cards:"):
+                with w.block("if dealt_to[c] < 0:"):
+                    w.line("dealt_to[c] = p")
+            w.line("got[p].extend(cards)")
+    with w.block("for p in seats:"):
+        w.line(f"{prog_name}.emit(core, ({int(ev.DEALT)}, p, tuple(got[p])))")
 
 
 # ------------------------------------------------------------------ moving all cards
@@ -344,8 +362,7 @@ def _deal_known(w: Writer, prog: Program, shares: tuple[int, list[tuple[int, ...
         entries.append(f"({int(ev.DEALT)}, {p}, cards{i})")
     if total:
         w.line(f"del pack[{-total}:]")
-    w.line(f"{emit_all}(core, (" + "".join(f"{e}, " for e in entries) + "))")
-    w.line("core.pc += 1")
+    w.line(f"{emit_all}(" + "".join(f"{e}, " for e in entries) + "))")
 
 
 __all__ = ["BUILTINS", "ENABLED", "Generated", "RuleRuntimeError", "attach", "generate"]

@@ -31,7 +31,7 @@ from .codegen_base import expression
 from .errors import RuleRuntimeError
 from .expressions import known
 from .flow import MAX_NUMBER, Instruction
-from .program import Program
+from .program import MAX_STEPS_PER_DEAL, Program
 
 MAX_CHAIN = 24
 """The most blocks one block calls in a row (deeper chains return to ``advance``), so that a
@@ -104,6 +104,7 @@ class FlowGen:
     def __init__(self, w: Any, prog: Program, generated_run: dict[int, str]) -> None:
         self.w, self.prog = w, prog
         self.generated_run = generated_run  # pc -> a generated `run` to call (dealing)
+        self.rounds: dict[int, tuple[str, str]] = {}  # a deal's pc -> its round function and program (codegen._deal_round)
         self.leaders = leaders(prog)
         self.lead_set = set(self.leaders)
         self.depth: dict[int, int] = {}  # a written block -> how many blocks it may call in a row
@@ -309,9 +310,36 @@ class FlowGen:
 
     def _loop_head(self, lead: int, pc: int, ins: flow.LoopHead) -> None:
         w = self.sub
+        back = self.prog.instructions[pc + 2] if ins.end == pc + 3 else None
+        if pc + 1 in self.rounds and isinstance(back, flow.Jump) and type(back) is flow.Jump and back.target == pc:
+            self._deal_loop(lead, pc, ins)  # `repeat ...: deal ...`, the deal alone
+            return
         w.line(f"count = core.vars[{int(ins.slot)}]")
         cond = f" or not {self.call(pc, 'COND', ins.cond)}" if ins.cond is not None else ""
         with w.block(f"if count >= {int(ins.bound)}{cond}:"):
             self.transfer(lead, ins.end)
         w.line(f"core.vars[{int(ins.slot)}] = count + 1")
         self.transfer(lead, pc + 1)
+
+    def _deal_loop(self, lead: int, pc: int, ins: flow.LoopHead) -> None:
+        """``repeat at most N times [while C]: deal ...`` (the loop's body is that deal alone):
+        the rounds run here, one Python loop, and their ``dealt`` entries are logged together
+        at its end (each round counts the steps ``advance`` and the blocks would; a runaway
+        loop returns to ``advance``, which raises the limit)."""
+        w = self.sub
+        deal, prog_name = self.rounds[pc + 1]
+        w.line(f"# its body, a deal (instruction {pc + 1}), run here round by round")
+        w.line(f"count = core.vars[{int(ins.slot)}]")
+        w.line("out = []")
+        cond = f" and {self.obj(pc, 'COND', ins.cond)}(core)" if ins.cond is not None else ""
+        with w.block(f"while count < {int(ins.bound)}{cond}:"):
+            w.line("count += 1")
+            w.line(f"core.vars[{int(ins.slot)}] = count")
+            w.line("core.steps += 5")
+            w.line(f"{deal}(core, out)")
+            with w.block(f"if core.steps > {int(MAX_STEPS_PER_DEAL)}:"):
+                w.line(f"{prog_name}.emit_all(core, tuple(out))")
+                w.line(f"core.pc = {int(pc)}  # advance raises the limit")
+                w.line("return")
+        w.line(f"{prog_name}.emit_all(core, tuple(out))")
+        self.transfer(lead, ins.end)

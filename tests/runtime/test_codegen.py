@@ -228,6 +228,28 @@ def test_moving_all_cards_is_generated_and_moves_as_the_generic_instruction(monk
     assert [_trace(rules, seed, 300) for seed in (3, 4)] == generated
 
 
+LOOPED = SHORT.replace("  deal 2 to each\n  deal deal_number to each\n",
+                       "  repeat at most 9 times while count(hand of dealer) < 4 - deal_number:\n    deal 1 to each\n")
+
+
+def test_a_loop_of_one_deal_runs_round_by_round_in_its_block_as_the_generic_code(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = tricklang.loads(LOOPED, path="looped.trick")
+    source = codegen.generate(compile_ruleset(rules)).source
+    assert "run here round by round" in source and "_round(core, out)" in source
+    generated = [_trace(rules, seed, 60) for seed in (1, 2)]
+    assert sum(1 for e in generated[0][-2] if e["type"] == "dealt") >= 9  # three deals of 3, 2 and 1 rounds
+    monkeypatch.setattr(codegen, "ENABLED", False)
+    assert [_trace(rules, seed, 60) for seed in (1, 2)] == generated
+
+
+def test_a_loop_of_one_deal_that_runs_out_of_cards_names_the_deal_line() -> None:
+    text = LOOPED.replace("< 4 - deal_number", "< 9")  # 6 cards: the fourth round finds none
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if "deal 1 to each" in t)
+    with pytest.raises(interpreter.RuleRuntimeError, match=rf"^line {line}: the pack ran out while dealing"):
+        interpreter.new_game(tricklang.loads(text, path="short-pack.trick"), seed=1)
+
+
 # ------------------------------------------------------------------ the steps between decisions
 
 def _many_tests(count: int) -> str:
