@@ -117,7 +117,8 @@ HOSTILE = textwrap.dedent(f"""
       at most 20 deals
     deal
       phase __subclasses__:
-        deal 2 to each
+        repeat at most 9 times while count(hand of dealer) < __builtins__:
+          deal 1 to each
         trump is ｅｘｅｃ
         tricks 2, left of dealer leads first
           must follow suit when __class__ == ｅｖａｌ
@@ -125,6 +126,7 @@ HOSTILE = textwrap.dedent(f"""
           may not lead __import__ until broken when __class__ != os
           declare __import__ holding K of trump, before own first card when {LONG}:
             declarer scores 1 "'''); import os; #\\"
+        move all matching __import__ from won of dealer to ｓｙｓ
         for each player:
           player scores tricks(player) "exec(compile('import os','','exec'))"
         let __dict__ = 0
@@ -158,6 +160,8 @@ def test_hostile_names_and_strings_never_reach_the_generated_source_as_code() ->
             assert word not in gen.source, word
     # The module sees no builtins but its own few, and the game plays.
     assert set(gen.run()["__builtins__"]) == set(codegen.BUILTINS)
+    move = next(i for i, text in enumerate(HOSTILE.splitlines(), 1) if text.strip().startswith("move all"))
+    assert "run here round by round" in gen.source and f"# rule line {move}: move cards" in gen.source
     state = interpreter.new_game(rules, seed=3)
     rng = random.Random(3)
     while not state.is_terminal():
