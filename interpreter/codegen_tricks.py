@@ -9,7 +9,6 @@ into the module as literals. No text of the rule file reaches the source (see co
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import nullcontext
 from itertools import filterfalse
 from typing import TYPE_CHECKING, Any
 
@@ -51,6 +50,18 @@ def _cards(mask: int) -> frozenset[int]:
 def _member(mask: int) -> Callable[[int], bool]:
     """Whether a card is one of the mask's (its frozenset's ``__contains__``)."""
     return _cards(mask).__contains__
+
+
+def _beats(power: list[list[list[int]]], nsuits: int, size: int) -> tuple[tuple[tuple[Callable[[int], bool], ...], ...], ...]:
+    """Per trump index, suit led and card: whether a card beats it (the membership test of
+    the cards stronger than it; tests of equal sets shared)."""
+    shared: dict[frozenset[int], Callable[[int], bool]] = {}
+
+    def beating(row: list[int], c: int) -> Callable[[int], bool]:
+        stronger = frozenset(d for d in range(size) if row[d] > row[c])
+        return shared.setdefault(stronger, stronger.__contains__)
+    return tuple(tuple(tuple(beating(per_led[led], c) for c in range(size)) for led in range(nsuits))
+                 for per_led in power)
 
 
 def _masks(table: list[list[bool]]) -> tuple[int, ...]:
@@ -110,9 +121,10 @@ class TricksGen(InstructionGen):
         w.const(self.name("TRUMPS"), trumps)
         w.const(self.name("POWER"), tuple(tuple(tuple(row) for row in per_led) for per_led in t.power))
         w.const(self.name("NEXT"), tuple((p + 1) % self.prog.n for p in range(self.prog.n)))
-        # The sort key of the cards under each trump: none where it is the cards' own order.
-        w.obj(self.name("OKEY"), tuple(None if all(row[c] < row[c + 1] for c in range(t.size - 1)) else row.__getitem__
-                                       for row in t.order))
+        # The sort key of the cards under each trump: none where it is the cards' own order (a
+        # list's __getitem__, which sorted calls faster than a tuple's).
+        w.obj(self.name("OKEY"), tuple(None if all(row[c] < row[c + 1] for c in range(t.size - 1))
+                                       else list(row).__getitem__ for row in t.order))
         w.obj(self.name("PLAY"), tuple(self.ins.play_actions))
         w.obj(self.name("GENERIC"), self.ins)
         w.obj(self.name("TRICKS"), tr.Tricks)  # its methods: the generic paths, looked up when called
@@ -141,6 +153,9 @@ class TricksGen(InstructionGen):
         # The cards some declaration names (under each trump): none held, none to declare.
         w.const(self.name("AFTER"), tuple(_any_mask([d.test for d in after], ti) for ti in range(n)))
         w.const(self.name("DECLARE"), tuple(_any_mask([d.test for d in before], ti) for ti in range(n)))
+        w.obj(self.name("DECLARESET"), tuple(_cards(_any_mask([d.test for d in before], ti)) for ti in range(n)))
+        if any(ob.kind == "beat_if_able" for ob in self.ins.chain):
+            w.obj(self.name("BEATIN"), _beats(t.power, t.nsuits, t.size))
 
     def _members(self, name: str, masks: tuple[int, ...]) -> None:
         """Hand the module one membership test per trump index (see :func:`_member`)."""
@@ -150,41 +165,35 @@ class TricksGen(InstructionGen):
         """``allowed`` narrowed to the cards that ``test`` (a membership test) keeps
         (``keep``) or drops, when some, not all, are left."""
         w = self.w
-        w.line(f"narrowed = list({self.name('filter' if keep else 'filterfalse')}({test}, allowed))")
-        with w.block("if narrowed and len(narrowed) < len(allowed):"):
-            w.line("allowed = narrowed")
-            if what:
-                w.line(f"{what} = True")
+        with w.block("if len(allowed) > 1:"):  # one card is never narrowed away
+            w.line(f"narrowed = list({self.name('filter' if keep else 'filterfalse')}({test}, allowed))")
+            with w.block("if narrowed and len(narrowed) < len(allowed):"):
+                w.line("allowed = narrowed")
+                if what:
+                    w.line(f"{what} = True")
 
     # -------------------------------------------------------------- ready / actor
     def _ready(self) -> str:
-        w, fn = self.w, self.name("ready")
+        """``ready``: whether a player is to act (``fast_play`` has its own lines for the
+        moment a trick is taken, see :meth:`_ready_after_trick`)."""
+        w, prog, fn = self.w, self.prog, self.name("ready")
         with w.block(f"def {fn}(core):"):
-            self._ready_body(not_ready=False)
-        return fn
-
-    def _ready_body(self, not_ready: bool) -> None:
-        """The lines of ``ready`` (returning whether a player is to act), or with
-        ``not_ready`` its negation (written inline in ``fast_play``, after a trick is taken)."""
-        w, prog = self.w, self.prog
-        hands = " or ".join(f"zones[{prog.hand + q}]" for q in range(prog.n))
-        yes, no = ("False", "True") if not_ready else ("True", "False")
-        generic = f"{self.name('TRICKS')}.ready({self.name('GENERIC')}, core)"
-        with w.block("if not core.tr_active:"):
-            w.line(f"return not {generic}" if not_ready else f"return {generic}")
-        w.line("zones = core.zones")
-        # Inline, a trick was just taken: no card is on the table, nothing to test.
-        with nullcontext() if not_ready else w.block("if not core.tr_cards:"):
-            with w.block(f"if core.tr_no >= core.tr_total or not ({hands}):"):
-                w.line("core.tr_active = False")
-                w.line("core.pc += 1")
-                w.line(f"return {no}")
-            with w.block(f"if not zones[{plus(prog.hand, 'core.tr_turn')}]:"):
-                w.line(f"core.tr_turn = {self.name('GENERIC')}._next_with_cards(core, core.tr_turn)")
-        if not not_ready:
+            hands = " or ".join(f"zones[{prog.hand + q}]" for q in range(prog.n))
+            generic = f"{self.name('TRICKS')}.ready({self.name('GENERIC')}, core)"
+            with w.block("if not core.tr_active:"):
+                w.line(f"return {generic}")
+            w.line("zones = core.zones")
+            with w.block("if not core.tr_cards:"):
+                with w.block(f"if core.tr_no >= core.tr_total or not ({hands}):"):
+                    w.line("core.tr_active = False")
+                    w.line("core.pc += 1")
+                    w.line("return False")
+                with w.block(f"if not zones[{plus(prog.hand, 'core.tr_turn')}]:"):
+                    w.line(f"core.tr_turn = {self.name('GENERIC')}._next_with_cards(core, core.tr_turn)")
             with w.block(f"elif not zones[{plus(prog.hand, 'core.tr_turn')}]:"):
                 w.line(f"return {generic}")
-        w.line(f"return {yes}")
+            w.line("return True")
+        return fn
 
     def _actor(self) -> str:
         w, fn = self.w, self.name("actor")
@@ -248,14 +257,12 @@ class TricksGen(InstructionGen):
             self._allowed()
             if any(not d.after_lead for d in ins.declarations):
                 cond = "not core.played[p]" if ins.only_before_first_card else "True"
-                with w.block(f"if {cond}:"):
-                    w.line(f"m = {self.name('DECLARE')}[ti]")
-                    with w.block("for c in hand:"):
-                        with w.block("if m >> c & 1:"):
-                            # a card a declaration names is held: is one offered (not made yet)?
-                            with w.block(f"if {self.name('GENERIC')}.available_declarations(core, p):"):
-                                w.line("return None  # a declaration is offered too")
-                            w.line("break")
+                # a card a declaration names is held: is one offered (not made yet)?
+                with w.block(f"if {cond} and not {self.name('DECLARESET')}[ti].isdisjoint(hand):"):
+                    with w.block(f"if {self.name('GENERIC')}.available_declarations(core, p):"):
+                        w.line("return None  # a declaration is offered too")
+            with w.block("if len(allowed) == 1:"):
+                w.line("return [allowed[0]]")
             w.line(f"return sorted(allowed, key={self.name('OKEY')}[ti])")
         return fn
 
@@ -312,7 +319,7 @@ class TricksGen(InstructionGen):
     def _follow_suit(self, i: int) -> None:
         w, ins = self.w, self.ins
         if self.first and not ins.may_trump:  # the cards of the suit led are the ones that follow
-            with w.block("if follow and len(follow) < len(allowed):"):
+            with w.block("if follow:"):  # (all the hand's, in its order, when it holds no other)
                 w.line("allowed = follow")
             return
         with w.block("if follow:"):
@@ -338,11 +345,12 @@ class TricksGen(InstructionGen):
 
     def _beat_if_able(self, i: int) -> None:
         w = self.w
-        with w.block("if follow or tif:"):
-            w.line(f"power = {self.name('POWER')}[ti][led]")
-            # one card led, the common case (the only one with two players): no list to build
-            w.line("best = power[cards[0]] if len(cards) == 1 else max([power[c] for c in cards])")
-            self._narrow("power[c] > best", "")
+        with w.block("if (follow or tif) and len(allowed) > 1:"):  # (one card is never narrowed away)
+            # the strongest card played (one led, the common case: the only one with two players)
+            w.line(f"top = cards[0] if len(cards) == 1 else max(cards, key={self.name('POWER')}[ti][led].__getitem__)")
+            w.line(f"narrowed = list({self.name('filter')}({self.name('BEATIN')}[ti][led][top], allowed))")
+            with w.block("if narrowed and len(narrowed) < len(allowed):"):
+                w.line("allowed = narrowed")
 
     # -------------------------------------------------------------- playing a card
     def _apply(self, play: str) -> str:
@@ -386,33 +394,52 @@ class TricksGen(InstructionGen):
             if self.windows:
                 with w.block(f"if len(cards) == 1 and {self.name('AFTER')}[core.ti] >> card & 1:"):
                     w.line(f"{self.name('after_play')}({generic}, core, p)")
-            w.line(f"q = {self.name('NEXT')}[p]")
-            with w.block(f"while q != p and not zones[{plus(prog.hand, 'q')}]:"):
-                w.line(f"q = {self.name('NEXT')}[q]")
-            with w.block("if q == core.tr_leader or q == p or q in players:"):
-                if ready:  # `finish` and `ready` written inline: no call a trick
-                    self._finish_body()
-                    self._ready_body(not_ready=True)
-                else:
-                    w.line(f"{self.name('finish')}(core)")
-                    w.line("return")
-            w.line("core.tr_turn = q")
-            if ready:
-                w.line("return False")
+            # the next seat with cards, unless all have played or he has: then the trick is taken
+            with w.block(f"if len(players) < {int(prog.n)}:"):
+                w.line(f"q = {self.name('NEXT')}[p]")
+                with w.block(f"while q != p and not zones[{plus(prog.hand, 'q')}]:"):
+                    w.line(f"q = {self.name('NEXT')}[q]")
+                with w.block("if q != core.tr_leader and q != p and q not in players:"):
+                    w.line("core.tr_turn = q")
+                    w.line("return False" if ready else "return")
+            if not ready:
+                w.line(f"{self.name('finish')}(core)")
+                return fn
+            self._finish_body()  # `finish` and `ready` written inline: no call a trick
+            self._ready_after_trick()
         return fn
+
+    def _ready_after_trick(self) -> None:
+        """The lines of ``ready`` once a trick is taken (no card on the table, ``winner``
+        to lead), written inline in ``fast_play``: whether trick play is over."""
+        w, prog = self.w, self.prog
+        with w.block("if not core.tr_active:"):
+            w.line(f"return not {self.name('TRICKS')}.ready({self.name('GENERIC')}, core)")
+        hands = " or ".join(f"zones[{prog.hand + q}]" for q in range(prog.n))
+        with w.block(f"if no >= core.tr_total or not ({hands}):"):
+            w.line("core.tr_active = False")
+            w.line("core.pc += 1")
+            w.line("return True")
+        with w.block(f"if not zones[{plus(prog.hand, 'winner')}]:"):
+            w.line(f"core.tr_turn = {self.name('GENERIC')}._next_with_cards(core, winner)")
+        w.line("return False")
 
     def _finish(self) -> str:
         w, prog, fn = self.w, self.prog, self.name("finish")
         w.const(self.name("SIDE"), tuple(prog.side_of))
         w.line("# the first of the strongest cards takes the trick")
         with w.block(f"def {fn}(core):"):
+            w.line("cards = core.tr_cards")
+            w.line("players = core.tr_players")
+            w.line("zones = core.zones")
             self._finish_body()
         return fn
 
     def _finish_body(self) -> None:
-        """The lines that take the trick (the body of ``finish``, also written inline)."""
+        """The lines that take the trick (the body of ``finish``, also written inline), with
+        the trick's ``cards``, its ``players`` and the ``zones`` in locals; ``winner`` and
+        ``no`` (the trick's number) are left in locals."""
         w, prog, ins = self.w, self.prog, self.ins
-        w.line("cards = core.tr_cards")
         w.line("ti = core.ti")
         w.line(f"power = {self.name('POWER')}[ti][{self.name('EFF')}[ti][cards[0]]]")
         if prog.n == 2:  # at most two cards: one comparison
@@ -426,9 +453,9 @@ class TricksGen(InstructionGen):
                     w.line("best = i")
                     w.line("top = power[cards[i]]")
                 w.line("i += 1")
-        w.line("winner = core.tr_players[best]")
+        w.line("winner = players[best]")
         won = f"{prog.won} + {self.name('SIDE')}[winner]" if prog.won_kind == "side" else f"{prog.won} + winner"
-        w.line(f"core.zones[{won}].extend(cards)")
+        w.line(f"zones[{won}].extend(cards)")
         w.line("core.tricks_won[winner] += 1")
         w.line("taken_by = core.taken_by")
         with w.block("for c in cards:"):
@@ -436,9 +463,9 @@ class TricksGen(InstructionGen):
         for pat, _ in ins.lead_rules:
             with w.block(f"if not core.broken[{pat}] and not {self.name(f'LEAD{pat}SET')}[ti].isdisjoint(cards):"):
                 w.line(f"core.broken[{pat}] = True")
-        w.line(f"{self.name('PROG')}.emit(core, ({int(ev.TRICK)}, core.tr_no + 1, winner, tuple(cards), "
-               "tuple(core.tr_players)))")
-        w.line("core.tr_no += 1")
+        w.line("no = core.tr_no + 1")
+        w.line(f"{self.name('PROG')}.emit(core, ({int(ev.TRICK)}, no, winner, tuple(cards), tuple(players)))")
+        w.line("core.tr_no = no")
         w.line("core.tr_cards = []")
         w.line("core.tr_players = []")
         w.line("core.tr_leader = core.tr_turn = winner")
