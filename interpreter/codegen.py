@@ -43,12 +43,13 @@ from . import sources
 from . import tricks as tr
 from .codegen_base import expression
 from .codegen_bids import AuctionGen
+from .codegen_choose import ChooseGen
 from .codegen_flow import KINDS, FlowGen
 from .codegen_select import SelectGen
 from .codegen_tricks import TricksGen
 from .codegen_tricks import plus as _plus
 from .dealing import DealCards
-from .decisions import Auction, Select
+from .decisions import Auction, Choose, Select
 from .errors import RuleRuntimeError
 from .expressions import known
 from .flow import _visible_mask
@@ -63,7 +64,7 @@ BUILTINS: dict[str, Any] = {"len": len, "sorted": sorted, "max": max, "tuple": t
                            "int": int}
 """The only builtins the generated module sees."""
 
-_GENERATED = (tr.Tricks, DealCards, Select, Auction)
+_GENERATED = (tr.Tricks, DealCards, Select, Auction, Choose)
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
@@ -152,6 +153,8 @@ def generate(prog: Program) -> Generated:
             attach.extend(SelectGen(w, prog, ins, pc).write())
         elif type(ins) is Auction:
             attach.extend(AuctionGen(w, prog, ins, pc).write())
+        elif type(ins) is Choose:
+            attach.extend(ChooseGen(w, prog, ins, pc).write())
     w.line()
     w.line("# ---------------------------------------------------------------- the steps between decisions")
     blocks.generated_run = {pc: fn for pc, method, fn in attach if method == "run"}

@@ -16,7 +16,7 @@ from .codegen_base import InstructionGen
 from .decisions import Select
 from .errors import GameLimitError
 from .flow import MAX_CHOICES, _visible_mask
-from .legal import LegalActions, Selection
+from .legal import LegalActions, Selection, draw_subset
 
 _KIND_TEXT = {0: "exactly N", 1: "from N to M", 2: "at least N", 3: "down to N in the hand", 4: "up to N in the hand"}
 
@@ -42,7 +42,9 @@ class SelectGen(InstructionGen):
         w.rule_line(ins.line, f"choose cards, {_KIND_TEXT[ins._kind]} (instruction {self.pc})")
         if ins.test is not None:
             w.const(self.name("TEST"), tuple(_mask(row) for row in ins.test))
-        return [(self.pc, "ready", self._ready()), (self.pc, "legal", self._legal()), (self.pc, "apply", self._apply())]
+        ready, legal, draw, apply = self._ready(), self._legal(), self._draw(), self._apply()
+        return [(self.pc, "ready", ready), (self.pc, "legal", legal), (self.pc, "fast_draw", draw),
+                (self.pc, "apply", apply), (self.pc, "take", apply)]
 
     # -------------------------------------------------------------- counts
     def _source(self) -> None:
@@ -120,11 +122,29 @@ class SelectGen(InstructionGen):
             w.line(f"return {self.obj('LegalActions', LegalActions)}((), selection)")
         return fn
 
+    def _draw(self) -> str:
+        """``fast_draw``: the subset ``legal``'s selection would give for ``randbelow(rng, len)``,
+        unranked alone (None when there are too many: ``legal`` refuses them)."""
+        w, tables = self.w, self.prog.tables
+        fn = self.name("draw")
+        w.line()
+        with w.block(f"def {fn}(core, rng):"):
+            self._counts(clamp_low=True)
+            w.line(f"return {self.obj('draw_subset', draw_subset)}(rng, {self.obj('VERB', self.ins.verb)}, "
+                   f"sorted(eligible, key={self.obj('OKEY', tuple(row.__getitem__ for row in tables.order))}[core.ti]), "
+                   f"lo, hi, {self.obj('CODES', tables.codes)}, {int(MAX_CHOICES)})")
+        return fn
+
     def _apply(self) -> str:
+        """``apply``, which returns the seat that chose (so it is ``take`` too). Whose hand
+        a destination zone is, and which seats see each zone, are tables of the program."""
         w, ins, prog = self.w, self.ins, self.prog
         fn = self.name("apply")
-        prog_name = self.obj("PROG", prog)  # its emit and note_hand looked up when called
+        prog_name = self.obj("PROG", prog)  # its emit looked up when called
         w.line()
+        owner = w.const(self.name("HAND_OF"), tuple(z.owner if z.name == "hand" else -1 for z in prog.zones))
+        seen = w.const(self.name("SEEN"), tuple(int(z.mask) for z in prog.zones))
+        every = int(prog.all_mask)
         with w.block(f"def {fn}(core, action):"):
             w.line(f"p = {self.value('PLAYER', ins.player)}")
             if ins.source_is_hand:
@@ -146,16 +166,19 @@ class SelectGen(InstructionGen):
                 with w.block("for c in cards:"):
                     w.line("remove(c)")
                 w.line("zones[d].extend(cards)")
-                if ins.dest_is_hand:
-                    w.line("dealt_to = core.dealt_to  # who was first given each card")
+                w.line(f"owner = {'p' if ins.dest_is_hand else f'{owner}[d]'}  # cards into a hand: who was first given each")
+                with w.block("if owner >= 0:"):
+                    w.line("dealt_to = core.dealt_to")
                     with w.block("for c in cards:"):
                         with w.block("if dealt_to[c] < 0:"):
-                            w.line("dealt_to[c] = p")
-                else:
-                    w.line(f"{prog_name}.note_hand(core, d, cards)")
+                            w.line("dealt_to[c] = owner")
+            with w.block("if core.exposed:"):
+                w.line(f"mask = {self.obj('visible_mask', _visible_mask)}({prog_name}, core, d, s, p)")
+            with w.block("else:  # who sees the cards: the destination's seats, all if they came from a public zone"):
+                w.line(f"mask = ({every} if {seen}[s] == {every} else {seen}[d]) | 1 << p")
             laws = self.obj("LAWS", ins.laws)
-            mask = f"{self.obj('visible_mask', _visible_mask)}({prog_name}, core, d, s, p)"
             w.line(f"{prog_name}.emit(core, ({int(ev.SELECT)}, {self.obj('VERB', ins.verb)}, p, tuple(cards), s, d, "
-                   f"{laws}, {mask}))")
+                   f"{laws}, mask))")
             w.line("core.pc += 1")
+            w.line("return p")
         return fn

@@ -10,6 +10,7 @@ them (and may finish them, moving ``pc`` on, when nothing is left to decide),
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -37,6 +38,12 @@ class Instruction:
     fast_cards: Callable[[Core], list[int] | None] | None = None
     fast_play: Callable[[Core, int], bool] | None = None
     play_actions: Sequence[Action] = ()
+    # Other generated decisions (choices, card selections) set these: a legal action drawn
+    # as ``legal(core)[randbelow(rng, len)]`` would draw it, without listing the legal
+    # actions (None when they must be listed); and ``apply`` that returns the seat that
+    # acted (State's apply uses it in place of ``actor`` then ``apply``).
+    fast_draw: Callable[[Core, random.Random], Action | None] | None = None
+    take: Callable[[Core, Action], int] | None = None
 
     def __init__(self, prog: Program) -> None:
         self.prog = prog

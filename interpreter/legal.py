@@ -102,6 +102,66 @@ def randbelow(rng: random.Random, n: int) -> int:
     return r
 
 
+def _unrank(cards: Sequence[int], lo: int, hi: int, starts: list[int], i: int) -> list[int]:
+    """The cards of the i-th subset of ``lo`` to ``hi`` of ``cards`` (``starts``: the index
+    of the first subset of each size), in listed order."""
+    k = lo
+    while k < hi and i >= starts[k + 1 - lo]:
+        k += 1
+    i -= starts[k - lo]
+    n = len(cards)
+    out: list[int] = []
+    rows = _PASCAL if n <= _PASCAL_MAX else None  # beyond the table: comb() itself
+    j = 0
+    while k:
+        block = rows[n - j - 1][k - 1] if rows is not None else comb(n - j - 1, k - 1)  # next member cards[j]
+        if i < block:
+            out.append(cards[j])
+            k -= 1
+        else:
+            i -= block
+        j += 1
+    return out
+
+
+def _subset(verb: str, cards: Sequence[int], lo: int, hi: int, codes: Sequence[str], shape: _Shape,
+            i: int) -> Action:
+    """The action choosing the i-th subset (0 <= i < shape.total): read from the shape's
+    list when it is small enough to be listed, else unranked."""
+    listed = shape.listed
+    if listed is None and shape.total <= LIST_AT_MOST:
+        listed = _list(shape, len(cards), lo, hi)
+    if listed is not None:
+        positions = listed[i]
+        if not positions:
+            return Action(verb, ("none",))
+        return Action(verb, tuple([codes[cards[j]] for j in positions]))
+    combo = _unrank(cards, lo, hi, shape.starts, i)
+    if not combo:
+        return Action(verb, ("none",))
+    return Action(verb, tuple([codes[c] for c in combo]))
+
+
+def draw_subset(rng: random.Random, verb: str, cards: Sequence[int], lo: int, hi: int, codes: Sequence[str],
+                most: int) -> Action | None:
+    """``Selection(verb, cards, lo, hi, codes)[randbelow(rng, len)]`` (the same draw, the same
+    action) without making the selection; None, drawing nothing, when it holds more than
+    ``most`` subsets (the caller lists them, and refuses them as too many).
+
+    >>> a = draw_subset(random.Random(3), "discard", (4, 1, 7), 1, 2, "ABCDEFGH", 99)
+    >>> b = Selection("discard", (4, 1, 7), 1, 2, "ABCDEFGH")[randbelow(random.Random(3), 6)]
+    >>> a == b, a.text
+    (True, 'discard B')
+    """
+    shape = _SHAPES.get((len(cards), lo, hi))
+    if shape is None:
+        shape = _shape(len(cards), lo, hi)
+    total = shape.total
+    if total > most:
+        return None
+    return _subset(verb, cards, lo, hi, codes, shape, randbelow(rng, total))
+
+
 class Selection:
     """Every subset of ``cards`` with ``lo`` to ``hi`` members, as ``verb`` actions, lazily.
 
@@ -134,20 +194,7 @@ class Selection:
             i += total
         if not 0 <= i < total:
             raise IndexError("selection index out of range")
-        listed = self._shape.listed
-        if listed is None and total <= LIST_AT_MOST:
-            listed = _list(self._shape, len(self.cards), self.lo, self.hi)
-        codes = self.codes
-        if listed is not None:
-            positions = listed[i]
-            if not positions:
-                return Action(self.verb, ("none",))
-            cards = self.cards
-            return Action(self.verb, tuple([codes[cards[j]] for j in positions]))
-        combo = self.unrank(i)
-        if not combo:
-            return Action(self.verb, ("none",))
-        return Action(self.verb, tuple([codes[c] for c in combo]))
+        return _subset(self.verb, self.cards, self.lo, self.hi, self.codes, self._shape, i)
 
     def action(self, combo: Sequence[int]) -> Action:
         """The action choosing these cards (given in listed order)."""
@@ -156,41 +203,7 @@ class Selection:
 
     def unrank(self, i: int) -> list[int]:
         """The cards of the i-th subset (0 <= i < len), in listed order."""
-        lo, hi, starts = self.lo, self.hi, self._starts
-        k = lo
-        while k < hi and i >= starts[k + 1 - lo]:
-            k += 1
-        i -= starts[k - lo]
-        cards = self.cards
-        n = len(cards)
-        out: list[int] = []
-        if n > _PASCAL_MAX:
-            return self._unrank_large(i, k, out)
-        rows = _PASCAL
-        j = 0
-        while k:
-            block = rows[n - j - 1][k - 1]  # subsets whose next member is cards[j]
-            if i < block:
-                out.append(cards[j])
-                k -= 1
-            else:
-                i -= block
-            j += 1
-        return out
-
-    def _unrank_large(self, i: int, k: int, out: list[int]) -> list[int]:
-        """:meth:`unrank` beyond the table of binomials."""
-        cards, n = self.cards, len(self.cards)
-        j = 0
-        while k:
-            block = comb(n - j - 1, k - 1)
-            if i < block:
-                out.append(cards[j])
-                k -= 1
-            else:
-                i -= block
-            j += 1
-        return out
+        return _unrank(self.cards, self.lo, self.hi, self._starts, i)
 
     def positions(self, args: Sequence[str]) -> list[int] | None:
         """The positions of the cards an action names, or None unless they are listed

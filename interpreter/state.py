@@ -55,6 +55,8 @@ _RULE_FAILURES = (ArithmeticError, LookupError, RecursionError, TypeError, Value
 
 _NO_ACTIONS = LegalActions()
 
+_UNLISTED = LegalActions()  # State._legal once a generated decision drew without listing (Instruction.fast_draw)
+
 
 class State(Views, Refusals, Embedding, Deals, Saved):
     """A game in progress. Build one with :func:`new_game`.
@@ -145,22 +147,21 @@ class State(Views, Refusals, Embedding, Deals, Saved):
 
         An immutable sequence; card selections are not built until asked for.
         """
-        kept = self._legal
-        if isinstance(kept, LegalActions):
-            return kept
-        if kept is not None:  # the cards the random step drew from: their actions, when read
-            legal: LegalActions = PlayedCards(kept, self.program.instructions[self.core.pc].play_actions)
-            drawn = self._drawn
-            if drawn is not None and drawn[0] is kept:
-                self._drawn = (legal, drawn[1], drawn[2])
-        else:
-            core = self.core
+        kept, core = self._legal, self.core
+        if kept is None or kept is _UNLISTED:
             if core.terminal:
-                legal = _NO_ACTIONS
+                legal: LegalActions = _NO_ACTIONS
             else:
                 legal = self.program.instructions[core.pc].legal(core)
                 if core.table:
                     legal = legal.plus(self._irregular_actions())
+        elif isinstance(kept, list):  # the cards the random step drew from: their actions, when read
+            legal = PlayedCards(kept, self.program.instructions[core.pc].play_actions)
+        else:
+            return kept
+        drawn = self._drawn
+        if drawn is not None and drawn[0] is kept:  # apply still knows the draw is legal
+            self._drawn = (legal, drawn[1], drawn[2])
         self._legal = legal
         return legal
 
@@ -191,6 +192,12 @@ class State(Views, Refusals, Embedding, Deals, Saved):
                     self._legal = cards  # legal_actions() makes them a PlayedCards if asked
                     self._drawn = (cards, play, ins.fast_play)
                     return play
+            elif ins.fast_draw is not None:  # a generated decision draws its action without listing them
+                action = ins.fast_draw(core, rng)
+                if action is not None:
+                    self._legal = _UNLISTED
+                    self._drawn = (_UNLISTED, action, None)
+                    return action
         legal = self.legal_actions()
         try:
             action = legal.draw(rng)
@@ -328,11 +335,15 @@ class State(Views, Refusals, Embedding, Deals, Saved):
             self._checkpoint_at(n)
         self._legal = None
         ins = self.program.instructions[core.pc]
-        actor = ins.actor(core)
+        take = ins.take
         try:
             if action.verb == "irregular":
+                actor = ins.actor(core)
                 self._start_irregularity(action)
+            elif take is not None:  # generated: apply, returning who acted
+                actor = take(core, action)
             else:
+                actor = ins.actor(core)
                 ins.apply(core, action)
             self.program.advance(core)
         except Exception as err:  # a rule failed at run time: the state goes back as it was

@@ -120,6 +120,13 @@ HOSTILE = textwrap.dedent(f"""
         repeat at most 9 times while count(hand of dealer) < __builtins__:
           deal 1 to each
         trump is ｅｘｅｃ
+        dealer chooses:
+          __import__:
+            pass
+          ｅｘｅｃ:
+            pass
+          __class__:
+            pass
         tricks 2, left of dealer leads first
           must follow suit when __class__ == ｅｖａｌ
           must trump if void when {LONG}
@@ -162,6 +169,8 @@ def test_hostile_names_and_strings_never_reach_the_generated_source_as_code() ->
     assert set(gen.run()["__builtins__"]) == set(codegen.BUILTINS)
     move = next(i for i, text in enumerate(HOSTILE.splitlines(), 1) if text.strip().startswith("move all"))
     assert "run here round by round" in gen.source and f"# rule line {move}: move cards" in gen.source
+    choice = next(i for i, text in enumerate(HOSTILE.splitlines(), 1) if text.strip() == "dealer chooses:")
+    assert f"# rule line {choice}: a choice of 3 options" in gen.source  # the options' names stay objects
     state = interpreter.new_game(rules, seed=3)
     rng = random.Random(3)
     while not state.is_terminal():

@@ -15,7 +15,7 @@ import interpreter
 import tricklang
 from interpreter import Action, IllegalActionError, LegalActions
 from interpreter.agents import HeuristicAgent, RandomAgent, play_match
-from interpreter.legal import Selection
+from interpreter.legal import Selection, draw_subset
 
 ROOT = Path(__file__).resolve().parents[2]
 CODES = [f"{r}{s}" for s in "SHDC" for r in ("A", "K", "Q", "J", "10", "9", "8", "7")]
@@ -132,6 +132,22 @@ def test_sample_action_draws_as_indexing_does(cinch: tricklang.Ruleset) -> None:
     a, b = random.Random(9), random.Random(9)
     for _ in range(20):
         assert state.sample_action(a) == legal[b.randrange(len(legal))]
+
+
+@given(st.data())
+def test_a_subset_drawn_alone_is_the_one_the_selection_gives(data: st.DataObject) -> None:
+    n = data.draw(st.integers(0, 70))  # beyond the listed shapes and the table of binomials too
+    cards = tuple(data.draw(st.permutations(range(72)))[:n])
+    hi = data.draw(st.integers(0, min(n, 6)))
+    lo = data.draw(st.integers(0, hi))
+    seed = data.draw(st.integers(0, 2**32))
+    codes = [f"c{i}" for i in range(72)]
+    sel = Selection("take", cards, lo, hi, codes)
+    a, b = random.Random(seed), random.Random(seed)
+    drawn = draw_subset(a, "take", cards, lo, hi, codes, len(sel))
+    assert drawn is not None and drawn.text == sel[b.randrange(len(sel))].text and a.random() == b.random()
+    if len(sel) > 1:  # more subsets than allowed: nothing drawn, the generator untouched
+        assert draw_subset(a, "take", cards, lo, hi, codes, len(sel) - 1) is None and a.random() == b.random()
 
 
 def test_sample_action_is_roughly_uniform(ecarte: tricklang.Ruleset) -> None:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import interpreter
 import tricklang
 from interpreter import Action, GameLimitError
-from interpreter.events import TRICK
+from interpreter.events import CHOICE, SELECT, TRICK
 from interpreter.legal import LegalActions, PlayedCards, randbelow
 from interpreter.program import Program
 from tricklang.catalog import bundled_games
@@ -163,3 +163,61 @@ def test_playout_of_a_deal_stops_where_the_next_one_begins() -> None:
         looped.apply(looped.sample_action(rng2))
     assert taken == len(looped.actions) > 52 and state.deal_number == 2 and state.to_json() == looped.to_json()
     assert state.playout(rng, 3, deal=True) == 3 and state.deal_number == 2
+
+
+def _at(game: str, phase: str, seed: int = 5) -> tuple[interpreter.State, random.Random]:
+    state = interpreter.new_game(tricklang.load(bundled_games()[game]), seed=seed)
+    rng = random.Random(seed)
+    while state.phase != phase:
+        state.apply(state.sample_action(rng))
+    return state, rng
+
+
+@pytest.mark.parametrize(("game", "phase"), [("ecarte", "choice"), ("ecarte", "discard"), ("cinch", "discard")])
+def test_a_decision_drawn_without_listing_is_the_listed_one_and_applies_as_it(game: str, phase: str) -> None:
+    state, rng = _at(game, phase)
+    listed = state.clone()
+    again = random.Random()
+    again.setstate(rng.getstate())
+    action = state.sample_action(rng)
+    assert type(state.program.instructions[state.core.pc]).fast_draw is None  # generated: set on the instruction
+    assert action == listed.legal_actions()[again.randrange(len(listed.legal_actions()))]
+    legal = state.legal_actions()  # read after the draw: listed then, and the draw still applies
+    assert legal == listed.legal_actions() and action in legal
+    state.apply(action)
+    listed.apply(action.text)
+    assert state.to_json() == listed.to_json() and state.events(None) == listed.events(None)
+    assert list(state.actors) == list(listed.actors)
+
+
+def test_a_drawn_choice_not_applied_at_once_is_checked_again() -> None:
+    state, rng = _at("ecarte", "choice")
+    while state.legal_actions().texts() != ["stand", "propose"]:
+        state.apply(state.sample_action(rng))
+    drawn = state.sample_action(rng)
+    state.apply("propose")  # another action first: the draw no longer stands
+    before = state.to_json()
+    with pytest.raises(interpreter.IllegalActionError, match=f"illegal action '{drawn.text}': seat .* accept or refuse"):
+        state.apply(drawn)  # the elder's option, not the dealer's
+    assert state.to_json() == before
+
+
+@pytest.mark.parametrize("phase", ["choice", "discard"])
+def test_a_failure_of_the_rules_in_a_drawn_decision_leaves_the_state(phase: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    state, rng = _at("ecarte", phase, seed=11)
+    before, events, actors = state.to_json(), state.events(None), list(state.actors)
+    real, failed = Program.emit, []
+
+    def emit(self: Program, core: Any, full: Any, public: Any = None, mask: int = 0) -> None:
+        if not failed:  # the decision's own event fails; replaying the earlier actions does not
+            failed.append(full)
+            raise GameLimitError("the event log is full (test)")
+        real(self, core, full, public, mask)
+
+    monkeypatch.setattr(Program, "emit", emit)
+    with pytest.raises(GameLimitError):
+        state.apply(state.sample_action(rng))
+    assert failed and failed[0][0] == (CHOICE if phase == "choice" else SELECT)
+    assert state.to_json() == before and state.events(None) == events and list(state.actors) == actors
+    state.apply(state.sample_action(rng))
+    assert len(state.actions) == len(actors) + 1
