@@ -1,7 +1,8 @@
 """Explicit chance: shuffles, random first dealers and random moves as chance nodes.
 
-By default chance is automatic: every shuffle is drawn from a generator seeded by
-the game's seed, so a state is a function of its seed and actions. In explicit mode
+By default chance is automatic: every shuffle, first dealer and random move is derived
+from the game's seed (:mod:`interpreter.seeding`), so a state is a function of its seed
+and actions. In explicit mode
 (``new_game(..., chance="explicit")``) the runtime instead reads each random
 outcome from a *tape* of chance outcomes, and when the tape runs out the state is a
 chance node (``is_chance_node()``) until enough outcomes are applied:

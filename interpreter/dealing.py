@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import random
-
 from . import events as ev
+from . import seeding
 from .cards import NO_TRUMP
 from .chance import draw
 from .core import Core
@@ -165,8 +164,8 @@ class Move(Instruction):
                 chosen = [src.index(c) for c in picked]
             else:
                 core.chance += 1
-                rng = random.Random(f"{prog.seed_of(core, core.deal_no)}/chance/{core.deal_no}/{core.chance}")
-                chosen = rng.sample(candidates, k)
+                chosen = seeding.sample(seeding.chance_key(prog.seed_of(core, core.deal_no), core.deal_no, core.chance),
+                                        candidates, k)
         moved = [src[i] for i in chosen]
         drop = set(chosen)
         core.zones[s] = [c for i, c in enumerate(src) if i not in drop]

@@ -9,10 +9,10 @@ The top of a zone is the end of its list. Nothing here knows any particular game
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from . import events as ev
+from . import seeding
 from .core import Core
 from .instructions import Instruction, Move, Select
 from .program import Fn, Program
@@ -56,8 +56,8 @@ class Cut(Instruction):
         cards = core.zones[z]
         if len(cards) >= 2:
             core.chance += 1
-            rng = random.Random(f"{core.seed}/chance/{core.deal_no}/{core.chance}")
-            k = rng.randint(1, len(cards) - 1)
+            key = seeding.chance_key(self.prog.seed_of(core, core.deal_no), core.deal_no, core.chance)
+            k = 1 + seeding.below(key, len(cards) - 1)
             core.zones[z] = cards[len(cards) - k:] + cards[:len(cards) - k]
             event: dict[str, Any] = {"type": "cut", "zone": self.prog.zone_label(z), "count": k}
             if self.laws:

@@ -8,18 +8,17 @@ must decide, or the match is over.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tricklang.bounds import DEFAULT_DEAL_LIMIT
 
 from . import events as ev
+from . import seeding
 from .cards import NO_TRUMP, CardTables
 from .chance import draw
 from .core import Core
 from .errors import GameLimitError
-from .legal import randbelow
 from .logs import EventLog
 
 if TYPE_CHECKING:
@@ -36,41 +35,6 @@ MAX_EVENTS_PER_MATCH = 1_000_000
 """Events one match may log before :class:`GameLimitError`."""
 
 Fn = Callable[[Core], Any]
-
-
-_BITS = tuple((i + 1).bit_length() for i in range(1024))
-"""``(i + 1).bit_length()`` for the positions of a pack of up to 1024 cards."""
-
-
-def _shuffle(rng: random.Random, x: list[int]) -> None:
-    """``rng.shuffle(x)`` as CPython's ``random.Random.shuffle`` does it, without a method
-    call per card: the same draws of ``getrandbits``, so the same order."""
-    getrandbits = rng.getrandbits
-    bits = _BITS if len(x) <= len(_BITS) else tuple((i + 1).bit_length() for i in range(len(x)))
-    for i in range(len(x) - 1, 0, -1):
-        k = bits[i]
-        j = getrandbits(k)
-        while j > i:  # below i + 1
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
-
-
-def _same_as_random_shuffle() -> bool:
-    """Whether :func:`_shuffle` gives what this Python's ``random.shuffle`` gives (checked once)."""
-    for size in (1, 2, 5, 32, 52):
-        a, b = list(range(size)), list(range(size))
-        ra, rb = random.Random(f"check/{size}"), random.Random(f"check/{size}")
-        ra.shuffle(a)
-        _shuffle(rb, b)
-        if a != b or ra.random() != rb.random():
-            return False
-    return True
-
-
-shuffle: Callable[[random.Random, list[int]], None] = (
-    _shuffle if _same_as_random_shuffle() else random.Random.shuffle)
-"""Shuffle a list in place with a generator, exactly as ``random.Random.shuffle`` (a pack
-shuffled per deal; the fast path only where it gives the same order)."""
 
 
 class ZoneInfo:
@@ -231,7 +195,7 @@ class Program:
                 self._reset_deal(core)
                 dealer = draw(core, "dealer", range(self.n), 1)[0]
             else:
-                dealer = randbelow(random.Random(f"{seed}/first-dealer"), self.n)  # its randrange
+                dealer = seeding.first_dealer(seed, self.n)
         core.first_dealer = dealer
         core.dealer = dealer
         self.start_deal(core)
@@ -239,14 +203,13 @@ class Program:
 
     def pack_order(self, core: Core, deal_no: int) -> list[int]:
         """The pack of deal ``deal_no`` (0 for the first) as laid out, top last: the
-        prearranged deck for that deal if one was given, else the seeded shuffle."""
+        prearranged deck for that deal if one was given, else the deal's seeded shuffle
+        (:func:`interpreter.seeding.deal_order`: it depends on the deal's seed and number only)."""
         if deal_no == 0 and core.deck is not None:
             return list(reversed(core.deck))
         if deal_no in core.decks:
             return list(reversed(core.decks[deal_no]))
-        order = list(range(self.tables.size))
-        shuffle(random.Random(f"{self.seed_of(core, deal_no) if core.reseeds else core.seed}/deal/{deal_no}"), order)
-        return order
+        return seeding.deal_order(self.seed_of(core, deal_no) if core.reseeds else core.seed, deal_no, self.tables.size)
 
     @staticmethod
     def seed_of(core: Core, deal_no: int) -> int:

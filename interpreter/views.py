@@ -10,8 +10,8 @@ Decision(kind='choice', seat=1, phase='choice', low=None, high=None)
 >>> state.apply("propose"); state.apply("accept")
 >>> state.decision
 Decision(kind='select', seat=1, phase='discard', low=1, high=5)
->>> state.trump, state.is_trump("9S"), state.card_strength("KS") > state.card_strength("9S")
-('spades', True, True)
+>>> state.trump, state.is_trump("9H"), state.card_strength("KH") > state.card_strength("9H")
+('hearts', True, True)
 >>> state.history
 [(1, 'propose'), (0, 'accept')]
 """
