@@ -56,6 +56,8 @@ _RULE_FAILURES = (ArithmeticError, LookupError, RecursionError, TypeError, Value
 _NO_ACTIONS = LegalActions()
 
 _UNLISTED = LegalActions()  # State._legal once a generated decision drew without listing (Instruction.fast_draw)
+_RANDOM = random.Random
+_BITS = bytes(n.bit_length() for n in range(256))  # n.bit_length() for the counts of cards the random step draws among
 
 
 class State(Views, Refusals, Embedding, Deals, Saved):
@@ -181,13 +183,14 @@ class State(Views, Refusals, Embedding, Deals, Saved):
                 cards = fast(core)
                 if cards:
                     n = len(cards)
-                    if type(rng) is random.Random:  # randbelow(rng, n), inlined
-                        k = n.bit_length()
-                        i = rng.getrandbits(k)
+                    if type(rng) is _RANDOM and n < 256:  # randbelow(rng, n), inlined
+                        getrandbits = rng.getrandbits
+                        k = _BITS[n]
+                        i = getrandbits(k)
                         while i >= n:
-                            i = rng.getrandbits(k)
+                            i = getrandbits(k)
                     else:
-                        i = rng.randrange(n)
+                        i = randbelow(rng, n)
                     play = ins.play_actions[cards[i]]
                     self._legal = cards  # legal_actions() makes them a PlayedCards if asked
                     self._drawn = (cards, play, ins.fast_play)
@@ -211,24 +214,45 @@ class State(Views, Refusals, Embedding, Deals, Saved):
     def playout(self, rng: random.Random, max_actions: int | None = None, *, deal: bool = False) -> int:
         """Play on with uniformly random legal actions until the match is over (with
         ``deal``, until the deal in progress is: the next one begun, a redeal too), or
-        ``max_actions`` are taken; returns how many were taken. The same draws, actions
-        and state as ``while not s.is_terminal(): s.apply(s.sample_action(rng))``, with
-        less work a card played (a search player's rollout).
+        ``max_actions`` are taken; returns how many were taken. The same draws, actions and state
+        as ``while not s.is_terminal(): s.apply(s.sample_action(rng))``, less work a card (a rollout).
 
         Raises:
             GameLimitError, RuleRuntimeError: as :meth:`apply` (the actions taken before
                 the failing one stay taken).
         """
         taken, instructions, deal_no = 0, self.program.instructions, self.core.deal_no
-        while not self.core.terminal and (max_actions is None or taken < max_actions) and (
-                not deal or self.core.deal_no == deal_no):
+        limit = 1 << 62 if max_actions is None else max_actions
+        getrandbits = rng.getrandbits if type(rng) is _RANDOM else None  # else randbelow calls rng.randrange
+        log_action, log_actor = self.actions.append, self.actors.append  # (bound: these logs stay the same)
+        while not self.core.terminal and taken < limit and (not deal or self.core.deal_no == deal_no):
             core = self.core
             ins = instructions[core.pc]
             fast, play = ins.fast_cards, ins.fast_play
             if fast is not None and play is not None and self._legal is None and self._PLAIN and not core.table:
                 cards = fast(core)
-                if cards:
-                    self._play(ins.play_actions[cards[randbelow(rng, len(cards))]], play)
+                if cards:  # apply's work inlined (see there), the card drawn as randbelow draws it
+                    n = len(cards)
+                    if getrandbits is not None and n < 256:
+                        k = _BITS[n]
+                        i = getrandbits(k)
+                        while i >= n:
+                            i = getrandbits(k)
+                    else:
+                        i = randbelow(rng, n)
+                    action = ins.play_actions[cards[i]]
+                    n = len(self.actors)
+                    if not n % CHECKPOINT_EVERY and n:
+                        self._checkpoint_at(n)
+                    actor = core.tr_turn
+                    try:
+                        core.steps = 1
+                        if play(core, action.card):
+                            self.program.advance(core, 1)
+                    except Exception as err:
+                        self._rolled_back(err)
+                    log_action(action)
+                    log_actor(actor)
                     taken += 1
                     continue
             self.apply(self.sample_action(rng))
@@ -291,7 +315,7 @@ class State(Views, Refusals, Embedding, Deals, Saved):
             if play is None:
                 self._apply_unchecked(action)
                 return
-            core = self.core  # generated trick play: _play's work inlined, the hottest path
+            core = self.core  # generated trick play (fast_play), the hottest path: as playout does
             n = len(self.actors)
             if not n % CHECKPOINT_EVERY and n:
                 self._checkpoint_at(n)
@@ -347,27 +371,6 @@ class State(Views, Refusals, Embedding, Deals, Saved):
                 ins.apply(core, action)
             self.program.advance(core)
         except Exception as err:  # a rule failed at run time: the state goes back as it was
-            self._rolled_back(err)
-        self.actions.append(action)  # its text is read when the log is
-        self.actors.append(actor)
-
-    def _play(self, action: Action, play: Callable[[Core, int], bool]) -> None:
-        """The step of generated trick play: the seat to play plays the card (drawn from
-        the instruction's ``fast_cards``); as :meth:`_apply_unchecked` does, with the
-        instruction's ``fast_play`` (the next decision is looked for only once trick play
-        is over: until then the next seat of the trick is to play, as ``ready`` would
-        say). :meth:`apply` does the same work inlined."""
-        core = self.core
-        n = len(self.actors)
-        if not n % CHECKPOINT_EVERY and n:
-            self._checkpoint_at(n)
-        self._legal = None
-        actor = core.tr_turn
-        try:
-            core.steps = 1  # as advance's first step, which fast_play took (readying the next trick)
-            if play(core, action.card):  # trick play is over: the flow goes on
-                self.program.advance(core, 1)
-        except Exception as err:
             self._rolled_back(err)
         self.actions.append(action)  # its text is read when the log is
         self.actors.append(actor)

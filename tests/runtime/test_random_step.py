@@ -221,3 +221,27 @@ def test_a_failure_of_the_rules_in_a_drawn_decision_leaves_the_state(phase: str,
     assert state.to_json() == before and state.events(None) == events and list(state.actors) == actors
     state.apply(state.sample_action(rng))
     assert len(state.actions) == len(actors) + 1
+
+
+def test_a_generator_of_another_class_is_asked_for_every_card() -> None:
+    """The step and the playout draw a card inline only from a plain Random; another
+    generator's randrange is called (here it draws as Random does: the same match)."""
+
+    class Counting(random.Random):
+        calls = 0
+
+        def randrange(self, *args: Any, **kwargs: Any) -> int:
+            self.calls += 1
+            return super().randrange(*args, **kwargs)
+
+    rules = tricklang.load(bundled_games()["ecarte"])
+    plain = interpreter.new_game(rules, seed=4)
+    plain.playout(random.Random(4))
+    stepped, rng = interpreter.new_game(rules, seed=4), Counting(4)
+    while not stepped.is_terminal():
+        stepped.apply(stepped.sample_action(rng))
+    played, rng2 = interpreter.new_game(rules, seed=4), Counting(4)
+    played.playout(rng2)
+    plays = sum(a.startswith("play ") for a in plain.actions)
+    assert plays and rng.calls == rng2.calls >= plays
+    assert stepped.to_json() == played.to_json() == plain.to_json()
