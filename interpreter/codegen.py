@@ -7,14 +7,15 @@ What runs as generated code: trick play (``Tricks``: getting a trick ready, who 
 act, the legal plays, playing a card, taking the trick; written by
 :mod:`interpreter.codegen_tricks`, which also gives the random step of
 :meth:`interpreter.State.sample_action` its cards and its play), dealing (``DealCards``),
-card selections (``Select``, see :mod:`interpreter.codegen_select`), auctions (``Auction``,
-see :mod:`interpreter.codegen_bids`) and the steps between decisions (basic blocks of
-automatic instructions, see :mod:`interpreter.codegen_flow`).
+card selections (``Select``, see :mod:`interpreter.codegen_select`), choices (``Choose``,
+see :mod:`interpreter.codegen_choose`), drawing (``Draw``, see :mod:`interpreter.codegen_draw`),
+auctions (``Auction``, see :mod:`interpreter.codegen_bids`) and the steps between decisions
+(basic blocks of automatic instructions, see :mod:`interpreter.codegen_flow`).
 Cards are small ints; the legal plays come from per-(trump, suit led) bitmasks, the
 winner of a trick from per-(trump, suit led) strength tables, both written into the
 module as literals; obligations switched off by an option are left out, the others
 inlined in their order; packets of a known size are unrolled. A player's own bid,
-choices, naming trumps and the expressions of the rule file stay in the closure compiler
+naming trumps and the expressions of the rule file stay in the closure compiler
 (:mod:`interpreter.compiler`), called from the generated code where needed; rare
 situations of trick play (a declaration window open or made, a player without cards in
 the middle of a trick, the first trick's set-up) call the generic methods. Run-time errors
@@ -44,11 +45,12 @@ from . import tricks as tr
 from .codegen_base import expression
 from .codegen_bids import AuctionGen
 from .codegen_choose import ChooseGen
+from .codegen_draw import DrawGen
 from .codegen_flow import KINDS, FlowGen
 from .codegen_select import SelectGen
 from .codegen_tricks import TricksGen
 from .codegen_tricks import plus as _plus
-from .dealing import DealCards
+from .dealing import DealCards, Draw
 from .decisions import Auction, Choose, Select
 from .errors import RuleRuntimeError
 from .expressions import known
@@ -60,11 +62,11 @@ ENABLED = True
 """Whether :func:`interpreter.compiler.compile_ruleset` attaches generated code (tests of the
 generic methods turn it off; it is part of the compile cache's key)."""
 
-BUILTINS: dict[str, Any] = {"len": len, "sorted": sorted, "max": max, "tuple": tuple, "list": list, "map": map, "type": type,
-                           "int": int}
+BUILTINS: dict[str, Any] = {"len": len, "sorted": sorted, "min": min, "max": max, "tuple": tuple, "list": list, "map": map,
+                           "type": type, "int": int}
 """The only builtins the generated module sees."""
 
-_GENERATED = (tr.Tricks, DealCards, Select, Auction, Choose)
+_GENERATED = (tr.Tricks, DealCards, Select, Auction, Choose, Draw)
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
@@ -155,6 +157,8 @@ def generate(prog: Program) -> Generated:
             attach.extend(AuctionGen(w, prog, ins, pc).write())
         elif type(ins) is Choose:
             attach.extend(ChooseGen(w, prog, ins, pc).write())
+        elif type(ins) is Draw:
+            attach.extend(DrawGen(w, prog, ins, pc).write())
     w.line()
     w.line("# ---------------------------------------------------------------- the steps between decisions")
     blocks.generated_run = {pc: fn for pc, method, fn in attach if method == "run"}

@@ -329,13 +329,20 @@ class ExpressionCompiler:
         a = src.of(owner)
         return src.register(fn, f"({int(base)} + ({a.text}))", a) if a else fn
 
+    def _min_max(self, least: bool, fns: list[Fn]) -> Fn:
+        """``min(...)`` or ``max(...)`` of the values (with a source when each has one)."""
+        f = min if least else max
+        fn = lambda core: f(g(core) for g in fns)  # noqa: E731
+        parts = [p for p in map(src.of, fns) if p is not None]
+        if len(parts) < 2 or len(parts) < len(fns):
+            return fn
+        return src.register(fn, f"{'min' if least else 'max'}({', '.join(p.text for p in parts)})", *parts)
+
     def call(self, e: m.Call) -> Fn:
         prog = self.prog
         args = e.args
         if e.name in ("min", "max"):
-            fns = [self.expr(a.value) for a in args]
-            f = min if e.name == "min" else max
-            return lambda core: f(g(core) for g in fns)
+            return self._min_max(e.name == "min", [self.expr(a.value) for a in args])
         arg = args[0]
         if e.name == "count":
             zone = self.zone_expr(arg.value)

@@ -2,7 +2,7 @@
 
 :mod:`interpreter.expressions` compiles every expression to a closure; for the common
 ones (numbers, variables, the dealer, ``left of P``, ``count(Z)``, ``tricks(P)``,
-comparisons, ``and``/``or``/``not``) it also registers here, keyed by the closure, a
+``min``/``max`` of such, comparisons, ``and``/``or``/``not``) it also registers here, keyed by the closure, a
 :class:`Source`: one Python expression over ``core`` that computes the same value with
 the same errors, without a call per node. The code generator writes it in place of
 the closure's call (:func:`render`); an expression with any other node keeps its call.

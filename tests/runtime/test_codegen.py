@@ -345,3 +345,39 @@ def test_a_number_beyond_18_digits_in_a_generated_block_names_its_line_and_leave
     assert state.to_json() == before  # the second deal's variable is too large: the last play is refused
     assert state.deal_number == 1
 
+
+
+DRAWS = textwrap.dedent("""
+    tricklang 1
+    game "Draws"
+    players 3
+    deck
+      suits spades black, hearts red
+      ranks A K Q J 10 9
+    zone hand: per player, owner
+    zone stock: shared, hidden, pack
+    zone discards: per player, public
+    zone won: per player, public
+    match
+      at most 4 deals
+    deal
+      deal 3 to each
+      for each player:
+        player discards 1..3 to discards of player
+        player draws to 4 from stock, then from discards of player matching hearts
+      for each player:
+        player draws 1 from stock, then from discards of player
+      tricks 4, left of dealer leads first
+    """)
+
+
+def test_drawing_is_generated_and_draws_as_the_generic_instruction(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = tricklang.loads(DRAWS, path="draws.trick")
+    source = codegen.generate(compile_ruleset(rules)).source
+    line = next(i for i, text in enumerate(DRAWS.splitlines(), 1) if "matching hearts" in text)
+    assert f"# rule line {line}: draw cards, up to a count in the hand" in source
+    generated = [_trace(rules, seed, 200) for seed in range(6)]
+    draws = [e for trace in generated for e in trace[-2] if e["type"] == "draw"]
+    assert any(e.get("taken_back") for e in draws) and any(not e.get("taken_back") for e in draws)  # both zones
+    monkeypatch.setattr(codegen, "ENABLED", False)
+    assert [_trace(rules, seed, 200) for seed in range(6)] == generated
