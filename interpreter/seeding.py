@@ -47,6 +47,7 @@ _NATIVE_WORDS = array("Q").itemsize == 8
 """Whether ``array('Q')`` holds 64-bit words here (it does on every CPython platform known)."""
 _SWAP = sys.byteorder != "little"
 """Whether the machine's byte order is big-endian (the words are read little-endian)."""
+_shake = hashlib.shake_256
 
 
 def words(key: str, n: int) -> list[int]:
@@ -86,13 +87,21 @@ def sample(key: str, population: Sequence[T], k: int) -> list[T]:
 
 def deal_order(seed: int, deal_no: int, size: int) -> list[int]:
     """The pack of deal ``deal_no`` (0 for the first) shuffled from ``seed``: a permutation
-    of the card indices ``range(size)``, as laid out (the top card last)."""
-    return permutation(f"{seed}/deal/{deal_no}", size)
+    of the card indices ``range(size)``, as laid out (the top card last). It is
+    ``permutation(f"{seed}/deal/{deal_no}", size)``, written out (one call a deal, not three).
+    """
+    if not _NATIVE_WORDS:  # pragma: no cover - no such CPython platform known
+        return permutation(f"{seed}/deal/{deal_no}", size)
+    keys = array("Q", _shake(b"%d/deal/%d" % (seed, deal_no)).digest(8 * size))  # the key's text, as bytes
+    if _SWAP:  # pragma: no cover - big-endian machines only
+        keys.byteswap()
+    return sorted(range(size), key=keys.tolist().__getitem__)
 
 
 def first_dealer(seed: int, players: int) -> int:
-    """The first dealer drawn from ``seed`` when the rules make it random."""
-    return below(f"{seed}/first-dealer", players)
+    """The first dealer drawn from ``seed`` when the rules make it random:
+    ``below(f"{seed}/first-dealer", players)``, written out."""
+    return int.from_bytes(_shake(b"%d/first-dealer" % seed).digest(8), "little") * players >> 64
 
 
 def chance_key(seed: int, deal_no: int, k: int) -> str:

@@ -35,6 +35,8 @@ def test_a_deal_is_the_pinned_digest_derived_order_on_every_machine() -> None:
     assert seeding.words("1/deal/0", 4) == WORDS
     assert seeding.deal_order(1, 0, 4) == PACK_OF_4
     assert seeding.first_dealer(1, 4) == FIRST_DEALER_OF_4
+    assert all(seeding.first_dealer(seed, n) == seeding.below(f"{seed}/first-dealer", n)
+               for seed in range(50) for n in (2, 3, 4, 7))
 
 
 def test_a_permutation_is_read_from_a_prefix_of_the_digest() -> None:
@@ -47,6 +49,7 @@ def test_a_permutation_is_read_from_a_prefix_of_the_digest() -> None:
 def test_every_deal_is_a_permutation_and_the_same_each_time(seed: int, deal: int, size: int) -> None:
     order = seeding.deal_order(seed, deal, size)
     assert sorted(order) == list(range(size))
+    assert order == seeding.permutation(f"{seed}/deal/{deal}", size)
     assert seeding.deal_order(seed, deal, size) == order
 
 
