@@ -53,7 +53,7 @@ _shake = hashlib.shake_256
 def words(key: str, n: int) -> list[int]:
     """The first ``n`` unsigned 64-bit words of SHAKE-256 of ``key`` (UTF-8), little-endian."""
     data = hashlib.shake_256(key.encode()).digest(8 * n)
-    if not _NATIVE_WORDS:  # pragma: no cover - no such CPython platform known
+    if not _NATIVE_WORDS:  # no such CPython platform known (tested by pretending)
         return [int.from_bytes(data[i:i + 8], "little") for i in range(0, 8 * n, 8)]
     out = array("Q", data)
     if _SWAP:  # pragma: no cover - big-endian machines only
@@ -90,7 +90,7 @@ def deal_order(seed: int, deal_no: int, size: int) -> list[int]:
     of the card indices ``range(size)``, as laid out (the top card last). It is
     ``permutation(f"{seed}/deal/{deal_no}", size)``, written out (one call a deal, not three).
     """
-    if not _NATIVE_WORDS:  # pragma: no cover - no such CPython platform known
+    if not _NATIVE_WORDS:  # no such CPython platform known (tested by pretending)
         return permutation(f"{seed}/deal/{deal_no}", size)
     keys = array("Q", _shake(b"%d/deal/%d" % (seed, deal_no)).digest(8 * size))  # the key's text, as bytes
     if _SWAP:  # pragma: no cover - big-endian machines only

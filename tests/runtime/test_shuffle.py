@@ -9,6 +9,7 @@ import math
 from collections import Counter
 from itertools import permutations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -37,6 +38,15 @@ def test_a_deal_is_the_pinned_digest_derived_order_on_every_machine() -> None:
     assert seeding.first_dealer(1, 4) == FIRST_DEALER_OF_4
     assert all(seeding.first_dealer(seed, n) == seeding.below(f"{seed}/first-dealer", n)
                for seed in range(50) for n in (2, 3, 4, 7))
+
+
+def test_the_portable_reading_of_the_words_is_the_one_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where array('Q') is not 64 bits wide the words are read with int.from_bytes: the same words."""
+    native = seeding.deal_order(3, 2, 32), seeding.words("3/deal/2", 32)
+    monkeypatch.setattr(seeding, "_NATIVE_WORDS", False)
+    assert seeding.words("1/deal/0", 4) == WORDS
+    assert seeding.deal_order(1, 0, 4) == PACK_OF_4
+    assert (seeding.deal_order(3, 2, 32), seeding.words("3/deal/2", 32)) == native
 
 
 def test_a_permutation_is_read_from_a_prefix_of_the_digest() -> None:
