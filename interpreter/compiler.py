@@ -26,8 +26,17 @@ from .program import Fn, Program
 _CACHE: dict[tuple[str, tuple[tuple[str, Any], ...], bool], Program] = {}
 
 
+_LAST: list[Any] = [None, None, None]
+"""The ruleset last compiled (the very object: a frozen model), ``codegen.ENABLED`` then, and
+its program: a match started per deal (a simulation, a benchmark) finds it without a key."""
+
+
 def compile_ruleset(ruleset: Ruleset) -> Program:
     """The program for a ruleset and its option values (cached)."""
+    last = _LAST
+    if last[0] is ruleset and last[1] is codegen.ENABLED:
+        cached: Program = last[2]
+        return cached
     key = (ruleset.digest + ruleset.path, tuple(sorted(ruleset.options.items())), codegen.ENABLED)
     prog = _CACHE.get(key)
     if prog is None:
@@ -37,6 +46,7 @@ def compile_ruleset(ruleset: Ruleset) -> Program:
         if len(_CACHE) > 64:
             _CACHE.clear()
         _CACHE[key] = prog
+    last[:] = ruleset, codegen.ENABLED, prog
     return prog
 
 
