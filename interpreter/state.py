@@ -27,6 +27,7 @@ from .errors import ArgumentError, GameError, IllegalActionError, InvalidActionE
 from .instructions import Instruction
 from .legal import LegalActions, PlayedCards, randbelow
 from .logs import ENCODE_AT_LEAST, ActionLog
+from .playouts import BITS, RANDOM, Playouts
 from .program import Program
 from .refusals import Refusals
 from .saved import Saved, state_from_json
@@ -56,18 +57,17 @@ _RULE_FAILURES = (ArithmeticError, LookupError, RecursionError, TypeError, Value
 _NO_ACTIONS = LegalActions()
 
 _UNLISTED = LegalActions()  # State._legal once a generated decision drew without listing (Instruction.fast_draw)
-_RANDOM = random.Random
-_BITS = bytes(n.bit_length() for n in range(256))  # n.bit_length() for the counts of cards the random step draws among
 
 
-class State(Views, Refusals, Embedding, Deals, Saved):
+class State(Views, Refusals, Embedding, Deals, Saved, Playouts):
     """A game in progress. Build one with :func:`new_game`.
 
     Its methods are grouped by job: turns, legal actions, apply and copies here; the
     public views in :class:`~interpreter.views.Views`, why an action is refused in
     :class:`~interpreter.refusals.Refusals`, the embedding interface (modes, action ids,
     tensors) in :class:`~interpreter.embedding.Embedding`, later deals and hidden cards
-    in :class:`~interpreter.deals.Deals`, JSON in :class:`~interpreter.saved.Saved`.
+    in :class:`~interpreter.deals.Deals`, JSON in :class:`~interpreter.saved.Saved`, random
+    playouts in :class:`~interpreter.playouts.Playouts`.
     """
 
     __slots__ = ("ruleset", "program", "core", "actions", "actors", "_legal", "_checkpoint", "_ids", "_drawn")
@@ -183,9 +183,9 @@ class State(Views, Refusals, Embedding, Deals, Saved):
                 cards = fast(core)
                 if cards:
                     n = len(cards)
-                    if type(rng) is _RANDOM and n < 256:  # randbelow(rng, n), inlined
+                    if type(rng) is RANDOM and n < 256:  # randbelow(rng, n), inlined
                         getrandbits = rng.getrandbits
-                        k = _BITS[n]
+                        k = BITS[n]
                         i = getrandbits(k)
                         while i >= n:
                             i = getrandbits(k)
@@ -210,54 +210,6 @@ class State(Views, Refusals, Embedding, Deals, Saved):
             raise IllegalActionError("(any action)", "the match is over") from None
         self._drawn = (legal, action, None)  # apply knows it is legal while these legal actions stand
         return action
-
-    def playout(self, rng: random.Random, max_actions: int | None = None, *, deal: bool = False) -> int:
-        """Play on with uniformly random legal actions until the match is over (with
-        ``deal``, until the deal in progress is: the next one begun, a redeal too), or
-        ``max_actions`` are taken; returns how many were taken. The same draws, actions and state
-        as ``while not s.is_terminal(): s.apply(s.sample_action(rng))``, less work a card (a rollout).
-
-        Raises:
-            GameLimitError, RuleRuntimeError: as :meth:`apply` (the actions taken before
-                the failing one stay taken).
-        """
-        taken, instructions, deal_no = 0, self.program.instructions, self.core.deal_no
-        limit = 1 << 62 if max_actions is None else max_actions
-        getrandbits = rng.getrandbits if type(rng) is _RANDOM else None  # else randbelow calls rng.randrange
-        log_action, log_actor = self.actions.append, self.actors.append  # (bound: these logs stay the same)
-        while not self.core.terminal and taken < limit and (not deal or self.core.deal_no == deal_no):
-            core = self.core
-            ins = instructions[core.pc]
-            fast, play = ins.fast_cards, ins.fast_play
-            if fast is not None and play is not None and self._legal is None and self._PLAIN and not core.table:
-                cards = fast(core)
-                if cards:  # apply's work inlined (see there), the card drawn as randbelow draws it
-                    n = len(cards)
-                    if getrandbits is not None and n < 256:
-                        k = _BITS[n]
-                        i = getrandbits(k)
-                        while i >= n:
-                            i = getrandbits(k)
-                    else:
-                        i = randbelow(rng, n)
-                    action = ins.play_actions[cards[i]]
-                    n = len(self.actors)
-                    if not n % CHECKPOINT_EVERY and n:
-                        self._checkpoint_at(n)
-                    actor = core.tr_turn
-                    try:
-                        core.steps = 1
-                        if play(core, action.card):
-                            self.program.advance(core, 1)
-                    except Exception as err:
-                        self._rolled_back(err)
-                    log_action(action)
-                    log_actor(actor)
-                    taken += 1
-                    continue
-            self.apply(self.sample_action(rng))
-            taken += 1
-        return taken
 
     @property
     def mode(self) -> str:

@@ -1,0 +1,74 @@
+"""Random playouts (a search player's rollouts), mixed into :class:`~interpreter.State`:
+:meth:`Playouts.playout` plays on with uniformly random legal actions, each card played
+through the generated trick play without a call of the public step."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, cast
+
+from .legal import randbelow
+from .snapshot import CHECKPOINT_EVERY
+
+if TYPE_CHECKING:
+    from .state import State
+
+RANDOM = random.Random
+BITS = bytes(n.bit_length() for n in range(256))
+"""``n.bit_length()`` for the counts of legal cards a random step draws among (fewer than 256)."""
+
+
+class Playouts:
+    """:meth:`playout` of :class:`~interpreter.State` (mixed into it)."""
+
+    __slots__ = ()
+
+    def playout(self, rng: random.Random, max_actions: int | None = None, *, deal: bool = False) -> int:
+        """Play on with uniformly random legal actions until the match is over (with
+        ``deal``, until the deal in progress is: the next one begun, a redeal too), or
+        ``max_actions`` are taken; returns how many were taken. The same draws, actions
+        and state as ``while not s.is_terminal(): s.apply(s.sample_action(rng))``, with
+        less work a card played (a search player's rollout).
+
+        Raises:
+            GameLimitError, RuleRuntimeError: as :meth:`~interpreter.State.apply` (the
+                actions taken before the failing one stay taken).
+        """
+        state = cast("State", self)
+        taken, instructions, deal_no = 0, state.program.instructions, state.core.deal_no
+        limit = 1 << 62 if max_actions is None else max_actions
+        getrandbits = rng.getrandbits if type(rng) is RANDOM else None  # else randbelow calls rng.randrange
+        log_action, log_actor = state.actions.append, state.actors.append  # (bound: these logs stay the same)
+        while not state.core.terminal and taken < limit and (not deal or state.core.deal_no == deal_no):
+            core = state.core
+            ins = instructions[core.pc]
+            fast, play = ins.fast_cards, ins.fast_play
+            if fast is not None and play is not None and state._legal is None and state._PLAIN and not core.table:
+                cards = fast(core)
+                if cards:  # State.apply's work inlined (see there), the card drawn as randbelow draws it
+                    n = len(cards)
+                    if getrandbits is not None and n < 256:
+                        k = BITS[n]
+                        i = getrandbits(k)
+                        while i >= n:
+                            i = getrandbits(k)
+                    else:
+                        i = randbelow(rng, n)
+                    action = ins.play_actions[cards[i]]
+                    n = len(state.actors)
+                    if not n % CHECKPOINT_EVERY and n:
+                        state._checkpoint_at(n)
+                    actor = core.tr_turn
+                    try:
+                        core.steps = 1
+                        if play(core, action.card):
+                            state.program.advance(core, 1)
+                    except Exception as err:
+                        state._rolled_back(err)
+                    log_action(action)
+                    log_actor(actor)
+                    taken += 1
+                    continue
+            state.apply(state.sample_action(rng))
+            taken += 1
+        return taken
