@@ -145,6 +145,9 @@ class TricksGen(InstructionGen):
                 self._members(f"OB{i}IN", _masks(ob.test))
         # Tests of a card's membership, for filter: cheaper than a bitmask's test in a loop.
         w.obj(self.name("FOLLOWIN"), tuple(tuple(_member(m) for m in per_ti) for per_ti in follow))
+        if self.ins.may_trump:  # the cards of the suit led and the trumps
+            w.obj(self.name("FOLLOWTRUMPIN"), tuple(tuple(_member(m | trumps[ti]) for m in per_ti)
+                                                    for ti, per_ti in enumerate(follow)))
         self._members("TRUMPSIN", trumps)
         w.obj(self.name("filter"), filter)
         w.obj(self.name("filterfalse"), filterfalse)
@@ -266,15 +269,6 @@ class TricksGen(InstructionGen):
             w.line(f"return sorted(allowed, key={self.name('OKEY')}[ti])")
         return fn
 
-    def _narrow(self, test: str, what: str) -> None:
-        """``allowed`` narrowed to the cards passing ``test`` when some, not all, pass."""
-        w = self.w
-        w.line(f"narrowed = [c for c in allowed if {test}]")
-        with w.block("if narrowed and len(narrowed) < len(allowed):"):
-            w.line("allowed = narrowed")
-            if what:
-                w.line(f"{what} = True")
-
     def _lead(self) -> None:
         w, ins = self.w, self.ins
         if not ins.lead_rules and not ins.lead_chain:
@@ -327,11 +321,11 @@ class TricksGen(InstructionGen):
                 tests = [self.guard(o.guard, f"GMAY{ins.obligations.index(o)}") for o in ins.may_trump]
                 may = "True" if "True" in tests else " or ".join(tests)
                 w.line(f"may = core.trump != {NO_TRUMP} and led != core.trump and ({may})")
-                w.line(f"m = {self.name('FOLLOW')}[ti][led] | {self.name('TRUMPS')}[ti] if may else "
-                       f"{self.name('FOLLOW')}[ti][led]")
+                # the cards of the suit led, or trumps as well when the player may trump instead
+                w.line(f"test = {self.name('FOLLOWTRUMPIN')}[ti][led] if may else {self.name('FOLLOWIN')}[ti][led]")
+                self._narrow_by("test", True, "")
             else:
-                w.line(f"m = {self.name('FOLLOW')}[ti][led]")
-            self._narrow("m >> c & 1", "")
+                self._narrow_by(f"{self.name('FOLLOWIN')}[ti][led]", True, "")
 
     def _trump_if_void(self, i: int) -> None:
         w = self.w
