@@ -1,5 +1,6 @@
 """Generated code for auctions (``auction once around | until one is left``): its
-``ready``, ``actor``, ``legal`` and ``apply``, written for one instruction with what is
+``ready``, ``actor``, ``legal``, ``apply`` (which returns the bidder, so it is ``take``
+too) and the random step's ``fast_draw``, written for one instruction with what is
 known when compiling (the number of players, how the auction ends, bounds that are
 constants). The end of the auction (the contract, or a redeal when all pass) and an
 irregularity's forfeited bid call the generic methods; the legal actions are the same
@@ -12,7 +13,7 @@ from __future__ import annotations
 from . import events as ev
 from .codegen_base import InstructionGen
 from .decisions import Auction
-from .legal import LegalActions
+from .legal import LegalActions, randbelow
 
 
 class AuctionGen(InstructionGen):
@@ -28,8 +29,9 @@ class AuctionGen(InstructionGen):
         w.rule_line(ins.line, f"an auction, {how} (instruction {self.pc})")
         self.obj("INS", ins)
         self.obj("AUCTION", Auction)  # its methods: the generic paths, looked up when called
-        return [(self.pc, "ready", self._ready()), (self.pc, "actor", self._actor()),
-                (self.pc, "legal", self._legal()), (self.pc, "apply", self._apply())]
+        ready, actor, legal, draw, apply = self._ready(), self._actor(), self._legal(), self._draw(), self._apply()
+        return [(self.pc, "ready", ready), (self.pc, "actor", actor), (self.pc, "legal", legal),
+                (self.pc, "fast_draw", draw), (self.pc, "apply", apply), (self.pc, "take", apply)]
 
     def _finished(self) -> str:
         """The source of :meth:`Auction._finished`'s test."""
@@ -71,6 +73,16 @@ class AuctionGen(InstructionGen):
             w.line(f"return order[pos % {n}]")
         return fn
 
+    def _bids(self) -> None:
+        """``actions``: pass and the bids open now (each tuple made once, kept when small)."""
+        w, ins = self.w, self.ins
+        w.line(f"low = {self.value('LOW', ins.low)}")
+        w.line("lo = max(low, core.au_high + 1 if core.au_bidder >= 0 else low)")
+        w.line(f"hi = {self.value('HIGH', ins.high)}")
+        w.line(f"actions = {self.obj('MADE', ins.legal_made)}.get((lo, hi))")
+        with w.block("if actions is None:"):
+            w.line(f"actions = {self.name('INS')}._bids(lo, hi)")
+
     def _legal(self) -> str:
         w, ins, fn = self.w, self.ins, self.name("legal")
         legal = self.obj("LegalActions", LegalActions)
@@ -79,13 +91,19 @@ class AuctionGen(InstructionGen):
             key = self.obj("FORBIDDEN", "auction:bid")
             with w.block(f"if core.declared and ({key}, {self.name('actor')}(core)) in core.declared:"):
                 w.line(f"return {legal}(({self.obj('PASS', ins.pass_action)},))  # he has lost his bid")
-            w.line(f"low = {self.value('LOW', ins.low)}")
-            w.line("lo = max(low, core.au_high + 1 if core.au_bidder >= 0 else low)")
-            w.line(f"hi = {self.value('HIGH', ins.high)}")
-            w.line(f"actions = {self.obj('MADE', ins.legal_made)}.get((lo, hi))")
-            with w.block("if actions is None:"):
-                w.line(f"actions = {self.name('INS')}._bids(lo, hi)")
+            self._bids()
             w.line(f"return {legal}(actions)")
+        return fn
+
+    def _draw(self) -> str:
+        """``fast_draw``: the action ``legal``'s would give for ``randbelow(rng, len)``."""
+        w, fn = self.w, self.name("draw")
+        w.line()
+        with w.block(f"def {fn}(core, rng):"):
+            with w.block("if core.declared:"):
+                w.line("return None  # a bid may be lost: drawn from the listed actions")
+            self._bids()
+            w.line(f"return actions[{self.obj('randbelow', randbelow)}(rng, len(actions))]")
         return fn
 
     def _apply(self) -> str:
@@ -105,4 +123,5 @@ class AuctionGen(InstructionGen):
             w.line("core.au_pos += 1")
             with w.block(f"if {self._finished()}:"):
                 w.line(f"{self.name('AUCTION')}._resolve({self.name('INS')}, core)")
+            w.line("return p")
         return fn

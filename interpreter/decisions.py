@@ -3,13 +3,15 @@ auctions and a player's own bid; and the entry of an irregularity."""
 
 from __future__ import annotations
 
+import random
+
 from . import events as ev
 from .actions import Action
 from .core import Core
 from .dealing import set_trump
 from .errors import GameLimitError, RuleRuntimeError
 from .flow import MAX_CHOICES, Instruction, _visible_mask
-from .legal import LegalActions, Selection
+from .legal import LegalActions, Selection, randbelow
 from .program import Fn, Program
 
 # ---------------------------------------------------------------- decisions
@@ -177,10 +179,26 @@ class NameTrump(PlayerDecision):
         banned = self.exclude(core)
         return LegalActions(tuple(a for i, a in enumerate(self.actions) if i != banned))
 
-    def apply(self, core: Core, action: Action) -> None:
-        suit = self.prog.tables.suit_names.index(action.args[0])
-        set_trump(self.prog, core, suit, self.actor(core), self.laws)
+    def fast_draw(self, core: Core, rng: random.Random) -> Action | None:
+        """The suit ``legal`` would give for ``randbelow(rng, len)``, or None to list them."""
+        actions = self.actions
+        if self.exclude is None:
+            return actions[randbelow(rng, len(actions))]
+        banned = self.exclude(core)
+        if type(banned) is not int or not 0 <= banned < len(actions) or len(actions) < 2:
+            return None  # nothing left out, or nothing left: as listed
+        i = randbelow(rng, len(actions) - 1)
+        return actions[i + 1 if i >= banned else i]
+
+    def take(self, core: Core, action: Action) -> int:
+        """:meth:`apply`, returning who named the trump."""
+        p = self.actor(core)
+        set_trump(self.prog, core, self.prog.tables.suit_names.index(action.args[0]), p, self.laws)
         core.pc += 1
+        return p
+
+    def apply(self, core: Core, action: Action) -> None:
+        self.take(core, action)
 
     def phase(self, core: Core) -> str:
         return "naming"
@@ -309,11 +327,19 @@ class Bid(PlayerDecision):
         self.made: dict[tuple[int, int, object], tuple[Action, ...]] = {}  # (low, high, forbidden) -> the bids
 
     def legal(self, core: Core) -> LegalActions:
+        return LegalActions(self._open(core))  # a new object per decision (the State keys its action ids on it)
+
+    def fast_draw(self, core: Core, rng: random.Random) -> Action | None:
+        """The bid ``legal`` would give for ``randbelow(rng, len)``, without listing them."""
+        actions = self._open(core)
+        return actions[randbelow(rng, len(actions))]
+
+    def _open(self, core: Core) -> tuple[Action, ...]:
         banned = self.forbidden(core) if self.forbidden is not None else None
         hi = self.high(core)
         lo = self.low(core)
         if banned is not None and type(banned) is not int:  # not a bid: nothing is left out
-            return LegalActions(self._bids(lo, hi, banned))
+            return self._bids(lo, hi, banned)
         key = (lo, hi, banned)
         actions = self.made.get(key)
         if actions is None:
@@ -322,7 +348,7 @@ class Bid(PlayerDecision):
                 if len(self.made) >= 256:
                     self.made.clear()
                 self.made[key] = actions
-        return LegalActions(actions)  # a new object per decision (the State keys its action ids on it)
+        return actions
 
     def _bids(self, lo: int, hi: int, banned: object) -> tuple[Action, ...]:
         if hi - lo + 1 > MAX_CHOICES:
@@ -342,11 +368,16 @@ class Bid(PlayerDecision):
             raise RuleRuntimeError(f"line {self.line}: no bid is left to make")
         return tuple(out)
 
-    def apply(self, core: Core, action: Action) -> None:
+    def take(self, core: Core, action: Action) -> int:
+        """:meth:`apply`, returning the bidder."""
         p = self.actor(core)
         core.bids[p] = int(action.args[0])
         self.prog.emit(core, (ev.BID, p, core.bids[p], self.laws))
         core.pc += 1
+        return p
+
+    def apply(self, core: Core, action: Action) -> None:
+        self.take(core, action)
 
     def phase(self, core: Core) -> str:
         return "bidding"

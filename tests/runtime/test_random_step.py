@@ -173,14 +173,16 @@ def _at(game: str, phase: str, seed: int = 5) -> tuple[interpreter.State, random
     return state, rng
 
 
-@pytest.mark.parametrize(("game", "phase"), [("ecarte", "choice"), ("ecarte", "discard"), ("cinch", "discard")])
+@pytest.mark.parametrize(("game", "phase"), [("ecarte", "choice"), ("ecarte", "discard"), ("cinch", "discard"),
+                                             ("cinch", "auction"), ("cinch", "naming"), ("euchre", "naming"),
+                                             ("spades", "bidding")])
 def test_a_decision_drawn_without_listing_is_the_listed_one_and_applies_as_it(game: str, phase: str) -> None:
     state, rng = _at(game, phase)
     listed = state.clone()
     again = random.Random()
     again.setstate(rng.getstate())
     action = state.sample_action(rng)
-    assert type(state.program.instructions[state.core.pc]).fast_draw is None  # generated: set on the instruction
+    assert state.program.instructions[state.core.pc].fast_draw is not None
     assert action == listed.legal_actions()[again.randrange(len(listed.legal_actions()))]
     legal = state.legal_actions()  # read after the draw: listed then, and the draw still applies
     assert legal == listed.legal_actions() and action in legal
