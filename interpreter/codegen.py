@@ -39,6 +39,7 @@ from typing import Any
 
 from tricklang.walk import Unknown
 
+from . import codegen_moves as moves
 from . import events as ev
 from . import sources
 from . import tricks as tr
@@ -149,6 +150,8 @@ def generate(prog: Program) -> Generated:
             attach.extend(TricksGen(w, prog, ins, pc).write())
         elif type(ins) is DealCards:
             attach.append((pc, "run", _deal(w, prog, ins, pc)))
+        elif moves.written(ins):
+            attach.append((pc, "run", moves.write(w, prog, ins, pc)))
         elif _moves_all(ins):
             attach.append((pc, "run", _move_all(w, prog, ins, pc)))  # type: ignore[arg-type]
         elif type(ins) is Select:
@@ -209,7 +212,7 @@ def _header(w: Writer, prog: Program, blocks: dict[int, str]) -> None:
     w.line("# The program, instruction by instruction (pc: rule line, what, where it runs):")
     for pc, ins in enumerate(prog.instructions):
         kind = KINDS.get(type(ins).__name__, "an instruction")
-        where = "generated below" if type(ins) in _GENERATED or _moves_all(ins) else blocks.get(pc, "closure compiler")
+        where = "generated below" if type(ins) in _GENERATED or _moves_all(ins) or moves.written(ins) else blocks.get(pc, "closure compiler")
         line = f"line {int(ins.line)}" if ins.line > 0 else "no rule line (the flow between blocks)"
         w.line(f"#   {pc}: {line}, {kind}: {where}")
     w.line("#")
@@ -249,11 +252,13 @@ def _deal_start(w: Writer, prog: Program, ins: DealCards, pc: int) -> None:
     if ins.first is None:
         w.line(f"first = (core.dealer + 1) % {prog.n}")
     else:
+        text = expression(w, f"d{pc}_first", ins.first)
         name = f"d{pc}_first"
-        w.line(f"first = {name if name in w.objects else w.obj(name, ins.first)}(core)")
+        w.line(f"first = {text if text is not None else (name if name in w.objects else w.obj(name, ins.first)) + '(core)'}")
     w.line("zones = core.zones")
     w.line(f"pack = zones[{prog.pack}]")
-    w.line("dealt_to = core.dealt_to")
+    if prog.holders:  # who was first given each card, for `holder of` (Program.note_hand)
+        w.line("dealt_to = core.dealt_to")
 
 
 def _deal_packets(w: Writer, prog: Program, ins: DealCards, pc: int, prog_name: str, fail: str) -> None:
@@ -281,9 +286,10 @@ def _deal_packets(w: Writer, prog: Program, ins: DealCards, pc: int, prog_name: 
             with w.block("else:"):
                 w.line("cards = []")
             w.line(f"zones[{_plus(prog.hand, 'p')}].extend(cards)")
-            with w.block("for c in cards:"):
-                with w.block("if dealt_to[c] < 0:"):
-                    w.line("dealt_to[c] = p")
+            if prog.holders:
+                with w.block("for c in cards:"):
+                    with w.block("if dealt_to[c] < 0:"):
+                        w.line("dealt_to[c] = p")
             w.line("got[p].extend(cards)")
     with w.block("for p in seats:"):
         w.line(f"{prog_name}.emit(core, ({int(ev.DEALT)}, p, tuple(got[p])))")
@@ -356,16 +362,18 @@ def _deal_known(w: Writer, prog: Program, shares: tuple[int, list[tuple[int, ...
         if len(cards) == 1:
             w.line(f"c{i} = {cards[0]}")
             w.line(f"{hand}.append(c{i})")
-            with w.block(f"if dealt_to[c{i}] < 0:"):
-                w.line(f"dealt_to[c{i}] = {p}")
+            if prog.holders:
+                with w.block(f"if dealt_to[c{i}] < 0:"):
+                    w.line(f"dealt_to[c{i}] = {p}")
             entries.append(f"({int(ev.DEALT)}, {p}, (c{i},))")
             continue
         w.line(f"cards{i} = (" + "".join(f"{c}, " for c in cards) + ")")
         if cards:
             w.line(f"{hand}.extend(cards{i})")
-            with w.block(f"for c in cards{i}:"):
-                with w.block("if dealt_to[c] < 0:"):
-                    w.line(f"dealt_to[c] = {p}")
+            if prog.holders:
+                with w.block(f"for c in cards{i}:"):
+                    with w.block("if dealt_to[c] < 0:"):
+                        w.line(f"dealt_to[c] = {p}")
         entries.append(f"({int(ev.DEALT)}, {p}, cards{i})")
     if total:
         w.line(f"del pack[{-total}:]")

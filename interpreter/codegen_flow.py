@@ -29,8 +29,9 @@ from tricklang.walk import Unknown
 from . import dealing, flow, keeping
 from .codegen_base import expression
 from .errors import RuleRuntimeError
-from .expressions import known
+from .expressions import HAS, known
 from .flow import MAX_NUMBER, Instruction
+from .pauses import RefereePause
 from .program import MAX_STEPS_PER_DEAL, Program
 
 MAX_CHAIN = 24
@@ -50,6 +51,9 @@ _CALLED = (
 """Automatic instructions that always end with ``core.pc += 1``: a block calls their ``run`` in
 turn. Any other (the end of the deal, a redeal, a remedy's return or its moves in trick
 play) ends a block, and ``advance`` runs it."""
+
+_NEVER_END = (dealing.DealCards, dealing.TurnUp, dealing.SetTrump, dealing.Draw)
+"""Called instructions that never end the match (no test of ``core.terminal`` after them)."""
 
 
 KINDS = {  # what each instruction class does, for the listing's comments (never the rule file's text)
@@ -178,9 +182,24 @@ class FlowGen:
         if target > lead and target in self.depth and self.depth[target] < MAX_CHAIN:
             self.calls = max(self.calls, self.depth[target] + 1)
             w.line(f"return {self.fn(target)}(core)")
+        elif self._passes(lead, target):
+            with w.block("if core.table:  # advance asks the referee's pause"):
+                w.line(f"core.pc = {int(target)}")
+                w.line("return")
+            w.line(f"core.steps += 1  # the referee's pause (instruction {int(target)}), passed outside table mode")
+            self.calls = max(self.calls, self.depth[target + 1] + 1)
+            w.line(f"return {self.fn(target + 1)}(core)")
         else:
             w.line(f"core.pc = {int(target)}")
             w.line("return")
+
+    def _passes(self, lead: int, target: int) -> bool:
+        """Whether ``target`` is a referee's pause followed by a later block the chain may
+        call: outside table mode the pause only passes on (``RefereePause.ready``)."""
+        ins = self.prog.instructions
+        after = target + 1
+        return (0 <= target < len(ins) and type(ins[target]) is RefereePause and after > lead
+                and after in self.depth and self.depth[after] < MAX_CHAIN)
 
     def _comment(self, pc: int, ins: Instruction) -> None:
         kind = KINDS.get(type(ins).__name__, "an instruction")
@@ -221,8 +240,9 @@ class FlowGen:
                 w.line(f"{run}(core)")
             else:
                 w.line(f"{self.obj(pc, 'RUN', type(ins).run)}({self.obj(pc, 'INS', ins)}, core)")
-            with w.block("if core.terminal:"):
-                w.line("return")
+            if type(ins) not in _NEVER_END:
+                with w.block("if core.terminal:"):
+                    w.line("return")
         return pc + 1
 
     def _value(self, pc: int, what: str, fn: Any) -> str:
@@ -263,6 +283,15 @@ class FlowGen:
         if not isinstance(value, Unknown):  # known when compiling (an option)
             w.line("# known when compiling")
             self.transfer(lead, pc + 1 if value else ins.target)
+            return
+        has = HAS.get(ins.cond)
+        if has is not None:  # `ZONE has PATTERN` written out: each card counts a step, as the closure's
+            w.line(f"cards = core.zones[{self.call(pc, 'ZONE', has[0])}]")
+            w.line("core.steps += len(cards)")
+            w.line(f"t = {self.obj(pc, 'PATTERN', has[1])}[core.ti]")
+            with w.block("for c in cards:"), w.block("if t[c]:"):
+                self.transfer(lead, pc + 1)
+            self.transfer(lead, ins.target)
             return
         with w.block(f"if {self.call(pc, 'COND', ins.cond)}:"):
             self.transfer(lead, pc + 1)

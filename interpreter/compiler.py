@@ -20,7 +20,7 @@ from . import instructions as ins
 from .cards import NO_TRUMP, CardTables
 from .core import Core
 from .errors import RuleRuntimeError
-from .expressions import ExpressionCompiler
+from .expressions import ExpressionCompiler, constant
 from .program import Fn, Program
 
 _CACHE: dict[tuple[str, tuple[tuple[str, Any], ...], bool], Program] = {}
@@ -61,6 +61,7 @@ class _Compiler(ExpressionCompiler, Visitor[None]):
         self.tables = CardTables(self.rules.deck, self.rules.points)
         self.prog = Program(self.tables, self.rules.players.count, self.rules.players.teams)
         self.prog.options = dict(ruleset.options)
+        self.prog.holders = False  # until an expression reads who held a card (card_holder)
         self.symbols = ruleset.symbols
         self.slots: dict[str, int] = {}
         self.roles = {r.name: r.value for r in self.rules.roles}
@@ -160,6 +161,7 @@ class _Compiler(ExpressionCompiler, Visitor[None]):
             prog.irregularities.append(entry)
             self.context = saved
         del self.context["offender"]
+        prog.auctions = any(isinstance(i, ins.Auction) for i in prog.instructions)
         return prog
 
     def parameter(self, p: m.IrregularityParam) -> ins.ParamSpec:
@@ -360,7 +362,7 @@ class _Compiler(ExpressionCompiler, Visitor[None]):
         prog = self.prog
         assert isinstance(st.bound, m.IntLit)
         counter = self.hidden_slot("repeat")
-        self.emit(ins.SetVar(prog, counter, lambda core: 0), st)
+        self.emit(ins.SetVar(prog, counter, constant(0)), st)
         head = ins.LoopHead(prog, counter, st.bound.value, self.expr(st.condition) if st.condition is not None else None)
         head_at = self.emit(head, st)
         self.loop_body(st.body, head_at)

@@ -24,6 +24,9 @@ from .program import Fn, Program
 _ARITHMETIC = frozenset({"+", "-", "*", "%"})
 
 _CONSTANTS: WeakKeyDictionary[Fn, Value] = WeakKeyDictionary()
+HAS: WeakKeyDictionary[Fn, tuple[Fn, Any]] = WeakKeyDictionary()
+"""The closures of ``ZONE has PATTERN`` (not a suit parameter's): their zone's closure and
+pattern table (``table[trump index][card]``), for the code generator to write the test out."""
 
 _BUILTIN_NAMES: dict[str, tuple[Fn, str]] = {  # a built-in name: its value, and its source
     "dealer": (lambda core: core.dealer, "core.dealer"),
@@ -192,6 +195,7 @@ class ExpressionCompiler:
                 core.steps += len(cards)  # cards scanned count towards the work budget
                 t = table[core.ti]
                 return any(t[c] for c in cards)
+            HAS[has] = (zone, table)
             return has
         raise TypeError(e)  # pragma: no cover
 
@@ -404,6 +408,7 @@ class ExpressionCompiler:
     def card_holder(self, e: m.CardHolder) -> Fn:
         """`holder of`, `original holder of`, `taker of` a card chosen by a pattern."""
         prog, tables = self.prog, self.tables
+        prog.holders = True  # the cards dealt are tracked (Program.note_hand)
         table = tables.pattern_table(e.card.pattern)
         ranking, kind = e.card.ranking, e.kind
         hand, n = prog.hand, prog.n

@@ -19,7 +19,7 @@ from .cards import NO_TRUMP, CardTables
 from .chance import draw
 from .core import Core
 from .errors import GameLimitError
-from .logs import EventLog
+from .logs import SEAL_AT_LEAST, EventLog
 
 if TYPE_CHECKING:
     from .instructions import Instruction
@@ -86,6 +86,8 @@ class Program:
         self.counters: dict[str, str] = {}  # counter name -> "player" | "side" | "shared"
         self.seat_roles: dict[str, Fn] = {}  # roles that depend only on the dealer, for transcripts
         self.lowest_wins = False
+        self.auctions = True  # whether the program has an auction (the compiler says when not)
+        self.holders = True  # whether it reads who was first given a card (`holder of`...; the compiler says)
 
     # ------------------------------------------------------------ layout
     def add_zone(self, name: str, kind: str, visibility: str) -> None:
@@ -144,7 +146,10 @@ class Program:
 
     # ------------------------------------------------------------ the match
     def note_hand(self, core: Core, z: int, cards: list[int]) -> None:
-        """Remember who was first given each card this deal (for `original holder of`)."""
+        """Remember who was first given each card this deal (for `original holder of`; only
+        in a program that reads it)."""
+        if not self.holders:
+            return
         info = self.zones[z]
         if info.name == "hand":
             dealt_to = core.dealt_to
@@ -187,6 +192,7 @@ class Program:
         core.last_deal = False
         core.events = EventLog()
         core.steps = 0
+        self._reset_auction(core)
         if dealer is None:
             dealer = self.first_dealer
         if dealer is None:
@@ -242,6 +248,9 @@ class Program:
         self.emit(core, (ev.DEAL, core.deal_no + 1, core.dealer, roles))
 
     def _reset_deal(self, core: Core) -> None:
+        """The deal's own fields at its start (those of an auction only in a program that
+        has one: elsewhere they keep the values :meth:`new_core` gave them)."""
+        n, size = self.n, self.tables.size
         core.vars = [None] * len(self.var_names)
         core.trump = NO_TRUMP
         core.ti = self.tables.nsuits
@@ -253,25 +262,32 @@ class Program:
         core.tr_leader = core.tr_turn = -1
         core.tr_cards = []
         core.tr_players = []
-        core.played = [False] * self.n
+        core.played = [False] * n
         core.declared = set()
         core.broken = [False] * len(self.lead_patterns)
-        core.tricks_won = [0] * self.n
+        core.tricks_won = [0] * n
+        if self.auctions:
+            self._reset_auction(core)
+        core.calls = []
+        core.exposed = set()
+        core.deal_scores = core.scores[:]
+        events = core.events
+        if len(events._tail) >= SEAL_AT_LEAST:
+            events.seal()  # the earlier deals' events are packed away (interpreter.logs)
+        core.deal_events = events._sealed + len(events._tail)
+        core.chance = 0
+        core.bids = [-1] * n
+        core.dealt_to = [-1] * size
+        core.taken_by = [-1] * size
+
+    @staticmethod
+    def _reset_auction(core: Core) -> None:
         core.au_active = False
         core.au_order = []
         core.au_pos = 0
         core.au_high = 0
         core.au_bidder = -1
         core.au_passed = []
-        core.calls = []
-        core.exposed = set()
-        core.deal_scores = list(core.scores)
-        core.events.seal()  # the earlier deals' events are packed away (interpreter.logs)
-        core.deal_events = len(core.events)
-        core.chance = 0
-        core.bids = [-1] * self.n
-        core.dealt_to = [-1] * self.tables.size
-        core.taken_by = [-1] * self.tables.size
 
     def redeal(self, core: Core, same_dealer: bool, laws: tuple[str, ...]) -> None:
         """Abandon the deal: its points are taken back and the cards dealt again."""

@@ -381,3 +381,36 @@ def test_drawing_is_generated_and_draws_as_the_generic_instruction(monkeypatch: 
     assert any(e.get("taken_back") for e in draws) and any(not e.get("taken_back") for e in draws)  # both zones
     monkeypatch.setattr(codegen, "ENABLED", False)
     assert [_trace(rules, seed, 200) for seed in range(6)] == generated
+
+
+TURNED = SHORT.replace("  deal deal_number to each\n", "  turn up deal_number to turnup\n  trump is suit of turnup\n") \
+    .replace("zone won:", "zone turnup: shared, public\nzone won:")
+
+
+def test_a_generated_turn_up_names_its_line_when_the_pack_runs_out_and_sets_trump_as_the_generic_code(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = tricklang.loads(TURNED, path="turned.trick")
+    source = codegen.generate(compile_ruleset(rules)).source
+    line = next(i for i, t in enumerate(TURNED.splitlines(), 1) if "turn up" in t)
+    assert f"# rule line {line}: turn up cards" in source and f"# rule line {line + 1}: set the trump" in source
+    generated = [_trace(rules, seed, 6) for seed in (1, 2)]  # two deals
+    monkeypatch.setattr(codegen, "ENABLED", False)
+    assert [_trace(rules, seed, 6) for seed in (1, 2)] == generated
+    monkeypatch.undo()
+    state, rng = interpreter.new_game(rules, seed=1), random.Random(1)
+    with pytest.raises(interpreter.RuleRuntimeError, match=rf"^line {line}: the pack ran out when turning up"):
+        while not state.is_terminal():  # the third deal turns up 3 of the 2 cards left
+            action = state.sample_action(rng)
+            before = state.to_json()
+            state.apply(action)
+    assert state.to_json() == before and state.deal_number == 2
+
+
+def test_a_block_passes_a_referees_pause_outside_table_mode_and_stops_there_in_table_mode() -> None:
+    rules = tricklang.load("ecarte")
+    source = codegen.generate(compile_ruleset(rules)).source
+    assert "passed outside table mode" in source
+    assert interpreter.new_game(rules, seed=3).phase != "deal"
+    table = interpreter.new_game(rules, seed=3, mode="table")
+    assert table.phase == "deal" and table.legal_actions().texts()[0] == "continue"
+
