@@ -182,6 +182,11 @@ class FlowGen:
         if target > lead and target in self.depth and self.depth[target] < MAX_CHAIN:
             self.calls = max(self.calls, self.depth[target] + 1)
             w.line(f"return {self.fn(target)}(core)")
+        elif 0 <= target < len(self.prog.instructions) and type(self.prog.instructions[target]) is flow.FinishDeal:
+            w.line(f"core.pc = {int(target)}")
+            w.line("core.steps += 1  # the end of the deal's code, counted as advance counts it")
+            w.line(f"{self.obj(target, 'PROG', self.prog)}.end_deal(core)  # the next deal starts at its first instruction")
+            w.line("return")
         elif self._passes(lead, target):
             with w.block("if core.table:  # advance asks the referee's pause"):
                 w.line(f"core.pc = {int(target)}")
@@ -269,13 +274,26 @@ class FlowGen:
             w.line(f"raise {error}({self.obj(pc, 'NOBODY', f'line {ins.line}: nobody to score')})")
         side = f"{self.obj(pc, 'SIDE_OF', prog.side_of)}[who]" if ins.who_is_player else "who"
         w.line(f"side = {side}")
-        w.line(f"amount = {self._value(pc, 'AMOUNT', ins.amount)}")
+        amount = self._value(pc, 'AMOUNT', ins.amount)
+        too_big = f"raise {error}({self.obj(pc, 'SCORE_TOO_BIG', f'line {ins.line}: a score grew beyond 18 digits')})"
+        add = (f"{self.obj(pc, 'PROG', prog)}.add_score(core, side, {int(ins.sign)} * amount, "
+               f"{self.obj(pc, 'LABEL', ins.label)}, {self.obj(pc, 'LAWS', ins.laws)})")
+        value = known(ins.amount)
+        if type(value) is int and -MAX_NUMBER <= value <= MAX_NUMBER:  # a literal: only the total is tested
+            if not value:
+                w.line("# scores nothing")
+                return
+            w.line(f"amount = {int(value)}")
+            with w.block(f"if not {-MAX_NUMBER} <= core.scores[side] + amount <= {MAX_NUMBER}:"):
+                w.line(too_big)
+            w.line(add)
+            return
+        w.line(f"amount = {amount}")
         big = f"{-MAX_NUMBER} <= amount <= {MAX_NUMBER}"
         with w.block(f"if not {big} or not {-MAX_NUMBER} <= core.scores[side] + amount <= {MAX_NUMBER}:"):
-            w.line(f"raise {error}({self.obj(pc, 'SCORE_TOO_BIG', f'line {ins.line}: a score grew beyond 18 digits')})")
+            w.line(too_big)
         with w.block("if amount:"):
-            w.line(f"{self.obj(pc, 'PROG', prog)}.add_score(core, side, {int(ins.sign)} * amount, "
-                   f"{self.obj(pc, 'LABEL', ins.label)}, {self.obj(pc, 'LAWS', ins.laws)})")
+            w.line(add)
 
     def _test(self, lead: int, pc: int, ins: flow.JumpUnless) -> None:
         w = self.sub

@@ -62,7 +62,8 @@ class ActionLog(Sequence[str]):
         self._n = 0  # the actions encoded
         self._pending: list[str | Action] = list(texts)
         self.append = self._pending.append  # log an action or its text (encoded later)
-        self.compact()
+        if self._pending:
+            self.compact()
 
     def compact(self, at_least: int = 0) -> None:
         """Encode the actions appended since the last time (when there are ``at_least``)."""

@@ -193,6 +193,10 @@ class Program:
         core.events = EventLog()
         core.steps = 0
         self._reset_auction(core)
+        core.tr_cards, core.tr_players, core.calls = [], [], []  # kept while empty (_reset_deal)
+        core.declared, core.exposed = set(), set()
+        core.dealt_to = [-1] * self.tables.size
+        core.taken_by = [-1] * self.tables.size
         if dealer is None:
             dealer = self.first_dealer
         if dealer is None:
@@ -244,13 +248,16 @@ class Program:
         core.zones[self.pack] = order
         self._reset_deal(core)
         core.steps += len(order)  # a shuffle counts, so a deal that always redeals is stopped
-        roles = tuple(fn(core) for fn in self.seat_roles.values()) if self.seat_roles else ()
+        roles = tuple([fn(core) for fn in self.seat_roles.values()]) if self.seat_roles else ()
         self.emit(core, (ev.DEAL, core.deal_no + 1, core.dealer, roles))
 
     def _reset_deal(self, core: Core) -> None:
-        """The deal's own fields at its start (those of an auction only in a program that
-        has one: elsewhere they keep the values :meth:`new_core` gave them)."""
-        n, size = self.n, self.tables.size
+        """The deal's own fields at its start. A list or set already empty is kept (each
+        core has its own: :meth:`Core.copy` copies them); the auction's fields only in a
+        program with an auction, who was given and who took each card only in one that
+        reads them (elsewhere they keep what :meth:`new_core` gave them, or stale values
+        nothing reads)."""
+        n = self.n
         core.vars = [None] * len(self.var_names)
         core.trump = NO_TRUMP
         core.ti = self.tables.nsuits
@@ -260,16 +267,21 @@ class Program:
         core.tr_active = False
         core.tr_total = core.tr_no = 0
         core.tr_leader = core.tr_turn = -1
-        core.tr_cards = []
-        core.tr_players = []
+        if core.tr_cards:
+            core.tr_cards = []
+        if core.tr_players:
+            core.tr_players = []
         core.played = [False] * n
-        core.declared = set()
+        if core.declared:
+            core.declared = set()
         core.broken = [False] * len(self.lead_patterns)
         core.tricks_won = [0] * n
         if self.auctions:
             self._reset_auction(core)
-        core.calls = []
-        core.exposed = set()
+        if core.calls:
+            core.calls = []
+        if core.exposed:
+            core.exposed = set()
         core.deal_scores = core.scores[:]
         events = core.events
         if len(events._tail) >= SEAL_AT_LEAST:
@@ -277,8 +289,9 @@ class Program:
         core.deal_events = events._sealed + len(events._tail)
         core.chance = 0
         core.bids = [-1] * n
-        core.dealt_to = [-1] * size
-        core.taken_by = [-1] * size
+        if self.holders:
+            core.dealt_to = [-1] * self.tables.size
+            core.taken_by = [-1] * self.tables.size
 
     @staticmethod
     def _reset_auction(core: Core) -> None:
