@@ -47,6 +47,25 @@ def _ints(values: list[int]) -> str:
     return "(" + "".join(f"{int(v)}, " for v in values) + ")"
 
 
+def _total(values: list[int], seats: tuple[int, ...]) -> int:
+    """The sum of ``values`` at ``seats`` (a side's tricks, in written-out sources)."""
+    total = 0
+    for p in seats:
+        total += values[p]
+    return total
+
+
+def _side_tricks(sides: list[list[int]], who: Fn) -> Fn:
+    """``tricks(S)`` of a side: its members' tricks summed (a source when ``who`` has one)."""
+    fn = lambda core: sum(core.tricks_won[p] for p in sides[who(core)])  # noqa: E731
+    w = src.of(who)
+    if w is None:
+        return fn
+    total, members = src.key("o"), src.key("o")
+    return src.register(fn, f"{{{total}}}(core.tricks_won, {{{members}}}[{w.text}])", w,
+                        objects=((total, _total), (members, tuple(tuple(side) for side in sides))))
+
+
 def constant(value: Value) -> Fn:
     """A closure that always gives ``value`` (:func:`known` tells its value without a core)."""
 
@@ -167,7 +186,11 @@ class ExpressionCompiler:
                 fn = lambda core: bool(left(core)) or bool(right(core))  # noqa: E731
                 return src.register(fn, f"(True if ({a.text}) or ({b.text}) else False)", a, b) if a and b else fn
             if e.op in _ARITHMETIC:
-                return _checked_arithmetic(e.op, left, right, e.span.line)
+                fn = _checked_arithmetic(e.op, left, right, e.span.line)
+                if a and b and e.op in src.ARITHMETIC:
+                    text = src.arithmetic(e.op, a, b, MAX_NUMBER, f"line {e.span.line}: a number grew beyond 18 digits")
+                    src.register(fn, text.text, text)
+                return fn
             op = BINARY[e.op]
             fn = lambda core: op(left(core), right(core))  # noqa: E731
             compare = src.COMPARISONS.get(e.op)
@@ -301,7 +324,9 @@ class ExpressionCompiler:
                 if nsides != 2:
                     raise RuleRuntimeError("'opponents of' needs exactly two sides")
                 return 1 - s
-            return opponents
+            if a is None or nsides != 2:
+                return opponents
+            return src.register(opponents, f"1 - {_ints(side_of)}[{a.text}]" if is_player else f"1 - ({a.text})", a)
         return self.zone_expr(e)
 
     def zone_expr(self, e: m.Expr | m.ZoneRef, subject: Fn | None = None) -> Fn:
@@ -370,7 +395,7 @@ class ExpressionCompiler:
             if is_player:
                 fn = lambda core: core.tricks_won[who(core)]  # noqa: E731
                 return src.register(fn, f"core.tricks_won[{w.text}]", w) if w else fn
-            return lambda core: sum(core.tricks_won[p] for p in sides[who(core)])
+            return _side_tricks(sides, who)
         if e.name == "bids":
             if is_player:
                 return lambda core: max(core.bids[who(core)], 0)
@@ -379,7 +404,8 @@ class ExpressionCompiler:
             if is_player:
                 fn = lambda core: core.scores[side_of[who(core)]]  # noqa: E731
                 return src.register(fn, f"core.scores[{_ints(side_of)}[{w.text}]]", w) if w else fn
-            return lambda core: core.scores[who(core)]
+            fn = lambda core: core.scores[who(core)]  # noqa: E731
+            return src.register(fn, f"core.scores[{w.text}]", w) if w else fn
         if e.name == "points":
             won, per_side = prog.won, prog.won_kind == "side"
             table_name = ""

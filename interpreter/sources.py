@@ -95,6 +95,19 @@ def seat(inner: Source, n: int, message: str) -> Source:
     return Source(text, ((fail, raiser(message)), (isinstance_, isinstance)) + inner.objects)
 
 
+ARITHMETIC = {"+": "+", "-": "-", "*": "*"}
+"""The arithmetic operators a source writes (``%`` keeps its closure: its zero test)."""
+
+
+def arithmetic(op: str, a: Source, b: Source, bound: int, message: str) -> Source:
+    """``a op b`` (an operator of :data:`ARITHMETIC`), or a RuleRuntimeError with ``message``
+    when the value leaves ``-bound..bound``; ``a`` is computed before ``b``, as the closure does."""
+    t, fail = key("t"), key("o")
+    text = (f"({{{t}}} if {-int(bound)} <= ({{{t}}} := ({a.text}) {ARITHMETIC[op]} ({b.text})) <= {int(bound)} "
+            f"else {{{fail}}}())")
+    return Source(text, ((fail, raiser(message)),) + a.objects + b.objects)
+
+
 def render(source: Source, name_object: Callable[[Any], str]) -> str:
     """The source's text with its placeholders replaced: objects by the names
     ``name_object`` gives them in the module, temporaries by local names."""

@@ -334,7 +334,9 @@ def test_a_number_beyond_18_digits_in_a_generated_block_names_its_line_and_leave
     text = SHORT.replace("deal deal_number to each", "let big = deal_number * 999999999999999999")
     line = next(i for i, t in enumerate(text.splitlines(), 1) if "let big" in t)
     rules = tricklang.loads(text, path="big.trick")
-    assert f"# rule line {line}: set a variable" in codegen.generate(compile_ruleset(rules)).source
+    source = codegen.generate(compile_ruleset(rules)).source
+    assert f"# rule line {line}: set a variable" in source
+    assert "(core.deal_no + 1)) * (999999999999999999)" in source  # the product written out, with its check
     state = interpreter.new_game(rules, seed=1)
     rng = random.Random(1)
     with pytest.raises(interpreter.RuleRuntimeError, match=rf"^line {line}: a number grew beyond 18 digits"):
