@@ -298,6 +298,12 @@ def _deal_packets(w: Writer, prog: Program, ins: DealCards, pc: int, prog_name: 
 # ------------------------------------------------------------------ moving all cards
 
 
+def _written(w: Writer, name: str, fn: Any) -> str:
+    """An expression written out when it has a source, else its closure's call."""
+    text = expression(w, name, fn)
+    return text if text is not None else w.obj(name, fn) + "(core)"
+
+
 def _moves_all(ins: object) -> bool:
     """``move all [matching P] from Z to Y`` (a plain Move: not one to the bottom of a zone)."""
     return type(ins) is Move and ins.mode == "all"
@@ -310,8 +316,8 @@ def _move_all(w: Writer, prog: Program, ins: Move, pc: int) -> str:
     w.rule_line(ins.line, f"move cards (instruction {pc})")
     name = w.obj(f"m{pc}_PROG", prog)
     with w.block(f"def {fn}(core):"):
-        w.line(f"s = {w.obj(f'm{pc}_SOURCE', ins.source)}(core)")
-        w.line(f"d = {w.obj(f'm{pc}_DEST', ins.dest)}(core)")
+        w.line(f"s = {_written(w, f'm{pc}_SOURCE', ins.source)}")
+        w.line(f"d = {_written(w, f'm{pc}_DEST', ins.dest)}")
         w.line("zones = core.zones")
         w.line("src = zones[s]")
         if ins.test is None:

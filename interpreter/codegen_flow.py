@@ -52,7 +52,7 @@ _CALLED = (
 turn. Any other (the end of the deal, a redeal, a remedy's return or its moves in trick
 play) ends a block, and ``advance`` runs it."""
 
-_NEVER_END = (dealing.DealCards, dealing.TurnUp, dealing.SetTrump, dealing.Draw)
+_NEVER_END = (dealing.DealCards, dealing.TurnUp, dealing.SetTrump, dealing.Draw, flow.SetBuiltin)
 """Called instructions that never end the match (no test of ``core.terminal`` after them)."""
 
 

@@ -1,6 +1,6 @@
-"""Generated code for automatic instructions between decisions that turn up cards and set
-the trump: ``turn up K to Z``, ``trump is suit of Z``, ``trump is S`` (drawing is
-:mod:`interpreter.codegen_draw`'s). Each is the instruction's ``run`` written out for one
+"""Generated code for automatic instructions between decisions that turn up cards, set
+the trump or the contract: ``turn up K to Z``, ``trump is suit of Z``, ``trump is S``,
+``set maker = P``, ``set bid = N`` (drawing is :mod:`interpreter.codegen_draw`'s). Each is the instruction's ``run`` written out for one
 program: the same checks, the same messages naming the rule line, the same events; the
 blocks of :mod:`interpreter.codegen_flow` call them in turn, as they call generated dealing.
 
@@ -19,6 +19,7 @@ from .codegen_base import expression
 from .dealing import SetTrump, TurnUp
 from .errors import RuleRuntimeError
 from .expressions import known
+from .flow import SetBuiltin
 from .program import Program
 
 if TYPE_CHECKING:
@@ -29,14 +30,16 @@ def written(ins: object) -> bool:
     """Whether :func:`write` writes this instruction (``trump is no trump`` stays generic)."""
     if type(ins) is TurnUp:
         return True
-    return type(ins) is SetTrump and ins.source in ("zone", "fixed")
+    return type(ins) is SetTrump and ins.source in ("zone", "fixed") or type(ins) is SetBuiltin
 
 
 def write(w: Writer, prog: Program, ins: Any, pc: int) -> str:
     """Write the instruction's ``run`` (one :func:`written` says yes to); returns its name."""
     if type(ins) is TurnUp:
         return _turn_up(w, prog, ins, pc)
-    return _set_trump(w, prog, ins, pc)
+    if type(ins) is SetTrump:
+        return _set_trump(w, prog, ins, pc)
+    return _set_builtin(w, prog, ins, pc)
 
 
 def _value(w: Writer, name: str, fn: Any) -> str:
@@ -104,5 +107,25 @@ def _set_trump(w: Writer, prog: Program, ins: SetTrump, pc: int) -> str:
             w.line(f"core.trump = {suit}")
             w.line(f"core.ti = {suit if suit != NO_TRUMP else int(prog.tables.nsuits)}")
             w.line(f"{name}.emit(core, ({int(ev.TRUMP)}, {suit if suit != NO_TRUMP else -1}, None, {laws}))")
+        w.line("core.pc += 1")
+    return fn
+
+
+def _set_builtin(w: Writer, prog: Program, ins: SetBuiltin, pc: int) -> str:
+    """``set maker = P`` or ``set bid = N``: :meth:`SetBuiltin.run
+    <interpreter.flow.SetBuiltin.run>` written out (the same event, a dict)."""
+    fn = f"k{pc}_run"
+    w.line()
+    w.rule_line(ins.line, f"set the maker or bid (instruction {pc})")
+    name = w.obj(f"k{pc}_PROG", prog)
+    laws = f", 'laws': list({w.obj(f'k{pc}_LAWS', ins.laws)})" if ins.laws else ""
+    with w.block(f"def {fn}(core):"):
+        w.line(f"v = {_value(w, f'k{pc}_VALUE', ins.value)}")
+        if ins.name == "maker":
+            w.line("core.maker = v")
+            w.line(f"{name}.emit(core, {{'type': 'maker', 'maker': v{laws}}})")
+        else:
+            w.line("core.bid = v")
+            w.line(f"{name}.emit(core, {{'type': 'contract_bid', 'bid': v{laws}}})")
         w.line("core.pc += 1")
     return fn

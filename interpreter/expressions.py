@@ -66,6 +66,24 @@ def _side_tricks(sides: list[list[int]], who: Fn) -> Fn:
                         objects=((total, _total), (members, tuple(tuple(side) for side in sides))))
 
 
+def _partner(sides: list[list[int]], side_of: list[int], arg: Fn) -> Fn:
+    """``partner of P`` (``arg`` a checked seat): the next member of P's side; a source
+    (a table of each seat's partner) when ``arg`` has one."""
+
+    def partner(core: Core) -> int:
+        p = arg(core)
+        members = sides[side_of[p]]
+        return members[(members.index(p) + 1) % len(members)]
+    a = src.of(arg)
+    if a is None:
+        return partner
+    partners = []
+    for p in range(len(side_of)):
+        members = sides[side_of[p]]
+        partners.append(members[(members.index(p) + 1) % len(members)])
+    return src.register(partner, f"{_ints(partners)}[{a.text}]", a)
+
+
 def constant(value: Value) -> Fn:
     """A closure that always gives ``value`` (:func:`known` tells its value without a core)."""
 
@@ -283,13 +301,7 @@ class ExpressionCompiler:
             fn = lambda core: (arg(core) - 1) % n  # noqa: E731
             return src.register(fn, f"(({a.text}) - 1) % {int(n)}", a) if a else fn
         if e.name == "partner":
-            sides, side_of = prog.sides, prog.side_of
-
-            def partner(core: Core) -> int:
-                p = arg(core)
-                members = sides[side_of[p]]
-                return members[(members.index(p) + 1) % len(members)]
-            return partner
+            return _partner(prog.sides, prog.side_of, arg)
         if e.name == "side":
             side_of = prog.side_of
             fn = lambda core: side_of[arg(core)]  # noqa: E731
