@@ -176,6 +176,23 @@ class TricksGen(InstructionGen):
                     w.line(f"{what} = True")
 
     # -------------------------------------------------------------- ready / actor
+    def _first_trick(self, generic: str) -> None:
+        """Trick play's set-up (as ``Tricks.ready``): the count of tricks, then the first
+        leader; a leader that is no seat goes to the generic set-up, which names the rule
+        line in its error."""
+        w, ins = self.w, self.ins
+        w.rule_line(ins.line, "trick play begins: the count of tricks and the first leader")
+        w.line(f"total = {self.value('COUNT', ins.count)}")
+        w.line(f"leader = {self.value('LEADER', ins.leader)}")
+        with w.block(f"if type(leader) is not int or not 0 <= leader < {self.prog.n!r}:"):
+            w.line(f"return {generic}")
+        w.line("core.tr_active = True")
+        w.line("core.tr_total = total")
+        w.line("core.tr_no = 0")
+        w.line("core.tr_leader = core.tr_turn = leader")
+        w.line("core.tr_cards = []")
+        w.line("core.tr_players = []")
+
     def _ready(self) -> str:
         """``ready``: whether a player is to act (``fast_play`` has its own lines for the
         moment a trick is taken, see :meth:`_ready_after_trick`)."""
@@ -184,7 +201,7 @@ class TricksGen(InstructionGen):
             hands = " or ".join(f"zones[{prog.hand + q}]" for q in range(prog.n))
             generic = f"{self.name('TRICKS')}.ready({self.name('GENERIC')}, core)"
             with w.block("if not core.tr_active:"):
-                w.line(f"return {generic}")
+                self._first_trick(generic)
             w.line("zones = core.zones")
             with w.block("if not core.tr_cards:"):
                 with w.block(f"if core.tr_no >= core.tr_total or not ({hands}):"):

@@ -416,3 +416,31 @@ def test_a_block_passes_a_referees_pause_outside_table_mode_and_stops_there_in_t
     table = interpreter.new_game(rules, seed=3, mode="table")
     assert table.phase == "deal" and table.legal_actions().texts()[0] == "continue"
 
+
+
+COUNTED = SHORT.replace("  deal deal_number to each\n", "").replace(
+    "tricks 2, left of dealer leads first", "tricks 2 + 2 % (2 - deal_number), left of dealer leads first")
+
+
+def _until_failure(rules: tricklang.Ruleset) -> tuple[str, int, str]:
+    """Play seed 1 until a rule fails; the error, the actions taken and the state before."""
+    state, rng = interpreter.new_game(rules, seed=1), random.Random(1)
+    with pytest.raises(interpreter.RuleRuntimeError) as failure:
+        while not state.is_terminal():
+            action = state.sample_action(rng)
+            before = state.to_json()
+            state.apply(action)
+    assert state.to_json() == before  # the failing action is refused as a whole
+    return str(failure.value), len(state.actions), before
+
+
+def test_generated_trick_play_sets_up_its_first_trick_as_the_generic_code_and_names_its_line(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = tricklang.loads(COUNTED, path="counted.trick")
+    source = codegen.generate(compile_ruleset(rules)).source
+    line = next(i for i, t in enumerate(COUNTED.splitlines(), 1) if t.strip().startswith("tricks "))
+    assert f"# rule line {line}: trick play begins" in source
+    generated = _until_failure(rules)  # the second deal's count is 2 % 0
+    assert generated[0] == f"line {line}: '%' by zero" and generated[1] == 3  # the 4th card ends deal 1
+    monkeypatch.setattr(codegen, "ENABLED", False)
+    assert _until_failure(rules) == generated
