@@ -468,9 +468,10 @@ class TricksGen(InstructionGen):
         won = f"{prog.won} + {self.name('SIDE')}[winner]" if prog.won_kind == "side" else f"{prog.won} + winner"
         w.line(f"zones[{won}].extend(cards)")
         w.line("core.tricks_won[winner] += 1")
-        w.line("taken_by = core.taken_by")
-        with w.block("for c in cards:"):
-            w.line("taken_by[c] = winner")
+        if prog.holders:  # who took each card: kept only where a rule reads it (`taker of`)
+            w.line("taken_by = core.taken_by")
+            with w.block("for c in cards:"):
+                w.line("taken_by[c] = winner")
         for pat, _ in ins.lead_rules:
             with w.block(f"if not core.broken[{pat}] and not {self.name(f'LEAD{pat}SET')}[ti].isdisjoint(cards):"):
                 w.line(f"core.broken[{pat}] = True")

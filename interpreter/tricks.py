@@ -279,9 +279,10 @@ class Tricks(Instruction):
         won = prog.won + (prog.side_of[winner] if prog.won_kind == "side" else winner)
         core.zones[won].extend(cards)
         core.tricks_won[winner] += 1
-        taken_by = core.taken_by
-        for c in cards:
-            taken_by[c] = winner
+        if prog.holders:  # who took each card: kept only where a rule reads it (`taker of`)
+            taken_by = core.taken_by
+            for c in cards:
+                taken_by[c] = winner
         for pat_index, _ in self.lead_rules:
             test = prog.lead_patterns[pat_index][core.ti]
             if any(test[c] for c in cards):
