@@ -11,7 +11,7 @@ from tricklang.walk import Unknown
 from . import sources
 from .expressions import known
 from .flow import MAX_NUMBER
-from .program import Program
+from .program import MAX_STEPS_PER_DEAL, Program
 
 if TYPE_CHECKING:
     from .codegen import Writer
@@ -22,8 +22,9 @@ class InstructionGen:
 
     PREFIX = "i"
 
-    def __init__(self, w: Writer, prog: Program, ins: Any, pc: int) -> None:
+    def __init__(self, w: Writer, prog: Program, ins: Any, pc: int, leaders: frozenset[int] = frozenset()) -> None:
         self.w, self.prog, self.ins, self.pc = w, prog, ins, pc
+        self.leaders = leaders  # the instructions a generated block starts at (``b<pc>_run``)
 
     def name(self, what: str) -> str:
         return f"{self.PREFIX}{self.pc}_{what}"
@@ -48,6 +49,31 @@ class InstructionGen:
         if text is not None:
             return text
         return self.obj(what, fn) + "(core)"
+
+
+    def advance_from(self, target: int, ready_at_once: bool) -> None:
+        """Lines that go on from a decision just taken as ``Program.advance(core)`` does with
+        ``core.pc`` at ``target`` (the same steps counted, the same errors), then ``return p``:
+        a decision ``ready_at_once`` is the next one; a generated block is called here (as
+        advance's first step calls it), and advance goes on from where it stops."""
+        w = self.w
+        w.line(f"core.pc = {int(target)}")
+        if ready_at_once:
+            w.line("core.steps = 1  # advance's first step: the decision is ready")
+        elif target in self.leaders:
+            w.line("core.steps = 1  # advance's first step: the block")
+            w.line(f"b{int(target)}_run(core)")
+            with w.block("if not core.terminal:  # advance's next step, written out: a decision ready?"):
+                w.line(f"ins = {self.obj('INSTRUCTIONS', self.prog.instructions)}[core.pc]")
+                w.line("steps = core.steps + 1")
+                with w.block(f"if ins.decision and steps <= {int(MAX_STEPS_PER_DEAL)}:"):
+                    w.line("core.steps = steps")
+                    with w.block("if ins.ready(core):"):
+                        w.line("return p")
+            w.line(f"{self.obj('PROG', self.prog)}.advance(core, core.steps)  # on from where the block stopped")
+        else:
+            w.line(f"{self.obj('PROG', self.prog)}.advance(core)")
+        w.line("return p")
 
 
 def expression(w: Writer, base: str, fn: Any) -> str | None:

@@ -17,7 +17,13 @@ import random
 
 from . import events as ev
 from .codegen_base import InstructionGen
-from .decisions import Choose
+from .decisions import Choose, PlayerDecision
+
+
+def ready_at_once(ins: object) -> bool:
+    """Whether ``ready`` of this instruction is always True (a choice, naming a trump...:
+    ``PlayerDecision.ready``, never replaced by generated code)."""
+    return isinstance(ins, PlayerDecision) and type(ins).ready is PlayerDecision.ready
 
 
 class ChooseGen(InstructionGen):
@@ -30,7 +36,8 @@ class ChooseGen(InstructionGen):
         w, ins = self.w, self.ins
         w.line()
         w.rule_line(ins.line, f"a choice of {len(ins.names)} options (instruction {self.pc})")
-        return [(self.pc, "fast_draw", self._draw()), (self.pc, "take", self._take())]
+        return [(self.pc, "fast_draw", self._draw()), (self.pc, "take", self._take()),
+                (self.pc, "take_step", self._step())]
 
     def _draw(self) -> str:
         w, fn = self.w, self.name("draw")
@@ -63,5 +70,30 @@ class ChooseGen(InstructionGen):
             w.line("verb = action.verb")
             w.line(f"{self.obj('PROG', self.prog)}.emit(core, ({int(ev.CHOICE)}, p, verb, {self.obj('LAWS', ins.laws)}))")
             w.line(f"core.pc = {target}[verb]")
+            w.line("return p")
+        return fn
+
+    def _step(self) -> str:
+        """``take_step``: ``take``, then on to the next decision as ``Program.advance`` goes,
+        each option's target known here (a choice there: ready at once; a block: called)."""
+        w, ins, fn = self.w, self.ins, self.name("step")
+        target = self.obj("TARGET", {name: ins.targets[i] for name, i in ins.position.items()})
+        prog = self.obj("PROG", self.prog)
+        w.line()
+        with w.block(f"def {fn}(core, action):"):
+            w.line(f"p = {self.value('PLAYER', ins.player)}")
+            with w.block("if core.declared:"):
+                w.line(f"{self.obj('APPLY', Choose.apply)}({self.obj('INS', ins)}, core, action)"
+                       "  # an option withheld once: the generic method")
+                w.line(f"{prog}.advance(core)")
+                w.line("return p")
+            w.line("verb = action.verb")
+            w.line(f"{prog}.emit(core, ({int(ev.CHOICE)}, p, verb, {self.obj('LAWS', ins.laws)}))")
+            for k, (name, i) in enumerate(ins.position.items()):
+                t = ins.targets[i]
+                with w.block(f"if verb == {self.obj(f'NAME{k}', name)}:"):
+                    self.advance_from(t, ready_at_once(self.prog.instructions[t]) if 0 <= t < len(self.prog.instructions) else False)
+            w.line(f"core.pc = {target}[verb]  # (an unknown option: KeyError, as take)")
+            w.line(f"{prog}.advance(core)")
             w.line("return p")
         return fn

@@ -43,8 +43,9 @@ class SelectGen(InstructionGen):
         if ins.test is not None:
             w.const(self.name("TEST"), tuple(_mask(row) for row in ins.test))
         ready, legal, draw, apply = self._ready(), self._legal(), self._draw(), self._apply()
+        step = self._apply(step=True)
         return [(self.pc, "ready", ready), (self.pc, "legal", legal), (self.pc, "fast_draw", draw),
-                (self.pc, "apply", apply), (self.pc, "take", apply)]
+                (self.pc, "apply", apply), (self.pc, "take", apply), (self.pc, "take_step", step)]
 
     # -------------------------------------------------------------- counts
     def _source(self) -> None:
@@ -135,15 +136,20 @@ class SelectGen(InstructionGen):
                    f"lo, hi, {self.obj('CODES', tables.codes)}, {int(MAX_CHOICES)})")
         return fn
 
-    def _apply(self) -> str:
+    def _apply(self, step: bool = False) -> str:
         """``apply``, which returns the seat that chose (so it is ``take`` too). Whose hand
-        a destination zone is, and which seats see each zone, are tables of the program."""
+        a destination zone is, and which seats see each zone, are tables of the program.
+        With ``step``, ``take_step``: the same, then on to the next decision as
+        ``Program.advance`` goes (the block after the selection called at once)."""
         w, ins, prog = self.w, self.ins, self.prog
-        fn = self.name("apply")
+        fn = self.name("step" if step else "apply")
         prog_name = self.obj("PROG", prog)  # its emit looked up when called
         w.line()
-        owner = w.const(self.name("HAND_OF"), tuple(z.owner if z.name == "hand" else -1 for z in prog.zones))
-        seen = w.const(self.name("SEEN"), tuple(int(z.mask) for z in prog.zones))
+        if step:
+            owner, seen = self.name("HAND_OF"), self.name("SEEN")
+        else:
+            owner = w.const(self.name("HAND_OF"), tuple(z.owner if z.name == "hand" else -1 for z in prog.zones))
+            seen = w.const(self.name("SEEN"), tuple(int(z.mask) for z in prog.zones))
         every = int(prog.all_mask)
         with w.block(f"def {fn}(core, action):"):
             w.line(f"p = {self.value('PLAYER', ins.player)}")
@@ -179,6 +185,9 @@ class SelectGen(InstructionGen):
             laws = self.obj("LAWS", ins.laws)
             w.line(f"{prog_name}.emit(core, ({int(ev.SELECT)}, {self.obj('VERB', ins.verb)}, p, tuple(cards), s, d, "
                    f"{laws}, mask))")
-            w.line("core.pc += 1")
-            w.line("return p")
+            if step:
+                self.advance_from(self.pc + 1, False)
+            else:
+                w.line("core.pc += 1")
+                w.line("return p")
         return fn

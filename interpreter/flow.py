@@ -44,6 +44,9 @@ class Instruction:
     # acted (State's apply uses it in place of ``actor`` then ``apply``).
     fast_draw: Callable[[Core, random.Random], Action | None] | None = None
     take: Callable[[Core, Action], int] | None = None
+    # and ``take`` followed by ``Program.advance`` (the automatic steps up to the next
+    # decision), the target's generated block called at once: State's apply of a drawn action.
+    take_step: Callable[[Core, Action], int] | None = None
 
     def __init__(self, prog: Program) -> None:
         self.prog = prog

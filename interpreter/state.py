@@ -265,7 +265,10 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts):
         if drawn is not None and drawn[1] is action and drawn[0] is self._legal:  # drawn, nothing changed since
             play = drawn[2]
             if play is None:
-                self._apply_unchecked(action)
+                if drawn[0] is _UNLISTED:  # a generated decision's draw (fast_draw): its generated take
+                    self._take_drawn(action)
+                else:
+                    self._apply_unchecked(action)
                 return
             core = self.core  # generated trick play (fast_play), the hottest path: as playout does
             n = len(self.actors)
@@ -325,6 +328,27 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts):
         except Exception as err:  # a rule failed at run time: the state goes back as it was
             self._rolled_back(err)
         self.actions.append(action)  # its text is read when the log is
+        self.actors.append(actor)
+
+    def _take_drawn(self, action: Action) -> None:
+        """:meth:`_apply_unchecked` of an action a generated decision drew (``fast_draw``):
+        a regular action (the random step draws none irregular) that its ``take`` carries out."""
+        core = self.core
+        n = len(self.actors)
+        if not n % CHECKPOINT_EVERY and n:
+            self._checkpoint_at(n)
+        self._legal = None
+        ins = self.program.instructions[core.pc]
+        step = ins.take_step
+        try:
+            if step is not None:  # generated: take, and on to the next decision
+                actor = step(core, action)
+            else:
+                actor = ins.take(core, action)  # type: ignore[misc]
+                self.program.advance(core)
+        except Exception as err:  # a rule failed at run time: the state goes back as it was
+            self._rolled_back(err)
+        self.actions.append(action)
         self.actors.append(actor)
 
     def _checkpoint_at(self, n: int) -> None:

@@ -247,3 +247,27 @@ def test_a_generator_of_another_class_is_asked_for_every_card() -> None:
     plays = sum(a.startswith("play ") for a in plain.actions)
     assert plays and rng.calls == rng2.calls >= plays
     assert stepped.to_json() == played.to_json() == plain.to_json()
+
+
+def _fields(core: Any) -> dict[str, Any]:
+    """A core's data, its event log as a list (the steps counted since the decision included)."""
+    return {name: (list(getattr(core, name)) if name == "events" else getattr(core, name)) for name in core.__slots__}
+
+
+@pytest.mark.parametrize("game", ["ecarte", "cinch", "euchre"])
+def test_a_generated_take_step_goes_on_as_take_then_advance(game: str) -> None:
+    """``take_step`` (take, then the target's block called at once) leaves the core as
+    ``take`` and ``Program.advance`` leave it: the same data, events and steps counted."""
+    state = interpreter.new_game(tricklang.load(bundled_games()[game]), seed=2)
+    rng, stepped = random.Random(2), 0
+    while not state.is_terminal() and len(state.actions) < 400:
+        action = state.sample_action(rng)
+        ins = state.program.instructions[state.core.pc]
+        if ins.take_step is not None:
+            one, two = state.core.copy(), state.core.copy()
+            assert ins.take_step(one, action) == ins.take(two, action)  # type: ignore[misc]
+            state.program.advance(two)
+            assert _fields(one) == _fields(two)
+            stepped += 1
+        state.apply(action)
+    assert stepped > 5
