@@ -6,7 +6,8 @@ stand for.
 What runs as generated code: trick play (``Tricks``: getting a trick ready, who is to
 act, the legal plays, playing a card, taking the trick; written by
 :mod:`interpreter.codegen_tricks`, which also gives the random step of
-:meth:`interpreter.State.sample_action` its cards and its play), dealing (``DealCards``),
+:meth:`interpreter.State.sample_action` its cards and its play, and :meth:`interpreter.State.playout`
+a run of cards, see :mod:`interpreter.codegen_runs`), dealing (``DealCards``),
 card selections (``Select``, see :mod:`interpreter.codegen_select`), choices (``Choose``,
 see :mod:`interpreter.codegen_choose`), drawing (``Draw``, see :mod:`interpreter.codegen_draw`),
 auctions (``Auction``, see :mod:`interpreter.codegen_bids`) and the steps between decisions

@@ -93,3 +93,21 @@ def expression(w: Writer, base: str, fn: Any) -> str | None:
                 return name
             i += 1
     return "(" + sources.render(source, name_object) + ")"
+
+
+def card_mask(row: list[bool] | tuple[bool, ...]) -> int:
+    """The cards of a row of booleans (one per card) as a bitmask."""
+    return sum(1 << c for c, on in enumerate(row) if on)
+
+
+def any_mask(tables: list[list[list[bool]]], ti: int) -> int:
+    """The cards any of these pattern tables matches under trump index ti."""
+    out = 0
+    for table in tables:
+        out |= card_mask(table[ti])
+    return out
+
+
+def trump_masks(table: list[list[bool]]) -> tuple[int, ...]:
+    """A pattern's table (per trump index, per card) as one bitmask per trump index."""
+    return tuple(card_mask(row) for row in table)

@@ -12,11 +12,12 @@ from collections.abc import Callable
 from itertools import filterfalse
 from typing import TYPE_CHECKING, Any
 
+from . import codegen_runs as runs
 from . import events as ev
 from . import tricks as tr
 from . import windows
 from .cards import NO_TRUMP
-from .codegen_base import InstructionGen
+from .codegen_base import InstructionGen, any_mask, card_mask, trump_masks
 from .dealing import set_trump
 from .legal import LegalActions
 from .program import Program
@@ -25,21 +26,9 @@ if TYPE_CHECKING:
     from .codegen import Writer
 
 
-def _mask(row: list[bool] | tuple[bool, ...]) -> int:
-    return sum(1 << c for c, on in enumerate(row) if on)
-
-
 def plus(base: int, index: str) -> str:
     """The source of ``base + index`` (``index`` alone when the base is 0)."""
     return f"{int(base)} + {index}" if base else index
-
-
-def _any_mask(tables: list[list[list[bool]]], ti: int) -> int:
-    """The cards any of these pattern tables matches under trump index ti."""
-    out = 0
-    for table in tables:
-        out |= _mask(table[ti])
-    return out
 
 
 def _cards(mask: int) -> frozenset[int]:
@@ -62,11 +51,6 @@ def _beats(power: list[list[list[int]]], nsuits: int, size: int) -> tuple[tuple[
         return shared.setdefault(stronger, stronger.__contains__)
     return tuple(tuple(tuple(beating(per_led[led], c) for c in range(size)) for led in range(nsuits))
                  for per_led in power)
-
-
-def _masks(table: list[list[bool]]) -> tuple[int, ...]:
-    """A pattern's table (per trump index, per card) as one bitmask per trump index."""
-    return tuple(_mask(row) for row in table)
 
 
 _OBLIGATIONS = {  # the comment of each obligation (never the rule file's text)
@@ -93,7 +77,7 @@ class TricksGen(InstructionGen):
         """The source of a guard's test (a call of a closure handed to the module)."""
         if fn is None:
             return "True"
-        return self.w.obj(self.name(what), fn) + "(core)"
+        return self.obj(what, fn) + "(core)"  # (once: the legal plays and the random step's cards both test it)
 
     def write(self) -> list[tuple[int, str, str]]:
         w, ins = self.w, self.ins
@@ -109,15 +93,17 @@ class TricksGen(InstructionGen):
             (self.pc, "fast_play", self._play("step", ready=True)),
             (self.pc, "apply", self._apply(self._play("play", ready=False))),
         ]
+        if runs.possible(self):
+            out.append((self.pc, "fast_run", runs.TrickRunGen(self).write()))
         return out
 
     def _tables(self) -> None:
         w, t, n = self.w, self.prog.tables, self.nt
         w.const(self.name("EFF"), tuple(tuple(row) for row in t.eff_suit))
-        follow = tuple(tuple(_mask([t.eff_suit[ti][c] == led for c in range(t.size)]) for led in range(t.nsuits))
+        follow = tuple(tuple(card_mask([t.eff_suit[ti][c] == led for c in range(t.size)]) for led in range(t.nsuits))
                        for ti in range(n))
         w.const(self.name("FOLLOW"), follow)
-        trumps = tuple(_mask([ti < t.nsuits and t.eff_suit[ti][c] == ti for c in range(t.size)]) for ti in range(n))
+        trumps = tuple(card_mask([ti < t.nsuits and t.eff_suit[ti][c] == ti for c in range(t.size)]) for ti in range(n))
         w.const(self.name("TRUMPS"), trumps)
         w.const(self.name("POWER"), tuple(tuple(tuple(row) for row in per_led) for per_led in t.power))
         w.const(self.name("NEXT"), tuple((p + 1) % self.prog.n for p in range(self.prog.n)))
@@ -136,13 +122,13 @@ class TricksGen(InstructionGen):
         if self.windows:
             w.obj(self.name("after_play"), windows.after_play)
         for pat, _ in self.ins.lead_rules:
-            w.const(self.name(f"LEAD{pat}"), _masks(self.prog.lead_patterns[pat]))
-            self._members(f"LEAD{pat}IN", _masks(self.prog.lead_patterns[pat]))
-            w.obj(self.name(f"LEAD{pat}SET"), tuple(_cards(m) for m in _masks(self.prog.lead_patterns[pat])))
+            w.const(self.name(f"LEAD{pat}"), trump_masks(self.prog.lead_patterns[pat]))
+            self._members(f"LEAD{pat}IN", trump_masks(self.prog.lead_patterns[pat]))
+            w.obj(self.name(f"LEAD{pat}SET"), tuple(_cards(m) for m in trump_masks(self.prog.lead_patterns[pat])))
         for i, ob in enumerate(self.ins.obligations):
             if ob.test is not None:
-                w.const(self.name(f"OB{i}"), _masks(ob.test))
-                self._members(f"OB{i}IN", _masks(ob.test))
+                w.const(self.name(f"OB{i}"), trump_masks(ob.test))
+                self._members(f"OB{i}IN", trump_masks(ob.test))
         # Tests of a card's membership, for filter: cheaper than a bitmask's test in a loop.
         w.obj(self.name("FOLLOWIN"), tuple(tuple(_member(m) for m in per_ti) for per_ti in follow))
         if self.ins.may_trump:  # the cards of the suit led and the trumps
@@ -154,9 +140,9 @@ class TricksGen(InstructionGen):
         after = [d for d in self.ins.declarations if d.after_lead]
         before = [d for d in self.ins.declarations if not d.after_lead]
         # The cards some declaration names (under each trump): none held, none to declare.
-        w.const(self.name("AFTER"), tuple(_any_mask([d.test for d in after], ti) for ti in range(n)))
-        w.const(self.name("DECLARE"), tuple(_any_mask([d.test for d in before], ti) for ti in range(n)))
-        w.obj(self.name("DECLARESET"), tuple(_cards(_any_mask([d.test for d in before], ti)) for ti in range(n)))
+        w.const(self.name("AFTER"), tuple(any_mask([d.test for d in after], ti) for ti in range(n)))
+        w.const(self.name("DECLARE"), tuple(any_mask([d.test for d in before], ti) for ti in range(n)))
+        w.obj(self.name("DECLARESET"), tuple(_cards(any_mask([d.test for d in before], ti)) for ti in range(n)))
         if any(ob.kind == "beat_if_able" for ob in self.ins.chain):
             w.obj(self.name("BEATIN"), _beats(t.power, t.nsuits, t.size))
 
@@ -195,7 +181,7 @@ class TricksGen(InstructionGen):
 
     def _ready(self) -> str:
         """``ready``: whether a player is to act (``fast_play`` has its own lines for the
-        moment a trick is taken, see :meth:`_ready_after_trick`)."""
+        moment a trick is taken, see :meth:`ready_after_trick`)."""
         w, prog, fn = self.w, self.prog, self.name("ready")
         with w.block(f"def {fn}(core):"):
             hands = " or ".join(f"zones[{prog.hand + q}]" for q in range(prog.n))
@@ -383,8 +369,7 @@ class TricksGen(InstructionGen):
         does once a trick is taken (``Program.advance``'s first step), and says whether
         the flow must go on: True when trick play is over, False when the next seat is
         to play (ready as he is: his hand holds a card, or the trick was just set up)."""
-        w, prog, ins, fn = self.w, self.prog, self.ins, self.name(what)
-        generic = self.name("GENERIC")
+        w, ins, fn = self.w, self.ins, self.name(what)
         w.line("# a card played" + ("; True when trick play is over" if ready else ""))
         with w.block(f"def {fn}(core, card):"):
             w.line("p = core.tr_turn")
@@ -394,46 +379,60 @@ class TricksGen(InstructionGen):
                 with w.block(f"if core.trump == {NO_TRUMP} and core.tr_no == 0 and not cards:"):
                     w.line(f"{self.name('set_trump')}({self.name('PROG')}, core, {self.name('SUIT')}[card], p, "
                            f"{self.name('SETLAWS')})")
-            w.line("zones = core.zones")
-            w.line(f"zones[{plus(prog.hand, 'p')}].remove(card)")
-            w.line("cards.append(card)")
-            w.line("players = core.tr_players")
-            w.line("players.append(p)")
-            w.line("core.played[p] = True")
-            assert ev.play(1, 2, 3) == 3 << 15 | 2 << 5 | 1  # the entry written below
-            w.line("core.events.append((core.tr_no + 1) << 15 | card << 5 | p)")
-            if self.windows:
-                with w.block(f"if len(cards) == 1 and {self.name('AFTER')}[core.ti] >> card & 1:"):
-                    w.line(f"{self.name('after_play')}({generic}, core, p)")
-            # the next seat with cards, unless all have played or he has: then the trick is taken
-            with w.block(f"if len(players) < {int(prog.n)}:"):
-                w.line(f"q = {self.name('NEXT')}[p]")
-                with w.block(f"while q != p and not zones[{plus(prog.hand, 'q')}]:"):
-                    w.line(f"q = {self.name('NEXT')}[q]")
-                with w.block("if q != core.tr_leader and q != p and q not in players:"):
-                    w.line("core.tr_turn = q")
-                    w.line("return False" if ready else "return")
+            self.play_card(["return False" if ready else "return"])
             if not ready:
                 w.line(f"{self.name('finish')}(core)")
                 return fn
-            self._finish_body()  # `finish` and `ready` written inline: no call a trick
-            self._ready_after_trick()
+            self.finish_body()  # `finish` and `ready` written inline: no call a trick
+            self.ready_after_trick(["return True"], ["return False"],
+                                   [f"return not {self.name('TRICKS')}.ready({self.name('GENERIC')}, core)"])
         return fn
 
-    def _ready_after_trick(self) -> None:
+    def play_card(self, next_seat: list[str]) -> None:
+        """The lines that play ``card`` from the hand of ``p`` to the trick (``cards``, the
+        cards on the table): the lines ``next_seat`` end the step when the trick goes on
+        (the next seat to play set); after them the trick is complete."""
+        w, prog = self.w, self.prog
+        w.line("zones = core.zones")
+        w.line(f"zones[{plus(prog.hand, 'p')}].remove(card)")
+        w.line("cards.append(card)")
+        w.line("players = core.tr_players")
+        w.line("players.append(p)")
+        w.line("core.played[p] = True")
+        assert ev.play(1, 2, 3) == 3 << 15 | 2 << 5 | 1  # the entry written below
+        w.line("core.events.append((core.tr_no + 1) << 15 | card << 5 | p)")
+        if self.windows:
+            with w.block(f"if len(cards) == 1 and {self.name('AFTER')}[core.ti] >> card & 1:"):
+                w.line(f"{self.name('after_play')}({self.name('GENERIC')}, core, p)")
+        # the next seat with cards, unless all have played or he has: then the trick is taken
+        with w.block(f"if len(players) < {int(prog.n)}:"):
+            w.line(f"q = {self.name('NEXT')}[p]")
+            with w.block(f"while q != p and not zones[{plus(prog.hand, 'q')}]:"):
+                w.line(f"q = {self.name('NEXT')}[q]")
+            with w.block("if q != core.tr_leader and q != p and q not in players:"):
+                w.line("core.tr_turn = q")
+                for line in next_seat:
+                    w.line(line)
+
+    def ready_after_trick(self, over: list[str], goes_on: list[str], generic: list[str]) -> None:
         """The lines of ``ready`` once a trick is taken (no card on the table, ``winner``
-        to lead), written inline in ``fast_play``: whether trick play is over."""
+        to lead), written inline after the trick is taken: they end with the lines ``over``
+        when trick play is over, ``goes_on`` when the next trick is ready, ``generic`` (which
+        ask ``Tricks.ready``) when trick play was stopped meanwhile."""
         w, prog = self.w, self.prog
         with w.block("if not core.tr_active:"):
-            w.line(f"return not {self.name('TRICKS')}.ready({self.name('GENERIC')}, core)")
+            for line in generic:
+                w.line(line)
         hands = " or ".join(f"zones[{prog.hand + q}]" for q in range(prog.n))
         with w.block(f"if no >= core.tr_total or not ({hands}):"):
             w.line("core.tr_active = False")
             w.line("core.pc += 1")
-            w.line("return True")
+            for line in over:
+                w.line(line)
         with w.block(f"if not zones[{plus(prog.hand, 'winner')}]:"):
             w.line(f"core.tr_turn = {self.name('GENERIC')}._next_with_cards(core, winner)")
-        w.line("return False")
+        for line in goes_on:
+            w.line(line)
 
     def _finish(self) -> str:
         w, prog, fn = self.w, self.prog, self.name("finish")
@@ -443,10 +442,10 @@ class TricksGen(InstructionGen):
             w.line("cards = core.tr_cards")
             w.line("players = core.tr_players")
             w.line("zones = core.zones")
-            self._finish_body()
+            self.finish_body()
         return fn
 
-    def _finish_body(self) -> None:
+    def finish_body(self) -> None:
         """The lines that take the trick (the body of ``finish``, also written inline), with
         the trick's ``cards``, its ``players`` and the ``zones`` in locals; ``winner`` and
         ``no`` (the trick's number) are left in locals."""

@@ -43,6 +43,10 @@ class Instruction:
     # actions (None when they must be listed); and ``apply`` that returns the seat that
     # acted (State's apply uses it in place of ``actor`` then ``apply``).
     fast_draw: Callable[[Core, random.Random], Action | None] | None = None
+    # Generated trick play also sets this when it can: random playouts' run of cards
+    # (interpreter.codegen_runs), given the generator, the most cards to play and the
+    # appends of the action and actor logs; returns how many it played.
+    fast_run: Callable[[Core, random.Random, int, Callable[[Action], None], Callable[[int], None]], int] | None = None
     take: Callable[[Core, Action], int] | None = None
     # and ``take`` followed by ``Program.advance`` (the automatic steps up to the next
     # decision), the target's generated block called at once: State's apply of a drawn action.

@@ -5,8 +5,11 @@ through the generated trick play without a call of the public step."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
 
+from .actions import Action
+from .core import Core
 from .legal import randbelow
 from .snapshot import CHECKPOINT_EVERY
 
@@ -14,6 +17,7 @@ if TYPE_CHECKING:
     from .state import State
 
 RANDOM = random.Random
+Run = Callable[[Core, random.Random, int, Callable[[Action], None], Callable[[int], None]], int]
 BITS = bytes(n.bit_length() for n in range(256))
 """``n.bit_length()`` for the counts of legal cards a random step draws among (fewer than 256)."""
 
@@ -42,6 +46,10 @@ class Playouts:
         while not state.core.terminal and taken < limit and (not deal or state.core.deal_no == deal_no):
             core = state.core
             ins = instructions[core.pc]
+            run = ins.fast_run
+            if run is not None and state._legal is None and state._PLAIN and not core.table:
+                taken += state._run_cards(run, rng, limit - taken)
+                continue
             fast, play = ins.fast_cards, ins.fast_play
             if fast is not None and play is not None and state._legal is None and state._PLAIN and not core.table:
                 cards = fast(core)
@@ -72,3 +80,30 @@ class Playouts:
             state.apply(state.sample_action(rng))
             taken += 1
         return taken
+
+    def _run_cards(self, run: Run, rng: random.Random, most: int) -> int:
+        """Play cards with generated trick play's run (:mod:`interpreter.codegen_runs`), at
+        most ``most`` and never past the next checkpoint, then the automatic steps if trick
+        play is over; returns how many were played (at least one: else the step is taken).
+
+        Raises:
+            GameLimitError, RuleRuntimeError: as :meth:`~interpreter.State.apply` (the cards
+                played before the failing one stay played).
+        """
+        state = cast("State", self)
+        core = state.core
+        n = len(state.actors)
+        if not n % CHECKPOINT_EVERY and n:
+            state._checkpoint_at(n)
+        pc, played = core.pc, 0
+        try:
+            played = run(core, rng, min(most, CHECKPOINT_EVERY - n % CHECKPOINT_EVERY), state.actions.append,
+                         state.actors.append)
+            if core.pc != pc:  # trick play is over: on to the next decision
+                state.program.advance(core, 1)
+        except Exception as err:
+            state._rolled_back(err)
+        if not played:  # nothing the run could play (a declaration offered...): the step
+            state.apply(state.sample_action(rng))
+            return 1
+        return played

@@ -6,6 +6,7 @@ listed legal actions give, and leaves the state as it was when the rules fail.""
 from __future__ import annotations
 
 import random
+import textwrap
 from typing import Any
 
 import pytest
@@ -14,7 +15,8 @@ from hypothesis import strategies as st
 
 import interpreter
 import tricklang
-from interpreter import Action, GameLimitError
+from interpreter import Action, GameLimitError, codegen
+from interpreter.compiler import compile_ruleset
 from interpreter.events import CHOICE, SELECT, TRICK
 from interpreter.legal import LegalActions, PlayedCards, randbelow
 from interpreter.program import Program
@@ -132,11 +134,15 @@ def test_randbelow_draws_as_randrange(seed: int, bound: int) -> None:
     assert randbelow(Other(seed), bound) == 0  # another generator is asked, not bypassed
 
 
-@pytest.mark.parametrize("game", ["ecarte", "hearts", "euchre", "oh-hell-3"])
+@pytest.mark.parametrize("game", GAMES)
 @settings(max_examples=3, deadline=None)
 @given(seed=st.integers(0, 10**6), limit=st.one_of(st.none(), st.integers(0, 120)))
 def test_playout_plays_what_the_random_step_plays(game: str, seed: int, limit: int | None) -> None:
+    """Every bundled game (all but one play their cards through the generated run: see
+    test_trick_play_runs_as_one_function_unless_the_first_card_led_sets_the_trump)."""
     short = {"hearts": {"target": 3}, "euchre": {"target": 3}}  # short matches
+    if limit is None and game.startswith("cinch"):  # long matches: played some way only
+        limit = 150
     rules = tricklang.load(bundled_games()[game], options=short.get(game))
     state, rng = interpreter.new_game(rules, seed=seed), random.Random(seed)
     for _ in range(seed % 7):  # from some way into the first deal, a decision's legal actions read
@@ -153,6 +159,51 @@ def test_playout_plays_what_the_random_step_plays(game: str, seed: int, limit: i
     assert state.to_json() == looped.to_json() and state.events(None) == looped.events(None)
     assert list(state.actors) == list(looped.actors) and rng.random() == rng2.random()
     assert state.playout(rng, 0) == 0
+
+
+def test_trick_play_runs_as_one_function_unless_the_first_card_led_sets_the_trump() -> None:
+    runs = {game: [i.fast_run is not None for i in compile_ruleset(tricklang.load(path)).instructions
+                   if type(i).__name__ == "Tricks"] for game, path in bundled_games().items()}
+    assert runs["auction-pitch"] == [False]  # the pitch (the first card led) names the trump
+    assert all(found and all(found) for game, found in runs.items() if game != "auction-pitch")
+    source = codegen.generate(compile_ruleset(tricklang.load("ecarte"))).source
+    assert "# rule line 71: trick play run for random playouts" in source
+
+
+GUARDED = textwrap.dedent("""
+    tricklang 1
+    game "Guarded"
+    players 2
+    deck
+      suits spades black, hearts red
+      ranks A K Q
+    zone hand: per player, owner
+    zone stock: shared, hidden, pack
+    zone won: per player, public
+    match
+      at most 3 deals
+    deal
+      deal 3 to each
+      tricks 3, left of dealer leads first
+        must follow suit when 1 % (1 - tricks(dealer)) == 0
+    """)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_rule_failing_in_a_playouts_run_of_cards_leaves_what_the_random_step_leaves(seed: int) -> None:
+    """The guard fails (1 % 0) once the dealer has taken a trick, in the middle of the run:
+    the cards played before stay played, the failing one is undone, as step by step."""
+    rules = tricklang.loads(GUARDED, path="guarded.trick")
+    assert any(i.fast_run is not None for i in compile_ruleset(rules).instructions)
+    state, stepped, rng = interpreter.new_game(rules, seed=seed), interpreter.new_game(rules, seed=seed), random.Random(seed)
+    with pytest.raises(interpreter.RuleRuntimeError, match=r"^line 16: '%' by zero") as failed:
+        stepped.playout(random.Random(seed))
+    with pytest.raises(interpreter.RuleRuntimeError) as failed_step:
+        while not state.is_terminal():
+            state.apply(state.sample_action(rng))
+    assert str(failed.value) == str(failed_step.value)
+    assert stepped.to_json() == state.to_json() and stepped.events(None) == state.events(None)
+    assert list(stepped.actors) == list(state.actors) and len(state.actions) >= 3  # a trick and a card at least
 
 
 def test_playout_of_a_deal_stops_where_the_next_one_begins() -> None:

@@ -1,0 +1,247 @@
+"""The generated run of trick play for random playouts (:meth:`interpreter.State.playout`):
+one function plays card after card, each drawn uniformly among the legal plays exactly as
+the random step draws it, while only plays are legal, without a call a card.
+
+The hands are kept as bitmasks in the run's locals, each card's bit at its place in the
+order the legal actions list the cards under the trump (so the ``i``-th legal play is the
+``i``-th bit set); the obligations narrow the mask of the player's hand with per-(trump,
+suit led) masks, in the order and with the tests of the generated legal plays
+(:mod:`interpreter.codegen_tricks`). Playing a card and taking a trick are the same lines
+as ``fast_play``'s. The run stops, leaving the rest to the step, when a declaration or a
+window is offered, a hand is empty, the trump changes, ``room`` cards are played (the
+caller's checkpoints fall between runs) or trick play is over (``core.pc`` moved on: the
+caller then runs the automatic steps). Each card is logged once played; a failure leaves
+the caller to roll back (see ``State._rolled_back``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+from .cards import NO_TRUMP
+from .codegen_base import any_mask, trump_masks
+from .legal import randbelow
+
+if TYPE_CHECKING:
+    from .codegen_tricks import TricksGen
+
+BITS = bytes(n.bit_length() for n in range(256))
+"""``n.bit_length()`` for the counts of legal plays the run draws among inline."""
+
+
+def possible(gen: TricksGen) -> bool:
+    """Whether trick play can run as one function: the trump is not set by the first card
+    led, and every trump lists the cards in an order without ties."""
+    if gen.ins.sets_trump:
+        return False
+    return all(len(set(row)) == len(row) for row in gen.prog.tables.order)
+
+
+class TrickRunGen:
+    """Writes ``t<pc>_run`` (see the module's docstring) for a :class:`TricksGen`."""
+
+    def __init__(self, gen: TricksGen) -> None:
+        self.t, self.w, self.prog, self.ins = gen, gen.w, gen.prog, gen.ins
+        t = self.prog.tables
+        self.places = [sorted(range(t.size), key=row.__getitem__) for row in t.order]  # the cards in listed order
+        self.places.append(list(range(t.size)))  # no trump: the cards' own order
+        self.place = [[0] * t.size for _ in self.places]
+        for ti, cards in enumerate(self.places):
+            for i, c in enumerate(cards):
+                self.place[ti][c] = i
+
+    def placed(self, ti: int, cards: int) -> int:
+        """A mask of cards as the mask of their places in the listed order under trump ti."""
+        return sum(1 << self.place[ti][c] for c in range(len(self.place[ti])) if cards >> c & 1)
+
+    def per_trump(self, name: str, masks: list[int] | tuple[int, ...]) -> str:
+        """Write the placed masks of ``masks`` (one per trump index)."""
+        return self.w.const(self.t.name(name), tuple(self.placed(ti, m) for ti, m in enumerate(masks)))
+
+    def write(self) -> str:
+        w, t, ins, name = self.w, self.prog.tables, self.ins, self.t.name
+        n = self.t.nt
+        w.rule_line(ins.line, "trick play run for random playouts (cards as places in the listed order)")
+        w.const(name("RPLACE"), tuple(tuple(row) for row in self.place))
+        w.const(name("RCARD"), tuple(tuple(cards) for cards in self.places))
+        follow = [[sum(1 << c for c in range(t.size) if t.eff_suit[ti][c] == led) for led in range(t.nsuits)]
+                  for ti in range(n)]
+        trumps = [sum(1 << c for c in range(t.size) if ti < t.nsuits and t.eff_suit[ti][c] == ti) for ti in range(n)]
+        w.const(name("RFOLLOW"), tuple(tuple(self.placed(ti, m) for m in row) for ti, row in enumerate(follow)))
+        w.const(name("RTRUMPS"), tuple(self.placed(ti, m) for ti, m in enumerate(trumps)))
+        if ins.may_trump:
+            w.const(name("RFOLLOWTRUMP"), tuple(tuple(self.placed(ti, m | trumps[ti]) for m in row)
+                                                for ti, row in enumerate(follow)))
+        if any(ob.kind == "beat_if_able" for ob in ins.chain):
+            w.const(name("RBEAT"), tuple(tuple(tuple(
+                self.placed(ti, sum(1 << d for d in range(t.size) if per_led[led][d] > per_led[led][c]))
+                for c in range(t.size)) for led in range(t.nsuits)) for ti, per_led in enumerate(t.power)))
+        self._pattern_masks()
+        w.obj(name("Random"), random.Random)
+        w.obj(name("randbelow"), randbelow)
+        w.const(name("BITS"), tuple(BITS))
+        fn = name("run")
+        with w.block(f"def {fn}(core, rng, room, log_action, log_actor):"):
+            self._start()
+            with w.block("while taken < room:"):
+                self._choose_card()
+                self._play()
+            w.line("return taken")
+        return fn
+
+    def _pattern_masks(self) -> None:
+        ins, prog, n = self.ins, self.prog, self.t.nt
+        for pat, _ in ins.lead_rules:
+            self.per_trump(f"RLEAD{pat}", trump_masks(prog.lead_patterns[pat]))
+        for i, ob in enumerate(ins.obligations):
+            if ob.test is not None:
+                self.per_trump(f"ROB{i}", trump_masks(ob.test))
+        before = [d.test for d in ins.declarations if not d.after_lead]
+        self.per_trump("RDECLARE", [any_mask(before, ti) for ti in range(n)])
+
+    def _start(self) -> None:
+        """The run's locals: the draw, the trump's tables, the hands as placed masks."""
+        w, prog, name = self.w, self.prog, self.t.name
+        w.line(f"getrandbits = rng.getrandbits if type(rng) is {name('Random')} else None")
+        w.line("ti = core.ti")
+        w.line(f"place = {name('RPLACE')}[ti]")
+        w.line(f"card_at = {name('RCARD')}[ti]")
+        w.line(f"eff = {name('EFF')}[ti]")
+        w.line("zones = core.zones")
+        w.line(f"masks = [0] * {int(prog.n)}")
+        for q in range(prog.n):
+            with w.block(f"for c in zones[{int(prog.hand) + q}]:"):
+                w.line(f"masks[{q}] |= 1 << place[c]")
+        w.line("taken = 0")
+
+    def _choose_card(self) -> None:
+        """The lines that leave in ``card`` a legal play of ``p`` drawn as the random step
+        draws it (or return, leaving the rest to the step)."""
+        w, ins, name = self.w, self.ins, self.t.name
+        stop = "core.ti != ti"
+        if self.t.windows:
+            stop = f"core.vars[{ins.window_slot}] is not None or " + stop
+        with w.block(f"if {stop}:"):
+            w.line("return taken")
+        w.line("p = core.tr_turn")
+        w.line("hm = masks[p]")
+        w.line("cards = core.tr_cards")
+        w.line("am = hm")
+        with w.block("if not cards:"):
+            self._lead()
+        with w.block("else:"):
+            self._follow()
+        if any(not d.after_lead for d in ins.declarations):
+            cond = "not core.played[p]" if ins.only_before_first_card else "True"
+            with w.block(f"if {cond} and {name('RDECLARE')}[ti] & hm:"):
+                with w.block(f"if {name('GENERIC')}.available_declarations(core, p):"):
+                    w.line("return taken  # a declaration is offered too")
+        w.line("n = am.bit_count()")
+        with w.block("if not n:"):
+            w.line("return taken")
+        with w.block("if getrandbits is not None and n < 256:"):  # randbelow's draw, inlined
+            w.line(f"k = {name('BITS')}[n]")
+            w.line("i = getrandbits(k)")
+            with w.block("while i >= n:"):
+                w.line("i = getrandbits(k)")
+        with w.block("else:"):
+            w.line(f"i = {name('randbelow')}(rng, n)")
+        with w.block("while i:"):  # the i-th place set
+            w.line("am &= am - 1")
+            w.line("i -= 1")
+        w.line("b = (am & -am).bit_length() - 1")
+        w.line("card = card_at[b]")
+        w.line("masks[p] = hm ^ 1 << b")
+
+    def _narrow(self, mask: str, keep: bool, flag: str = "") -> None:
+        """``am`` narrowed to its cards in ``mask`` (``keep``) or not, when some, not all, are left."""
+        w = self.w
+        w.line(f"nm = am & {mask}" if keep else f"nm = am & ~{mask}")
+        with w.block("if nm and nm != am:"):
+            w.line("am = nm")
+            if flag:
+                w.line(f"{flag} = True")
+
+    def _guard(self, fn: object, what: str) -> str:
+        """The source of a guard's test (a call of the closure, handed to the module once)."""
+        return "True" if fn is None else self.t.obj(what, fn) + "(core)"
+
+    @contextmanager
+    def _guarded(self, fn: object, what: str) -> Iterator[None]:
+        """The lines written inside run under the guard (all of them when there is none)."""
+        if fn is None:
+            yield
+            return
+        with self.w.block(f"if {self._guard(fn, what)}:"):
+            yield
+
+    def _lead(self) -> None:
+        w, ins, name = self.w, self.ins, self.t.name
+        if not ins.lead_rules and not ins.lead_chain:
+            w.line("pass  # leading is free")
+            return
+        for j, (pat, guard) in enumerate(ins.lead_rules):
+            cond = f"not core.broken[{int(pat)}]"
+            if guard is not None:
+                cond += f" and {self._guard(guard, f'GLEAD{j}')}"
+            with w.block(f"if {cond}:"):
+                self._narrow(f"{name(f'RLEAD{pat}')}[ti]", False)
+        if ins.lead_chain:
+            with w.block("if core.tr_no == 0:"):
+                for ob in ins.lead_chain:
+                    i = ins.obligations.index(ob)
+                    with self._guarded(ob.guard, f"G{i}"):
+                        self._narrow(f"{name(f'ROB{i}')}[ti]", ob.kind == "lead_first")
+
+    def _follow(self) -> None:
+        w, ins, name = self.w, self.ins, self.t.name
+        w.line("led = eff[cards[0]]")
+        w.line(f"fol = hm & {name('RFOLLOW')}[ti][led]")
+        w.line("tif = False")
+        first = True
+        for ob in ins.chain:
+            i = ins.obligations.index(ob)
+            if ob.kind not in ("follow_suit", "trump_if_void", "not_first_trick", "beat_if_able"):
+                continue  # the generic chain ignores other kinds too
+            with self._guarded(ob.guard, f"G{i}"):
+                self._obligation(ob.kind, i, first)
+            first = False
+
+    def _obligation(self, kind: str, i: int, first: bool) -> None:
+        w, ins, name = self.w, self.ins, self.t.name
+        if kind == "follow_suit":
+            with w.block("if fol:"):
+                if first and not ins.may_trump:
+                    w.line("am = fol")
+                elif ins.may_trump:
+                    tests = [self._guard(o.guard, f"GMAY{ins.obligations.index(o)}") for o in ins.may_trump]
+                    may = "True" if "True" in tests else " or ".join(tests)
+                    w.line(f"may = core.trump != {NO_TRUMP} and led != core.trump and ({may})")
+                    self._narrow(f"({name('RFOLLOWTRUMP')}[ti][led] if may else {name('RFOLLOW')}[ti][led])", True)
+                else:
+                    self._narrow(f"{name('RFOLLOW')}[ti][led]", True)
+        elif kind == "trump_if_void":
+            with w.block(f"if not fol and core.trump != {NO_TRUMP}:"):
+                self._narrow(f"{name('RTRUMPS')}[ti]", True, "tif")
+        elif kind == "not_first_trick":
+            with w.block("if core.tr_no == 0:"):
+                self._narrow(f"{name(f'ROB{i}')}[ti]", False)
+        else:  # beat_if_able: the strongest card played (the one led, with two players)
+            with w.block("if fol or tif:"):
+                w.line(f"top = cards[0] if len(cards) == 1 else max(cards, key={name('POWER')}[ti][led].__getitem__)")
+                self._narrow(f"{name('RBEAT')}[ti][led][top]", True)
+
+    def _play(self) -> None:
+        """``fast_play``'s lines for ``card``, each card logged once played."""
+        w, name = self.w, self.t.name
+        logged = [f"log_action({name('PLAY')}[card])", "log_actor(p)", "taken += 1"]
+        w.line("core.steps = 1")
+        self.t.play_card([*logged, "continue"])
+        self.t.finish_body()
+        for line in logged:
+            w.line(line)
+        self.t.ready_after_trick(["return taken"], [],
+                                 [f"{name('TRICKS')}.ready({name('GENERIC')}, core)", "return taken"])
