@@ -23,13 +23,10 @@ from typing import TYPE_CHECKING
 
 from .cards import NO_TRUMP
 from .codegen_base import any_mask, trump_masks
-from .legal import randbelow
+from .legal import BITS, randbelow
 
 if TYPE_CHECKING:
     from .codegen_tricks import TricksGen
-
-BITS = bytes(n.bit_length() for n in range(256))
-"""``n.bit_length()`` for the counts of legal plays the run draws among inline."""
 
 
 def possible(gen: TricksGen) -> bool:

@@ -83,6 +83,11 @@ def _list(shape: _Shape, n: int, lo: int, hi: int) -> tuple[tuple[int, ...], ...
     return shape.listed
 
 
+BITS = bytes(n.bit_length() for n in range(256))
+"""``n.bit_length()`` for the counts below 256 that the random step's inlined draw reads
+(``getrandbits(BITS[n])`` until below ``n``: what :func:`randbelow` does)."""
+
+
 def randbelow(rng: random.Random, n: int) -> int:
     """``rng.randrange(n)`` for n > 0, the same draw: for a plain :class:`random.Random`
     its own steps inlined (those of ``Random._randbelow_with_getrandbits``), else by

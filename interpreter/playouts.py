@@ -1,6 +1,7 @@
 """Random playouts (a search player's rollouts), mixed into :class:`~interpreter.State`:
-:meth:`Playouts.playout` plays on with uniformly random legal actions, each card played
-through the generated trick play without a call of the public step."""
+:meth:`Playouts.playout` plays on with uniformly random legal actions: the cards through
+generated trick play's run (:mod:`interpreter.codegen_runs`), the generated decisions'
+actions drawn and taken without the public step's two calls, the rest by the step."""
 
 from __future__ import annotations
 
@@ -10,16 +11,12 @@ from typing import TYPE_CHECKING, cast
 
 from .actions import Action
 from .core import Core
-from .legal import randbelow
 from .snapshot import CHECKPOINT_EVERY
 
 if TYPE_CHECKING:
     from .state import State
 
-RANDOM = random.Random
 Run = Callable[[Core, random.Random, int, Callable[[Action], None], Callable[[int], None]], int]
-BITS = bytes(n.bit_length() for n in range(256))
-"""``n.bit_length()`` for the counts of legal cards a random step draws among (fewer than 256)."""
 
 
 class Playouts:
@@ -41,42 +38,20 @@ class Playouts:
         state = cast("State", self)
         taken, instructions, deal_no = 0, state.program.instructions, state.core.deal_no
         limit = 1 << 62 if max_actions is None else max_actions
-        getrandbits = rng.getrandbits if type(rng) is RANDOM else None  # else randbelow calls rng.randrange
-        log_action, log_actor = state.actions.append, state.actors.append  # (bound: these logs stay the same)
         while not state.core.terminal and taken < limit and (not deal or state.core.deal_no == deal_no):
             core = state.core
-            ins = instructions[core.pc]
-            run = ins.fast_run
-            if run is not None and state._legal is None and state._PLAIN and not core.table:
-                taken += state._run_cards(run, rng, limit - taken)
-                continue
-            fast, play = ins.fast_cards, ins.fast_play
-            if fast is not None and play is not None and state._legal is None and state._PLAIN and not core.table:
-                cards = fast(core)
-                if cards:  # State.apply's work inlined (see there), the card drawn as randbelow draws it
-                    n = len(cards)
-                    if getrandbits is not None and n < 256:
-                        k = BITS[n]
-                        i = getrandbits(k)
-                        while i >= n:
-                            i = getrandbits(k)
-                    else:
-                        i = randbelow(rng, n)
-                    action = ins.play_actions[cards[i]]
-                    n = len(state.actors)
-                    if not n % CHECKPOINT_EVERY and n:
-                        state._checkpoint_at(n)
-                    actor = core.tr_turn
-                    try:
-                        core.steps = 1
-                        if play(core, action.card):
-                            state.program.advance(core, 1)
-                    except Exception as err:
-                        state._rolled_back(err)
-                    log_action(action)
-                    log_actor(actor)
-                    taken += 1
+            if state._legal is None and state._PLAIN and not core.table:
+                ins = instructions[core.pc]
+                run = ins.fast_run
+                if run is not None:  # cards, as many as the run can play
+                    taken += state._run_cards(run, rng, limit - taken)
                     continue
+                if ins.fast_draw is not None:  # a generated decision: as the step, without its two calls
+                    action = ins.fast_draw(core, rng)
+                    if action is not None:
+                        state._take_drawn(action)
+                        taken += 1
+                        continue
             state.apply(state.sample_action(rng))
             taken += 1
         return taken

@@ -25,9 +25,9 @@ from .deals import Deals, check_modes, checked_seed, later_decks, later_seeds, p
 from .embedding import Embedding
 from .errors import ArgumentError, GameError, IllegalActionError, InvalidActionError, RuleRuntimeError
 from .instructions import Instruction
-from .legal import LegalActions, PlayedCards, randbelow
+from .legal import BITS, LegalActions, PlayedCards, randbelow
 from .logs import ENCODE_AT_LEAST, ActionLog
-from .playouts import BITS, RANDOM, Playouts
+from .playouts import Playouts
 from .program import Program
 from .refusals import Refusals
 from .saved import Saved, state_from_json
@@ -56,6 +56,7 @@ _RULE_FAILURES = (ArithmeticError, LookupError, RecursionError, TypeError, Value
 
 _NO_ACTIONS = LegalActions()
 
+RANDOM = random.Random
 _UNLISTED = LegalActions()  # State._legal once a generated decision drew without listing (Instruction.fast_draw)
 
 
