@@ -4,6 +4,7 @@ and a failed call leaves the state exactly as it was."""
 from __future__ import annotations
 
 import json
+import random
 import threading
 from pathlib import Path
 from typing import Any
@@ -143,3 +144,22 @@ def test_the_modes_need_their_module_when_only_the_state_module_is_imported() ->
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.splitlines() == ["selections='one_card', chance='automatic' need interpreter.modes: call "
                                 "interpreter.new_game, or import interpreter.modes first", "one_card"]
+
+
+def test_a_cores_copy_has_every_slot_and_its_own_lists() -> None:
+    from interpreter.core import Core
+
+    state, rng = interpreter.new_game(tricklang.load("cinch"), seed=4), random.Random(4)
+    for _ in range(30):  # into trick play: an auction, discards and cards on the table behind
+        state.apply(state.sample_action(rng))
+    core = state.core
+    shared = {"events", "deck", "decks", "reseeds", "tape", "deal_scores"}  # replaced, never mutated (the log: asked)
+    for events in (True, False):
+        copy = core.copy(events=events)
+        for name in Core.__slots__:
+            value = getattr(core, name)
+            assert getattr(copy, name) == value or name == "events", name
+            if isinstance(value, (list, set, dict)) and name not in shared:
+                assert getattr(copy, name) is not value, name
+        assert (copy.events is core.events) is not events
+        assert copy.zones[0] is not core.zones[0] and copy.counters == core.counters
