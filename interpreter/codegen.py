@@ -10,8 +10,9 @@ act, the legal plays, playing a card, taking the trick; written by
 a run of cards, see :mod:`interpreter.codegen_runs`), dealing (``DealCards``),
 card selections (``Select``, see :mod:`interpreter.codegen_select`), choices (``Choose``,
 see :mod:`interpreter.codegen_choose`), drawing (``Draw``, see :mod:`interpreter.codegen_draw`),
-auctions (``Auction``, see :mod:`interpreter.codegen_bids`) and the steps between decisions
-(basic blocks of automatic instructions, see :mod:`interpreter.codegen_flow`).
+auctions (``Auction``, see :mod:`interpreter.codegen_bids`), the steps between decisions
+(basic blocks of automatic instructions, see :mod:`interpreter.codegen_flow`) and the change
+of deal (the program's ``end_deal`` and ``start_deal``, see :mod:`interpreter.codegen_deals`).
 Cards are small ints; the legal plays come from per-(trump, suit led) bitmasks, the
 winner of a trick from per-(trump, suit led) strength tables, both written into the
 module as literals; obligations switched off by an option are left out, the others
@@ -40,6 +41,7 @@ from typing import Any
 
 from tricklang.walk import Unknown
 
+from . import codegen_deals as deals
 from . import codegen_moves as moves
 from . import events as ev
 from . import sources
@@ -65,7 +67,7 @@ ENABLED = True
 generic methods turn it off; it is part of the compile cache's key)."""
 
 BUILTINS: dict[str, Any] = {"len": len, "sorted": sorted, "min": min, "max": max, "tuple": tuple, "list": list, "map": map,
-                           "type": type, "int": int}
+                           "type": type, "int": int, "set": set}
 """The only builtins the generated module sees."""
 
 _GENERATED = (tr.Tricks, DealCards, Select, Auction, Choose, Draw)
@@ -165,6 +167,9 @@ def generate(prog: Program) -> Generated:
         elif type(ins) is Draw:
             attach.extend(DrawGen(w, prog, ins, pc).write())
     w.line()
+    w.line("# ---------------------------------------------------------------- the change of deal")
+    attach.extend(deals.write(w, prog))
+    w.line()
     w.line("# ---------------------------------------------------------------- the steps between decisions")
     blocks.generated_run = {pc: fn for pc, method, fn in attach if method == "run"}
     blocks.rounds = {pc: (f"d{pc}_round", f"d{pc}_PROG") for pc, method, fn in attach  # (see _deal)
@@ -199,7 +204,10 @@ def attach(prog: Program) -> Generated:
     as instance attributes). Returns what was generated."""
     gen = generate(prog)
     ns = gen.run()
+    deals.attach(prog, ns, gen.attach)
     for pc, method, fn in gen.attach:
+        if pc < 0:  # the program's own (interpreter.codegen_deals)
+            continue
         ins = prog.instructions[pc]
         source = sources.of(getattr(ins, method, None))
         if source is not None:  # an expression's flat function: it has the closure's source
@@ -238,7 +246,7 @@ def _deal(w: Writer, prog: Program, ins: DealCards, pc: int) -> str:
     with w.block(f"def {fn}(core):"):
         _deal_start(w, prog, ins, pc)
         if shares is not None:
-            _deal_known(w, prog, shares, f"{prog_name}.emit_all(core, ", fail)
+            _deal_known(w, prog, shares, "", fail)
         else:
             _deal_packets(w, prog, ins, pc, prog_name, fail)
         w.line("core.pc += 1")
@@ -355,7 +363,8 @@ def _shares(w: Writer, pc: int, n: int, sizes: list[int]) -> tuple[int, list[tup
 def _deal_known(w: Writer, prog: Program, shares: tuple[int, list[tuple[int, ...]]], emit_all: str,
                 fail: str) -> None:
     """The cards leave the pack at once, each seat's share read from the pack by position (no
-    list a packet); the seats' ``dealt`` events are logged together, in seat order. The pack
+    list a packet); the seats' ``dealt`` events are logged together, in seat order (by
+    ``emit_all``, the start of a call, or "": ``Program.emit_all`` written out). The pack
     running short is found before any card moves (the message is the same; a failed action
     is undone anyway)."""
     total, picks = shares
@@ -385,7 +394,10 @@ def _deal_known(w: Writer, prog: Program, shares: tuple[int, list[tuple[int, ...
         entries.append(f"({int(ev.DEALT)}, {p}, cards{i})")
     if total:
         w.line(f"del pack[{-total}:]")
-    w.line(f"{emit_all}(" + "".join(f"{e}, " for e in entries) + "))")
+    if emit_all:
+        w.line(f"{emit_all}(" + "".join(f"{e}, " for e in entries) + "))")
+    else:  # Program.emit_all written out
+        deals.emit_all(w, prog, "(" + "".join(f"{e}, " for e in entries) + ")", len(entries))
 
 
 __all__ = ["BUILTINS", "ENABLED", "Generated", "RuleRuntimeError", "attach", "generate"]

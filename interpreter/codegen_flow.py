@@ -28,6 +28,7 @@ from tricklang.walk import Unknown
 
 from . import dealing, flow, keeping
 from .codegen_base import expression
+from .codegen_deals import END, add_score
 from .errors import RuleRuntimeError
 from .expressions import HAS, known
 from .flow import MAX_NUMBER, Instruction
@@ -185,7 +186,7 @@ class FlowGen:
         elif 0 <= target < len(self.prog.instructions) and type(self.prog.instructions[target]) is flow.FinishDeal:
             w.line(f"core.pc = {int(target)}")
             w.line("core.steps += 1  # the end of the deal's code, counted as advance counts it")
-            w.line(f"{self.obj(target, 'PROG', self.prog)}.end_deal(core)  # the next deal starts at its first instruction")
+            w.line(f"{END}(core)  # Program.end_deal, generated: the next deal starts at its first instruction")
             w.line("return")
         elif self._passes(lead, target):
             with w.block("if core.table:  # advance asks the referee's pause"):
@@ -235,9 +236,10 @@ class FlowGen:
             self._for_init(pc, ins)
         elif isinstance(ins, flow.Score):
             self._score(pc, ins)
-            with w.block("if core.terminal:"):
-                w.line(f"core.pc = {int(pc + 1)}")
-                w.line("return")
+            if self.prog.at_once and self.prog.target is not None:  # else a score never ends the match
+                with w.block("if core.terminal:"):
+                    w.line(f"core.pc = {int(pc + 1)}")
+                    w.line("return")
         else:  # an automatic instruction called in turn, as advance would
             w.line(f"core.pc = {int(pc)}")
             run = self.generated_run.get(pc)
@@ -276,24 +278,26 @@ class FlowGen:
         w.line(f"side = {side}")
         amount = self._value(pc, 'AMOUNT', ins.amount)
         too_big = f"raise {error}({self.obj(pc, 'SCORE_TOO_BIG', f'line {ins.line}: a score grew beyond 18 digits')})"
-        add = (f"{self.obj(pc, 'PROG', prog)}.add_score(core, side, {int(ins.sign)} * amount, "
-               f"{self.obj(pc, 'LABEL', ins.label)}, {self.obj(pc, 'LAWS', ins.laws)})")
+        names = f"{self.obj(pc, 'LABEL', ins.label)}, {self.obj(pc, 'LAWS', ins.laws)}"
         value = known(ins.amount)
         if type(value) is int and -MAX_NUMBER <= value <= MAX_NUMBER:  # a literal: only the total is tested
             if not value:
                 w.line("# scores nothing")
                 return
             w.line(f"amount = {int(value)}")
-            with w.block(f"if not {-MAX_NUMBER} <= core.scores[side] + amount <= {MAX_NUMBER}:"):
+            w.line("scores = core.scores")
+            with w.block(f"if not {-MAX_NUMBER} <= scores[side] + amount <= {MAX_NUMBER}:"):
                 w.line(too_big)
-            w.line(add)
+            literal = int(ins.sign) * int(value)
+            add_score(w, prog, repr(literal), literal, names)  # Program.add_score written out
             return
         w.line(f"amount = {amount}")
+        w.line("scores = core.scores")
         big = f"{-MAX_NUMBER} <= amount <= {MAX_NUMBER}"
-        with w.block(f"if not {big} or not {-MAX_NUMBER} <= core.scores[side] + amount <= {MAX_NUMBER}:"):
+        with w.block(f"if not {big} or not {-MAX_NUMBER} <= scores[side] + amount <= {MAX_NUMBER}:"):
             w.line(too_big)
         with w.block("if amount:"):
-            w.line(add)
+            add_score(w, prog, "amount" if ins.sign == 1 else f"{int(ins.sign)} * amount", None, names)
 
     def _test(self, lead: int, pc: int, ins: flow.JumpUnless) -> None:
         w = self.sub

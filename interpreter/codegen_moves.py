@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from . import events as ev
 from .cards import NO_TRUMP
 from .codegen_base import expression
+from .codegen_deals import emit
 from .dealing import SetTrump, TurnUp
 from .errors import RuleRuntimeError
 from .expressions import known
@@ -64,7 +65,6 @@ def _turn_up(w: Writer, prog: Program, ins: TurnUp, pc: int) -> str:
     fn = f"u{pc}_run"
     w.line()
     w.rule_line(ins.line, f"turn up cards (instruction {pc})")
-    name = w.obj(f"u{pc}_PROG", prog)
     error = w.obj(f"u{pc}_RuleRuntimeError", RuleRuntimeError)
     count = known(ins.count)
     with w.block(f"def {fn}(core):"):
@@ -79,7 +79,7 @@ def _turn_up(w: Writer, prog: Program, ins: TurnUp, pc: int) -> str:
             w.line("cards = tuple(pack[-1:-k - 1:-1]) if k > 0 else ()  # the top card first")
             w.line("del pack[len(pack) - len(cards):]")
         w.line("core.zones[dest].extend(cards)")
-        w.line(f"{name}.emit(core, ({int(ev.TURN_UP)}, cards, dest, {_mask(w, prog, f'u{pc}_MASKS', 'dest')}))")
+        emit(w, prog, f"({int(ev.TURN_UP)}, cards, dest, {_mask(w, prog, f'u{pc}_MASKS', 'dest')})")
         w.line("core.pc += 1")
     return fn
 
@@ -90,7 +90,6 @@ def _set_trump(w: Writer, prog: Program, ins: SetTrump, pc: int) -> str:
     fn = f"r{pc}_run"
     w.line()
     w.rule_line(ins.line, f"set the trump (instruction {pc})")
-    name = w.obj(f"r{pc}_PROG", prog)
     laws = w.obj(f"r{pc}_LAWS", ins.laws)
     suits = w.const(f"r{pc}_SUIT", tuple(prog.tables.suit))  # never NO_TRUMP
     with w.block(f"def {fn}(core):"):
@@ -101,12 +100,12 @@ def _set_trump(w: Writer, prog: Program, ins: SetTrump, pc: int) -> str:
                 w.line(f"raise {w.obj(f'r{pc}_RuleRuntimeError', RuleRuntimeError)}({message})")
             w.line(f"suit = {suits}[cards[-1]]")
             w.line("core.trump = core.ti = suit")
-            w.line(f"{name}.emit(core, ({int(ev.TRUMP)}, suit, None, {laws}))")
+            emit(w, prog, f"({int(ev.TRUMP)}, suit, None, {laws})")
         else:
             suit = int(ins.suit)
             w.line(f"core.trump = {suit}")
             w.line(f"core.ti = {suit if suit != NO_TRUMP else int(prog.tables.nsuits)}")
-            w.line(f"{name}.emit(core, ({int(ev.TRUMP)}, {suit if suit != NO_TRUMP else -1}, None, {laws}))")
+            emit(w, prog, f"({int(ev.TRUMP)}, {suit if suit != NO_TRUMP else -1}, None, {laws})")
         w.line("core.pc += 1")
     return fn
 

@@ -195,6 +195,7 @@ class Program:
         self._reset_auction(core)
         core.tr_cards, core.tr_players, core.calls = [], [], []  # kept while empty (_reset_deal)
         core.declared, core.exposed = set(), set()
+        core.broken = []
         core.dealt_to = [-1] * self.tables.size
         core.taken_by = [-1] * self.tables.size
         if dealer is None:
@@ -239,7 +240,8 @@ class Program:
             ChanceNeeded: explicit chance and too few outcomes (the cards are gathered).
         """
         for z in core.zones:
-            z.clear()
+            if z:  # most zones are empty at a deal's end: no call for them
+                z.clear()
         if core.tape is not None and not (core.deal_no == 0 and core.deck is not None) and core.deal_no not in core.decks:
             self._reset_deal(core)  # a chance node shows the table with the cards gathered
             order = draw(core, "deck", range(self.tables.size), self.tables.size)[::-1]
@@ -248,8 +250,12 @@ class Program:
         core.zones[self.pack] = order
         self._reset_deal(core)
         core.steps += len(order)  # a shuffle counts, so a deal that always redeals is stopped
-        roles = tuple([fn(core) for fn in self.seat_roles.values()]) if self.seat_roles else ()
-        self.emit(core, (ev.DEAL, core.deal_no + 1, core.dealer, roles))
+        self.emit(core, (ev.DEAL, core.deal_no + 1, core.dealer, self.deal_roles(core) if self.seat_roles else ()))
+
+    def deal_roles(self, core: Core) -> tuple[int, ...]:
+        """The seats of the roles that depend only on the dealer (:attr:`seat_roles`, in
+        order), for the ``deal`` event (generated code replaces this on the instance)."""
+        return tuple([fn(core) for fn in self.seat_roles.values()])
 
     def _reset_deal(self, core: Core) -> None:
         """The deal's own fields at its start. A list or set already empty is kept (each
@@ -262,10 +268,8 @@ class Program:
         core.trump = NO_TRUMP
         core.ti = self.tables.nsuits
         core.maker = -1
-        core.bid = 0
-        core.pc = 0
+        core.bid = core.pc = core.tr_total = core.tr_no = core.chance = 0
         core.tr_active = False
-        core.tr_total = core.tr_no = 0
         core.tr_leader = core.tr_turn = -1
         if core.tr_cards:
             core.tr_cards = []
@@ -274,7 +278,8 @@ class Program:
         core.played = [False] * n
         if core.declared:
             core.declared = set()
-        core.broken = [False] * len(self.lead_patterns)
+        if self.lead_patterns:  # (without any, the empty list new_core gave stays)
+            core.broken = [False] * len(self.lead_patterns)
         core.tricks_won = [0] * n
         if self.auctions:
             self._reset_auction(core)
@@ -287,7 +292,6 @@ class Program:
         if len(events._tail) >= SEAL_AT_LEAST:
             events.seal()  # the earlier deals' events are packed away (interpreter.logs)
         core.deal_events = events._sealed + len(events._tail)
-        core.chance = 0
         core.bids = [-1] * n
         if self.holders:
             core.dealt_to = [-1] * self.tables.size

@@ -1,0 +1,96 @@
+"""The change of deal as generated code (interpreter/codegen_deals.py): the end of a deal,
+the next one's start and the scores log the same events as the generic methods, stop at
+the event limits exactly where ``Program.emit`` stops, and go through an ``emit``
+installed on the program (the invariant harness's hook)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import interpreter
+import tricklang
+from interpreter import codegen
+from interpreter import program as program_module
+from interpreter.compiler import compile_ruleset
+from interpreter.events import DEAL, DEAL_END, DEALT, SCORE, TRUMP, TURN_UP
+from interpreter.program import Program
+from tricklang.catalog import bundled_games
+
+_TEXT = bundled_games()["ecarte"].read_text(encoding="utf-8")
+
+
+def _play(rules: tricklang.Ruleset, seed: int) -> tuple[str, Any, int]:
+    """A random match until it ends or fails: the error's type and message, the state, the actions taken."""
+    state = interpreter.new_game(rules, seed=seed)
+    rng = random.Random(seed)
+    error = ""
+    while not state.is_terminal():
+        action = state.sample_action(rng)
+        try:
+            state.apply(action)
+        except interpreter.GameError as err:
+            error = f"{type(err).__name__}: {err}"
+            break
+    return error, state.to_json(), len(state.actions)
+
+
+def _kind(entry: Any) -> int:
+    return entry[0] if type(entry) is tuple and type(entry[0]) is int else -1
+
+
+@pytest.mark.parametrize("kind", [DEALT, TURN_UP, TRUMP, SCORE, DEAL_END, DEAL])
+def test_the_match_event_limit_stops_a_deal_change_where_the_generic_methods_stop(
+        kind: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    seed = 4
+    events = interpreter.new_game(tricklang.load("ecarte"), seed=seed)
+    rng = random.Random(seed)
+    while not events.is_terminal():
+        events.apply(events.sample_action(rng))
+    log = list(events.core.events)
+    first_end = next(i for i, e in enumerate(log) if _kind(e) == DEAL_END)
+    at = next(i for i, e in enumerate(log) if i > first_end and _kind(e) == kind)  # in the second deal's change
+    monkeypatch.setattr(program_module, "MAX_EVENTS_PER_MATCH", at)  # that event is one too many
+    refused: list[int] = []
+    real = Program.emit
+
+    def emit(self: Program, core: Any, full: Any, public: Any = None, mask: int = 0) -> None:
+        try:
+            real(self, core, full, public, mask)
+        except interpreter.GameLimitError:
+            refused.append(_kind(full))
+            raise
+
+    monkeypatch.setattr(Program, "emit", emit)  # generated code calls it when a limit would be passed
+    generated = _play(tricklang.loads(_TEXT, path=f"limit-{kind}.trick"), seed)
+    assert generated[0] == f"GameLimitError: the match logged more than {at} events"
+    assert refused[0] == kind
+    assert "run" in vars(compile_ruleset(tricklang.loads(_TEXT, path=f"limit-{kind}.trick")).instructions[0])
+    monkeypatch.setattr(codegen, "ENABLED", False)
+    assert _play(tricklang.loads(_TEXT, path=f"limit-{kind}.trick"), seed) == generated
+    assert refused[-1] == kind
+
+
+def test_an_emit_installed_on_the_program_sees_every_event_of_a_deal_change() -> None:
+    state = interpreter.new_game(tricklang.load("ecarte"), seed=2)
+    prog = state.program
+    assert prog.__dict__["end_deal"].__name__ == "z_end_deal"  # generated
+    seen: list[Any] = []
+
+    def emit(core: Any, full: Any, public: Any = None, mask: int = 0) -> None:
+        seen.append(full)
+        Program.emit(prog, core, full, public, mask)
+
+    rng = random.Random(2)
+    prog.__dict__["emit"] = emit
+    try:
+        start = len(state.core.events)
+        while state.deal_number < 3 and not state.is_terminal():
+            state.apply(state.sample_action(rng))
+    finally:
+        del prog.__dict__["emit"]
+    logged = [e for e in list(state.core.events)[start:] if type(e) is not int]  # a card played is not emitted
+    assert seen == logged
+    assert {DEALT, TURN_UP, TRUMP, SCORE, DEAL_END, DEAL} <= {_kind(e) for e in seen}
