@@ -51,10 +51,11 @@ class DrawGen(InstructionGen):
                 self._fallback()
             w.line("hand.extend(drawn)")
             w.line("hand.extend(back)")
-            w.line("dealt_to = core.dealt_to  # who was first given each card")
-            with w.block("for c in drawn + back:"):
-                with w.block("if dealt_to[c] < 0:"):
-                    w.line("dealt_to[c] = p")
+            if prog.holders:  # who was first given each card, kept only where a rule reads it (Program.note_hand)
+                w.line("dealt_to = core.dealt_to")
+                with w.block("for c in drawn + back:"):
+                    with w.block("if dealt_to[c] < 0:"):
+                        w.line("dealt_to[c] = p")
             with w.block("if drawn or back:"):
                 every = int(prog.all_mask)
                 w.line(f"mask = ({every} if h in core.exposed else {seen}[h]) | 1 << p")

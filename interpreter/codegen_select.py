@@ -11,12 +11,15 @@ method's, in the same order; errors carry the same messages. Expressions are wri
 
 from __future__ import annotations
 
+import random
+
 from . import events as ev
+from .actions import Action
 from .codegen_base import InstructionGen
 from .decisions import Select
 from .errors import GameLimitError
 from .flow import MAX_CHOICES, _visible_mask
-from .legal import LegalActions, Selection, draw_subset
+from .legal import LegalActions, Selection, draw_subset, listing
 
 _KIND_TEXT = {0: "exactly N", 1: "from N to M", 2: "at least N", 3: "down to N in the hand", 4: "up to N in the hand"}
 
@@ -124,16 +127,37 @@ class SelectGen(InstructionGen):
         return fn
 
     def _draw(self) -> str:
-        """``fast_draw``: the subset ``legal``'s selection would give for ``randbelow(rng, len)``,
-        unranked alone (None when there are too many: ``legal`` refuses them)."""
+        """``fast_draw``: the subset ``legal``'s selection would give for ``randbelow(rng, len)``:
+        read from the shape's list of subsets (:func:`~interpreter.legal.listing`, kept per
+        shape), ``randbelow`` inlined; a shape too large to be listed is unranked alone
+        (None when there are too many: ``legal`` refuses them)."""
         w, tables = self.w, self.prog.tables
         fn = self.name("draw")
+        verb, codes = self.obj("VERB", self.ins.verb), self.obj("CODES", tables.codes)
         w.line()
         with w.block(f"def {fn}(core, rng):"):
             self._counts(clamp_low=True)
-            w.line(f"return {self.obj('draw_subset', draw_subset)}(rng, {self.obj('VERB', self.ins.verb)}, "
-                   f"sorted(eligible, key={self.obj('OKEY', tuple(row.__getitem__ for row in tables.order))}[core.ti]), "
-                   f"lo, hi, {self.obj('CODES', tables.codes)}, {int(MAX_CHOICES)})")
+            w.line(f"cards = sorted(eligible, key={self.obj('OKEY', tuple(row.__getitem__ for row in tables.order))}[core.ti])")
+            if self.ins._kind == 2:  # (else n, the count of eligible cards, is known)
+                w.line("n = len(cards)")
+            w.line(f"entry = {self.obj('LISTED', {})}.get((n, lo, hi))")
+            with w.block("if entry is None:"):
+                w.line(f"entry = {self.obj('listing', listing)}({self.name('LISTED')}, n, lo, hi)")
+            w.line("listed, k = entry")
+            with w.block("if not k:  # too many subsets to list: unranked"):
+                w.line(f"return {self.obj('draw_subset', draw_subset)}(rng, {verb}, cards, lo, hi, {codes}, {int(MAX_CHOICES)})")
+            w.line("total = len(listed)")
+            with w.block(f"if type(rng) is {self.obj('Random', random.Random)}:  # randbelow's draw, inlined"):
+                w.line("getrandbits = rng.getrandbits")
+                w.line("i = getrandbits(k)")
+                with w.block("while i >= total:"):
+                    w.line("i = getrandbits(k)")
+            with w.block("else:"):
+                w.line("i = rng.randrange(total)")
+            w.line("positions = listed[i]")
+            with w.block("if positions:"):
+                w.line(f"return {self.obj('Action', Action)}({verb}, tuple([{codes}[cards[j]] for j in positions]))")
+            w.line(f"return {self.name('Action')}({verb}, {self.obj('NONE', ('none',))})")
         return fn
 
     def _apply(self, step: bool = False) -> str:
@@ -172,12 +196,13 @@ class SelectGen(InstructionGen):
                 with w.block("for c in cards:"):
                     w.line("remove(c)")
                 w.line("zones[d].extend(cards)")
-                w.line(f"owner = {'p' if ins.dest_is_hand else f'{owner}[d]'}  # cards into a hand: who was first given each")
-                with w.block("if owner >= 0:"):
-                    w.line("dealt_to = core.dealt_to")
-                    with w.block("for c in cards:"):
-                        with w.block("if dealt_to[c] < 0:"):
-                            w.line("dealt_to[c] = owner")
+                if prog.holders:  # kept only where a rule reads it (Program.note_hand)
+                    w.line(f"owner = {'p' if ins.dest_is_hand else f'{owner}[d]'}  # cards into a hand: who was first given each")
+                    with w.block("if owner >= 0:"):
+                        w.line("dealt_to = core.dealt_to")
+                        with w.block("for c in cards:"):
+                            with w.block("if dealt_to[c] < 0:"):
+                                w.line("dealt_to[c] = owner")
             with w.block("if core.exposed:"):
                 w.line(f"mask = {self.obj('visible_mask', _visible_mask)}({prog_name}, core, d, s, p)")
             with w.block("else:  # who sees the cards: the destination's seats, all if they came from a public zone"):

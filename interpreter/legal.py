@@ -167,6 +167,29 @@ def draw_subset(rng: random.Random, verb: str, cards: Sequence[int], lo: int, hi
     return _subset(verb, cards, lo, hi, codes, shape, randbelow(rng, total))
 
 
+def listing(cache: dict[tuple[int, int, int], tuple[tuple[tuple[int, ...], ...], int]], n: int, lo: int,
+            hi: int) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """Every subset's positions of ``lo`` to ``hi`` of ``n`` cards, in listed order (as
+    :class:`Selection` reads them), and their count's bit length (``randbelow``'s draw of
+    an index); ``((), 0)`` when the shape is too large to be listed. Kept in ``cache``
+    (a generated selection's own, bounded: cleared beyond 16 shapes).
+
+    >>> listing({}, 3, 1, 2)
+    (((0,), (1,), (2,), (0, 1), (0, 2), (1, 2)), 3)
+    """
+    shape = _SHAPES.get((n, lo, hi))
+    if shape is None:
+        shape = _shape(n, lo, hi)
+    listed = shape.listed
+    if listed is None and shape.total <= LIST_AT_MOST:
+        listed = _list(shape, n, lo, hi)
+    entry = (listed, len(listed).bit_length()) if listed is not None else ((), 0)
+    if len(cache) >= 16:
+        cache.clear()
+    cache[(n, lo, hi)] = entry
+    return entry
+
+
 class Selection:
     """Every subset of ``cards`` with ``lo`` to ``hi`` members, as ``verb`` actions, lazily.
 
