@@ -7,11 +7,12 @@ order the legal actions list the cards under the trump (so the ``i``-th legal pl
 ``i``-th bit set); the obligations narrow the mask of the player's hand with per-(trump,
 suit led) masks, in the order and with the tests of the generated legal plays
 (:mod:`interpreter.codegen_tricks`). Playing a card and taking a trick are the same lines
-as ``fast_play``'s. The run stops, leaving the rest to the step, when a declaration or a
-window is offered, a hand is empty, the trump changes, ``room`` cards are played (the
-caller's checkpoints fall between runs) or trick play is over (``core.pc`` moved on: the
-caller then runs the automatic steps). Each card is logged once played; a failure leaves
-the caller to roll back (see ``State._rolled_back``).
+as ``fast_play``'s. The run stops, leaving the rest to the step, when a declaration may
+be offered (a card it names is held), a window is open, a hand is empty, the trump
+changes, ``room`` cards are played (the caller's checkpoints fall between runs) or trick
+play is over (``core.pc`` moved on: the caller then runs the automatic steps). Each card
+is logged once played; a failure leaves the caller to roll back (see
+``State._rolled_back``).
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ class TrickRunGen:
                 for c in range(t.size)) for led in range(t.nsuits)) for ti, per_led in enumerate(t.power)))
         self._pattern_masks()
         w.obj(name("Random"), random.Random)
-        w.obj(name("randbelow"), randbelow)
+        self.t.obj("randbelow", randbelow)
         w.const(name("BITS"), tuple(BITS))
         fn = name("run")
         with w.block(f"def {fn}(core, rng, room, log_action, log_actor):"):
@@ -134,8 +135,7 @@ class TrickRunGen:
         if any(not d.after_lead for d in ins.declarations):
             cond = "not core.played[p]" if ins.only_before_first_card else "True"
             with w.block(f"if {cond} and {name('RDECLARE')}[ti] & hm:"):
-                with w.block(f"if {name('GENERIC')}.available_declarations(core, p):"):
-                    w.line("return taken  # a declaration is offered too")
+                w.line("return taken  # a declaration may be offered too: the step draws among all")
         w.line("n = am.bit_count()")
         with w.block("if not n:"):
             w.line("return taken")

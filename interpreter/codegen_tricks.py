@@ -19,7 +19,7 @@ from . import windows
 from .cards import NO_TRUMP
 from .codegen_base import InstructionGen, any_mask, card_mask, trump_masks
 from .dealing import set_trump
-from .legal import LegalActions
+from .legal import LegalActions, randbelow
 from .program import Program
 
 if TYPE_CHECKING:
@@ -93,6 +93,9 @@ class TricksGen(InstructionGen):
             (self.pc, "fast_play", self._play("step", ready=True)),
             (self.pc, "apply", self._apply(self._play("play", ready=False))),
         ]
+        if any(not d.after_lead for d in self.ins.declarations):  # a declaration may be offered beside the cards
+            out.append((self.pc, "fast_draw", self._draw()))
+            out.append((self.pc, "take", self._take()))
         if runs.possible(self):
             out.append((self.pc, "fast_run", runs.TrickRunGen(self).write()))
         return out
@@ -237,6 +240,40 @@ class TricksGen(InstructionGen):
             w.line(f"return {self.name('LegalActions')}(tuple(out))")
         return fn
 
+    def _draw(self) -> str:
+        """``fast_draw``: a legal action drawn as ``legal(core)[randbelow(rng, n)]`` would
+        draw it (the cards in order, then the declarations offered), without listing them;
+        None when a window is open (the generic listing then)."""
+        w, ins, fn = self.w, self.ins, self.name("draw")
+        self.obj("randbelow", randbelow)
+        w.line("# a legal action drawn as the listed ones would draw it: the cards, then the declarations")
+        with w.block(f"def {fn}(core, rng):"):
+            if self.windows:
+                with w.block(f"if core.vars[{ins.window_slot}] is not None:"):
+                    w.line("return None")
+            self._allowed()
+            w.line(f"cards = sorted(allowed, key={self.name('OKEY')}[ti])")
+            w.line("offered = ()")
+            cond = "not core.played[p]" if ins.only_before_first_card else "True"
+            with w.block(f"if {cond} and not {self.name('DECLARESET')}[ti].isdisjoint(hand):"):
+                w.line(f"offered = {self.name('GENERIC')}.available_declarations(core, p)")
+            w.line("k = len(cards)")
+            w.line("n = k + len(offered)")
+            with w.block("if not n:"):
+                w.line("return None")
+            w.line(f"i = {self.name('randbelow')}(rng, n)")
+            w.line(f"return {self.name('PLAY')}[cards[i]] if i < k else offered[i - k].action")
+        return fn
+
+    def _take(self) -> str:
+        """``take``: the drawn action carried out as ``apply`` does; returns who acted."""
+        w, fn = self.w, self.name("take")
+        with w.block(f"def {fn}(core, action):"):
+            w.line(f"p = {self.name('actor')}(core)")
+            w.line(f"{self.name('apply')}(core, action)")
+            w.line("return p")
+        return fn
+
     def _allowed(self) -> None:
         """The body that leaves the cards ``p`` may play in ``allowed`` (unsorted)."""
         w, prog = self.w, self.prog
@@ -252,8 +289,10 @@ class TricksGen(InstructionGen):
 
     def _cards(self) -> str:
         """``fast_cards``: the cards that may be played, sorted as the legal actions list
-        them, when they are all the legal actions (no window open, no declaration
-        possible); else None. :meth:`interpreter.State.sample_action` draws from them."""
+        them, when they are all the legal actions (no window open, no card held that a
+        declaration names); else None, and ``fast_draw`` (see :meth:`_draw`) draws among
+        the cards and the declarations offered. :meth:`interpreter.State.sample_action`
+        draws from them."""
         w, ins, fn = self.w, self.ins, self.name("cards")
         w.line("# the playable cards in order, or None when the legal actions are not only plays")
         with w.block(f"def {fn}(core):"):
@@ -265,8 +304,7 @@ class TricksGen(InstructionGen):
                 cond = "not core.played[p]" if ins.only_before_first_card else "True"
                 # a card a declaration names is held: is one offered (not made yet)?
                 with w.block(f"if {cond} and not {self.name('DECLARESET')}[ti].isdisjoint(hand):"):
-                    with w.block(f"if {self.name('GENERIC')}.available_declarations(core, p):"):
-                        w.line("return None  # a declaration is offered too")
+                    w.line("return None  # a declaration may be offered too: fast_draw draws among all")
             with w.block("if len(allowed) == 1:"):
                 w.line("return [allowed[0]]")
             w.line(f"return sorted(allowed, key={self.name('OKEY')}[ti])")

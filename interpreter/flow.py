@@ -34,7 +34,8 @@ class Instruction:
     line = 0
     # Generated trick play (interpreter.codegen) sets these on its instruction: the cards
     # that may be played, in listed order, when plays are all the legal actions (else
-    # None); and a card played, True when it took the trick. State's random step uses them.
+    # None: a window open, or a declaration may be offered too, for fast_draw to draw
+    # among all); and a card played, True when it took the trick. State's random step uses them.
     fast_cards: Callable[[Core], list[int] | None] | None = None
     fast_play: Callable[[Core, int], bool] | None = None
     play_actions: Sequence[Action] = ()

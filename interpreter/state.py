@@ -196,7 +196,8 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts):
                     self._legal = cards  # legal_actions() makes them a PlayedCards if asked
                     self._drawn = (cards, play, ins.fast_play)
                     return play
-            elif ins.fast_draw is not None:  # a generated decision draws its action without listing them
+            if ins.fast_draw is not None:  # a generated decision (or trick play offering a declaration
+                # too) draws its action without listing them
                 action = ins.fast_draw(core, rng)
                 if action is not None:
                     self._legal = _UNLISTED
