@@ -47,13 +47,13 @@ from . import events as ev
 from . import sources
 from . import tricks as tr
 from .codegen_base import expression
+from .codegen_base import plus as _plus
 from .codegen_bids import AuctionGen
 from .codegen_choose import ChooseGen
 from .codegen_draw import DrawGen
 from .codegen_flow import KINDS, FlowGen
 from .codegen_select import SelectGen
 from .codegen_tricks import TricksGen
-from .codegen_tricks import plus as _plus
 from .dealing import DealCards, Draw
 from .decisions import Auction, Choose, Select
 from .errors import RuleRuntimeError

@@ -111,3 +111,8 @@ def any_mask(tables: list[list[list[bool]]], ti: int) -> int:
 def trump_masks(table: list[list[bool]]) -> tuple[int, ...]:
     """A pattern's table (per trump index, per card) as one bitmask per trump index."""
     return tuple(card_mask(row) for row in table)
+
+
+def plus(base: int, index: str) -> str:
+    """The source of ``base + index`` (``index`` alone when the base is 0)."""
+    return f"{int(base)} + {index}" if base else index

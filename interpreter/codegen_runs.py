@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from .cards import NO_TRUMP
-from .codegen_base import any_mask, trump_masks
+from .codegen_base import any_mask, plus, trump_masks
 from .legal import BITS, randbelow
 
 if TYPE_CHECKING:
@@ -103,8 +103,13 @@ class TrickRunGen:
     def _start(self) -> None:
         """The run's locals: the draw, the trump's tables, the hands as placed masks."""
         w, prog, name = self.w, self.prog, self.t.name
-        w.line(f"getrandbits = rng.getrandbits if type(rng) is {name('Random')} else None")
         w.line("ti = core.ti")
+        if any(not d.after_lead for d in self.ins.declarations):  # the first card's test, before any set-up
+            cond = "not core.played[core.tr_turn]" if self.ins.only_before_first_card else "True"
+            held = f"zones[{plus(prog.hand, 'core.tr_turn')}]"
+            with w.block(f"if {cond} and not {name('DECLARESET')}[ti].isdisjoint(core.{held}):"):
+                w.line("return 0  # a declaration may be offered: the step draws among all")
+        w.line(f"getrandbits = rng.getrandbits if type(rng) is {name('Random')} else None")
         w.line(f"place = {name('RPLACE')}[ti]")
         w.line(f"card_at = {name('RCARD')}[ti]")
         w.line(f"eff = {name('EFF')}[ti]")

@@ -17,18 +17,13 @@ from . import events as ev
 from . import tricks as tr
 from . import windows
 from .cards import NO_TRUMP
-from .codegen_base import InstructionGen, any_mask, card_mask, trump_masks
+from .codegen_base import InstructionGen, any_mask, card_mask, plus, trump_masks
 from .dealing import set_trump
 from .legal import LegalActions, randbelow
 from .program import Program
 
 if TYPE_CHECKING:
     from .codegen import Writer
-
-
-def plus(base: int, index: str) -> str:
-    """The source of ``base + index`` (``index`` alone when the base is 0)."""
-    return f"{int(base)} + {index}" if base else index
 
 
 def _cards(mask: int) -> frozenset[int]:
