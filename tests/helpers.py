@@ -6,6 +6,7 @@ Imported by the test modules as ``helpers`` (tests/ is on the path through its c
 
 from __future__ import annotations
 
+import textwrap
 from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -28,6 +29,26 @@ RANKS52 = "A K Q J 10 9 8 7 6 5 4 3 2".split()
 ALL52 = [r + s for s in "SHDC" for r in RANKS52]
 RANKS24 = "A K Q J 10 9".split()
 ALL24 = [r + s for s in "SHDC" for r in RANKS24]
+# A small two-player game (six cards, three deals at most) that tests vary with str.replace.
+SHORT = textwrap.dedent("""
+    tricklang 1
+    game "Short"
+    players 2
+    deck
+      suits spades black, hearts red
+      ranks A K Q
+    zone hand: per player, owner
+    zone stock: shared, hidden, pack
+    zone won: per player, public
+    match
+      at most 3 deals
+    deal
+      deal 2 to each
+      deal deal_number to each
+      tricks 2, left of dealer leads first
+    """)
+
+
 SAME_COLOUR = {"S": "C", "C": "S", "H": "D", "D": "H"}
 SIDE_OF = [0, 1, 0, 1]
 

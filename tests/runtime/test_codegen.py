@@ -10,6 +10,7 @@ import textwrap
 from typing import Any
 
 import pytest
+from helpers import SHORT
 
 import interpreter
 import tricklang
@@ -177,25 +178,6 @@ def test_hostile_names_and_strings_never_reach_the_generated_source_as_code() ->
         state.apply(state.sample_action(rng))
     assert state.outcome() is not None
     assert any(e["type"] == "trick" for e in state.events())
-
-
-SHORT = textwrap.dedent("""
-    tricklang 1
-    game "Short"
-    players 2
-    deck
-      suits spades black, hearts red
-      ranks A K Q
-    zone hand: per player, owner
-    zone stock: shared, hidden, pack
-    zone won: per player, public
-    match
-      at most 3 deals
-    deal
-      deal 2 to each
-      deal deal_number to each
-      tricks 2, left of dealer leads first
-    """)
 
 
 def test_a_failing_generated_deal_names_its_rule_line_and_leaves_the_state_unchanged() -> None:

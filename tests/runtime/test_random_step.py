@@ -6,10 +6,10 @@ listed legal actions give, and leaves the state as it was when the rules fail.""
 from __future__ import annotations
 
 import random
-import textwrap
 from typing import Any
 
 import pytest
+from helpers import SHORT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -170,23 +170,9 @@ def test_trick_play_runs_as_one_function_unless_the_first_card_led_sets_the_trum
     assert "# rule line 71: trick play run for random playouts" in source
 
 
-GUARDED = textwrap.dedent("""
-    tricklang 1
-    game "Guarded"
-    players 2
-    deck
-      suits spades black, hearts red
-      ranks A K Q
-    zone hand: per player, owner
-    zone stock: shared, hidden, pack
-    zone won: per player, public
-    match
-      at most 3 deals
-    deal
-      deal 3 to each
-      tricks 3, left of dealer leads first
-        must follow suit when 1 % (1 - tricks(dealer)) == 0
-    """)
+GUARDED = SHORT.replace("  deal 2 to each\n  deal deal_number to each\n", "  deal 3 to each\n").replace(
+    "tricks 2, left of dealer leads first",
+    "tricks 3, left of dealer leads first\n    must follow suit when 1 % (1 - tricks(dealer)) == 0")
 
 
 @pytest.mark.parametrize("seed", range(6))
