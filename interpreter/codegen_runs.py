@@ -1,18 +1,19 @@
 """The generated run of trick play for random playouts (:meth:`interpreter.State.playout`):
 one function plays card after card, each drawn uniformly among the legal plays exactly as
-the random step draws it, while only plays are legal, without a call a card.
+the random step draws it, without a call a card.
 
 The hands are kept as bitmasks in the run's locals, each card's bit at its place in the
 order the legal actions list the cards under the trump (so the ``i``-th legal play is the
 ``i``-th bit set); the obligations narrow the mask of the player's hand with per-(trump,
 suit led) masks, in the order and with the tests of the generated legal plays
 (:mod:`interpreter.codegen_tricks`). Playing a card and taking a trick are the same lines
-as ``fast_play``'s. The run stops, leaving the rest to the step, when a declaration may
-be offered (a card it names is held), a window is open, a hand is empty, the trump
-changes, ``room`` cards are played (the caller's checkpoints fall between runs) or trick
-play is over (``core.pc`` moved on: the caller then runs the automatic steps). Each card
-is logged once played; a failure leaves the caller to roll back (see
-``State._rolled_back``).
+as ``fast_play``'s, and a declaration offered beside the cards is drawn among them, as
+the step draws it, and made by the generic method. The run stops, leaving the rest to the
+step, when a window is open, a hand is empty, the trump changes, ``room`` actions are
+taken (the caller's checkpoints fall between runs), or after a declaration; at the end of
+trick play it takes the steps up to the next decision itself, as the step does. Each
+action is logged once taken, those steps included; a failure leaves the caller to roll
+back (see ``State._rolled_back``).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from .cards import NO_TRUMP
-from .codegen_base import any_mask, plus, trump_masks
+from .codegen_base import any_mask, trump_masks
 from .legal import BITS, randbelow
 
 if TYPE_CHECKING:
@@ -104,11 +105,6 @@ class TrickRunGen:
         """The run's locals: the draw, the trump's tables, the hands as placed masks."""
         w, prog, name = self.w, self.prog, self.t.name
         w.line("ti = core.ti")
-        if any(not d.after_lead for d in self.ins.declarations):  # the first card's test, before any set-up
-            cond = "not core.played[core.tr_turn]" if self.ins.only_before_first_card else "True"
-            held = f"zones[{plus(prog.hand, 'core.tr_turn')}]"
-            with w.block(f"if {cond} and not {name('DECLARESET')}[ti].isdisjoint(core.{held}):"):
-                w.line("return 0  # a declaration may be offered: the step draws among all")
         w.line(f"getrandbits = rng.getrandbits if type(rng) is {name('Random')} else None")
         w.line(f"place = {name('RPLACE')}[ti]")
         w.line(f"card_at = {name('RCARD')}[ti]")
@@ -139,18 +135,30 @@ class TrickRunGen:
             self._follow()
         if any(not d.after_lead for d in ins.declarations):
             cond = "not core.played[p]" if ins.only_before_first_card else "True"
-            with w.block(f"if {cond} and {name('RDECLARE')}[ti] & hm:"):
-                w.line("return taken  # a declaration may be offered too: the step draws among all")
-        w.line("n = am.bit_count()")
+            w.line("offered = ()")
+            with w.block(f"if {cond} and {name('RDECLARE')}[ti] & hm:"):  # a card a declaration names is held
+                w.line(f"offered = {name('GENERIC')}.available_declarations(core, p)")
+            w.line("k = am.bit_count()")
+            w.line("n = k + len(offered)")
+        else:
+            w.line("n = am.bit_count()")
         with w.block("if not n:"):
             w.line("return taken")
         with w.block("if getrandbits is not None and n < 256:"):  # randbelow's draw, inlined
-            w.line(f"k = {name('BITS')}[n]")
-            w.line("i = getrandbits(k)")
+            w.line(f"bits = {name('BITS')}[n]")
+            w.line("i = getrandbits(bits)")
             with w.block("while i >= n:"):
-                w.line("i = getrandbits(k)")
+                w.line("i = getrandbits(bits)")
         with w.block("else:"):
             w.line(f"i = {name('randbelow')}(rng, n)")
+        if any(not d.after_lead for d in ins.declarations):
+            with w.block("if i >= k:"):  # a declaration, listed after the cards: made as the step makes it
+                w.line("action = offered[i - k].action")
+                w.line(f"{name('TRICKS')}.apply({name('GENERIC')}, core, action)")
+                w.line(f"{name('PROG')}.advance(core)")
+                w.line("log_action(action)")
+                w.line("log_actor(p)")
+                w.line("return taken + 1  # (its effects may have moved cards: the hands' masks are built again)")
         with w.block("while i:"):  # the i-th place set
             w.line("am &= am - 1")
             w.line("i -= 1")
@@ -237,13 +245,15 @@ class TrickRunGen:
                 self._narrow(f"{name('RBEAT')}[ti][led][top]", True)
 
     def _play(self) -> None:
-        """``fast_play``'s lines for ``card``, each card logged once played."""
+        """``fast_play``'s lines for ``card``, each card logged once played and, when it ends
+        trick play, once the steps up to the next decision are taken (as the step logs an
+        action once ``Program.advance`` is done: a failure there undoes the card too)."""
         w, name = self.w, self.t.name
         logged = [f"log_action({name('PLAY')}[card])", "log_actor(p)", "taken += 1"]
         w.line("core.steps = 1")
         self.t.play_card([*logged, "continue"])
         self.t.finish_body()
-        for line in logged:
-            w.line(line)
-        self.t.ready_after_trick(["return taken"], [],
-                                 [f"{name('TRICKS')}.ready({name('GENERIC')}, core)", "return taken"])
+        advance = f"{name('PROG')}.advance(core, 1)"  # the steps up to the next decision, as the step takes them
+        self.t.ready_after_trick([advance, *logged, "return taken"], logged,
+                                 [f"if not {name('TRICKS')}.ready({name('GENERIC')}, core):", "    " + advance,
+                                  *logged, "return taken"])

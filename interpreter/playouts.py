@@ -57,9 +57,10 @@ class Playouts:
         return taken
 
     def _run_cards(self, run: Run, rng: random.Random, most: int) -> int:
-        """Play cards with generated trick play's run (:mod:`interpreter.codegen_runs`), at
-        most ``most`` and never past the next checkpoint, then the automatic steps if trick
-        play is over; returns how many were played (at least one: else the step is taken).
+        """Play cards (and declarations) with generated trick play's run
+        (:mod:`interpreter.codegen_runs`), at most ``most`` and never past the next
+        checkpoint, and the automatic steps after them if trick play is over; returns how
+        many actions were taken (at least one: else the step takes one).
 
         Raises:
             GameLimitError, RuleRuntimeError: as :meth:`~interpreter.State.apply` (the cards
@@ -70,12 +71,10 @@ class Playouts:
         n = len(state.actors)
         if not n % CHECKPOINT_EVERY and n:
             state._checkpoint_at(n)
-        pc, played = core.pc, 0
-        try:
+        played = 0
+        try:  # (the run goes on to the next decision itself once trick play is over)
             played = run(core, rng, min(most, CHECKPOINT_EVERY - n % CHECKPOINT_EVERY), state.actions.append,
                          state.actors.append)
-            if core.pc != pc:  # trick play is over: on to the next decision
-                state.program.advance(core, 1)
         except Exception as err:
             state._rolled_back(err)
         if not played:  # nothing the run could play (a declaration offered...): the step

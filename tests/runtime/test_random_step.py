@@ -192,6 +192,21 @@ def test_a_rule_failing_in_a_playouts_run_of_cards_leaves_what_the_random_step_l
     assert list(stepped.actors) == list(state.actors) and len(state.actions) >= 3  # a trick and a card at least
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_a_rule_failing_after_a_playouts_last_card_undoes_that_card_as_the_step_does(seed: int) -> None:
+    """SHORT's second deal runs out of cards: the steps after the first deal's last card
+    fail, so that card is undone with them (it was kept, logged, once)."""
+    rules = tricklang.loads(SHORT, path="short.trick")
+    state, played, rng = interpreter.new_game(rules, seed=seed), interpreter.new_game(rules, seed=seed), random.Random(seed)
+    with pytest.raises(interpreter.RuleRuntimeError, match=r"^line 15: the pack ran out while dealing"):
+        played.playout(random.Random(seed))
+    with pytest.raises(interpreter.RuleRuntimeError):
+        while not state.is_terminal():
+            state.apply(state.sample_action(rng))
+    assert len(played.actions) == len(state.actions) == 3 and played.to_json() == state.to_json()
+    assert list(played.actors) == list(state.actors) and played.deal_number == 1
+
+
 def test_playout_of_a_deal_stops_where_the_next_one_begins() -> None:
     state, rng = interpreter.new_game(tricklang.load(bundled_games()["spades"]), seed=8), random.Random(8)
     looped, rng2 = state.clone(), random.Random(8)
