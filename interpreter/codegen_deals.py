@@ -31,16 +31,17 @@ from . import program as limits
 from . import seeding
 from .cards import NO_TRUMP
 from .codegen_base import expression
+from .core import Core
 from .expressions import known
 from .flow import MAX_NUMBER
-from .logs import SEAL_AT_LEAST
+from .logs import SEAL_AT_LEAST, EventLog
 from .program import Program
 
 if TYPE_CHECKING:
     from .codegen import Writer
 
-END, START, ROLES = "z_end_deal", "z_start_deal", "z_deal_roles"
-"""The generated functions' names (the program's ``end_deal``, ``start_deal`` and ``deal_roles``)."""
+END, START, ROLES, NEW = "z_end_deal", "z_start_deal", "z_deal_roles", "z_new_core"
+"""The generated functions' names (the program's ``end_deal``, ``start_deal``, ``deal_roles`` and ``new_core``)."""
 
 
 def emit(w: Writer, prog: Program, entry: str, events: bool = False) -> None:
@@ -126,7 +127,8 @@ def write(w: Writer, prog: Program) -> list[tuple[int, str, str]]:
         out.append((-1, "deal_roles", ROLES))
     _start(w, prog, prog_name)
     _end(w, prog, prog_name)
-    return out + [(-1, "start_deal", START), (-1, "end_deal", END)]
+    _new_core(w, prog, prog_name)
+    return out + [(-1, "start_deal", START), (-1, "end_deal", END), (-1, "new_core", NEW)]
 
 
 def _roles(w: Writer, prog: Program) -> None:
@@ -206,6 +208,58 @@ def _end(w: Writer, prog: Program, prog_name: str) -> None:
             w.line("return")
         w.line(f"core.dealer = (core.dealer + {int(prog.rotation)}) % {int(prog.n)}")
         w.line(f"{START}(core)")
+
+
+def _new_core(w: Writer, prog: Program, prog_name: str) -> None:
+    """``new_core`` for a match shuffled from its seed (with a prearranged deck, decks,
+    reseeds or explicit chance, the generic method): the fields the deal's start does not
+    set, the first dealer, the first deal's start."""
+    n, size, sides = prog.n, prog.tables.size, len(prog.sides)
+    w.line()
+    w.line("# a match starts: Program.new_core, for a match shuffled from its seed")
+    generic = _obj(w, "z_NEW_CORE_GENERIC", Program.new_core)
+    with w.block(f"def {NEW}(seed, deck, dealer, table=False, tape=None, decks=None, reseeds=None):"):
+        with w.block("if deck is not None or tape is not None or decks or reseeds:"):
+            w.line(f"return {generic}({prog_name}, seed, deck, dealer, table, tape, decks, reseeds)")
+        w.line(f"core = {_obj(w, 'z_Core', Core)}()")
+        w.line("core.decks = {}")
+        w.line("core.reseeds = {}")
+        w.line("core.table = table")
+        w.line("core.tape = core.deck = None")
+        w.line("core.tape_pos = core.deal_no = core.steps = 0")
+        w.line("core.zones = [" + "[], " * len(prog.zones) + "]")
+        w.line(f"core.scores = [0] * {int(sides)}")
+        counters = [f"{_obj(w, f'z_COUNTER{i}', name)}: [0] * {int(n if kind == 'player' else sides if kind == 'side' else 1)}, "
+                    for i, (name, kind) in enumerate(prog.counters.items())]
+        w.line("core.counters = {" + "".join(counters) + "}")
+        w.line("core.seed = seed")
+        w.line("core.terminal = core.last_deal = False")
+        w.line("core.winner = -1")
+        w.line(f"core.events = {_obj(w, 'z_EventLog', EventLog)}()")
+        if not prog.auctions:  # else the deal's start sets them (Program._reset_auction)
+            w.line("core.au_active = False")
+            w.line("core.au_order = []")
+            w.line("core.au_pos = core.au_high = 0")
+            w.line("core.au_bidder = -1")
+            w.line("core.au_passed = []")
+        w.line("core.tr_cards = []")
+        w.line("core.tr_players = []")
+        w.line("core.calls = []")
+        w.line("core.declared = set()")
+        w.line("core.exposed = set()")
+        if not prog.lead_patterns:  # else the deal's start sets it
+            w.line("core.broken = []")
+        if not prog.holders:  # else the deal's start sets them
+            w.line(f"core.dealt_to = [-1] * {int(size)}")
+            w.line(f"core.taken_by = [-1] * {int(size)}")
+        with w.block("if dealer is None:"):
+            if prog.first_dealer is not None:
+                w.line(f"dealer = {int(prog.first_dealer)}")
+            else:
+                w.line(f"dealer = {_obj(w, 'z_first_dealer', seeding.first_dealer)}(seed, {int(n)})")
+        w.line("core.first_dealer = core.dealer = dealer")
+        w.line(f"{START}(core)")
+        w.line("return core")
 
 
 def attach(prog: Program, ns: dict[str, Any], entries: list[tuple[int, str, str]]) -> None:

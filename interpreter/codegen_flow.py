@@ -127,7 +127,40 @@ class FlowGen:
         for lead in self.leaders:
             self.w.line()
             self.w.lines.extend(bodies[lead])
-        return [(lead, "run", self.fn(lead)) for lead in self.leaders]
+        pauses = [pc for pc, ins in enumerate(self.prog.instructions)
+                  if type(ins) is RefereePause and pc + 1 in self.depth and self.depth[pc + 1] < MAX_CHAIN]
+        for pc in pauses:
+            self._pause(pc)
+        return [(lead, "run", self.fn(lead)) for lead in self.leaders] + [(pc, "ready", f"p{pc}_ready") for pc in pauses]
+
+    def _pause(self, pc: int) -> None:
+        """A referee's pause followed by a block (``p<pc>_ready``): outside table mode it
+        passes on and takes ``advance``'s next two steps itself (the block, then whatever
+        comes next: a decision's ``ready`` is returned, another instruction run), counting
+        and testing the steps as ``advance`` does (over the limit, it leaves them to it)."""
+        w, limit = self.w, int(MAX_STEPS_PER_DEAL)
+        w.line()
+        w.line(f"# the referee's pause (instruction {int(pc)}): outside table mode, advance's next two steps")
+        with w.block(f"def p{pc}_ready(core):"):
+            with w.block("if core.table:"):
+                ins = self.obj(pc, "INS", self.prog.instructions[pc])
+                w.line(f"return {self.obj(pc, 'READY', RefereePause.ready)}({ins}, core)")
+            w.line(f"core.pc = {int(pc + 1)}")
+            for step in ("block", "next"):
+                if step == "next":
+                    with w.block("if core.terminal:"):
+                        w.line("return False")
+                    w.line(f"ins = {self.obj(pc, 'INSTRUCTIONS', self.prog.instructions)}[core.pc]")
+                w.line("steps = core.steps + 1")
+                with w.block(f"if steps > {limit}:"):
+                    w.line("return False  # advance raises the limit")
+                w.line("core.steps = steps")
+                if step == "block":
+                    w.line(f"{self.fn(pc + 1)}(core)")
+            with w.block("if ins.decision:"):
+                w.line("return ins.ready(core)")
+            w.line("ins.run(core)")
+            w.line("return False")
 
     @staticmethod
     def fn(pc: int) -> str:

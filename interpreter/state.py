@@ -21,7 +21,7 @@ from .actions import Action
 from .cards import NO_TRUMP
 from .compiler import compile_ruleset
 from .core import Core
-from .deals import Deals, check_modes, checked_seed, later_decks, later_seeds, prearranged
+from .deals import MAX_SEED, Deals, check_modes, checked_seed, later_decks, later_seeds, prearranged
 from .embedding import Embedding
 from .errors import ArgumentError, GameError, IllegalActionError, InvalidActionError, RuleRuntimeError
 from .instructions import Instruction
@@ -526,10 +526,11 @@ def new_game(
         raise TypeError(f"new_game() takes a Ruleset (from tricklang.load), not {type(ruleset).__name__}")
     ruleset = ruleset.with_options(options)
     program = compile_ruleset(ruleset)
-    seed = checked_seed(secrets.randbelow(2**31) if seed is None else seed)
+    if seed is None or type(seed) is not int or not -MAX_SEED <= seed <= MAX_SEED:  # (a bool is no seed)
+        seed = checked_seed(secrets.randbelow(2**31) if seed is None else seed)
     cards = None if deck is None else prearranged(program, deck)
-    later = later_decks(program, decks, cards is not None)
-    seeds = later_seeds(reseeds)
+    later = later_decks(program, decks, cards is not None) if decks else {}  # (none given: none)
+    seeds = later_seeds(reseeds) if reseeds else {}
     modal = selections != "all" or chance != "automatic"
     check_modes(program, mode, dealer, selections, chance, modal and bool(later or seeds))
     if modal:

@@ -94,3 +94,29 @@ def test_an_emit_installed_on_the_program_sees_every_event_of_a_deal_change() ->
     logged = [e for e in list(state.core.events)[start:] if type(e) is not int]  # a card played is not emitted
     assert seen == logged
     assert {DEALT, TURN_UP, TRUMP, SCORE, DEAL_END, DEAL} <= {_kind(e) for e in seen}
+
+
+def _fields(core: Any) -> dict[str, Any]:
+    out = {name: getattr(core, name) for name in type(core).__slots__}
+    out["events"] = list(core.events)
+    return out
+
+
+@pytest.mark.parametrize("game", sorted(bundled_games()))
+def test_a_generated_new_core_and_deal_change_set_every_field_as_the_generic_methods(
+        game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = tricklang.load(game)
+    prog = compile_ruleset(rules)
+    monkeypatch.setattr(codegen, "ENABLED", False)
+    plain = compile_ruleset(rules)
+    assert prog.__dict__["new_core"].__name__ == "z_new_core" and "new_core" not in plain.__dict__
+    for seed, dealer, table in ((1, None, False), (7, 1, True), (123456789, None, True)):
+        generated = prog.new_core(seed, None, dealer, table=table)
+        generic = plain.new_core(seed, None, dealer, table=table)
+        assert _fields(generated) == _fields(generic)
+        for _ in range(3):  # the deals' changes (the deals unplayed: their fields reset all the same)
+            generated.scores[0] += 1
+            generic.scores[0] += 1
+            prog.end_deal(generated)
+            plain.end_deal(generic)
+            assert _fields(generated) == _fields(generic)
