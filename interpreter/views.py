@@ -98,11 +98,12 @@ class Views:
         kind = next(k for cls, k in _KINDS if isinstance(ins, cls))
         seat = ins.actor(core)
         low = high = None
-        legal = self.legal_actions()
-        if isinstance(ins, Select) and legal.selection is not None:
-            low, high = legal.selection.lo, legal.selection.hi
+        if isinstance(ins, Select):  # (the legal actions are listed only for the bounds)
+            legal = self.legal_actions()
+            if legal.selection is not None:
+                low, high = legal.selection.lo, legal.selection.hi
         elif isinstance(ins, (Auction, Bid)):
-            bids = [int(a.args[0]) for a in legal if a.verb == "bid"]
+            bids = [int(a.args[0]) for a in self.legal_actions() if a.verb == "bid"]
             if bids:
                 low, high = min(bids), max(bids)
         return Decision(kind, seat, ins.phase(core), low, high)
