@@ -45,8 +45,8 @@ class TrickRunGen:
     def __init__(self, gen: TricksGen) -> None:
         self.t, self.w, self.prog, self.ins = gen, gen.w, gen.prog, gen.ins
         t = self.prog.tables
-        self.places = [sorted(range(t.size), key=row.__getitem__) for row in t.order]  # the cards in listed order
-        self.places.append(list(range(t.size)))  # no trump: the cards' own order
+        # the cards in the listed order under each trump index (the last: no trump)
+        self.places = [sorted(range(t.size), key=row.__getitem__) for row in t.order]
         self.place = [[0] * t.size for _ in self.places]
         for ti, cards in enumerate(self.places):
             for i, c in enumerate(cards):
