@@ -17,6 +17,7 @@ import random
 
 from . import events as ev
 from .codegen_base import InstructionGen
+from .codegen_deals import emit
 from .decisions import Choose, PlayerDecision
 
 
@@ -68,7 +69,7 @@ class ChooseGen(InstructionGen):
                        "  # an option withheld once: the generic method")
                 w.line("return p")
             w.line("verb = action.verb")
-            w.line(f"{self.obj('PROG', self.prog)}.emit(core, ({int(ev.CHOICE)}, p, verb, {self.obj('LAWS', ins.laws)}))")
+            emit(w, self.prog, f"({int(ev.CHOICE)}, p, verb, {self.obj('LAWS', ins.laws)})")
             w.line(f"core.pc = {target}[verb]")
             w.line("return p")
         return fn
@@ -88,7 +89,7 @@ class ChooseGen(InstructionGen):
                 w.line(f"{prog}.advance(core)")
                 w.line("return p")
             w.line("verb = action.verb")
-            w.line(f"{prog}.emit(core, ({int(ev.CHOICE)}, p, verb, {self.obj('LAWS', ins.laws)}))")
+            emit(w, self.prog, f"({int(ev.CHOICE)}, p, verb, {self.obj('LAWS', ins.laws)})")
             for k, (name, i) in enumerate(ins.position.items()):
                 t = ins.targets[i]
                 with w.block(f"if verb == {self.obj(f'NAME{k}', name)}:"):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from . import events as ev
 from .codegen_base import InstructionGen
+from .codegen_deals import emit
 from .codegen_select import _mask, _plus
 from .dealing import Draw
 
@@ -59,8 +60,7 @@ class DrawGen(InstructionGen):
             with w.block("if drawn or back:"):
                 every = int(prog.all_mask)
                 w.line(f"mask = ({every} if h in core.exposed else {seen}[h]) | 1 << p")
-                w.line(f"{self.obj('PROG', prog)}.emit(core, ({int(ev.DRAW)}, p, tuple(drawn), tuple(back), "
-                       f"{self.obj('LAWS', ins.laws)}, mask))")
+                emit(w, prog, f"({int(ev.DRAW)}, p, tuple(drawn), tuple(back), {self.obj('LAWS', ins.laws)}, mask)")
             w.line("core.pc += 1")
         return [(self.pc, "run", fn)]
 

@@ -16,6 +16,7 @@ import random
 from . import events as ev
 from .actions import Action
 from .codegen_base import InstructionGen
+from .codegen_deals import emit
 from .decisions import Select
 from .errors import GameLimitError
 from .flow import MAX_CHOICES, _visible_mask
@@ -208,8 +209,7 @@ class SelectGen(InstructionGen):
             with w.block("else:  # who sees the cards: the destination's seats, all if they came from a public zone"):
                 w.line(f"mask = ({every} if {seen}[s] == {every} else {seen}[d]) | 1 << p")
             laws = self.obj("LAWS", ins.laws)
-            w.line(f"{prog_name}.emit(core, ({int(ev.SELECT)}, {self.obj('VERB', ins.verb)}, p, tuple(cards), s, d, "
-                   f"{laws}, mask))")
+            emit(w, prog, f"({int(ev.SELECT)}, {self.obj('VERB', ins.verb)}, p, tuple(cards), s, d, {laws}, mask)")
             if step:
                 self.advance_from(self.pc + 1, False)
             else:
