@@ -134,12 +134,17 @@ def write(w: Writer, prog: Program) -> list[tuple[int, str, str]]:
 def _roles(w: Writer, prog: Program) -> None:
     w.line()
     w.line("# the seats of the roles named by the deal event")
+    with w.block(f"def {ROLES}(core):"):
+        w.line(f"return {_roles_tuple(w, prog)}")
+
+
+def _roles_tuple(w: Writer, prog: Program) -> str:
+    """The source of the tuple of the seats of the roles (:attr:`Program.seat_roles`)."""
     texts = []
     for i, fn in enumerate(prog.seat_roles.values()):
         text = expression(w, f"z_ROLE{i}", fn)
-        texts.append(text if text is not None else f"{w.obj(f'z_ROLE{i}', fn)}(core)")
-    with w.block(f"def {ROLES}(core):"):
-        w.line("return (" + "".join(f"{t}, " for t in texts) + ")")
+        texts.append(text if text is not None else f"{_obj(w, f'z_ROLE{i}', fn)}(core)")
+    return "(" + "".join(f"{t}, " for t in texts) + ")"
 
 
 def _start(w: Writer, prog: Program, prog_name: str) -> None:
@@ -183,7 +188,7 @@ def _start(w: Writer, prog: Program, prog_name: str) -> None:
             w.line(f"core.dealt_to = [-1] * {int(size)}")
             w.line(f"core.taken_by = [-1] * {int(size)}")
         w.line(f"core.steps += {int(size)}  # a shuffle counts, so a deal that always redeals is stopped")
-        roles = f"{ROLES}(core)" if prog.seat_roles else "()"
+        roles = _roles_tuple(w, prog) if prog.seat_roles else "()"
         emit(w, prog, f"({int(ev.DEAL)}, core.deal_no + 1, core.dealer, {roles})", events=True)
 
 

@@ -22,6 +22,7 @@ No text of the rule file reaches the source (see :mod:`interpreter.codegen`).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tricklang.walk import Unknown
@@ -98,6 +99,70 @@ def leaders(prog: Program) -> list[int]:
     return sorted(pc for pc in out if 0 <= pc < len(ins) and not ins[pc].decision and _runnable(ins[pc]))
 
 
+_CALL = re.compile(r"( *)return b([0-9]+)_run\(core\)\Z")
+_RUN = re.compile(r"( *)([a-z][0-9]+_run)\(core\)\Z")
+_INLINE_INDENT = 24
+"""The deepest indentation a call is written out at (six levels): a chain of blocks written
+in one another stays far from Python's limits of nested blocks."""
+
+
+def _run_bodies(lines: list[str], names: set[str]) -> dict[str, list[str]]:
+    """The bodies (one level less indented) of the generated ``run`` functions named, among
+    the module's lines, that have no ``return`` (so that they can be written in a block)."""
+    out: dict[str, list[str]] = {}
+    for i, line in enumerate(lines):
+        name = line[4:-7] if line.startswith("def ") and line.endswith("(core):") else ""
+        if name in names:
+            body = []
+            for text in lines[i + 1:]:
+                if text and not text.startswith(" "):
+                    break
+                body.append(text[4:])
+            while body and not body[-1]:
+                body.pop()
+            if not any(text.lstrip().startswith("return") for text in body):
+                out[name] = body
+    return out
+
+
+def _inline(bodies: dict[int, list[str]], runs: dict[str, list[str]]) -> dict[int, list[str]]:
+    """The blocks' lines with the call of a block that no other block calls replaced by
+    that block's body (a call in tail position: its returns are the caller's; the locals
+    it sets are the caller's, unused after it), and the calls of generated ``run``
+    functions without a ``return`` (dealing, turning up...) by their bodies: the same
+    steps in the same order, Python calls fewer. Every function stays (``advance`` or a
+    decision may call it)."""
+    sites: dict[int, int] = {}
+    for lines in bodies.values():
+        for line in lines:
+            call = _CALL.match(line)
+            if call:
+                sites[int(call.group(2))] = sites.get(int(call.group(2)), 0) + 1
+    done: dict[tuple[int, int], list[str]] = {}
+
+    def expand(lead: int, extra: int) -> list[str]:
+        """The block's lines, to be indented ``extra`` more (calls deeper than
+        :data:`_INLINE_INDENT` in the end stay calls)."""
+        if (lead, extra) not in done:
+            out = []
+            for line in bodies[lead]:
+                call, run = _CALL.match(line), _RUN.match(line)
+                target = int(call.group(2)) if call else -1
+                if call and sites[target] == 1 and target in bodies and extra + len(call.group(1)) <= _INLINE_INDENT:
+                    indent = call.group(1)  # the target's body, after its comment and `def` line
+                    out.append(f"{indent}# block {target}, written here (its only caller)")
+                    inner = expand(target, extra + len(indent) - 4)[2:]
+                    out.extend(indent + text[4:] if text else text for text in inner)
+                elif run and run.group(2) in runs and extra + len(run.group(1)) <= _INLINE_INDENT:
+                    out.append(f"{run.group(1)}# {run.group(2)}, written here")
+                    out.extend(run.group(1) + text if text else text for text in runs[run.group(2)])
+                else:
+                    out.append(line)
+            done[lead, extra] = out
+        return done[lead, extra]
+    return {lead: expand(lead, 0) for lead in bodies}
+
+
 def _runnable(ins: Instruction) -> bool:
     """Whether a block may start with this instruction (one it writes or calls)."""
     return type(ins) in _INLINE or _straight(ins)
@@ -124,9 +189,10 @@ class FlowGen:
             self.calls = 0
             self._block(lead)
             bodies[lead] = sub.lines
+        inlined = _inline(bodies, _run_bodies(self.w.lines, set(self.generated_run.values())))
         for lead in self.leaders:
             self.w.line()
-            self.w.lines.extend(bodies[lead])
+            self.w.lines.extend(inlined[lead])
         pauses = [pc for pc, ins in enumerate(self.prog.instructions)
                   if type(ins) is RefereePause and pc + 1 in self.depth and self.depth[pc + 1] < MAX_CHAIN]
         for pc in pauses:
@@ -135,9 +201,10 @@ class FlowGen:
 
     def _pause(self, pc: int) -> None:
         """A referee's pause followed by a block (``p<pc>_ready``): outside table mode it
-        passes on and takes ``advance``'s next two steps itself (the block, then whatever
-        comes next: a decision's ``ready`` is returned, another instruction run), counting
-        and testing the steps as ``advance`` does (over the limit, it leaves them to it)."""
+        passes on and takes ``advance``'s next steps itself (the block, then whatever comes
+        next: a decision's ``ready`` is returned; another instruction is run, then a decision
+        after it asked), counting and testing the steps as ``advance`` does (over the limit,
+        or anything else, it leaves to ``advance``)."""
         w, limit = self.w, int(MAX_STEPS_PER_DEAL)
         w.line()
         w.line(f"# the referee's pause (instruction {int(pc)}): outside table mode, advance's next two steps")
@@ -160,6 +227,13 @@ class FlowGen:
             with w.block("if ins.decision:"):
                 w.line("return ins.ready(core)")
             w.line("ins.run(core)")
+            with w.block("if core.terminal:"):  # and advance's step after it, when a decision
+                w.line("return False")
+            w.line(f"ins = {self.obj(pc, 'INSTRUCTIONS', self.prog.instructions)}[core.pc]")
+            w.line("steps = core.steps + 1")
+            with w.block(f"if ins.decision and steps <= {limit}:"):
+                w.line("core.steps = steps")
+                w.line("return ins.ready(core)")
             w.line("return False")
 
     @staticmethod

@@ -426,3 +426,38 @@ def test_generated_trick_play_sets_up_its_first_trick_as_the_generic_code_and_na
     assert generated[0] == f"line {line}: '%' by zero" and generated[1] == 3  # the 4th card ends deal 1
     monkeypatch.setattr(codegen, "ENABLED", False)
     assert _until_failure(rules) == generated
+
+
+def _nested_tests(depth: int) -> str:
+    """A deal with ``depth`` tests nested in one another (each one loops over a zone)."""
+    head = textwrap.dedent("""\
+        tricklang 1
+        game "Nest"
+        players 2
+        deck
+          suits spades black, hearts red
+          ranks A K Q
+        zone hand: per player, owner
+        zone stock: shared, hidden, pack
+        zone won: per player, public
+        match
+          at most 3 deals
+        deal
+          deal 2 to each
+          let y = 0
+        """)
+    tests = "".join("  " * (i + 1) + "if stock has A:\n" for i in range(depth))
+    return head + tests + "  " * (depth + 1) + "set y = 1\n  tricks 2, left of dealer leads first\n  dealer scores y \"y\"\n"
+
+
+def test_blocks_called_from_one_place_are_written_there_shallowly_and_play_as_the_generic_code(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    source = codegen.generate(compile_ruleset(tricklang.load("ecarte"))).source
+    assert "written here (its only caller)" in source and "d0_run, written here" in source
+    rules = tricklang.loads(_nested_tests(36), path="nest.trick")
+    source = codegen.generate(compile_ruleset(rules)).source
+    assert source.count("written here (its only caller)") > 20
+    assert max(len(line) - len(line.lstrip()) for line in source.splitlines()) <= 40  # never 36 levels deep
+    generated = [_trace(rules, seed, 100) for seed in (1, 2)]
+    monkeypatch.setattr(codegen, "ENABLED", False)
+    assert [_trace(rules, seed, 100) for seed in (1, 2)] == generated
