@@ -177,7 +177,7 @@ def _start(w: Writer, prog: Program, prog_name: str) -> None:
             w.line(f"core.broken = [False] * {len(prog.lead_patterns)}")
         w.line(f"core.tricks_won = [0] * {int(n)}")
         if prog.auctions:
-            w.line(f"{w.obj('z_reset_auction', Program._reset_auction)}(core)")
+            _reset_auction(w)
         w.line("core.deal_scores = core.scores[:]")
         w.line("events = core.events")
         with w.block(f"if len(events._tail) >= {int(SEAL_AT_LEAST)}:"):
@@ -241,12 +241,8 @@ def _new_core(w: Writer, prog: Program, prog_name: str) -> None:
         w.line("core.terminal = core.last_deal = False")
         w.line("core.winner = -1")
         w.line(f"core.events = {_obj(w, 'z_EventLog', EventLog)}()")
-        if not prog.auctions:  # else the deal's start sets them (Program._reset_auction)
-            w.line("core.au_active = False")
-            w.line("core.au_order = []")
-            w.line("core.au_pos = core.au_high = 0")
-            w.line("core.au_bidder = -1")
-            w.line("core.au_passed = []")
+        if not prog.auctions:  # else the deal's start sets them
+            _reset_auction(w)
         w.line("core.tr_cards = []")
         w.line("core.tr_players = []")
         w.line("core.calls = []")
@@ -265,6 +261,15 @@ def _new_core(w: Writer, prog: Program, prog_name: str) -> None:
         w.line("core.first_dealer = core.dealer = dealer")
         w.line(f"{START}(core)")
         w.line("return core")
+
+
+def _reset_auction(w: Writer) -> None:
+    """:meth:`Program._reset_auction` written out."""
+    w.line("core.au_active = False")
+    w.line("core.au_order = []")
+    w.line("core.au_pos = core.au_high = 0")
+    w.line("core.au_bidder = -1")
+    w.line("core.au_passed = []")
 
 
 def attach(prog: Program, ns: dict[str, Any], entries: list[tuple[int, str, str]]) -> None:
