@@ -135,11 +135,10 @@ class TrickRunGen:
             self._follow()
         if any(not d.after_lead for d in ins.declarations):
             cond = "not core.played[p]" if ins.only_before_first_card else "True"
-            w.line("offered = ()")
+            w.line("k = n = am.bit_count()")
             with w.block(f"if {cond} and {name('RDECLARE')}[ti] & hm:"):  # a card a declaration names is held
                 w.line(f"offered = {name('GENERIC')}.available_declarations(core, p)")
-            w.line("k = am.bit_count()")
-            w.line("n = k + len(offered)")
+                w.line("n += len(offered)")
         else:
             w.line("n = am.bit_count()")
         with w.block("if not n:"):
@@ -152,7 +151,7 @@ class TrickRunGen:
         with w.block("else:"):
             w.line(f"i = {name('randbelow')}(rng, n)")
         if any(not d.after_lead for d in ins.declarations):
-            with w.block("if i >= k:"):  # a declaration, listed after the cards: made as the step makes it
+            with w.block("if i >= k:"):  # a declaration (offered), listed after the cards: made as the step makes it
                 w.line("action = offered[i - k].action")
                 w.line(f"{name('TRICKS')}.apply({name('GENERIC')}, core, action)")
                 w.line(f"{name('PROG')}.advance(core)")

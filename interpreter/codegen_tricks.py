@@ -12,6 +12,7 @@ from collections.abc import Callable
 from itertools import filterfalse
 from typing import TYPE_CHECKING, Any
 
+from . import codegen_deals as deals
 from . import codegen_runs as runs
 from . import events as ev
 from . import tricks as tr
@@ -435,7 +436,7 @@ class TricksGen(InstructionGen):
         assert ev.play(1, 2, 3) == 3 << 15 | 2 << 5 | 1  # the entry written below
         w.line("core.events.append((core.tr_no + 1) << 15 | card << 5 | p)")
         if self.windows:
-            with w.block(f"if len(cards) == 1 and {self.name('AFTER')}[core.ti] >> card & 1:"):
+            with w.block(f"if {self.name('AFTER')}[core.ti] >> card & 1 and len(cards) == 1:"):
                 w.line(f"{self.name('after_play')}({self.name('GENERIC')}, core, p)")
         # the next seat with cards, unless all have played or he has: then the trick is taken
         with w.block(f"if len(players) < {int(prog.n)}:"):
@@ -508,7 +509,8 @@ class TricksGen(InstructionGen):
             with w.block(f"if not core.broken[{pat}] and not {self.name(f'LEAD{pat}SET')}[ti].isdisjoint(cards):"):
                 w.line(f"core.broken[{pat}] = True")
         w.line("no = core.tr_no + 1")
-        w.line(f"{self.name('PROG')}.emit(core, ({int(ev.TRICK)}, no, winner, tuple(cards), tuple(players)))")
+        # the trick's event, logged as Program.emit logs it (emit itself at a limit, or when hooked)
+        deals.emit(w, prog, f"({int(ev.TRICK)}, no, winner, tuple(cards), tuple(players))")
         w.line("core.tr_no = no")
         w.line("core.tr_cards = []")
         w.line("core.tr_players = []")
