@@ -249,23 +249,8 @@ def test_a_loop_of_one_deal_that_runs_out_of_cards_names_the_deal_line() -> None
 
 def _many_tests(count: int) -> str:
     """A deal with ``count`` tests in a row between two decisions."""
-    head = textwrap.dedent("""\
-        tricklang 1
-        game "Chain"
-        players 2
-        deck
-          suits spades black, hearts red
-          ranks A K Q
-        zone hand: per player, owner
-        zone stock: shared, hidden, pack
-        zone won: per player, public
-        match
-          at most 3 deals
-        deal
-          deal 3 to each
-          let x = deal_number * 100
-          let y = 0
-        """)
+    head = SHORT.replace('game "Short"', 'game "Chain"').split("  deal 2 to each\n")[0] + (
+        "  deal 3 to each\n  let x = deal_number * 100\n  let y = 0\n")
     tests = "".join(f"  if x > {i}:\n    set y = y + {i}\n" for i in range(count))
     return head + tests + "  tricks 3, left of dealer leads first\n  dealer scores y \"sum\"\n"
 
@@ -430,22 +415,7 @@ def test_generated_trick_play_sets_up_its_first_trick_as_the_generic_code_and_na
 
 def _nested_tests(depth: int) -> str:
     """A deal with ``depth`` tests nested in one another (each one loops over a zone)."""
-    head = textwrap.dedent("""\
-        tricklang 1
-        game "Nest"
-        players 2
-        deck
-          suits spades black, hearts red
-          ranks A K Q
-        zone hand: per player, owner
-        zone stock: shared, hidden, pack
-        zone won: per player, public
-        match
-          at most 3 deals
-        deal
-          deal 2 to each
-          let y = 0
-        """)
+    head = SHORT.replace('game "Short"', 'game "Nest"').split("  deal deal_number to each\n")[0] + "  let y = 0\n"
     tests = "".join("  " * (i + 1) + "if stock has A:\n" for i in range(depth))
     return head + tests + "  " * (depth + 1) + "set y = 1\n  tricks 2, left of dealer leads first\n  dealer scores y \"y\"\n"
 
