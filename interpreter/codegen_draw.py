@@ -10,9 +10,8 @@ same order, the same event. The block of automatic steps it belongs to calls it 
 from __future__ import annotations
 
 from . import events as ev
-from .codegen_base import InstructionGen
+from .codegen_base import InstructionGen, card_mask, plus
 from .codegen_deals import emit
-from .codegen_select import _mask, _plus
 from .dealing import Draw
 
 
@@ -28,14 +27,14 @@ class DrawGen(InstructionGen):
         w.rule_line(ins.line, f"draw cards, {'up to a count in the hand' if ins.kind == 'to' else 'a number'} "
                               f"(instruction {self.pc})")
         if ins.fallback_test is not None:
-            w.const(self.name("TEST"), tuple(_mask(row) for row in ins.fallback_test))
+            w.const(self.name("TEST"), tuple(card_mask(row) for row in ins.fallback_test))
         seen = w.const(self.name("SEEN"), tuple(int(z.mask) for z in prog.zones))
         fn = self.name("run")
         w.line()
         with w.block(f"def {fn}(core):"):
             w.line(f"p = {self.value('PLAYER', ins.player)}")
             w.line("zones = core.zones")
-            w.line(f"h = {_plus(prog.hand, 'p')}")
+            w.line(f"h = {plus(prog.hand, 'p')}")
             w.line("hand = zones[h]")
             amount = self.value("AMOUNT", ins.amount)
             w.line(f"need = {amount} - len(hand)" if ins.kind == "to" else f"need = {amount}")

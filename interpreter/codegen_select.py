@@ -15,7 +15,7 @@ import random
 
 from . import events as ev
 from .actions import Action
-from .codegen_base import InstructionGen
+from .codegen_base import InstructionGen, card_mask, plus
 from .codegen_deals import emit
 from .decisions import Select
 from .errors import GameLimitError
@@ -23,15 +23,6 @@ from .flow import MAX_CHOICES, _visible_mask
 from .legal import LegalActions, Selection, draw_subset, listing
 
 _KIND_TEXT = {0: "exactly N", 1: "from N to M", 2: "at least N", 3: "down to N in the hand", 4: "up to N in the hand"}
-
-
-def _plus(base: int, index: str) -> str:
-    """The source of ``base + index`` (``index`` alone when the base is 0)."""
-    return f"{int(base)} + {index}" if base else index
-
-
-def _mask(row: list[bool]) -> int:
-    return sum(1 << c for c, on in enumerate(row) if on)
 
 
 class SelectGen(InstructionGen):
@@ -45,7 +36,7 @@ class SelectGen(InstructionGen):
         w.line()
         w.rule_line(ins.line, f"choose cards, {_KIND_TEXT[ins._kind]} (instruction {self.pc})")
         if ins.test is not None:
-            w.const(self.name("TEST"), tuple(_mask(row) for row in ins.test))
+            w.const(self.name("TEST"), tuple(card_mask(row) for row in ins.test))
         ready, legal, draw, apply = self._ready(), self._legal(), self._draw(), self._apply()
         step = self._apply(step=True)
         return [(self.pc, "ready", ready), (self.pc, "legal", legal), (self.pc, "fast_draw", draw),
@@ -58,7 +49,7 @@ class SelectGen(InstructionGen):
         w.line(f"p = {self.value('PLAYER', ins.player)}")
         w.line("zones = core.zones")
         if ins.source_is_hand:
-            w.line(f"src = zones[{_plus(prog.hand, 'p')}]")
+            w.line(f"src = zones[{plus(prog.hand, 'p')}]")
         else:
             w.line(f"s = {self.value('SOURCE', ins.source)}")
             w.line("src = zones[s]")
@@ -83,9 +74,9 @@ class SelectGen(InstructionGen):
             w.line(f"lo = {low}")
             w.line("hi = len(eligible)")
         elif kind == 3:
-            w.line(f"lo = hi = len(zones[{_plus(prog.hand, 'p')}]) - {low}")
+            w.line(f"lo = hi = len(zones[{plus(prog.hand, 'p')}]) - {low}")
         else:
-            w.line(f"lo = hi = {low} - len(zones[{_plus(prog.hand, 'p')}])")
+            w.line(f"lo = hi = {low} - len(zones[{plus(prog.hand, 'p')}])")
         if kind != 2:  # at least N: hi is every eligible card already
             w.line("n = len(eligible)")
             with w.block("if hi > n:"):
@@ -179,11 +170,11 @@ class SelectGen(InstructionGen):
         with w.block(f"def {fn}(core, action):"):
             w.line(f"p = {self.value('PLAYER', ins.player)}")
             if ins.source_is_hand:
-                w.line(f"s = {_plus(prog.hand, 'p')}")
+                w.line(f"s = {plus(prog.hand, 'p')}")
             else:
                 w.line(f"s = {self.value('SOURCE', ins.source)}")
             if ins.dest_is_hand:
-                w.line(f"d = {_plus(prog.hand, 'p')}")
+                w.line(f"d = {plus(prog.hand, 'p')}")
             else:
                 w.line(f"d = {self.value('DEST', ins.dest)}")
             w.line("args = action.args")

@@ -45,8 +45,9 @@ class Instruction:
     # acted (State's apply uses it in place of ``actor`` then ``apply``).
     fast_draw: Callable[[Core, random.Random], Action | None] | None = None
     # Generated trick play also sets this when it can: random playouts' run of cards
-    # (interpreter.codegen_runs), given the generator, the most cards to play and the
-    # appends of the action and actor logs; returns how many it played.
+    # (interpreter.codegen_runs), given the generator, the most actions to take and the
+    # appends of the action and actor logs; returns how many it took (cards, and a
+    # declaration it drew), the steps after trick play taken when it is over.
     fast_run: Callable[[Core, random.Random, int, Callable[[Action], None], Callable[[int], None]], int] | None = None
     take: Callable[[Core, Action], int] | None = None
     # and ``take`` followed by ``Program.advance`` (the automatic steps up to the next

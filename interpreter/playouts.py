@@ -34,7 +34,12 @@ class Playouts:
         Raises:
             GameLimitError, RuleRuntimeError: as :meth:`~interpreter.State.apply` (the
                 actions taken before the failing one stay taken).
+            TypeError: ``rng`` has no ``randrange`` (it is not a random generator); no
+                action is taken.
         """
+        if not callable(getattr(rng, "randrange", None)):  # (else reported, inside a run, as the rules failing)
+            raise TypeError(f"playout() takes a random.Random (or another generator with randrange), "
+                            f"not {type(rng).__name__}")
         state = cast("State", self)
         taken, instructions, deal_no = 0, state.program.instructions, state.core.deal_no
         limit = 1 << 62 if max_actions is None else max_actions
@@ -77,7 +82,7 @@ class Playouts:
                          state.actors.append)
         except Exception as err:
             state._rolled_back(err)
-        if not played:  # nothing the run could play (a declaration offered...): the step
+        if not played:  # nothing the run could play (a window open, an empty hand...): the step
             state.apply(state.sample_action(rng))
             return 1
         return played

@@ -272,7 +272,7 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts):
                 else:
                     self._apply_unchecked(action)
                 return
-            core = self.core  # generated trick play (fast_play), the hottest path: as playout does
+            core = self.core  # generated trick play (fast_play), the hottest path
             n = len(self.actors)
             if not n % CHECKPOINT_EVERY and n:
                 self._checkpoint_at(n)

@@ -327,3 +327,12 @@ def test_a_generated_take_step_goes_on_as_take_then_advance(game: str) -> None:
             stepped += 1
         state.apply(action)
     assert stepped > 5
+
+
+def test_a_playout_without_a_random_generator_is_refused_before_any_action() -> None:
+    """Not reported as the rules failing (the run of cards would meet it first at trick play)."""
+    state, rng = _at("ecarte", "play")
+    before = state.to_json()
+    with pytest.raises(TypeError, match="playout\\(\\) takes a random.Random .*not NoneType"):
+        state.playout(None)  # type: ignore[arg-type]
+    assert state.to_json() == before and state.playout(rng, 1) == 1
