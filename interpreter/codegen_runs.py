@@ -115,28 +115,44 @@ class TrickRunGen:
             with w.block(f"for c in zones[{int(prog.hand) + q}]:"):
                 w.line(f"masks[{q}] |= 1 << place[c]")
         w.line("taken = 0")
+        if self.t.windows:  # (a window opened by a card played stops the run: see TricksGen.play_card)
+            with w.block(f"if core.vars[{self.ins.window_slot}] is not None:"):
+                w.line("return taken")
+        # the trump's tables, and the trick's lists (set anew when a trick is taken)
+        for local, table in self._tables():
+            w.line(f"{local} = {name(table)}[ti]")
+        w.line("cards = core.tr_cards")
+        w.line("players = core.tr_players")
+        w.line("played = core.played")
+        w.line("log_event = core.events.append")
+
+    def _tables(self) -> list[tuple[str, str]]:
+        """The per-trump tables the run reads, as (local, table) pairs."""
+        ins = self.ins
+        out = [("follow_t", "RFOLLOW"), ("trumps_t", "RTRUMPS"), ("power_t", "POWER"), ("declare_t", "RDECLARE")]
+        if ins.may_trump:
+            out.append(("followtrump_t", "RFOLLOWTRUMP"))
+        if any(ob.kind == "beat_if_able" for ob in ins.chain):
+            out.append(("beat_t", "RBEAT"))
+        if self.t.windows:
+            out.append(("after_t", "AFTER"))
+        return out
 
     def _choose_card(self) -> None:
         """The lines that leave in ``card`` a legal play of ``p`` drawn as the random step
         draws it (or return, leaving the rest to the step)."""
         w, ins, name = self.w, self.ins, self.t.name
-        stop = "core.ti != ti"
-        if self.t.windows:
-            stop = f"core.vars[{ins.window_slot}] is not None or " + stop
-        with w.block(f"if {stop}:"):
-            w.line("return taken")
         w.line("p = core.tr_turn")
         w.line("hm = masks[p]")
-        w.line("cards = core.tr_cards")
         w.line("am = hm")
         with w.block("if not cards:"):
             self._lead()
         with w.block("else:"):
             self._follow()
         if any(not d.after_lead for d in ins.declarations):
-            cond = "not core.played[p]" if ins.only_before_first_card else "True"
+            cond = " and not played[p]" if ins.only_before_first_card else ""
             w.line("k = n = am.bit_count()")
-            with w.block(f"if {cond} and {name('RDECLARE')}[ti] & hm:"):  # a card a declaration names is held
+            with w.block(f"if declare_t & hm{cond}:"):  # a card a declaration names is held
                 w.line(f"offered = {name('GENERIC')}.available_declarations(core, p)")
                 w.line("n += len(offered)")
         else:
@@ -206,9 +222,9 @@ class TrickRunGen:
                         self._narrow(f"{name(f'ROB{i}')}[ti]", ob.kind == "lead_first")
 
     def _follow(self) -> None:
-        w, ins, name = self.w, self.ins, self.t.name
+        w, ins = self.w, self.ins
         w.line("led = eff[cards[0]]")
-        w.line(f"fol = hm & {name('RFOLLOW')}[ti][led]")
+        w.line("fol = hm & follow_t[led]")
         w.line("tif = False")
         first = True
         for ob in ins.chain:
@@ -229,19 +245,19 @@ class TrickRunGen:
                     tests = [self._guard(o.guard, f"GMAY{ins.obligations.index(o)}") for o in ins.may_trump]
                     may = "True" if "True" in tests else " or ".join(tests)
                     w.line(f"may = core.trump != {NO_TRUMP} and led != core.trump and ({may})")
-                    self._narrow(f"({name('RFOLLOWTRUMP')}[ti][led] if may else {name('RFOLLOW')}[ti][led])", True)
+                    self._narrow("(followtrump_t[led] if may else follow_t[led])", True)
                 else:
-                    self._narrow(f"{name('RFOLLOW')}[ti][led]", True)
+                    self._narrow("follow_t[led]", True)
         elif kind == "trump_if_void":
             with w.block(f"if not fol and core.trump != {NO_TRUMP}:"):
-                self._narrow(f"{name('RTRUMPS')}[ti]", True, "tif")
+                self._narrow("trumps_t", True, "tif")
         elif kind == "not_first_trick":
             with w.block("if core.tr_no == 0:"):
                 self._narrow(f"{name(f'ROB{i}')}[ti]", False)
         else:  # beat_if_able: the strongest card played (the one led, with two players)
             with w.block("if fol or tif:"):
-                w.line(f"top = cards[0] if len(cards) == 1 else max(cards, key={name('POWER')}[ti][led].__getitem__)")
-                self._narrow(f"{name('RBEAT')}[ti][led][top]", True)
+                w.line("top = cards[0] if len(cards) == 1 else max(cards, key=power_t[led].__getitem__)")
+                self._narrow("beat_t[led][top]", True)
 
     def _play(self) -> None:
         """``fast_play``'s lines for ``card``, each card logged once played and, when it ends
@@ -249,9 +265,9 @@ class TrickRunGen:
         action once ``Program.advance`` is done: a failure there undoes the card too)."""
         w, name = self.w, self.t.name
         logged = [f"log_action({name('PLAY')}[card])", "log_actor(p)", "taken += 1"]
-        w.line("core.steps = 1")
-        self.t.play_card([*logged, "continue"])
-        self.t.finish_body()
+        self.t.play_card([*logged, "continue"], run=True)
+        self.t.finish_body(run=True)
+        w.line("core.steps = 1  # (as the step counts: the card played)")
         advance = f"{name('PROG')}.advance(core, 1)"  # the steps up to the next decision, as the step takes them
         self.t.ready_after_trick([advance, *logged, "return taken"], logged,
                                  [f"if not {name('TRICKS')}.ready({name('GENERIC')}, core):", "    " + advance,

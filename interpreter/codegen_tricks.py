@@ -422,22 +422,33 @@ class TricksGen(InstructionGen):
                                    [f"return not {self.name('TRICKS')}.ready({self.name('GENERIC')}, core)"])
         return fn
 
-    def play_card(self, next_seat: list[str]) -> None:
+    def play_card(self, next_seat: list[str], run: bool = False) -> None:
         """The lines that play ``card`` from the hand of ``p`` to the trick (``cards``, the
         cards on the table): the lines ``next_seat`` end the step when the trick goes on
-        (the next seat to play set); after them the trick is complete."""
+        (the next seat to play set); after them the trick is complete. With ``run`` they
+        are the playout run's (:mod:`interpreter.codegen_runs`): ``zones``, ``players``,
+        ``played``, ``log_event`` and ``after_t`` are its locals, and an opened window or a
+        changed trump sets ``room`` to 0 (the run stops once the card is logged)."""
         w, prog = self.w, self.prog
-        w.line("zones = core.zones")
+        if not run:
+            w.line("zones = core.zones")
         w.line(f"zones[{plus(prog.hand, 'p')}].remove(card)")
         w.line("cards.append(card)")
-        w.line("players = core.tr_players")
+        if not run:
+            w.line("players = core.tr_players")
         w.line("players.append(p)")
-        w.line("core.played[p] = True")
+        w.line("played[p] = True" if run else "core.played[p] = True")
         assert ev.play(1, 2, 3) == 3 << 15 | 2 << 5 | 1  # the entry written below
-        w.line("core.events.append((core.tr_no + 1) << 15 | card << 5 | p)")
+        w.line(f"{'log_event' if run else 'core.events.append'}((core.tr_no + 1) << 15 | card << 5 | p)")
         if self.windows:
-            with w.block(f"if {self.name('AFTER')}[core.ti] >> card & 1 and len(cards) == 1:"):
+            after = "after_t" if run else f"{self.name('AFTER')}[core.ti]"
+            with w.block(f"if {after} >> card & 1 and len(cards) == 1:"):
+                if run:
+                    w.line("core.steps = 1")
                 w.line(f"{self.name('after_play')}({self.name('GENERIC')}, core, p)")
+                if run:
+                    with w.block(f"if core.vars[{self.ins.window_slot}] is not None or core.ti != ti:"):
+                        w.line("room = 0  # a window opened or the trump changed: the step goes on")
         # the next seat with cards, unless all have played or he has: then the trick is taken
         with w.block(f"if len(players) < {int(prog.n)}:"):
             w.line(f"q = {self.name('NEXT')}[p]")
@@ -479,13 +490,17 @@ class TricksGen(InstructionGen):
             self.finish_body()
         return fn
 
-    def finish_body(self) -> None:
+    def finish_body(self, run: bool = False) -> None:
         """The lines that take the trick (the body of ``finish``, also written inline), with
         the trick's ``cards``, its ``players`` and the ``zones`` in locals; ``winner`` and
-        ``no`` (the trick's number) are left in locals."""
+        ``no`` (the trick's number) are left in locals. With ``run``, the playout run's
+        (its locals ``power_t`` and ``eff``; ``cards`` and ``players`` are set anew)."""
         w, prog, ins = self.w, self.prog, self.ins
-        w.line("ti = core.ti")
-        w.line(f"power = {self.name('POWER')}[ti][{self.name('EFF')}[ti][cards[0]]]")
+        if run:
+            w.line("power = power_t[eff[cards[0]]]")
+        else:
+            w.line("ti = core.ti")
+            w.line(f"power = {self.name('POWER')}[ti][{self.name('EFF')}[ti][cards[0]]]")
         if prog.n == 2:  # at most two cards: one comparison
             w.line("best = 1 if len(cards) == 2 and power[cards[1]] > power[cards[0]] else 0")
         else:
@@ -512,8 +527,8 @@ class TricksGen(InstructionGen):
         # the trick's event, logged as Program.emit logs it (emit itself at a limit, or when hooked)
         deals.emit(w, prog, f"({int(ev.TRICK)}, no, winner, tuple(cards), tuple(players))")
         w.line("core.tr_no = no")
-        w.line("core.tr_cards = []")
-        w.line("core.tr_players = []")
+        w.line("core.tr_cards = cards = []" if run else "core.tr_cards = []")
+        w.line("core.tr_players = players = []" if run else "core.tr_players = []")
         w.line("core.tr_leader = core.tr_turn = winner")
         if ins.window_slot >= 0:
             w.line(f"core.vars[{ins.window_slot}] = None")

@@ -41,24 +41,39 @@ class Playouts:
             raise TypeError(f"playout() takes a random.Random (or another generator with randrange), "
                             f"not {type(rng).__name__}")
         state = cast("State", self)
-        taken, instructions, deal_no = 0, state.program.instructions, state.core.deal_no
+        taken, instructions, core = 0, state.program.instructions, state.core
+        deal_no, log_action, log_actor = core.deal_no, state.actions.append, state.actors.append
         limit = 1 << 62 if max_actions is None else max_actions
-        while not state.core.terminal and taken < limit and (not deal or state.core.deal_no == deal_no):
-            core = state.core
-            if state._legal is None and state._PLAIN and not core.table:
+        generated = state._PLAIN and not core.table  # (a playout changes neither)
+        while not core.terminal and taken < limit and (not deal or core.deal_no == deal_no):
+            if generated and state._legal is None:
                 ins = instructions[core.pc]
                 run = ins.fast_run
                 if run is not None:  # cards, as many as the run can play
                     taken += state._run_cards(run, rng, limit - taken)
                     continue
-                if ins.fast_draw is not None:  # a generated decision: as the step, without its two calls
-                    action = ins.fast_draw(core, rng)
-                    if action is not None:
+                draw, step = ins.fast_draw, ins.take_step
+                if draw is not None:  # a generated decision: as the step, without its calls
+                    action = draw(core, rng)
+                    if action is not None and step is None:
                         state._take_drawn(action)
+                        taken += 1
+                        continue
+                    if action is not None:  # _take_drawn's lines, written here
+                        n = len(state.actors)
+                        if not n % CHECKPOINT_EVERY and n:
+                            state._checkpoint_at(n)
+                        try:
+                            actor = step(core, action)
+                        except Exception as err:
+                            state._rolled_back(err)
+                        log_action(action)
+                        log_actor(actor)
                         taken += 1
                         continue
             state.apply(state.sample_action(rng))
             taken += 1
+            core = state.core
         return taken
 
     def _run_cards(self, run: Run, rng: random.Random, most: int) -> int:
