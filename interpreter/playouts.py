@@ -55,11 +55,7 @@ class Playouts:
                 draw, step = ins.fast_draw, ins.take_step
                 if draw is not None:  # a generated decision: as the step, without its calls
                     action = draw(core, rng)
-                    if action is not None and step is None:
-                        state._take_drawn(action)
-                        taken += 1
-                        continue
-                    if action is not None:  # _take_drawn's lines, written here
+                    if action is not None and step is not None:  # _take_drawn's lines, written here
                         n = len(state.actors)
                         if not n % CHECKPOINT_EVERY and n:
                             state._checkpoint_at(n)
@@ -69,6 +65,10 @@ class Playouts:
                             state._rolled_back(err)
                         log_action(action)
                         log_actor(actor)
+                        taken += 1
+                        continue
+                    if action is not None:  # (no generated step to the next decision)
+                        state._take_drawn(action)
                         taken += 1
                         continue
             state.apply(state.sample_action(rng))
