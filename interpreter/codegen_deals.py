@@ -11,8 +11,9 @@ match's end (a target reached, the last deal, the limit of deals) call the gener
 
 The events are logged as :meth:`Program.emit` logs them (the same limits, checked first,
 and the same ``GameLimitError`` from ``emit`` itself when one would be passed), straight
-into the log unless an ``emit`` is installed on the program (the invariant harness's hook),
-which is then called. The limits (:data:`~interpreter.program.MAX_EVENTS_PER_DEAL` and
+into the log while its open tail is shorter than ``core.ev_room`` (set at the deal's start:
+the entries the tail may hold before a limit is near) and no ``emit`` is installed on the
+program (the invariant harness's hook); else ``emit`` is called. The limits (:data:`~interpreter.program.MAX_EVENTS_PER_DEAL` and
 ``MAX_EVENTS_PER_MATCH``) are read when generating, and written as literals. The scores
 of the blocks (:mod:`interpreter.codegen_flow`), the dealing and turning up log theirs
 the same way (:func:`emit`, :func:`emit_all`, :func:`add_score`). No text of the rule file reaches the source (see :mod:`interpreter.codegen`).
@@ -46,34 +47,31 @@ END, START, ROLES, NEW = "z_end_deal", "z_start_deal", "z_deal_roles", "z_new_co
 
 def emit(w: Writer, prog: Program, entry: str, events: bool = False) -> None:
     """Lines that log ``entry`` (an expression of the source, evaluated once) as
-    ``Program.emit`` does: ``emit`` is called when a limit would be passed (it raises)
-    or when one is installed on the program. ``events``: the local ``events`` holds
-    ``core.events`` already."""
+    ``Program.emit`` does: appended while the log's open tail is below ``core.ev_room``
+    (the limits on events far), else by ``emit``, which checks them (and raises); by
+    ``emit`` also when one is installed on the program. ``events``: the local ``events``
+    holds ``core.events`` already."""
     prog_name = _obj(w, "z_PROG", prog)
     hooks = _obj(w, "z_PROG_DICT", prog.__dict__)  # whether an `emit` is installed on the instance
     w.line(f"entry = {entry}")
-    if not events:
-        w.line("events = core.events")
-    w.line("n = events._sealed + len(events._tail)")
-    with w.block(f"if n - core.deal_events >= {int(limits.MAX_EVENTS_PER_DEAL)} or n >= {int(limits.MAX_EVENTS_PER_MATCH)} "
-                 f"or {_obj(w, 'z_EMIT', 'emit')} in {hooks}:"):
-        w.line(f"{prog_name}.emit(core, entry)")
+    w.line("tail = events._tail" if events else "tail = core.events._tail")
+    with w.block(f"if len(tail) < core.ev_room and {_obj(w, 'z_EMIT', 'emit')} not in {hooks}:"):
+        w.line("tail.append(entry)")
     with w.block("else:"):
-        w.line("events._tail.append(entry)")
+        w.line(f"{prog_name}.emit(core, entry)")
 
 
 def emit_all(w: Writer, prog: Program, entries: str, count: int) -> None:
     """Lines that log ``count`` entries (``entries``, the source of their tuple) as
-    :meth:`Program.emit_all` does: by the method when a limit would be passed or an
-    ``emit`` is installed on the program, else at once."""
+    :meth:`Program.emit_all` does: at once while the log's room holds them all and no
+    ``emit`` is installed on the program, else by the method."""
     w.line(f"entries = {entries}")
-    w.line("events = core.events")
-    w.line(f"n = events._sealed + len(events._tail) + {int(count)}")
-    with w.block(f"if n - core.deal_events > {int(limits.MAX_EVENTS_PER_DEAL)} or n > {int(limits.MAX_EVENTS_PER_MATCH)} "
-                 f"or {_obj(w, 'z_EMIT', 'emit')} in {_obj(w, 'z_PROG_DICT', prog.__dict__)}:"):
-        w.line(f"{_obj(w, 'z_PROG', prog)}.emit_all(core, entries)")
+    w.line("tail = core.events._tail")
+    with w.block(f"if len(tail) + {int(count)} <= core.ev_room and "
+                 f"{_obj(w, 'z_EMIT', 'emit')} not in {_obj(w, 'z_PROG_DICT', prog.__dict__)}:"):
+        w.line("tail.extend(entries)")
     with w.block("else:"):
-        w.line("events._tail.extend(entries)")
+        w.line(f"{_obj(w, 'z_PROG', prog)}.emit_all(core, entries)")
 
 
 def add_score(w: Writer, prog: Program, amount: str, literal: int | None, names: str) -> None:
@@ -183,6 +181,8 @@ def _start(w: Writer, prog: Program, prog_name: str) -> None:
         with w.block(f"if len(events._tail) >= {int(SEAL_AT_LEAST)}:"):
             w.line("events.seal()  # the earlier deals' events are packed away (interpreter.logs)")
         w.line("core.deal_events = events._sealed + len(events._tail)")
+        w.line(f"core.ev_room = min(core.deal_events + {int(limits.MAX_EVENTS_PER_DEAL)}, "
+               f"{int(limits.MAX_EVENTS_PER_MATCH)}) - events._sealed")
         w.line(f"core.bids = [-1] * {int(n)}")
         if prog.holders:
             w.line(f"core.dealt_to = [-1] * {int(size)}")
@@ -241,6 +241,7 @@ def _new_core(w: Writer, prog: Program, prog_name: str) -> None:
         w.line("core.terminal = core.last_deal = False")
         w.line("core.winner = -1")
         w.line(f"core.events = {_obj(w, 'z_EventLog', EventLog)}()")
+        w.line("core.ev_room = 0  # (set by the deal's start)")
         if not prog.auctions:  # else the deal's start sets them
             _reset_auction(w)
         w.line("core.tr_cards = []")

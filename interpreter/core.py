@@ -21,7 +21,7 @@ class Core:
         "played", "declared", "broken", "tricks_won",
         "au_active", "au_order", "au_pos", "au_high", "au_bidder", "au_passed",
         "terminal", "winner", "events", "steps", "seed", "reseeds", "deck", "decks", "first_dealer",
-        "table", "calls", "exposed", "deal_scores", "deal_events", "chance",
+        "table", "calls", "exposed", "deal_scores", "deal_events", "ev_room", "chance",
         "bids", "counters", "dealt_to", "taken_by", "last_deal", "tape", "tape_pos",
     )
 
@@ -66,6 +66,9 @@ class Core:
     exposed: set[int]
     deal_scores: list[int]
     deal_events: int
+    # How long the event log's open tail may grow before the limits on events are near:
+    # below it, generated code appends an entry without Program.emit's checks (0: always checked).
+    ev_room: int
     chance: int
     bids: list[int]
     counters: dict[str, list[int]]

@@ -191,6 +191,7 @@ class Program:
         core.winner = -1
         core.last_deal = False
         core.events = EventLog()
+        core.ev_room = 0  # (set by start_deal)
         core.steps = 0
         self._reset_auction(core)
         core.tr_cards, core.tr_players, core.calls = [], [], []  # kept while empty (_reset_deal)
@@ -292,6 +293,7 @@ class Program:
         if len(events._tail) >= SEAL_AT_LEAST:
             events.seal()  # the earlier deals' events are packed away (interpreter.logs)
         core.deal_events = events._sealed + len(events._tail)
+        core.ev_room = min(core.deal_events + MAX_EVENTS_PER_DEAL, MAX_EVENTS_PER_MATCH) - events._sealed
         core.bids = [-1] * n
         if self.holders:
             core.dealt_to = [-1] * self.tables.size

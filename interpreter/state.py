@@ -379,6 +379,7 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts):
             fresh = check.core.copy(events=False)
             fresh.events = core.events
             del fresh.events[check.n_events:]
+            fresh.ev_room = 0  # (the log may be shorter than the checkpoint's room counts on: checked by emit)
             todo = self.actions[check.n_actions:]
         else:
             fresh = prog.new_core(core.seed, core.deck, core.first_dealer, table=core.table, decks=core.decks,

@@ -120,3 +120,46 @@ def test_a_generated_new_core_and_deal_change_set_every_field_as_the_generic_met
             prog.end_deal(generated)
             plain.end_deal(generic)
             assert _fields(generated) == _fields(generic)
+
+
+def _room_allowed(core: Any) -> int:
+    """The most entries the open tail may hold before a limit on events is near."""
+    events = core.events
+    return min(core.deal_events + program_module.MAX_EVENTS_PER_DEAL,
+               program_module.MAX_EVENTS_PER_MATCH) - events._sealed
+
+
+@pytest.mark.parametrize("game", ["ecarte", "cinch", "hearts"])
+def test_the_room_generated_code_logs_into_never_passes_the_limits(game: str) -> None:
+    # Generated code appends an event without Program.emit's checks only while the open
+    # tail is shorter than core.ev_room: after every action, and after a rolled-back
+    # failure (whose log is cut back), that room is never more than the limits allow.
+    rules = tricklang.load(game)
+    rng = random.Random(7)
+    for seed in range(3):
+        state = interpreter.new_game(rules, seed=seed)
+        checked = 0
+        while not state.is_terminal() and checked < 400:
+            state.apply(state.sample_action(rng))
+            checked += 1
+            assert 0 <= state.core.ev_room <= _room_allowed(state.core)
+        assert checked > 20
+
+
+def test_a_rollback_leaves_no_more_room_for_events_than_the_cut_log_has() -> None:
+    for seed in range(6):
+        state = interpreter.new_game(tricklang.load("ecarte"), seed=seed)
+        rng = random.Random(seed)
+        for _ in range(70):  # past the first checkpoint (64 actions), sealed events behind
+            if state.is_terminal():
+                break
+            state.apply(state.sample_action(rng))
+        twin = state.clone()
+        state.core = state._replay_core()  # what a failed action leaves (State._rolled_back)
+        assert 0 <= state.core.ev_room <= _room_allowed(state.core)
+        while not state.is_terminal():  # on from there, as the twin that never failed
+            action = state.sample_action(rng)
+            twin.apply(action)
+            state.apply(action)
+            assert 0 <= state.core.ev_room <= _room_allowed(state.core)
+        assert state.to_json() == twin.to_json() and state.events(None) == twin.events(None)
