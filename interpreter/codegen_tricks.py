@@ -450,6 +450,14 @@ class TricksGen(InstructionGen):
                     with w.block(f"if core.vars[{self.ins.window_slot}] is not None or core.ti != ti:"):
                         w.line("room = 0  # a window opened or the trump changed: the step goes on")
         # the next seat with cards, unless all have played or he has: then the trick is taken
+        if prog.n == 2:  # one card played (his): the other seat, if he holds a card and did not lead
+            with w.block("if len(players) < 2:"):
+                w.line("q = 1 - p")
+                with w.block(f"if zones[{plus(prog.hand, 'q')}] and q != core.tr_leader:"):
+                    w.line("core.tr_turn = q")
+                    for line in next_seat:
+                        w.line(line)
+            return
         with w.block(f"if len(players) < {int(prog.n)}:"):
             w.line(f"q = {self.name('NEXT')}[p]")
             with w.block(f"while q != p and not zones[{plus(prog.hand, 'q')}]:"):
