@@ -67,7 +67,7 @@ ENABLED = True
 generic methods turn it off; it is part of the compile cache's key)."""
 
 BUILTINS: dict[str, Any] = {"len": len, "sorted": sorted, "min": min, "max": max, "tuple": tuple, "list": list, "map": map,
-                           "type": type, "int": int, "set": set}
+                           "type": type, "int": int, "set": set, "sum": sum}
 """The only builtins the generated module sees."""
 
 _GENERATED = (tr.Tricks, DealCards, Select, Auction, Choose, Draw)

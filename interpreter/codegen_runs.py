@@ -64,7 +64,7 @@ class TrickRunGen:
         w, t, ins, name = self.w, self.prog.tables, self.ins, self.t.name
         n = self.t.nt
         w.rule_line(ins.line, "trick play run for random playouts (cards as places in the listed order)")
-        w.const(name("RPLACE"), tuple(tuple(row) for row in self.place))
+        w.const(name("RBIT"), tuple(tuple(1 << i for i in row) for row in self.place))  # a card's placed bit
         w.const(name("RCARD"), tuple(tuple(cards) for cards in self.places))
         follow = [[sum(1 << c for c in range(t.size) if t.eff_suit[ti][c] == led) for led in range(t.nsuits)]
                   for ti in range(n)]
@@ -106,14 +106,13 @@ class TrickRunGen:
         w, prog, name = self.w, self.prog, self.t.name
         w.line("ti = core.ti")
         w.line(f"getrandbits = rng.getrandbits if type(rng) is {name('Random')} else None")
-        w.line(f"place = {name('RPLACE')}[ti]")
+        w.line(f"bit = {name('RBIT')}[ti].__getitem__")
         w.line(f"card_at = {name('RCARD')}[ti]")
         w.line(f"eff = {name('EFF')}[ti]")
+        w.line(f"plays = {name('PLAY')}")
         w.line("zones = core.zones")
-        w.line(f"masks = [0] * {int(prog.n)}")
-        for q in range(prog.n):
-            with w.block(f"for c in zones[{int(prog.hand) + q}]:"):
-                w.line(f"masks[{q}] |= 1 << place[c]")
+        hands = ", ".join(f"sum(map(bit, zones[{int(prog.hand) + q}]))" for q in range(prog.n))
+        w.line(f"masks = [{hands}]  # (the bits differ: their sum is their union)")
         w.line("taken = 0")
         if self.t.windows:  # (a window opened by a card played stops the run: see TricksGen.play_card)
             with w.block(f"if core.vars[{self.ins.window_slot}] is not None:"):
@@ -264,7 +263,7 @@ class TrickRunGen:
         trick play, once the steps up to the next decision are taken (as the step logs an
         action once ``Program.advance`` is done: a failure there undoes the card too)."""
         w, name = self.w, self.t.name
-        logged = [f"log_action({name('PLAY')}[card])", "log_actor(p)", "taken += 1"]
+        logged = ["log_action(plays[card])", "log_actor(p)", "taken += 1"]
         self.t.play_card([*logged, "continue"], run=True)
         self.t.finish_body(run=True)
         w.line("core.steps = 1  # (as the step counts: the card played)")
