@@ -64,7 +64,8 @@ class TrickRunGen:
         w, t, ins, name = self.w, self.prog.tables, self.ins, self.t.name
         n = self.t.nt
         w.rule_line(ins.line, "trick play run for random playouts (cards as places in the listed order)")
-        w.const(name("RBIT"), tuple(tuple(1 << i for i in row) for row in self.place))  # a card's placed bit
+        # a card's placed bit, per trump: the __getitem__ of a tuple (no dunder in the source)
+        w.obj(name("RBIT"), tuple(tuple(1 << i for i in row).__getitem__ for row in self.place))
         w.const(name("RCARD"), tuple(tuple(cards) for cards in self.places))
         follow = [[sum(1 << c for c in range(t.size) if t.eff_suit[ti][c] == led) for led in range(t.nsuits)]
                   for ti in range(n)]
@@ -106,7 +107,7 @@ class TrickRunGen:
         w, prog, name = self.w, self.prog, self.t.name
         w.line("ti = core.ti")
         w.line(f"getrandbits = rng.getrandbits if type(rng) is {name('Random')} else None")
-        w.line(f"bit = {name('RBIT')}[ti].__getitem__")
+        w.line(f"bit = {name('RBIT')}[ti]")
         w.line(f"card_at = {name('RCARD')}[ti]")
         w.line(f"eff = {name('EFF')}[ti]")
         w.line(f"plays = {name('PLAY')}")
