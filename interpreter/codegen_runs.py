@@ -125,6 +125,7 @@ class TrickRunGen:
         w.line("players = core.tr_players")
         w.line("played = core.played")
         w.line("log_event = core.events.append")
+        w.line("tr_base = (core.tr_no + 1) << 15  # a card's event: the trick's number, the card, the seat")
 
     def _tables(self) -> list[tuple[str, str]]:
         """The per-trump tables the run reads, as (local, table) pairs."""

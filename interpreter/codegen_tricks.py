@@ -427,7 +427,8 @@ class TricksGen(InstructionGen):
         cards on the table): the lines ``next_seat`` end the step when the trick goes on
         (the next seat to play set); after them the trick is complete. With ``run`` they
         are the playout run's (:mod:`interpreter.codegen_runs`): ``zones``, ``players``,
-        ``played``, ``log_event`` and ``after_t`` are its locals, and an opened window or a
+        ``played``, ``log_event``, ``tr_base`` (the trick's number, shifted as a card's
+        event holds it) and ``after_t`` are its locals, and an opened window or a
         changed trump sets ``room`` to 0 (the run stops once the card is logged)."""
         w, prog = self.w, self.prog
         if not run:
@@ -439,7 +440,7 @@ class TricksGen(InstructionGen):
         w.line("players.append(p)")
         w.line("played[p] = True" if run else "core.played[p] = True")
         assert ev.play(1, 2, 3) == 3 << 15 | 2 << 5 | 1  # the entry written below
-        w.line(f"{'log_event' if run else 'core.events.append'}((core.tr_no + 1) << 15 | card << 5 | p)")
+        w.line("log_event(tr_base | card << 5 | p)" if run else "core.events.append((core.tr_no + 1) << 15 | card << 5 | p)")
         if self.windows:
             after = "after_t" if run else f"{self.name('AFTER')}[core.ti]"
             with w.block(f"if {after} >> card & 1 and len(cards) == 1:"):
@@ -447,6 +448,7 @@ class TricksGen(InstructionGen):
                     w.line("core.steps = 1")
                 w.line(f"{self.name('after_play')}({self.name('GENERIC')}, core, p)")
                 if run:
+                    w.line("tr_base = (core.tr_no + 1) << 15")
                     with w.block(f"if core.vars[{self.ins.window_slot}] is not None or core.ti != ti:"):
                         w.line("room = 0  # a window opened or the trump changed: the step goes on")
         # the next seat with cards, unless all have played or he has: then the trick is taken
@@ -502,7 +504,7 @@ class TricksGen(InstructionGen):
         """The lines that take the trick (the body of ``finish``, also written inline), with
         the trick's ``cards``, its ``players`` and the ``zones`` in locals; ``winner`` and
         ``no`` (the trick's number) are left in locals. With ``run``, the playout run's
-        (its locals ``power_t`` and ``eff``; ``cards`` and ``players`` are set anew)."""
+        (its locals ``power_t`` and ``eff``; ``cards``, ``players`` and ``tr_base`` are set anew)."""
         w, prog, ins = self.w, self.prog, self.ins
         if run:
             w.line("power = power_t[eff[cards[0]]]")
@@ -535,6 +537,8 @@ class TricksGen(InstructionGen):
         # the trick's event, logged as Program.emit logs it (emit itself at a limit, or when hooked)
         deals.emit(w, prog, f"({int(ev.TRICK)}, no, winner, tuple(cards), tuple(players))")
         w.line("core.tr_no = no")
+        if run:
+            w.line("tr_base = (no + 1) << 15")
         w.line("core.tr_cards = cards = []" if run else "core.tr_cards = []")
         w.line("core.tr_players = players = []" if run else "core.tr_players = []")
         w.line("core.tr_leader = core.tr_turn = winner")
