@@ -83,6 +83,9 @@ class TrickRunGen:
         w.obj(name("Random"), random.Random)
         self.t.obj("randbelow", randbelow)
         w.const(name("BITS"), tuple(BITS))
+        # the tables the run reads, a row per trump index (one unpacking when a run starts)
+        rows = "".join("(" + "".join(f"{name(t)}[{ti}], " for _, t in self._tables()) + "), " for ti in range(n))
+        w.line(f"{name('RTABLES')} = ({rows})")
         fn = name("run")
         with w.block(f"def {fn}(core, rng, room, log_action, log_actor):"):
             self._start()
@@ -107,9 +110,7 @@ class TrickRunGen:
         w, prog, name = self.w, self.prog, self.t.name
         w.line("ti = core.ti")
         w.line(f"getrandbits = rng.getrandbits if type(rng) is {name('Random')} else None")
-        w.line(f"bit = {name('RBIT')}[ti]")
-        w.line(f"card_at = {name('RCARD')}[ti]")
-        w.line(f"eff = {name('EFF')}[ti]")
+        w.line(", ".join(local for local, _ in self._tables()) + f" = {name('RTABLES')}[ti]")
         w.line(f"plays = {name('PLAY')}")
         w.line("zones = core.zones")
         hands = ", ".join(f"sum(map(bit, zones[{int(prog.hand) + q}]))" for q in range(prog.n))
@@ -118,9 +119,7 @@ class TrickRunGen:
         if self.t.windows:  # (a window opened by a card played stops the run: see TricksGen.play_card)
             with w.block(f"if core.vars[{self.ins.window_slot}] is not None:"):
                 w.line("return taken")
-        # the trump's tables, and the trick's lists (set anew when a trick is taken)
-        for local, table in self._tables():
-            w.line(f"{local} = {name(table)}[ti]")
+        # the trick's lists (set anew when a trick is taken)
         w.line("cards = core.tr_cards")
         w.line("players = core.tr_players")
         w.line("played = core.played")
@@ -130,7 +129,7 @@ class TrickRunGen:
     def _tables(self) -> list[tuple[str, str]]:
         """The per-trump tables the run reads, as (local, table) pairs."""
         ins = self.ins
-        out = [("follow_t", "RFOLLOW"), ("trumps_t", "RTRUMPS"), ("power_t", "POWER"), ("declare_t", "RDECLARE")]
+        out = [("bit", "RBIT"), ("card_at", "RCARD"), ("eff", "EFF"), ("follow_t", "RFOLLOW"), ("trumps_t", "RTRUMPS"), ("power_t", "POWER"), ("declare_t", "RDECLARE")]
         if ins.may_trump:
             out.append(("followtrump_t", "RFOLLOWTRUMP"))
         if any(ob.kind == "beat_if_able" for ob in ins.chain):
