@@ -7,10 +7,13 @@ order the legal actions list the cards under the trump (so the ``i``-th legal pl
 ``i``-th bit set); the obligations narrow the mask of the player's hand with per-(trump,
 suit led) masks, in the order and with the tests of the generated legal plays
 (:mod:`interpreter.codegen_tricks`). Playing a card and taking a trick are the same lines
-as ``fast_play``'s, and a declaration offered beside the cards is drawn among them, as
-the step draws it, and made by the generic method. The run stops, leaving the rest to the
-step, when a window is open, a hand is empty, the trump changes, ``room`` actions are
-taken (the caller's checkpoints fall between runs), or after a declaration; at the end of
+as ``fast_play``'s (with the trump's tables, the trick's lists and the logs' appends in
+locals, read when the run starts), and a declaration offered beside the cards is drawn
+among them, as the step draws it, and made by the generic method. The run stops, leaving
+the rest to the step, when a window is open at its start or opened by a card played (the
+only generic call in a card's play, after which the trump is checked too), a hand is
+empty, ``room`` actions are taken (the caller's checkpoints fall between runs), or after
+a declaration; at the end of
 trick play it takes the steps up to the next decision itself, as the step does. Each
 action is logged once taken, those steps included; a failure leaves the caller to roll
 back (see ``State._rolled_back``).
@@ -129,7 +132,8 @@ class TrickRunGen:
     def _tables(self) -> list[tuple[str, str]]:
         """The per-trump tables the run reads, as (local, table) pairs."""
         ins = self.ins
-        out = [("bit", "RBIT"), ("card_at", "RCARD"), ("eff", "EFF"), ("follow_t", "RFOLLOW"), ("trumps_t", "RTRUMPS"), ("power_t", "POWER"), ("declare_t", "RDECLARE")]
+        out = [("bit", "RBIT"), ("card_at", "RCARD"), ("eff", "EFF"), ("follow_t", "RFOLLOW"),
+               ("trumps_t", "RTRUMPS"), ("power_t", "POWER"), ("declare_t", "RDECLARE")]
         if ins.may_trump:
             out.append(("followtrump_t", "RFOLLOWTRUMP"))
         if any(ob.kind == "beat_if_able" for ob in ins.chain):
