@@ -138,6 +138,8 @@ class TrickRunGen:
             out.append(("followtrump_t", "RFOLLOWTRUMP"))
         if any(ob.kind == "beat_if_able" for ob in ins.chain):
             out.append(("beat_t", "RBEAT"))
+            if self.prog.n > 2:
+                out.append(("powerkey_t", "POWERKEY"))
         if self.t.windows:
             out.append(("after_t", "AFTER"))
         return out
@@ -260,7 +262,7 @@ class TrickRunGen:
                 self._narrow(f"{name(f'ROB{i}')}[ti]", False)
         else:  # beat_if_able: the strongest card played (the one led, with two players)
             with w.block("if fol or tif:"):
-                w.line("top = cards[0] if len(cards) == 1 else max(cards, key=power_t[led].__getitem__)")
+                w.line(self.t.strongest_played("powerkey_t[led]"))
                 self._narrow("beat_t[led][top]", True)
 
     def _play(self) -> None:

@@ -105,6 +105,8 @@ class TricksGen(InstructionGen):
         trumps = tuple(card_mask([ti < t.nsuits and t.eff_suit[ti][c] == ti for c in range(t.size)]) for ti in range(n))
         w.const(self.name("TRUMPS"), trumps)
         w.const(self.name("POWER"), tuple(tuple(tuple(row) for row in per_led) for per_led in t.power))
+        if self.prog.n > 2:  # the strongest card played: max by these (a row's getter, no dunder in the source)
+            w.obj(self.name("POWERKEY"), tuple(tuple(tuple(row).__getitem__ for row in per_led) for per_led in t.power))
         w.const(self.name("NEXT"), tuple((p + 1) % self.prog.n for p in range(self.prog.n)))
         # The sort key of the cards under each trump: none where it is the cards' own order (a
         # list's __getitem__, which sorted calls faster than a tuple's).
@@ -378,10 +380,17 @@ class TricksGen(InstructionGen):
         w = self.w
         with w.block("if (follow or tif) and len(allowed) > 1:"):  # (one card is never narrowed away)
             # the strongest card played (one led, the common case: the only one with two players)
-            w.line(f"top = cards[0] if len(cards) == 1 else max(cards, key={self.name('POWER')}[ti][led].__getitem__)")
+            w.line(self.strongest_played(f"{self.name('POWERKEY')}[ti][led]"))
             w.line(f"narrowed = list({self.name('filter')}({self.name('BEATIN')}[ti][led][top], allowed))")
             with w.block("if narrowed and len(narrowed) < len(allowed):"):
                 w.line("allowed = narrowed")
+
+    def strongest_played(self, key: str) -> str:
+        """The line that sets ``top``, the strongest card on the table (``key``: the source
+        of the getter of its strength, when more than one card may be there)."""
+        if self.prog.n == 2:  # a follower sees one card: the one led
+            return "top = cards[0]"
+        return f"top = cards[0] if len(cards) == 1 else max(cards, key={key})"
 
     # -------------------------------------------------------------- playing a card
     def _apply(self, play: str) -> str:

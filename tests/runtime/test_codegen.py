@@ -431,3 +431,27 @@ def test_blocks_called_from_one_place_are_written_there_shallowly_and_play_as_th
     generated = [_trace(rules, seed, 100) for seed in (1, 2)]
     monkeypatch.setattr(codegen, "ENABLED", False)
     assert [_trace(rules, seed, 100) for seed in (1, 2)] == generated
+
+
+def test_beating_the_strongest_card_of_a_trick_of_four_plays_as_the_generic_code(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # With more than two seats the card to beat is the strongest on the table, found by a
+    # per-(trump, suit led) getter handed to the module (no dunder attribute in the source);
+    # with two seats it is the card led.
+    text = re.sub(r"^( *)must follow suit.*$", r"\g<0>\n\1must beat if able",
+                  bundled_games()["whist"].read_text(encoding="utf-8"), count=1, flags=re.M)
+    assert "must beat if able" in text
+    rules = tricklang.loads(text, path="whist-beat.trick")
+    source = codegen.generate(compile_ruleset(rules)).source
+    assert "POWERKEY" in source
+    generated = [_trace(rules, seed, 120) for seed in (1, 2, 3)]
+    for seed in (1, 2, 3):  # the playout run plays what the step plays
+        a, b = interpreter.new_game(rules, seed=seed), interpreter.new_game(rules, seed=seed)
+        ra, rb = random.Random(seed), random.Random(seed)
+        a.playout(ra, deal=True)
+        while b.deal_number == 1 and not b.is_terminal():
+            b.apply(b.sample_action(rb))
+        assert a.to_json() == b.to_json() and a.events(None) == b.events(None)
+    monkeypatch.setattr(codegen, "ENABLED", False)
+    assert generated == [_trace(rules, seed, 120) for seed in (1, 2, 3)]
+    assert ".__" not in source
