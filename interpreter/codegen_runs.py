@@ -87,8 +87,10 @@ class TrickRunGen:
         self.t.obj("randbelow", randbelow)
         w.const(name("BITS"), tuple(BITS))
         # the tables the run reads, a row per trump index (one unpacking when a run starts)
-        rows = "".join("(" + "".join(f"{name(t)}[{ti}], " for _, t in self._tables()) + "), " for ti in range(n))
-        w.line(f"{name('RTABLES')} = ({rows})")
+        w.line(f"{name('RTABLES')} = (")
+        for ti in range(n):
+            w.line("    (" + "".join(f"{name(t)}[{ti}], " for _, t in self._tables()) + "),")
+        w.line(")")
         fn = name("run")
         with w.block(f"def {fn}(core, rng, room, log_action, log_actor):"):
             self._start()
