@@ -63,16 +63,25 @@ class ChooseGen(InstructionGen):
         target = self.obj("TARGET", {name: ins.targets[i] for name, i in ins.position.items()})
         w.line()
         with w.block(f"def {fn}(core, action):"):
-            w.line(f"p = {self.value('PLAYER', ins.player)}")
-            with w.block("if core.declared:"):
-                w.line(f"{self.obj('APPLY', Choose.apply)}({self.obj('INS', ins)}, core, action)"
-                       "  # an option withheld once: the generic method")
-                w.line("return p")
-            w.line("verb = action.verb")
-            emit(w, self.prog, f"({int(ev.CHOICE)}, p, verb, {self.obj('LAWS', ins.laws)})")
+            self._taken()
             w.line(f"core.pc = {target}[verb]")
             w.line("return p")
         return fn
+
+    def _taken(self, *after_generic: str) -> None:
+        """The lines ``take`` and ``take_step`` begin with: the chooser in ``p``; an option
+        withheld once goes to the generic method (then the lines ``after_generic``); else the
+        choice is logged and its option left in ``verb``."""
+        w, ins = self.w, self.ins
+        w.line(f"p = {self.value('PLAYER', ins.player)}")
+        with w.block("if core.declared:"):
+            w.line(f"{self.obj('APPLY', Choose.apply)}({self.obj('INS', ins)}, core, action)"
+                   "  # an option withheld once: the generic method")
+            for line in after_generic:
+                w.line(line)
+            w.line("return p")
+        w.line("verb = action.verb")
+        emit(w, self.prog, f"({int(ev.CHOICE)}, p, verb, {self.obj('LAWS', ins.laws)})")
 
     def _step(self) -> str:
         """``take_step``: ``take``, then on to the next decision as ``Program.advance`` goes,
@@ -82,14 +91,7 @@ class ChooseGen(InstructionGen):
         prog = self.obj("PROG", self.prog)
         w.line()
         with w.block(f"def {fn}(core, action):"):
-            w.line(f"p = {self.value('PLAYER', ins.player)}")
-            with w.block("if core.declared:"):
-                w.line(f"{self.obj('APPLY', Choose.apply)}({self.obj('INS', ins)}, core, action)"
-                       "  # an option withheld once: the generic method")
-                w.line(f"{prog}.advance(core)")
-                w.line("return p")
-            w.line("verb = action.verb")
-            emit(w, self.prog, f"({int(ev.CHOICE)}, p, verb, {self.obj('LAWS', ins.laws)})")
+            self._taken(f"{prog}.advance(core)")
             for k, (name, i) in enumerate(ins.position.items()):
                 t = ins.targets[i]
                 with w.block(f"if verb == {self.obj(f'NAME{k}', name)}:"):

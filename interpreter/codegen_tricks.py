@@ -220,7 +220,7 @@ class TricksGen(InstructionGen):
             if self.windows:
                 with w.block(f"if core.vars[{ins.window_slot}] is not None:"):
                     w.line(f"return {self.name('TRICKS')}.legal({self.name('GENERIC')}, core)")
-            self._allowed()
+            self._allowed(window=False)
             w.obj(self.name("PLAYGET"), ins.play_actions.__getitem__)
             cards_in_order = f"map({self.name('PLAYGET')}, sorted(allowed, key={self.name('OKEY')}[ti]))"
             if not any(not d.after_lead for d in ins.declarations):
@@ -246,9 +246,6 @@ class TricksGen(InstructionGen):
         self.obj("randbelow", randbelow)
         w.line("# a legal action drawn as the listed ones would draw it: the cards, then the declarations")
         with w.block(f"def {fn}(core, rng):"):
-            if self.windows:
-                with w.block(f"if core.vars[{ins.window_slot}] is not None:"):
-                    w.line("return None")
             self._allowed()
             w.line(f"cards = sorted(allowed, key={self.name('OKEY')}[ti])")
             w.line("offered = ()")
@@ -272,9 +269,13 @@ class TricksGen(InstructionGen):
             w.line("return p")
         return fn
 
-    def _allowed(self) -> None:
-        """The body that leaves the cards ``p`` may play in ``allowed`` (unsorted)."""
+    def _allowed(self, window: bool = True) -> None:
+        """The body that leaves the cards ``p`` may play in ``allowed`` (unsorted); with
+        ``window`` it returns None first when a window is open (the generic listing then)."""
         w, prog = self.w, self.prog
+        if window and self.windows:
+            with w.block(f"if core.vars[{self.ins.window_slot}] is not None:"):
+                w.line("return None")
         w.line("p = core.tr_turn")
         w.line(f"hand = core.zones[{plus(prog.hand, 'p')}]")
         w.line("ti = core.ti")
@@ -294,9 +295,6 @@ class TricksGen(InstructionGen):
         w, ins, fn = self.w, self.ins, self.name("cards")
         w.line("# the playable cards in order, or None when the legal actions are not only plays")
         with w.block(f"def {fn}(core):"):
-            if self.windows:
-                with w.block(f"if core.vars[{ins.window_slot}] is not None:"):
-                    w.line("return None")
             self._allowed()
             if any(not d.after_lead for d in ins.declarations):
                 cond = "not core.played[p]" if ins.only_before_first_card else "True"
