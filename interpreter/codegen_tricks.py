@@ -447,7 +447,7 @@ class TricksGen(InstructionGen):
         w.line("players.append(p)")
         w.line("played[p] = True" if run else "core.played[p] = True")
         assert ev.play(1, 2, 3) == 3 << 15 | 2 << 5 | 1  # the entry written below
-        w.line("log_event(tr_base | card << 5 | p)" if run else "core.events.append((core.tr_no + 1) << 15 | card << 5 | p)")
+        w.line("log_event(tr_base | card << 5 | p)" if run else "core.events._tail.append((core.tr_no + 1) << 15 | card << 5 | p)")
         if self.windows:
             after = "after_t" if run else f"{self.name('AFTER')}[core.ti]"
             with w.block(f"if {after} >> card & 1 and len(cards) == 1:"):
