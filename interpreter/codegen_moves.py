@@ -112,19 +112,18 @@ def _set_trump(w: Writer, prog: Program, ins: SetTrump, pc: int) -> str:
 
 def _set_builtin(w: Writer, prog: Program, ins: SetBuiltin, pc: int) -> str:
     """``set maker = P`` or ``set bid = N``: :meth:`SetBuiltin.run
-    <interpreter.flow.SetBuiltin.run>` written out (the same event, a dict)."""
+    <interpreter.flow.SetBuiltin.run>` written out (the same event)."""
     fn = f"k{pc}_run"
     w.line()
     w.rule_line(ins.line, f"set the maker or bid (instruction {pc})")
-    name = w.obj(f"k{pc}_PROG", prog)
-    laws = f", 'laws': list({w.obj(f'k{pc}_LAWS', ins.laws)})" if ins.laws else ""
+    laws = w.obj(f"k{pc}_LAWS", ins.laws)
     with w.block(f"def {fn}(core):"):
         w.line(f"v = {_value(w, f'k{pc}_VALUE', ins.value)}")
         if ins.name == "maker":
             w.line("core.maker = v")
-            w.line(f"{name}.emit(core, {{'type': 'maker', 'maker': v{laws}}})")
+            emit(w, prog, f"({int(ev.MAKER)}, v, {laws})")
         else:
             w.line("core.bid = v")
-            w.line(f"{name}.emit(core, {{'type': 'contract_bid', 'bid': v{laws}}})")
+            emit(w, prog, f"({int(ev.CONTRACT_BID)}, v, {laws})")
         w.line("core.pc += 1")
     return fn

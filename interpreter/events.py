@@ -29,7 +29,8 @@ Triple = tuple[dict[str, Any], "dict[str, Any] | None", int]
 Entry = tuple[Any, ...]
 
 # The compact kinds; a rare kind is stored as its rendered triple (see render).
-PLAY, TRICK, DEALT, SELECT, BID, PASS, DRAW, SCORE, DEAL_END, DEAL, TRUMP, CONTRACT, MOVE, CHOICE, TURN_UP = range(15)
+(PLAY, TRICK, DEALT, SELECT, BID, PASS, DRAW, SCORE, DEAL_END, DEAL, TRUMP, CONTRACT, MOVE, CHOICE, TURN_UP, MAKER,
+ CONTRACT_BID) = range(17)
 
 
 def play(player: int, card: int, trick: int) -> int:
@@ -154,9 +155,19 @@ def _turn_up(prog: Program, e: Entry) -> Triple:
     return full, None if mask == prog.all_mask else {"type": "turn_up", "count": len(cards), "zone": name}, mask
 
 
+def _maker(prog: Program, e: Entry) -> Triple:
+    # (MAKER, seat set as the maker, laws): `set maker = ...`
+    return {"type": "maker", "maker": e[1], **_laws(e[2])}, None, 0
+
+
+def _contract_bid(prog: Program, e: Entry) -> Triple:
+    # (CONTRACT_BID, the bid set, laws): `set bid = ...`
+    return {"type": "contract_bid", "bid": e[1], **_laws(e[2])}, None, 0
+
+
 RENDERERS: tuple[Callable[[Any, Any], Triple], ...] = (
     _play, _trick, _dealt, _select, _bid, _pass, _draw, _score, _deal_end, _deal, _trump, _contract, _move, _choice,
-    _turn_up,
+    _turn_up, _maker, _contract_bid,
 )
 """The renderer of each compact kind, indexed by the kind."""
 

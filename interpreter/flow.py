@@ -349,11 +349,7 @@ class SetBuiltin(Instruction):
             core.maker = v
         else:
             core.bid = v
-        event: dict[str, Any] = {"type": "maker", "maker": core.maker} if self.name == "maker" else {
-            "type": "contract_bid", "bid": core.bid}
-        if self.laws:
-            event["laws"] = list(self.laws)
-        self.prog.emit(core, event)
+        self.prog.emit(core, (ev.MAKER, v, self.laws) if self.name == "maker" else (ev.CONTRACT_BID, v, self.laws))
         core.pc += 1
 
 
