@@ -18,7 +18,7 @@ public ``apply(sample_action(rng))`` step, which the main lines measure.
 Then single figures: a cold ``tricklang check``, ``import tricklang``,
 ``State.from_json``, the size of a State after a 1000-deal match, and
 ``tricklang simulate`` with one and two jobs. This prints figures; it asserts nothing.
-Run: ``make bench`` or ``python -m benchmarks.bench [--quick]``.
+Run: ``make bench`` or ``python -m benchmarks.bench [--quick] [--only ecarte,euchre]``.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ import platform
 import random
 import statistics
 import time
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -201,8 +202,28 @@ def pairs() -> list[Pair]:
     return out
 
 
-def run_pairs(reps: int, seconds: float) -> list[Pair]:
-    work = pairs()
+def folded(text: str) -> str:
+    """``text`` lower-cased without accents, for matching workload names (``Écarté`` as ``ecarte``)."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).lower()
+
+
+def selected(work: Sequence[Pair], only: Sequence[str]) -> list[Pair]:
+    """The workloads whose name holds one of the words of ``only`` (all when it is empty).
+
+    Raises:
+        ValueError: a word matches no workload (the message lists the names).
+    """
+    if not only:
+        return list(work)
+    for word in only:
+        if not any(folded(word) in folded(p.name) for p in work):
+            raise ValueError(f"--only {word!r} matches no workload; the workloads: "
+                             + ", ".join(p.name for p in work))
+    return [p for p in work if any(folded(word) in folded(p.name) for word in only)]
+
+
+def run_pairs(reps: int, seconds: float, only: Sequence[str] = ()) -> list[Pair]:
+    work = selected(pairs(), only)
     for pair in work:
         for side in (pair.ours, pair.theirs):
             if side is not None:
@@ -242,9 +263,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--min-seconds", type=float, default=0.5, help="CPU seconds per side and repetition")
     parser.add_argument("--quick", action="store_true", help="a fast smoke run: 2 repetitions of 0.1 s")
     parser.add_argument("--skip-startup", action="store_true", help="only the paired workloads")
+    parser.add_argument("--only", default="", metavar="WORDS",
+                        help="only the workloads whose name holds one of these comma-separated words "
+                             "(accents and case aside: --only ecarte,euchre)")
     args = parser.parse_args(argv)
+    if args.reps < 1 or args.min_seconds <= 0:
+        parser.error("--reps must be at least 1 and --min-seconds above 0")
     reps, seconds = (2, 0.1) if args.quick else (args.reps, args.min_seconds)
-    print_table(run_pairs(reps, seconds), reps)
+    try:
+        work = run_pairs(reps, seconds, [w.strip() for w in args.only.split(",") if w.strip()])
+    except ValueError as err:
+        parser.error(str(err))
+    print_table(work, reps)
     if not args.skip_startup:
         print()
         startup.report(quick=args.quick)
