@@ -55,7 +55,9 @@ class InstructionGen:
         """Lines that go on from a decision just taken as ``Program.advance(core)`` does with
         ``core.pc`` at ``target`` (the same steps counted, the same errors), then ``return p``:
         a decision ``ready_at_once`` is the next one; a generated block is called here (as
-        advance's first step calls it), and advance goes on from where it stops."""
+        advance's first step calls it), then advance's next two steps are written out (a
+        decision made ready, or an instruction run, such as the head of the loop the block
+        jumped back to, and a decision after it), and advance goes on from where they stop."""
         w = self.w
         w.line(f"core.pc = {int(target)}")
         if ready_at_once:
@@ -63,14 +65,25 @@ class InstructionGen:
         elif target in self.leaders:
             w.line("core.steps = 1  # advance's first step: the block")
             w.line(f"b{int(target)}_run(core)")
+            instructions = self.obj('INSTRUCTIONS', self.prog.instructions)
             with w.block("if not core.terminal:  # advance's next step, written out: a decision ready?"):
-                w.line(f"ins = {self.obj('INSTRUCTIONS', self.prog.instructions)}[core.pc]")
+                w.line(f"ins = {instructions}[core.pc]")
                 w.line("steps = core.steps + 1")
-                with w.block(f"if ins.decision and steps <= {int(MAX_STEPS_PER_DEAL)}:"):
+                with w.block(f"if steps <= {int(MAX_STEPS_PER_DEAL)}:"):
                     w.line("core.steps = steps")
-                    with w.block("if ins.ready(core):"):
-                        w.line("return p")
-            w.line(f"{self.obj('PROG', self.prog)}.advance(core, core.steps)  # on from where the block stopped")
+                    with w.block("if ins.decision:"):
+                        with w.block("if ins.ready(core):"):
+                            w.line("return p")
+                    with w.block("else:  # a step more (a loop's head, after the block jumped back to it)"):
+                        w.line("ins.run(core)")
+                        with w.block("if not core.terminal:"):
+                            w.line(f"ins = {instructions}[core.pc]")
+                            w.line("steps = core.steps + 1")
+                            with w.block(f"if ins.decision and steps <= {int(MAX_STEPS_PER_DEAL)}:"):
+                                w.line("core.steps = steps")
+                                with w.block("if ins.ready(core):"):
+                                    w.line("return p")
+            w.line(f"{self.obj('PROG', self.prog)}.advance(core, core.steps)  # on from where the steps stopped")
         else:
             w.line(f"{self.obj('PROG', self.prog)}.advance(core)")
         w.line("return p")
