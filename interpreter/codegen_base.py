@@ -65,28 +65,32 @@ class InstructionGen:
         elif target in self.leaders:
             w.line("core.steps = 1  # advance's first step: the block")
             w.line(f"b{int(target)}_run(core)")
-            instructions = self.obj('INSTRUCTIONS', self.prog.instructions)
-            with w.block("if not core.terminal:  # advance's next step, written out: a decision ready?"):
-                w.line(f"ins = {instructions}[core.pc]")
-                w.line("steps = core.steps + 1")
-                with w.block(f"if steps <= {int(MAX_STEPS_PER_DEAL)}:"):
-                    w.line("core.steps = steps")
-                    with w.block("if ins.decision:"):
-                        with w.block("if ins.ready(core):"):
-                            w.line("return p")
-                    with w.block("else:  # a step more (a loop's head, after the block jumped back to it)"):
-                        w.line("ins.run(core)")
-                        with w.block("if not core.terminal:"):
-                            w.line(f"ins = {instructions}[core.pc]")
-                            w.line("steps = core.steps + 1")
-                            with w.block(f"if ins.decision and steps <= {int(MAX_STEPS_PER_DEAL)}:"):
-                                w.line("core.steps = steps")
-                                with w.block("if ins.ready(core):"):
-                                    w.line("return p")
+            with w.block("if not core.terminal:  # advance's next steps, written out: a decision ready?"):
+                self._written_steps(2)
             w.line(f"{self.obj('PROG', self.prog)}.advance(core, core.steps)  # on from where the steps stopped")
         else:
             w.line(f"{self.obj('PROG', self.prog)}.advance(core)")
         w.line("return p")
+
+    def _written_steps(self, levels: int) -> None:
+        """Advance's loop for ``levels`` steps from ``core.pc``: a decision made ready returns
+        ``p``; another instruction is run (the head of a loop the block jumped back to) and
+        the next step written the same way; a step over the limit is left to advance,
+        which counts it and raises."""
+        w = self.w
+        w.line(f"ins = {self.obj('INSTRUCTIONS', self.prog.instructions)}[core.pc]")
+        w.line("steps = core.steps + 1")
+        with w.block(f"if steps <= {int(MAX_STEPS_PER_DEAL)}:"):
+            with w.block("if ins.decision:"):
+                w.line("core.steps = steps")
+                with w.block("if ins.ready(core):"):
+                    w.line("return p")
+            if levels > 1:
+                with w.block("else:"):
+                    w.line("core.steps = steps")
+                    w.line("ins.run(core)")
+                    with w.block("if not core.terminal:"):
+                        self._written_steps(levels - 1)
 
 
 def expression(w: Writer, base: str, fn: Any) -> str | None:
