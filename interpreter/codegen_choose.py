@@ -19,6 +19,7 @@ from . import events as ev
 from .codegen_base import InstructionGen
 from .codegen_deals import emit
 from .decisions import Choose, PlayerDecision
+from .legal import GETRANDBITS
 
 
 def ready_at_once(ins: object) -> bool:
@@ -50,10 +51,10 @@ class ChooseGen(InstructionGen):
                 w.line("return None  # an option may be withheld: drawn from the listed actions")
             with w.block(f"if type(rng) is not {self.obj('Random', random.Random)}:"):
                 w.line(f"return {actions}[rng.randrange({int(n)})]")
-            w.line("getrandbits = rng.getrandbits  # randbelow's draw, inlined")
-            w.line(f"i = getrandbits({int(n.bit_length())})")
+            getrandbits = self.obj("getrandbits", GETRANDBITS)  # randbelow's draw, inlined
+            w.line(f"i = {getrandbits}(rng, {int(n.bit_length())})")
             with w.block(f"while i >= {int(n)}:"):
-                w.line(f"i = getrandbits({int(n.bit_length())})")
+                w.line(f"i = {getrandbits}(rng, {int(n.bit_length())})")
             w.line(f"return {actions}[i]")
         return fn
 

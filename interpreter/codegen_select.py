@@ -20,7 +20,7 @@ from .codegen_deals import emit
 from .decisions import Select
 from .errors import GameLimitError
 from .flow import MAX_CHOICES, _visible_mask
-from .legal import LegalActions, Selection, draw_subset, listing
+from .legal import GETRANDBITS, LegalActions, Selection, draw_subset, listing
 
 _KIND_TEXT = {0: "exactly N", 1: "from N to M", 2: "at least N", 3: "down to N in the hand", 4: "up to N in the hand"}
 
@@ -140,10 +140,10 @@ class SelectGen(InstructionGen):
                 w.line(f"return {self.obj('draw_subset', draw_subset)}(rng, {verb}, cards, lo, hi, {codes}, {int(MAX_CHOICES)})")
             w.line("total = len(listed)")
             with w.block(f"if type(rng) is {self.obj('Random', random.Random)}:  # randbelow's draw, inlined"):
-                w.line("getrandbits = rng.getrandbits")
-                w.line("i = getrandbits(k)")
+                getrandbits = self.obj("getrandbits", GETRANDBITS)
+                w.line(f"i = {getrandbits}(rng, k)")
                 with w.block("while i >= total:"):
-                    w.line("i = getrandbits(k)")
+                    w.line(f"i = {getrandbits}(rng, k)")
             with w.block("else:"):
                 w.line("i = rng.randrange(total)")
             w.line("positions = listed[i]")

@@ -88,6 +88,12 @@ BITS = bytes(n.bit_length() for n in range(256))
 (``getrandbits(BITS[n])`` until below ``n``: what :func:`randbelow` does)."""
 
 
+GETRANDBITS = random.Random.getrandbits
+"""``getrandbits`` of :class:`random.Random` itself (C), called with the generator: for a
+plain ``Random``, ``GETRANDBITS(rng, k)`` is ``rng.getrandbits(k)`` without making a bound
+method at every draw."""
+
+
 def randbelow(rng: random.Random, n: int) -> int:
     """``rng.randrange(n)`` for n > 0, the same draw: for a plain :class:`random.Random`
     its own steps inlined (those of ``Random._randbelow_with_getrandbits``), else by
@@ -100,10 +106,9 @@ def randbelow(rng: random.Random, n: int) -> int:
     if type(rng) is not random.Random:
         return rng.randrange(n)
     k = n.bit_length()
-    getrandbits = rng.getrandbits
-    r = getrandbits(k)
+    r = GETRANDBITS(rng, k)
     while r >= n:
-        r = getrandbits(k)
+        r = GETRANDBITS(rng, k)
     return r
 
 

@@ -25,7 +25,7 @@ from .deals import MAX_SEED, Deals, check_modes, checked_seed, later_decks, late
 from .embedding import Embedding
 from .errors import ArgumentError, GameError, IllegalActionError, InvalidActionError, RuleRuntimeError
 from .instructions import Instruction
-from .legal import BITS, LegalActions, PlayedCards, randbelow
+from .legal import BITS, GETRANDBITS, LegalActions, PlayedCards, randbelow
 from .logs import ENCODE_AT_LEAST, ActionLog
 from .playouts import Playouts
 from .program import Program
@@ -185,11 +185,10 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts):
                 if cards:
                     n = len(cards)
                     if type(rng) is RANDOM and n < 256:  # randbelow(rng, n), inlined
-                        getrandbits = rng.getrandbits
                         k = BITS[n]
-                        i = getrandbits(k)
+                        i = GETRANDBITS(rng, k)
                         while i >= n:
-                            i = getrandbits(k)
+                            i = GETRANDBITS(rng, k)
                     else:
                         i = randbelow(rng, n)
                     play = ins.play_actions[cards[i]]
