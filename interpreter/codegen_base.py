@@ -57,7 +57,8 @@ class InstructionGen:
         a decision ``ready_at_once`` is the next one; a generated block is called here (as
         advance's first step calls it), then advance's next two steps are written out (a
         decision made ready, or an instruction run, such as the head of the loop the block
-        jumped back to, and a decision after it), and advance goes on from where they stop."""
+        jumped back to, and a decision after it), and advance goes on from where they stop;
+        any other instruction at ``target`` is advance's first of two steps written out."""
         w = self.w
         w.line(f"core.pc = {int(target)}")
         if ready_at_once:
@@ -68,8 +69,11 @@ class InstructionGen:
             with w.block("if not core.terminal:  # advance's next steps, written out: a decision ready?"):
                 self._written_steps(2)
             w.line(f"{self.obj('PROG', self.prog)}.advance(core, core.steps)  # on from where the steps stopped")
-        else:
-            w.line(f"{self.obj('PROG', self.prog)}.advance(core)")
+        else:  # a decision that may be passed over, or an instruction that is no block
+            w.line("core.steps = 0")
+            with w.block("if not core.terminal:  # advance's first steps, written out"):
+                self._written_steps(2)
+            w.line(f"{self.obj('PROG', self.prog)}.advance(core, core.steps)  # on from where the steps stopped")
         w.line("return p")
 
     def _written_steps(self, levels: int) -> None:
