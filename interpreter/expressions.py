@@ -42,9 +42,12 @@ _BUILTIN_NAMES: dict[str, tuple[Fn, str]] = {  # a built-in name: its value, and
 }
 
 
-def _ints(values: list[int]) -> str:
-    """The source of a tuple of ints (a table such as ``side_of``)."""
-    return "(" + "".join(f"{int(v)}, " for v in values) + ")"
+def _ints(values: list[int]) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    """A tuple of ints (a table such as ``side_of``) as a source: its placeholder and the
+    object it names. (A named table, not a literal: Cython (:mod:`interpreter.native`)
+    miscompiles a literal tuple indexed by a conditional expression.)"""
+    k = src.key("o")
+    return f"{{{k}}}", ((k, tuple(int(v) for v in values)),)
 
 
 def _total(values: list[int], seats: tuple[int, ...]) -> int:
@@ -81,7 +84,8 @@ def _partner(sides: list[list[int]], side_of: list[int], arg: Fn) -> Fn:
     for p in range(len(side_of)):
         members = sides[side_of[p]]
         partners.append(members[(members.index(p) + 1) % len(members)])
-    return src.register(partner, f"{_ints(partners)}[{a.text}]", a)
+    table, objects = _ints(partners)
+    return src.register(partner, f"{table}[{a.text}]", a, objects=objects)
 
 
 def constant(value: Value) -> Fn:
@@ -305,7 +309,10 @@ class ExpressionCompiler:
         if e.name == "side":
             side_of = prog.side_of
             fn = lambda core: side_of[arg(core)]  # noqa: E731
-            return src.register(fn, f"{_ints(side_of)}[{a.text}]", a) if a else fn
+            if a is None:
+                return fn
+            table, objects = _ints(side_of)
+            return src.register(fn, f"{table}[{a.text}]", a, objects=objects)
         if e.name == "suit":
             zone = self.zone_expr(e.arg)
             suits = self.tables.suit
@@ -338,7 +345,9 @@ class ExpressionCompiler:
                 return 1 - s
             if a is None or nsides != 2:
                 return opponents
-            return src.register(opponents, f"1 - {_ints(side_of)}[{a.text}]" if is_player else f"1 - ({a.text})", a)
+            table, objects = _ints(side_of)
+            return src.register(opponents, f"1 - {table}[{a.text}]" if is_player else f"1 - ({a.text})", a,
+                                objects=objects if is_player else ())
         return self.zone_expr(e)
 
     def zone_expr(self, e: m.Expr | m.ZoneRef, subject: Fn | None = None) -> Fn:
@@ -365,7 +374,10 @@ class ExpressionCompiler:
             if owner_is_player:
                 fn = lambda core: base + side_of[owner(core)]  # noqa: E731
                 a = src.of(owner)
-                return src.register(fn, f"({int(base)} + {_ints(side_of)}[{a.text}])", a) if a else fn
+                if a is None:
+                    return fn
+                table, objects = _ints(side_of)
+                return src.register(fn, f"({int(base)} + {table}[{a.text}])", a, objects=objects)
         fn = lambda core: base + owner(core)  # noqa: E731
         a = src.of(owner)
         return src.register(fn, f"({int(base)} + ({a.text}))", a) if a else fn
@@ -415,7 +427,10 @@ class ExpressionCompiler:
         if e.name == "score":
             if is_player:
                 fn = lambda core: core.scores[side_of[who(core)]]  # noqa: E731
-                return src.register(fn, f"core.scores[{_ints(side_of)}[{w.text}]]", w) if w else fn
+                if w is None:
+                    return fn
+                sides_of, objects = _ints(side_of)
+                return src.register(fn, f"core.scores[{sides_of}[{w.text}]]", w, objects=objects)
             fn = lambda core: core.scores[who(core)]  # noqa: E731
             return src.register(fn, f"core.scores[{w.text}]", w) if w else fn
         if e.name == "points":
