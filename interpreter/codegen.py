@@ -203,7 +203,14 @@ def attach(prog: Program) -> Generated:
     """Generate, run and attach the module to the program's instructions (their methods,
     as instance attributes). Returns what was generated."""
     gen = generate(prog)
-    ns = gen.run()
+    bind(prog, gen, gen.run())
+    return gen
+
+
+def bind(prog: Program, gen: Generated, ns: dict[str, Any]) -> None:
+    """Attach a generated module's functions, found in ``ns`` (the namespace ``gen`` ran
+    in, by :meth:`Generated.run` or as a native build, :mod:`interpreter.native`), to the
+    program ``gen`` was generated for."""
     deals.attach(prog, ns, gen.attach)
     for pc, method, fn in gen.attach:
         if pc < 0:  # the program's own (interpreter.codegen_deals)
@@ -213,7 +220,6 @@ def attach(prog: Program) -> Generated:
         if source is not None:  # an expression's flat function: it has the closure's source
             sources.register(ns[fn], source.text, source)
         setattr(ins, method, ns[fn])
-    return gen
 
 
 def _header(w: Writer, prog: Program, blocks: dict[int, str]) -> None:

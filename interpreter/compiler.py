@@ -31,14 +31,24 @@ _LAST: list[Any] = [None, None, None]
 its program: a match started per deal (a simulation, a benchmark) finds it without a key."""
 
 
+_PINNED: dict[tuple[str, tuple[tuple[str, Any], ...], bool], Program] = {}
+"""Programs given by :func:`pin` (native builds, :mod:`interpreter.native`, which bounds
+how many): never evicted."""
+
+
+def _key(ruleset: Ruleset) -> tuple[str, tuple[tuple[str, Any], ...], bool]:
+    return (ruleset.digest + ruleset.path, tuple(sorted(ruleset.options.items())), codegen.ENABLED)
+
+
 def compile_ruleset(ruleset: Ruleset) -> Program:
-    """The program for a ruleset and its option values (cached)."""
+    """The program for a ruleset and its option values (cached; a program given by
+    :func:`pin` for them, if any)."""
     last = _LAST
     if last[0] is ruleset and last[1] is codegen.ENABLED:
         cached: Program = last[2]
         return cached
-    key = (ruleset.digest + ruleset.path, tuple(sorted(ruleset.options.items())), codegen.ENABLED)
-    prog = _CACHE.get(key)
+    key = _key(ruleset)
+    prog = _PINNED.get(key) or _CACHE.get(key)
     if prog is None:
         prog = _Compiler(ruleset).build()
         if codegen.ENABLED:
@@ -48,6 +58,30 @@ def compile_ruleset(ruleset: Ruleset) -> Program:
         _CACHE[key] = prog
     last[:] = ruleset, codegen.ENABLED, prog
     return prog
+
+
+def compile_bare(ruleset: Ruleset) -> Program:
+    """A new program for a ruleset and its option values, without generated code (nor
+    cache): :func:`interpreter.codegen.generate` and :func:`~interpreter.codegen.bind`
+    give it its module."""
+    return _Compiler(ruleset).build()
+
+
+def pinned(ruleset: Ruleset) -> Program | None:
+    """The program :func:`pin` gave for this ruleset and its options, or None."""
+    return _PINNED.get(_key(ruleset))
+
+
+def pin(ruleset: Ruleset, prog: Program) -> None:
+    """Use ``prog`` for this ruleset and its options from now on, in this process (new
+    games, and states rebuilt from records), instead of compiling them."""
+    _PINNED[_key(ruleset)] = prog
+    _LAST[:] = None, None, None
+
+
+def pinned_count() -> int:
+    """How many rulesets (and options) :func:`pin` was given."""
+    return len(_PINNED)
 
 
 class _Compiler(ExpressionCompiler, Visitor[None]):
