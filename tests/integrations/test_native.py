@@ -1,0 +1,210 @@
+"""Native builds (interpreter.native): Écarté's generated module compiled with Cython plays
+exactly the matches of the Python module; a build is cached, checked and refused clearly.
+
+Skipped where Cython, setuptools or a C compiler is missing (``pip install -e '.[native]'``).
+One build of Écarté (about half a minute) serves the whole module.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import random
+import stat
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+from types import FunctionType
+
+import pytest
+from make_golden import golden_path, transcript
+
+import interpreter
+import tricklang
+from interpreter import codegen, compiler, native
+from interpreter.cli import main
+from interpreter.native import NativeBuildError
+
+pytestmark = pytest.mark.skipif(native.unavailable() is not None,
+                                reason=f"native builds cannot be made here: {native.unavailable()}")
+
+ROOT = Path(__file__).resolve().parents[2]
+ECARTE = ROOT / "rules" / "ecarte.trick"
+SMALL = ROOT / "examples" / "oh-hell-5.trick"
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("cache")
+
+
+@pytest.fixture(autouse=True)
+def isolated(monkeypatch: pytest.MonkeyPatch, cache: Path) -> Iterator[None]:
+    """Native programs pinned by a test are forgotten after it (the rest of the suite runs Python)."""
+    monkeypatch.setattr(compiler, "_PINNED", {})
+    monkeypatch.setattr(compiler, "_LAST", [None, None, None])
+    monkeypatch.setenv("TRICKLANG_CACHE_DIR", str(cache))
+    yield
+
+
+def python_matches(rules: tricklang.Ruleset, seeds: range, playout: bool) -> list[str]:
+    out = []
+    for seed in seeds:
+        state = interpreter.new_game(rules, seed=seed)
+        rng = random.Random(seed)
+        if playout:
+            state.playout(rng)
+        else:
+            while not state.is_terminal():
+                state.apply(state.sample_action(rng))
+        out.append(state.to_json())
+    return out
+
+
+def compiled(prog: object) -> list[str]:
+    """The generated functions the program's instructions hold that are not Python functions."""
+    return [name for ins in prog.instructions  # type: ignore[attr-defined]
+            for name in ("fast_run", "fast_draw", "take_step", "run")
+            if getattr(ins, name, None) is not None and type(getattr(ins, name)) is not FunctionType
+            and type(getattr(ins, name)).__name__ != "method"]
+
+
+def test_native_matches_are_the_python_matches_action_for_action() -> None:
+    rules = tricklang.load(ECARTE)
+    assert not compiled(compiler.compile_ruleset(rules))  # (Python, so the comparison means something)
+    by_playout = python_matches(rules, range(120), playout=True)
+    by_step = python_matches(rules, range(30), playout=False)
+    build = native.accelerate(rules)
+    prog = compiler.compile_ruleset(rules)
+    assert compiled(prog) and prog is compiler.pinned(rules)
+    assert build.path.is_file() and build.path.name.startswith(build.name)
+    assert python_matches(rules, range(120), playout=True) == by_playout
+    assert python_matches(rules, range(30), playout=False) == by_step
+    again = interpreter.State.from_json(by_step[3])  # a state rebuilt from JSON runs the native module too
+    assert again.to_json() == by_step[3]
+
+
+def test_the_native_match_is_the_golden_transcript() -> None:
+    native.accelerate(tricklang.load(ECARTE))
+    assert compiled(compiler.compile_ruleset(tricklang.load(ECARTE)))
+    assert transcript(ECARTE) == golden_path(ECARTE).read_text(encoding="utf-8")
+
+
+def test_accelerate_again_gives_the_build_in_use() -> None:
+    rules = tricklang.load(ECARTE)
+    first = native.accelerate(rules)
+    assert native.accelerate(tricklang.load(ECARTE)) is first
+    copy = tricklang.loads(ECARTE.read_text(encoding="utf-8"), path="elsewhere/ecarte.trick")
+    assert native.accelerate(copy) is first  # the same source: the module already loaded serves it
+    assert compiler.compile_ruleset(copy) is compiler.compile_ruleset(rules)
+
+
+def test_another_process_loads_the_build_from_the_cache(cache: Path) -> None:
+    native.accelerate(tricklang.load(ECARTE))
+    script = textwrap.dedent(f"""
+        import json, random, tricklang, interpreter
+        from interpreter import native
+        rules = tricklang.load({str(ECARTE)!r})
+        build = native.accelerate(rules)
+        state = interpreter.new_game(rules, seed=11)
+        state.playout(random.Random(11))
+        print(json.dumps([build.cached, build.seconds, state.to_json()]))
+    """)
+    env = {**os.environ, "TRICKLANG_CACHE_DIR": str(cache)}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True, timeout=300)
+    cached, seconds, state = json.loads(done.stdout)
+    assert cached is True and seconds == 0.0
+    assert state == python_matches(tricklang.load(ECARTE), range(11, 12), playout=True)[0]
+
+
+def test_simulate_native_gives_the_same_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    copy = tmp_path / "ecarte.trick"
+    copy.write_text(ECARTE.read_text(encoding="utf-8"), encoding="utf-8")
+    summaries = []
+    for extra in ([], ["--native"]):
+        assert main(["simulate", str(copy), "-n", "30", "--seats", "random,heuristic", "--json", *extra]) == 0
+        summary = json.loads(capsys.readouterr().out)
+        del summary["timing"]
+        summaries.append(summary)
+    assert summaries[0] == summaries[1]
+    assert compiled(compiler.compile_ruleset(tricklang.load(copy)))
+
+
+def test_a_failed_build_is_reported_and_the_rules_stay_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = tricklang.load(SMALL)
+    monkeypatch.setattr(native, "CFLAGS", ("-fno-such-option-tricklang",))
+    with pytest.raises(NativeBuildError, match="(?s)the native build failed:.*no-such-option"):
+        native.accelerate(rules)
+    assert compiler.pinned(rules) is None
+    assert not compiled(compiler.compile_ruleset(rules))
+    assert interpreter.new_game(rules, seed=1).playout(random.Random(1)) > 0
+
+
+def test_a_build_over_its_time_limit_is_stopped() -> None:
+    rules = tricklang.load(SMALL)
+    with pytest.raises(NativeBuildError, match=r"took more than 0\.2 s"):
+        native.accelerate(rules, timeout=0.2)
+    assert compiler.pinned(rules) is None
+
+
+def test_without_cython_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    real = native.importlib.util.find_spec
+    monkeypatch.setattr(native.importlib.util, "find_spec", lambda name, *a: None if name == "Cython" else real(name, *a))
+    assert "tricklang[native]" in (native.unavailable() or "")
+    rules = tricklang.load(SMALL)
+    with pytest.raises(NativeBuildError, match=r"Cython not installed \(pip install 'tricklang\[native\]'\)"):
+        native.accelerate(rules)
+    assert main(["simulate", str(SMALL), "-n", "2", "--seats", "random", "--native"]) == 1
+    err = capsys.readouterr().err
+    assert "tricklang[native]" in err and "Traceback" not in err
+
+
+def test_the_source_check_refuses_stray_names_and_dunder_attributes() -> None:
+    with pytest.raises(NativeBuildError, match="__import__"):
+        native.check_source("def f(core):\n    return __import__('os')\n", set())
+    with pytest.raises(NativeBuildError, match="open"):
+        native.check_source("x = open('/etc/passwd')\n", set())
+    with pytest.raises(NativeBuildError, match="dunder attribute: __class__"):
+        native.check_source("def f(core):\n    return core.__class__\n", set())
+    native.check_source("def f(core):\n    return len(T) + g(core)\n", {"T", "g"})  # given names and builtins pass
+
+
+def test_hostile_rules_give_a_source_that_passes_the_check() -> None:
+    spec = importlib.util.spec_from_file_location("codegen_tests", ROOT / "tests" / "runtime" / "test_codegen.py")
+    assert spec is not None and spec.loader is not None
+    tests = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tests)  # its HOSTILE: names and strings made to look like code
+    prog = compiler.compile_bare(tricklang.loads(tests.HOSTILE, path="hostile.trick"))
+    gen = codegen.generate(prog)
+    native.check_source(gen.source, set(gen.namespace))
+    assert all(not name.startswith("__") for name in gen.namespace)
+
+
+def test_only_a_file_of_this_user_that_no_one_else_may_write_is_loaded(tmp_path: Path) -> None:
+    ext = tmp_path / "tricklang_native_x.so"
+    ext.write_bytes(b"\0")
+    ext.chmod(0o755)
+    assert native._trusted(ext)
+    ext.chmod(0o775)
+    assert not native._trusted(ext)
+    ext.chmod(0o757)
+    assert not native._trusted(ext)
+    link = tmp_path / "link.so"
+    link.symlink_to(ext)
+    ext.chmod(0o755)
+    assert not native._trusted(link) and not native._trusted(tmp_path / "missing.so")
+    assert stat.S_ISDIR(os.stat(tmp_path).st_mode)
+
+
+def test_native_rulesets_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = tricklang.load(SMALL)
+    native.accelerate(tricklang.load(ECARTE))
+    monkeypatch.setattr(native, "MAX_NATIVE", 1)
+    with pytest.raises(NativeBuildError, match="at most 1 rulesets"):
+        native.accelerate(rules)
+    assert compiler.pinned(rules) is None
+    assert native.accelerate(tricklang.load(ECARTE)).path.is_file()  # (one already native is still given)
