@@ -51,6 +51,10 @@ def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
     p.add_argument("--cluster", metavar="ADDRESS",
                    help="run the matches on a Dask cluster, e.g. tcp://host:8786 (needs the 'cluster' extra; "
                    "--jobs is then ignored); the results are those of a local run")
+    p.add_argument("--native", action="store_true",
+                   help="compile the rules' generated module to C with Cython first (needs the 'native' extra and "
+                   "a C compiler; the first build takes about half a minute, later ones come from the cache); "
+                   "the results are the same")
     p.set_defaults(run=cmd_simulate)
 
 
@@ -67,6 +71,8 @@ class _Job:
     source: str | None = None
     """The rule text (and ``bases``, the texts it extends), for workers that cannot read ``path``."""
     bases: tuple[str, ...] = ()
+    native: bool = False
+    """Whether the worker runs the native build of the rules (built or loaded once a process)."""
 
 
 def match_seed(base: int, index: int) -> int:
@@ -90,6 +96,10 @@ def _rules_for(job: _Job) -> Ruleset:
         if ruleset.digest != job.digest:
             raise RecordError(f"the rule file {job.path!r} changed while the simulation was running")
         _RULES[key] = ruleset
+    if job.native:  # (at once when the rules are native already)
+        from ..native import accelerate
+
+        accelerate(ruleset)
     return ruleset
 
 
@@ -241,6 +251,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         except OSError as err:
             raise UsageError(f"--record {args.record}: cannot create the directory: {err.strerror or err}") from None
     jobs = _jobs(args, ruleset, names)
+    if args.native:  # built here once (forked workers inherit it; others load it from the cache)
+        _rules_for(jobs[0])
     progress = _Progress(len(jobs))
     start = time.perf_counter()
     results: list[dict[str, Any]] = []
@@ -289,7 +301,7 @@ def _jobs(args: argparse.Namespace, ruleset: Ruleset, seats: list[str]) -> list[
     path = str(Path(ruleset.path).resolve()) if args.cluster else ruleset.path
     source, bases = (ruleset.source, tuple(ruleset.bases)) if args.cluster else (None, ())
     return [_Job(path, options, ruleset.digest, tuple(seats), args.seed, i, args.max_deals, args.record is not None,
-                 source, bases) for i in range(args.matches)]
+                 source, bases, args.native) for i in range(args.matches)]
 
 
 def summarise(ruleset: Ruleset, seats: Sequence[str], seed: int, results: Sequence[dict[str, Any]]) -> dict[str, Any]:
