@@ -13,7 +13,10 @@ tricklang's rate divided by the reference's rate in the same repetition):
 
 The extra lines marked ``State.playout`` play the same workloads with
 :meth:`interpreter.State.playout` (the same draws, less work a card) instead of the
-public ``apply(sample_action(rng))`` step, which the main lines measure.
+public ``apply(sample_action(rng))`` step, which the main lines measure. The lines
+marked ``native`` play Écarté with its generated module compiled by Cython
+(:mod:`interpreter.native`), when Cython, setuptools and a C compiler are there
+(``pip install -e '.[native]'``; the first run builds the module, about half a minute).
 
 Then single figures: a cold ``tricklang check``, ``import tricklang``,
 ``State.from_json``, the size of a State after a 1000-deal match, and
@@ -85,6 +88,38 @@ def tricklang_playouts(path: Path, deal: bool) -> Runner:
             actions += interpreter.new_game(rules, seed=_seeds[0]).playout(rng, deal=deal)
         return actions
     return run
+
+
+def tricklang_native(path: Path, playout: bool, box: dict[str, tricklang.Ruleset]) -> tuple[Runner, Callable[[], None]]:
+    """As :func:`tricklang_matches` (or :func:`tricklang_playouts` with ``playout``), the
+    generated module compiled with Cython (:mod:`interpreter.native`); and the function
+    that builds it (or loads it from the cache), called before the workload is timed.
+    The rule file is loaded under another path, so that the other lines stay Python;
+    ``box`` keeps it (one box for the lines of one build)."""
+
+    def prepare() -> None:
+        if "rules" not in box:
+            from interpreter import native
+            rules = tricklang.loads(path.read_text(encoding="utf-8"), path=f"{path} (native)")
+            build = native.accelerate(rules)
+            if not build.cached:
+                print(f"  (built the native module of {path.name} in {build.seconds:.0f} s)", flush=True)
+            box["rules"] = rules
+
+    def run(n: int, _seeds: list[int] = [0]) -> int:  # noqa: B006 - a counter kept across calls
+        rng, actions = random.Random(_seeds[0]), 0
+        rules = box["rules"]
+        for _ in range(n):
+            _seeds[0] += 1
+            state = interpreter.new_game(rules, seed=_seeds[0])
+            if playout:
+                actions += state.playout(rng)
+                continue
+            while not state.is_terminal():
+                state.apply(state.sample_action(rng))
+                actions += 1
+        return actions
+    return run, prepare
 
 
 def tricklang_running_deals(path: Path) -> Runner:
@@ -172,13 +207,16 @@ class Pair:
     ours: Side
     theirs: Side | None
     reference: str
+    prepare: Callable[[], None] | None = None
+    """Called once before the workload is timed (a native build)."""
 
     def ratios(self) -> list[float]:
         assert self.theirs is not None
         return [a / b for a, b in zip(self.ours.rates, self.theirs.rates, strict=True)]
 
 
-def pairs() -> list[Pair]:
+def pairs(native: bool = True) -> list[Pair]:
+    """Every workload; the native lines only with ``native`` and where they can be built."""
     ex = ROOT / "examples"
     out = [
         Pair("Écarté", "matches", Side(tricklang_matches(ROOT / "rules" / "ecarte.trick")),
@@ -199,7 +237,20 @@ def pairs() -> list[Pair]:
         theirs = openspiel_deals(spiel)
         out.append(Pair(f"{label} (State.playout)", "deals", Side(tricklang_playouts(ex / f"{file}.trick", True)),
                         Side(theirs) if theirs is not None else None, f"OpenSpiel 2.0.2 {spiel}"))
+    # Écarté with the generated module compiled by Cython, when it can be built here.
+    if native and native_unavailable() is None:
+        box: dict[str, tricklang.Ruleset] = {}  # (one build for both lines)
+        for label, playout in (("Écarté (native)", False), ("Écarté (State.playout, native)", True)):
+            runner, prepare = tricklang_native(ROOT / "rules" / "ecarte.trick", playout, box)
+            out.append(Pair(label, "matches", Side(runner), Side(hand_written(handwritten_ecarte)),
+                            "hand-written Python", prepare))
     return out
+
+
+def native_unavailable() -> str | None:
+    """Why the native lines are left out, or None."""
+    from interpreter import native
+    return native.unavailable()
 
 
 def folded(text: str) -> str:
@@ -222,9 +273,11 @@ def selected(work: Sequence[Pair], only: Sequence[str]) -> list[Pair]:
     return [p for p in work if any(folded(word) in folded(p.name) for word in only)]
 
 
-def run_pairs(reps: int, seconds: float, only: Sequence[str] = ()) -> list[Pair]:
-    work = selected(pairs(), only)
+def run_pairs(reps: int, seconds: float, only: Sequence[str] = (), native: bool = True) -> list[Pair]:
+    work = selected(pairs(native), only)
     for pair in work:
+        if pair.prepare is not None:
+            pair.prepare()
         for side in (pair.ours, pair.theirs):
             if side is not None:
                 side.calibrate(seconds)
@@ -236,7 +289,7 @@ def run_pairs(reps: int, seconds: float, only: Sequence[str] = ()) -> list[Pair]
     return work
 
 
-def print_table(work: Sequence[Pair], reps: int) -> None:
+def print_table(work: Sequence[Pair], reps: int, native: bool = True) -> None:
     print(f"{date.today()} on {platform.machine()} {platform.processor() or ''}, Python {platform.python_version()}; "
           f"{reps} interleaved repetitions, CPU time")
     print()
@@ -251,6 +304,9 @@ def print_table(work: Sequence[Pair], reps: int) -> None:
         r = p.ratios()
         print(f"| {p.name} {p.unit} | {ours:,.0f} | {statistics.median(p.theirs.rates):,.0f} | {p.reference} | "
               f"**{statistics.median(r):.2f}** | {min(r):.2f}..{max(r):.2f} |")
+    why = native_unavailable() if native else "--no-native"
+    if why is not None:
+        print(f"\n  The native lines (Écarté with the generated module compiled by Cython) are left out: {why}.")
     print()
     for p in work:
         theirs = f", reference {statistics.median(p.theirs.actions):.1f}" if p.theirs is not None else ""
@@ -263,6 +319,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--min-seconds", type=float, default=0.5, help="CPU seconds per side and repetition")
     parser.add_argument("--quick", action="store_true", help="a fast smoke run: 2 repetitions of 0.1 s")
     parser.add_argument("--skip-startup", action="store_true", help="only the paired workloads")
+    parser.add_argument("--no-native", action="store_true",
+                        help="leave out the native lines (which build Écarté's module with Cython, if not cached)")
     parser.add_argument("--only", default="", metavar="WORDS",
                         help="only the workloads whose name holds one of these comma-separated words "
                              "(accents and case aside: --only ecarte,euchre)")
@@ -271,10 +329,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--reps must be at least 1 and --min-seconds above 0")
     reps, seconds = (2, 0.1) if args.quick else (args.reps, args.min_seconds)
     try:
-        work = run_pairs(reps, seconds, [w.strip() for w in args.only.split(",") if w.strip()])
+        work = run_pairs(reps, seconds, [w.strip() for w in args.only.split(",") if w.strip()], not args.no_native)
     except ValueError as err:
         parser.error(str(err))
-    print_table(work, reps)
+    print_table(work, reps, not args.no_native)
     if not args.skip_startup:
         print()
         startup.report(quick=args.quick)
