@@ -7,9 +7,11 @@ compiled to a C extension with Cython, for long random playouts and simulations.
 
 From then on every new game of that ruleset and its options in this process (and every
 state rebuilt from a record of it) runs the compiled module: the same functions, the
-same draws and the same results as the Python module, about 1.3 times as fast by
-:meth:`~interpreter.State.playout`. Only the generated module is compiled; the State,
-the program's generic instructions and the closure compiler stay Python.
+same draws and the same results as the Python module, about 1.4 times as fast by
+:meth:`~interpreter.State.playout`. Only the generated module is compiled, and the
+packs' order (``native_pack.pyx``: the same lists as :func:`interpreter.seeding.deal_order`,
+sorted in C; built once and cached like the modules); the State, the program's generic
+instructions and the closure compiler stay Python.
 
 What it needs: Cython and setuptools (``pip install 'tricklang[native]'``) and the C
 compiler Python was built with. A build takes about half a minute for Écarté (gcc
@@ -51,7 +53,7 @@ import tricklang
 from tricklang import Ruleset
 from tricklang.checkcache import cache_dir
 
-from . import codegen, compiler
+from . import codegen, compiler, seeding
 from .errors import GameError
 from .program import Program
 
@@ -115,6 +117,9 @@ class NativeBuild:
 _BUILDS: dict[int, NativeBuild] = {}
 """The build of each pinned program (by ``id``: pinned programs live as long as the process)."""
 
+_PACK: list[Any] = []
+"""The packs' order in C, once loaded (:func:`_pack_order`)."""
+
 _LOADED: dict[str, Program] = {}
 """The program each loaded extension serves (an extension is loaded once a process)."""
 
@@ -161,7 +166,10 @@ def accelerate(ruleset: Ruleset, *, timeout: float = TIMEOUT) -> NativeBuild:
     if same is not None:  # the same module for another path to the same rules
         compiler.pin(ruleset, same)
         return _BUILDS[id(same)]
-    build, ns = _built(gen, name, timeout)
+    namespace = dict(gen.namespace)
+    if namespace.get("z_deal_order") is seeding.deal_order:  # the packs, in C too
+        namespace["z_deal_order"] = _pack_order(timeout)
+    build, ns = _built(gen.source, name, ".py", namespace, timeout)
     codegen.bind(prog, gen, ns)
     compiler.pin(ruleset, prog)
     _LOADED[name] = prog
@@ -169,11 +177,12 @@ def accelerate(ruleset: Ruleset, *, timeout: float = TIMEOUT) -> NativeBuild:
     return build
 
 
-def module_name(source: str) -> str:
-    """The extension's module name: a digest of the source and of all that shapes its build."""
+def module_name(source: str, prefix: str = "tricklang_native_") -> str:
+    """The extension's module name: ``prefix`` and a digest of the source and of all that
+    shapes its build."""
     head = repr((FORMAT, tricklang.__version__, sys.implementation.cache_tag, sys.platform,
                  sysconfig.get_config_var("EXT_SUFFIX"), _cython_version(), CFLAGS, sorted(DIRECTIVES.items())))
-    return "tricklang_native_" + hashlib.sha256(head.encode() + b"\0" + source.encode()).hexdigest()[:32]
+    return prefix + hashlib.sha256(head.encode() + b"\0" + source.encode()).hexdigest()[:32]
 
 
 def check_source(source: str, given: set[str]) -> None:
@@ -210,8 +219,10 @@ def _cython_version() -> str:
         return "none"
 
 
-def _built(gen: codegen.Generated, name: str, timeout: float) -> tuple[NativeBuild, dict[str, Any]]:
-    """The extension ``name`` for ``gen``, from the cache or built; and its namespace, loaded.
+def _built(source: str, name: str, kind: str, namespace: dict[str, Any],
+           timeout: float) -> tuple[NativeBuild, dict[str, Any]]:
+    """The extension ``name`` of ``source`` (a ``kind`` file: ``.py``, ``.pyx``), from the
+    cache or built; and its namespace, loaded with ``namespace``'s objects handed to it.
 
     Raises:
         NativeBuildError: as :func:`accelerate`.
@@ -221,19 +232,34 @@ def _built(gen: codegen.Generated, name: str, timeout: float) -> tuple[NativeBui
     if folder is not None:
         path = folder / (name + suffix)
         if _trusted(path):
-            return NativeBuild(path, name, True, 0.0), _load(path, name, gen)
+            return NativeBuild(path, name, True, 0.0), _load(path, name, namespace)
     start = time.monotonic()
     work = Path(tempfile.mkdtemp(prefix="build-", dir=folder))
     try:
-        built = _compile(gen.source, work, name, timeout)
+        built = _compile(source, work, name + kind, timeout)
         if folder is None:  # no cache: the extension stays in its own temporary folder
-            return NativeBuild(built, name, False, time.monotonic() - start), _load(built, name, gen)
+            return NativeBuild(built, name, False, time.monotonic() - start), _load(built, name, namespace)
         path = folder / (name + suffix)
         os.replace(built, path)  # (atomic: a concurrent build of the same module writes the same file)
     finally:
         if folder is not None:
             shutil.rmtree(work, ignore_errors=True)
-    return NativeBuild(path, name, False, time.monotonic() - start), _load(path, name, gen)
+    return NativeBuild(path, name, False, time.monotonic() - start), _load(path, name, namespace)
+
+
+def _pack_order(timeout: float) -> Any:
+    """The packs' order in C (``native_pack.pyx``, built once and cached like the rules'
+    modules): a function that gives exactly :func:`interpreter.seeding.deal_order`'s lists.
+
+    Raises:
+        NativeBuildError: as :func:`accelerate`.
+    """
+    if not _PACK:
+        source = (Path(__file__).parent / "native_pack.pyx").read_text(encoding="utf-8")
+        _, ns = _built(source, module_name(source, "tricklang_native_pack_"), ".pyx", {}, timeout)
+        ns["FALLBACK"] = seeding.deal_order
+        _PACK.append(ns["deal_order"])
+    return _PACK[0]
 
 
 def _folder() -> Path | None:
@@ -266,14 +292,16 @@ def _trusted(path: Path) -> bool:
     return _owned(path, stat.S_ISREG)
 
 
-def _compile(source: str, work: Path, name: str, timeout: float) -> Path:
-    """Cython and the C compiler, in a child process; returns the extension built in ``work``.
+def _compile(source: str, work: Path, file: str, timeout: float) -> Path:
+    """Cython and the C compiler, in a child process, on ``source`` written to ``work`` as
+    ``file``; returns the extension built in ``work``.
 
     Raises:
         NativeBuildError: the build failed or took more than ``timeout`` seconds.
     """
-    module = work / (name + ".py")
+    module = work / file
     module.write_text(source, encoding="utf-8")
+    name = module.stem
     command = [sys.executable, "-c", _BUILD_SCRIPT, str(module), str(work), name, json.dumps(DIRECTIVES), *CFLAGS]
     try:
         done = subprocess.run(command, cwd=work, capture_output=True, text=True, timeout=timeout, check=False)
@@ -289,9 +317,9 @@ def _compile(source: str, work: Path, name: str, timeout: float) -> Path:
     return built[0]
 
 
-def _load(path: Path, name: str, gen: codegen.Generated) -> dict[str, Any]:
-    """Load the extension (not into ``sys.modules``), with ``gen``'s objects handed to it
-    first; returns its namespace.
+def _load(path: Path, name: str, namespace: dict[str, Any]) -> dict[str, Any]:
+    """Load the extension (not into ``sys.modules``), with ``namespace``'s objects handed
+    to it first; returns its namespace.
 
     Raises:
         NativeBuildError: it cannot be loaded.
@@ -301,7 +329,7 @@ def _load(path: Path, name: str, gen: codegen.Generated) -> dict[str, Any]:
         raise NativeBuildError(f"cannot load the native module {path}")
     try:
         module = importlib.util.module_from_spec(spec)
-        module.__dict__.update(gen.namespace)
+        module.__dict__.update(namespace)
         spec.loader.exec_module(module)
     except (ImportError, OSError) as err:
         raise NativeBuildError(f"cannot load the native module {path}: {err}") from None

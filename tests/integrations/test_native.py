@@ -20,11 +20,13 @@ from pathlib import Path
 from types import FunctionType
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from make_golden import golden_path, transcript
 
 import interpreter
 import tricklang
-from interpreter import codegen, compiler, native
+from interpreter import codegen, compiler, native, seeding
 from interpreter.cli import main
 from interpreter.native import NativeBuildError
 
@@ -91,6 +93,15 @@ def test_the_native_match_is_the_golden_transcript() -> None:
     native.accelerate(tricklang.load(ECARTE))
     assert compiled(compiler.compile_ruleset(tricklang.load(ECARTE)))
     assert transcript(ECARTE) == golden_path(ECARTE).read_text(encoding="utf-8")
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(-10**18, 10**18), deal_no=st.integers(0, 10**6),
+       size=st.one_of(st.integers(0, 64), st.integers(0, 1100)))
+def test_the_packs_in_c_are_the_packs_in_python(seed: int, deal_no: int, size: int) -> None:
+    order = native._pack_order(native.TIMEOUT)  # (built once a process; the fallback deals 0, 1 and > 1024)
+    assert type(order) is not FunctionType
+    assert order(seed, deal_no, size) == seeding.deal_order(seed, deal_no, size)
 
 
 def test_accelerate_again_gives_the_build_in_use() -> None:
