@@ -232,7 +232,10 @@ def _built(source: str, name: str, kind: str, namespace: dict[str, Any],
     if folder is not None:
         path = folder / (name + suffix)
         if _trusted(path):
-            return NativeBuild(path, name, True, 0.0), _load(path, name, namespace)
+            try:
+                return NativeBuild(path, name, True, 0.0), _load(path, name, namespace)
+            except NativeBuildError:  # (a damaged file: built again below, in its place)
+                pass
     start = time.monotonic()
     work = Path(tempfile.mkdtemp(prefix="build-", dir=folder))
     try:

@@ -139,6 +139,24 @@ def test_another_process_loads_the_build_from_the_cache(cache: Path) -> None:
     assert state == python_matches(tricklang.load(ECARTE), range(11, 12), playout=True)[0]
 
 
+def test_a_damaged_cached_extension_is_built_again(tmp_path: Path) -> None:
+    script = textwrap.dedent("""
+        import json
+        from interpreter import native, seeding
+        order = native._pack_order(300)
+        print(json.dumps(order(5, 1, 32) == seeding.deal_order(5, 1, 32)))
+    """)
+    env = {**os.environ, "TRICKLANG_CACHE_DIR": str(tmp_path)}
+    run = lambda: subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env,  # noqa: E731
+                                 check=True, timeout=300).stdout.strip()
+    assert run() == "true"
+    [ext] = (tmp_path / "native").glob("tricklang_native_pack_*")
+    built = ext.stat().st_mtime_ns
+    ext.write_bytes(ext.read_bytes()[:100])  # truncated: it cannot be loaded
+    assert run() == "true"
+    assert ext.stat().st_size > 100 and ext.stat().st_mtime_ns != built
+
+
 def test_simulate_native_gives_the_same_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     copy = tmp_path / "ecarte.trick"
     copy.write_text(ECARTE.read_text(encoding="utf-8"), encoding="utf-8")
