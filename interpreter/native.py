@@ -1,9 +1,10 @@
 """Native builds (optional): a ruleset's generated module (:mod:`interpreter.codegen`)
 compiled to a C extension with Cython, for long random playouts and simulations.
 
->>> build = accelerate(tricklang.load("ecarte"))    # doctest: +SKIP
->>> build.cached, build.path.name                    # doctest: +SKIP
-(False, 'tricklang_native_....cpython-311-x86_64-linux-gnu.so')
+For example (a build is tested in ``tests/integrations/test_native.py``, not here)::
+
+    build = accelerate(tricklang.load("ecarte"))   # about half a minute the first time
+    build.cached, build.path.name                   # (False, 'tricklang_native_<digest>.cpython-311-...so')
 
 From then on every new game of that ruleset and its options in this process (and every
 state rebuilt from a record of it) runs the compiled module: the same functions, the
