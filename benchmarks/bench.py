@@ -14,9 +14,9 @@ tricklang's rate divided by the reference's rate in the same repetition):
 The extra lines marked ``State.playout`` play the same workloads with
 :meth:`interpreter.State.playout` (the same draws, less work a card) instead of the
 public ``apply(sample_action(rng))`` step, which the main lines measure. The lines
-marked ``native`` play Écarté with its generated module compiled by Cython
-(:mod:`interpreter.native`), when Cython, setuptools and a C compiler are there
-(``pip install -e '.[native]'``; the first run builds the module, about half a minute).
+marked ``native`` play the same workloads with the generated modules compiled by
+Cython (:mod:`interpreter.native`), when Cython, setuptools and a C compiler are there
+(``pip install -e '.[native]'``; the first run builds the modules, about two minutes).
 
 Then single figures: a cold ``tricklang check``, ``import tricklang``,
 ``State.from_json``, the size of a State after a 1000-deal match, and
@@ -90,12 +90,12 @@ def tricklang_playouts(path: Path, deal: bool) -> Runner:
     return run
 
 
-def tricklang_native(path: Path, playout: bool, box: dict[str, tricklang.Ruleset]) -> tuple[Runner, Callable[[], None]]:
-    """As :func:`tricklang_matches` (or :func:`tricklang_playouts` with ``playout``), the
-    generated module compiled with Cython (:mod:`interpreter.native`); and the function
-    that builds it (or loads it from the cache), called before the workload is timed.
-    The rule file is loaded under another path, so that the other lines stay Python;
-    ``box`` keeps it (one box for the lines of one build)."""
+def tricklang_native(path: Path, mode: str, box: dict[str, tricklang.Ruleset]) -> tuple[Runner, Callable[[], None]]:
+    """As :func:`tricklang_matches` (``mode`` "match"), :func:`tricklang_playouts`
+    ("playout") or :func:`tricklang_deals` ("deal"), the generated module compiled with
+    Cython (:mod:`interpreter.native`); and the function that builds it (or loads it from
+    the cache), called before the workload is timed. The rule file is loaded under another
+    path, so that the other lines stay Python; ``box`` keeps it (one box a rule file)."""
 
     def prepare() -> None:
         if "rules" not in box:
@@ -112,10 +112,10 @@ def tricklang_native(path: Path, playout: bool, box: dict[str, tricklang.Ruleset
         for _ in range(n):
             _seeds[0] += 1
             state = interpreter.new_game(rules, seed=_seeds[0])
-            if playout:
+            if mode == "playout":
                 actions += state.playout(rng)
                 continue
-            while not state.is_terminal():
+            while not state.is_terminal() and (mode == "match" or state.deal_number == 1):
                 state.apply(state.sample_action(rng))
                 actions += 1
         return actions
@@ -237,13 +237,18 @@ def pairs(native: bool = True) -> list[Pair]:
         theirs = openspiel_deals(spiel)
         out.append(Pair(f"{label} (State.playout)", "deals", Side(tricklang_playouts(ex / f"{file}.trick", True)),
                         Side(theirs) if theirs is not None else None, f"OpenSpiel 2.0.2 {spiel}"))
-    # Écarté with the generated module compiled by Cython, when it can be built here.
+    # The generated modules compiled by Cython, when they can be built here.
     if native and native_unavailable() is None:
-        box: dict[str, tricklang.Ruleset] = {}  # (one build for both lines)
-        for label, playout in (("Écarté (native)", False), ("Écarté (State.playout, native)", True)):
-            runner, prepare = tricklang_native(ROOT / "rules" / "ecarte.trick", playout, box)
+        box: dict[str, tricklang.Ruleset] = {}  # (one build for both of Écarté's lines)
+        for label, mode in (("Écarté (native)", "match"), ("Écarté (State.playout, native)", "playout")):
+            runner, prepare = tricklang_native(ROOT / "rules" / "ecarte.trick", mode, box)
             out.append(Pair(label, "matches", Side(runner), Side(hand_written(handwritten_ecarte)),
                             "hand-written Python", prepare))
+        for label, file, spiel in games:
+            theirs = openspiel_deals(spiel)
+            runner, prepare = tricklang_native(ex / f"{file}.trick", "deal", {})
+            out.append(Pair(f"{label} (native)", "deals", Side(runner), Side(theirs) if theirs is not None else None,
+                            f"OpenSpiel 2.0.2 {spiel}", prepare))
     return out
 
 
@@ -306,7 +311,7 @@ def print_table(work: Sequence[Pair], reps: int, native: bool = True) -> None:
               f"**{statistics.median(r):.2f}** | {min(r):.2f}..{max(r):.2f} |")
     why = native_unavailable() if native else "--no-native"
     if why is not None:
-        print(f"\n  The native lines (Écarté with the generated module compiled by Cython) are left out: {why}.")
+        print(f"\n  The native lines (the generated modules compiled by Cython) are left out: {why}.")
     print()
     for p in work:
         theirs = f", reference {statistics.median(p.theirs.actions):.1f}" if p.theirs is not None else ""
@@ -320,7 +325,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a fast smoke run: 2 repetitions of 0.1 s")
     parser.add_argument("--skip-startup", action="store_true", help="only the paired workloads")
     parser.add_argument("--no-native", action="store_true",
-                        help="leave out the native lines (which build Écarté's module with Cython, if not cached)")
+                        help="leave out the native lines (which build the games' modules with Cython, if not cached)")
     parser.add_argument("--only", default="", metavar="WORDS",
                         help="only the workloads whose name holds one of these comma-separated words "
                              "(accents and case aside: --only ecarte,euchre)")

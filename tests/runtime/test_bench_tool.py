@@ -11,7 +11,8 @@ from interpreter import native
 def test_only_selects_workloads_by_a_word_of_their_name_accents_and_case_aside() -> None:
     work = bench.pairs()
     names = [p.name for p in bench.selected(work, ["ECARTE", "hearts"])]
-    native_lines = ["Écarté (native)", "Écarté (State.playout, native)"] if native.unavailable() is None else []
+    native_lines = (["Écarté (native)", "Écarté (State.playout, native)", "Hearts (native)"]
+                    if native.unavailable() is None else [])
     assert names == ["Écarté", "Hearts", "Écarté (State.playout)", "Hearts (State.playout)", *native_lines]
     assert [p.name for p in bench.selected(bench.pairs(native=False), ["ecarte"])] == ["Écarté", "Écarté (State.playout)"]
     assert [p.name for p in bench.selected(work, [])] == [p.name for p in work]
@@ -24,7 +25,7 @@ def test_a_quick_run_of_one_game_prints_its_lines_and_an_unknown_word_is_a_usage
     assert bench.main(["--quick", "--only", "ecarte", "--skip-startup", "--no-native"]) == 0
     out = capsys.readouterr().out
     assert "| Écarté matches |" in out and "| Écarté (State.playout) matches |" in out
-    assert "native) matches" not in out and "native lines (Écarté with the generated module compiled by Cython) are left out: --no-native" in out
+    assert "native) matches" not in out and "native lines (the generated modules compiled by Cython) are left out: --no-native" in out
     assert "Cinch" not in out and "decisions per match: tricklang" in out
     with pytest.raises(SystemExit) as stop:
         bench.main(["--only", "whist"])
