@@ -32,6 +32,7 @@ belong to this user and that no one else may write; any other is built again.
 from __future__ import annotations
 
 import ast
+import contextlib
 import hashlib
 import importlib.machinery
 import importlib.metadata
@@ -70,6 +71,10 @@ DIRECTIVES = {"language_level": 3, "binding": False}
 
 TIMEOUT = 900.0
 """Seconds a build may take, by default."""
+
+MAX_CACHED = 64
+"""Extensions kept in the cache's folder; storing one more removes the oldest (by the
+time each was last built or loaded)."""
 
 MAX_NATIVE = 32
 """The most rulesets (with their options) native in one process: their programs are never
@@ -234,7 +239,10 @@ def _built(source: str, name: str, kind: str, namespace: dict[str, Any],
         path = folder / (name + suffix)
         if _trusted(path):
             try:
-                return NativeBuild(path, name, True, 0.0), _load(path, name, namespace)
+                loaded = _load(path, name, namespace)
+                with contextlib.suppress(OSError):
+                    os.utime(path)  # (recently used: kept longest)
+                return NativeBuild(path, name, True, 0.0), loaded
             except NativeBuildError:  # (a damaged file: built again below, in its place)
                 pass
     start = time.monotonic()
@@ -248,7 +256,23 @@ def _built(source: str, name: str, kind: str, namespace: dict[str, Any],
     finally:
         if folder is not None:
             shutil.rmtree(work, ignore_errors=True)
+    _prune(folder, keep=path)
     return NativeBuild(path, name, False, time.monotonic() - start), _load(path, name, namespace)
+
+
+def _prune(folder: Path, keep: Path) -> None:
+    """Remove the oldest extensions beyond :data:`MAX_CACHED` (never ``keep``); a file
+    removed while another process runs it stays mapped there."""
+    try:
+        found = [(p.stat().st_mtime, p) for p in folder.glob("tricklang_native_*") if p != keep]
+    except OSError:
+        return
+    found.sort()
+    for _, old in found[:max(0, len(found) + 1 - MAX_CACHED)]:
+        try:
+            old.unlink()
+        except OSError:
+            pass
 
 
 def _pack_order(timeout: float) -> Any:

@@ -157,6 +157,20 @@ def test_a_damaged_cached_extension_is_built_again(tmp_path: Path) -> None:
     assert ext.stat().st_size > 100 and ext.stat().st_mtime_ns != built
 
 
+def test_the_cache_keeps_at_most_max_cached_extensions(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("TRICKLANG_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(native, "MAX_CACHED", 2)
+    folder = tmp_path / "native"
+    folder.mkdir(mode=0o700)
+    for age, stem in enumerate(("tricklang_native_old", "tricklang_native_newer")):
+        (folder / f"{stem}.so").write_bytes(b"\0")
+        os.utime(folder / f"{stem}.so", (1_000_000 + age, 1_000_000 + age))
+    source = "VALUE = 41 + 1\n"
+    build, ns = native._built(source, native.module_name(source, "tricklang_native_t"), ".py", {}, 300)
+    assert ns["VALUE"] == 42 and not build.cached
+    assert sorted(p.name for p in folder.iterdir()) == sorted([build.path.name, "tricklang_native_newer.so"])
+
+
 def test_simulate_native_gives_the_same_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     copy = tmp_path / "ecarte.trick"
     copy.write_text(ECARTE.read_text(encoding="utf-8"), encoding="utf-8")
