@@ -56,7 +56,7 @@ from tricklang import Ruleset
 from tricklang.checkcache import cache_dir
 
 from . import codegen, compiler, seeding
-from .errors import GameError
+from .errors import ArgumentError, GameError
 from .program import Program
 
 FORMAT = 1
@@ -151,9 +151,12 @@ def accelerate(ruleset: Ruleset, *, timeout: float = TIMEOUT) -> NativeBuild:
         NativeBuildError: native builds cannot be made here (:func:`unavailable`), the
             build failed or took more than ``timeout`` seconds, the extension cannot be
             loaded, or :data:`MAX_NATIVE` rulesets are native already.
+        ArgumentError: ``timeout`` is not a positive number.
     """
     if not isinstance(ruleset, Ruleset):
         raise TypeError(f"accelerate() takes a Ruleset (from tricklang.load), not {type(ruleset).__name__}")
+    if type(timeout) not in (int, float) or not 0 < timeout < float("inf"):
+        raise ArgumentError(f"timeout must be a positive number of seconds, not {timeout!r}")
     if not codegen.ENABLED:
         raise NativeBuildError("generated code is switched off (interpreter.codegen.ENABLED)")
     prog = compiler.pinned(ruleset)

@@ -28,6 +28,7 @@ import interpreter
 import tricklang
 from interpreter import codegen, compiler, native, seeding
 from interpreter.cli import main
+from interpreter.errors import ArgumentError
 from interpreter.native import NativeBuildError
 
 pytestmark = pytest.mark.skipif(native.unavailable() is not None,
@@ -199,6 +200,14 @@ def test_a_build_over_its_time_limit_is_stopped() -> None:
     with pytest.raises(NativeBuildError, match=r"took more than 0\.2 s"):
         native.accelerate(rules, timeout=0.2)
     assert compiler.pinned(rules) is None
+
+
+@pytest.mark.parametrize("timeout", [0, -1.0, float("nan"), float("inf"), "60", True])
+def test_a_bad_time_limit_is_refused_before_anything_is_built(timeout: object) -> None:
+    with pytest.raises(ArgumentError, match="timeout must be a positive number of seconds"):
+        native.accelerate(tricklang.load(SMALL), timeout=timeout)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="takes a Ruleset"):
+        native.accelerate("ecarte")  # type: ignore[arg-type]
 
 
 def test_without_cython_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch,
