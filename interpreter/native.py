@@ -126,6 +126,9 @@ _BUILDS: dict[int, NativeBuild] = {}
 _PACK: list[Any] = []
 """The packs' order in C, once loaded (:func:`_pack_order`)."""
 
+_NAMES: set[str] = set()
+"""The extensions loaded in this process (one load each: :func:`_load`)."""
+
 _LOADED: dict[str, Program] = {}
 """The program each loaded extension serves (an extension is loaded once a process)."""
 
@@ -355,6 +358,8 @@ def _load(path: Path, name: str, namespace: dict[str, Any]) -> dict[str, Any]:
     Raises:
         NativeBuildError: it cannot be loaded.
     """
+    if name in _NAMES:  # (a second load would give the first module, its objects replaced)
+        raise NativeBuildError(f"the native module {name} is loaded already in this process")
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise NativeBuildError(f"cannot load the native module {path}")
@@ -364,4 +369,5 @@ def _load(path: Path, name: str, namespace: dict[str, Any]) -> dict[str, Any]:
         spec.loader.exec_module(module)
     except (ImportError, OSError) as err:
         raise NativeBuildError(f"cannot load the native module {path}: {err}") from None
+    _NAMES.add(name)
     return module.__dict__

@@ -22,11 +22,23 @@ def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
                        "in the closure compiler. The output is for reading; nothing of the rule file's "
                        "text appears in it but as comments' line numbers.")
     p.add_argument("file", metavar="FILE", help="rule file (or a bundled game's name)")
+    p.add_argument("--native", action="store_true",
+                   help="instead, build the module as a C extension with Cython (interpreter.native; needs the "
+                   "'native' extra and a C compiler), or find it in the cache, and print where it is: "
+                   "a later --native run, simulate --native or native.accelerate() loads it from there")
     p.set_defaults(run=cmd_compile)
 
 
 def cmd_compile(args: argparse.Namespace) -> int:
-    """Print the generated module (RulesError / OptionError propagate: exit 1 / 2)."""
+    """Print the generated module, or with ``--native`` build it and print where it is
+    (RulesError / OptionError / NativeBuildError propagate: exit 1 / 2 / 1)."""
     ruleset = load(args.file, args)
+    if args.native:
+        from ..native import accelerate
+
+        build = accelerate(ruleset)
+        how = "from the cache" if build.cached else f"built in {build.seconds:.1f} s"
+        print(f"{build.path} ({how})")
+        return 0
     sys.stdout.write(generate(compile_ruleset(ruleset)).source)
     return 0

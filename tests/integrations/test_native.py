@@ -113,6 +113,12 @@ def test_the_packs_in_c_are_the_packs_in_python(seed: int, deal_no: int, size: i
     assert order(seed, deal_no, size) == seeding.deal_order(seed, deal_no, size)
 
 
+def test_an_extension_is_never_loaded_twice_in_a_process() -> None:
+    build = native.accelerate(tricklang.load(ECARTE))
+    with pytest.raises(NativeBuildError, match="is loaded already in this process"):
+        native._load(build.path, build.name, {})
+
+
 def test_accelerate_again_gives_the_build_in_use() -> None:
     rules = tricklang.load(ECARTE)
     first = native.accelerate(rules)
@@ -183,6 +189,18 @@ def test_simulate_native_gives_the_same_summary(tmp_path: Path, capsys: pytest.C
         summaries.append(summary)
     assert summaries[0] == summaries[1]
     assert compiled(compiler.compile_ruleset(tricklang.load(copy)))
+
+
+def test_compile_native_builds_once_and_then_finds_the_build(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRICKLANG_CACHE_DIR", str(tmp_path))
+    game = str(ROOT / "examples" / "oh-hell-7.trick")  # (a game no other test builds: not loaded yet)
+    assert main(["compile", game, "--native"]) == 0
+    path, how = capsys.readouterr().out.strip().split(" (", 1)
+    assert Path(path).is_file() and Path(path).parent == tmp_path / "native" and how.startswith("built in ")
+    done = subprocess.run([sys.executable, "-m", "interpreter.cli", "compile", game, "--native"], capture_output=True,
+                          text=True, env={**os.environ, "TRICKLANG_CACHE_DIR": str(tmp_path)}, timeout=300, check=True)
+    assert done.stdout.strip() == f"{path} (from the cache)"
 
 
 def test_a_failed_build_is_reported_and_the_rules_stay_python(monkeypatch: pytest.MonkeyPatch) -> None:
