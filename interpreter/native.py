@@ -111,8 +111,9 @@ class NativeBuildError(GameError):
 
 @dataclass(frozen=True)
 class NativeBuild:
-    """A native build in use: the extension's file, its module name, whether it came from
-    the cache, and the seconds the build took (0 when cached)."""
+    """A native build in use: the extension's file (removed once loaded when the cache is
+    off), its module name, whether it came from the cache, and the seconds the build took
+    (0 when cached)."""
 
     path: Path
     name: str
@@ -255,13 +256,13 @@ def _built(source: str, name: str, kind: str, namespace: dict[str, Any],
     work = Path(tempfile.mkdtemp(prefix="build-", dir=folder))
     try:
         built = _compile(source, work, name + kind, timeout)
-        if folder is None:  # no cache: the extension stays in its own temporary folder
-            return NativeBuild(built, name, False, time.monotonic() - start), _load(built, name, namespace)
+        if folder is None:  # no cache: the build's folder goes once the extension is loaded
+            loaded = _load(built, name, namespace)
+            return NativeBuild(built, name, False, time.monotonic() - start), loaded
         path = folder / (name + suffix)
         os.replace(built, path)  # (atomic: a concurrent build of the same module writes the same file)
-    finally:
-        if folder is not None:
-            shutil.rmtree(work, ignore_errors=True)
+    finally:  # (a loaded extension's file may go: the process keeps it mapped)
+        shutil.rmtree(work, ignore_errors=True)
     _prune(folder, keep=path)
     return NativeBuild(path, name, False, time.monotonic() - start), _load(path, name, namespace)
 

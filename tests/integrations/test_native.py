@@ -178,6 +178,14 @@ def test_the_cache_keeps_at_most_max_cached_extensions(monkeypatch: pytest.Monke
     assert sorted(p.name for p in folder.iterdir()) == sorted([build.path.name, "tricklang_native_newer.so"])
 
 
+def test_with_the_cache_off_the_build_leaves_nothing_behind(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRICKLANG_CACHE_DIR", "off")
+    source = "VALUE = 6 * 7\n"
+    build, ns = native._built(source, native.module_name(source, "tricklang_native_off"), ".py", {}, 300)
+    assert ns["VALUE"] == 42 and not build.cached
+    assert not build.path.parent.exists()  # (its folder and the C source went; the process keeps it mapped)
+
+
 def test_simulate_native_gives_the_same_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     copy = tmp_path / "ecarte.trick"
     copy.write_text(ECARTE.read_text(encoding="utf-8"), encoding="utf-8")
