@@ -18,8 +18,8 @@ What it needs: Cython and setuptools (``pip install 'tricklang[native]'``) and t
 compiler Python was built with. A build takes about half a minute for Écarté (gcc
 ``-O1``); it runs in a child process, with a time limit. Extensions are kept in the
 check cache's folder (:func:`tricklang.checkcache.cache_dir`, under ``native/``), keyed
-by the SHA-256 of the generated source, tricklang's and Python's versions and the build
-settings; with the cache off, each process builds its own in a temporary folder.
+by the SHA-256 of the rules and options, the generated source, tricklang's and Python's
+versions and the build settings; with the cache off, each process builds its own in a temporary folder.
 
 Rule files are untrusted; the generated source is made as for the Python module (no text
 of the rule file in it but ``repr`` of ints), and before it is compiled every global
@@ -174,9 +174,13 @@ def accelerate(ruleset: Ruleset, *, timeout: float = TIMEOUT) -> NativeBuild:
     prog = compiler.compile_bare(ruleset)
     gen = codegen.generate(prog)
     check_source(gen.source, set(gen.namespace))
-    name = module_name(gen.source)
+    # The rules and options are part of the name: rule files that differ only where the
+    # module is handed objects (labels, laws, expressions left to the closure compiler)
+    # give the same source, and each needs its own module and program.
+    rules = f"{ruleset.digest} {sorted(ruleset.options.items())!r}\n"
+    name = module_name(rules + gen.source)
     same = _LOADED.get(name)
-    if same is not None:  # the same module for another path to the same rules
+    if same is not None:  # the same rules and options under another path
         compiler.pin(ruleset, same)
         return _BUILDS[id(same)]
     namespace = dict(gen.namespace)
@@ -191,8 +195,8 @@ def accelerate(ruleset: Ruleset, *, timeout: float = TIMEOUT) -> NativeBuild:
 
 
 def module_name(source: str, prefix: str = "tricklang_native_") -> str:
-    """The extension's module name: ``prefix`` and a digest of the source and of all that
-    shapes its build."""
+    """The extension's module name: ``prefix`` and a digest of ``source`` (for a ruleset's
+    module, its digest and options too) and of all that shapes its build."""
     head = repr((FORMAT, tricklang.__version__, sys.implementation.cache_tag, sys.platform,
                  sysconfig.get_config_var("EXT_SUFFIX"), _cython_version(), CFLAGS, sorted(DIRECTIVES.items())))
     return prefix + hashlib.sha256(head.encode() + b"\0" + source.encode()).hexdigest()[:32]

@@ -37,6 +37,9 @@ def cmd_compile(args: argparse.Namespace) -> int:
         from ..native import accelerate
 
         build = accelerate(ruleset)
+        if not build.path.exists():  # the cache is off: the build went with its temporary folder
+            print(f"built in {build.seconds:.1f} s, not kept: the cache is off (TRICKLANG_CACHE_DIR)")
+            return 0
         how = "from the cache" if build.cached else f"built in {build.seconds:.1f} s"
         print(f"{build.path} ({how})")
         return 0

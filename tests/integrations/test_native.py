@@ -98,6 +98,24 @@ def test_a_partnership_game_plays_the_same_natively() -> None:
     assert python_matches(rules, range(20), playout=True) == before
 
 
+def test_rules_that_differ_only_in_a_label_get_their_own_module() -> None:
+    text = (ROOT / "examples" / "whist.trick").read_text(encoding="utf-8")
+    assert '"odd tricks"' in text
+    plain = tricklang.loads(text, path="whist.trick")
+    renamed = tricklang.loads(text.replace('"odd tricks"', '"tricks over the book"'), path="renamed/whist.trick")
+    gens = [codegen.generate(compiler.compile_bare(r)).source for r in (plain, renamed)]
+    assert gens[0] == gens[1]  # (the label is an object handed to the module: the same source)
+    first, second = native.accelerate(plain), native.accelerate(renamed)
+    assert first.name != second.name and compiler.compile_ruleset(plain) is not compiler.compile_ruleset(renamed)
+    labels = []
+    for rules in (plain, renamed):
+        state = interpreter.new_game(rules, seed=4)
+        state.playout(random.Random(4))
+        labels.append({e.get("label") for e in state.events(None) if e.get("type") == "score"})
+    assert "odd tricks" in labels[0] and "tricks over the book" not in labels[0]
+    assert "tricks over the book" in labels[1] and "odd tricks" not in labels[1]
+
+
 def test_the_native_match_is_the_golden_transcript() -> None:
     native.accelerate(tricklang.load(ECARTE))
     assert compiled(compiler.compile_ruleset(tricklang.load(ECARTE)))
@@ -209,6 +227,10 @@ def test_compile_native_builds_once_and_then_finds_the_build(tmp_path: Path, cap
     done = subprocess.run([sys.executable, "-m", "interpreter.cli", "compile", game, "--native"], capture_output=True,
                           text=True, env={**os.environ, "TRICKLANG_CACHE_DIR": str(tmp_path)}, timeout=300, check=True)
     assert done.stdout.strip() == f"{path} (from the cache)"
+    off = subprocess.run([sys.executable, "-m", "interpreter.cli", "compile", str(ROOT / "examples" / "oh-hell-6.trick"),
+                          "--native"], capture_output=True, text=True, env={**os.environ, "TRICKLANG_CACHE_DIR": "off"},
+                         timeout=300, check=True)
+    assert off.stdout.startswith("built in ") and "not kept: the cache is off" in off.stdout
 
 
 def test_a_failed_build_is_reported_and_the_rules_stay_python(monkeypatch: pytest.MonkeyPatch) -> None:
