@@ -55,8 +55,9 @@ def cmd_check(args: argparse.Namespace) -> int:
             key = checkcache.key_of(path, options)
             cached = checkcache.lookup(key) if key is not None else None
         game: str | None
-        if cached is not None:
-            ok, game, errors, shown = True, cached.game, 0, list(cached.warnings)
+        if cached is not None and key is not None:  # (rendered again, escaped, from the warnings' fields)
+            ok, game, errors = True, cached.game, 0
+            shown = [(d.render(key.text), d.to_dict()) for d in cached.warnings]
         else:
             ok, game, errors, shown = _check(path, args, key, options)
         failed = failed or not ok
@@ -104,7 +105,7 @@ def _check(path: str, args: argparse.Namespace, key: checkcache.Key | None, opti
     if ok and key is not None and game is not None:
         from tricklang import checkcache
 
-        checkcache.store(key, ruleset.source, bases, ruleset.bases, checkcache.CheckResult(game, tuple(shown)))
+        checkcache.store(key, ruleset.source, bases, ruleset.bases, checkcache.CheckResult(game, tuple(diagnostics)))
     return ok, game, sum(d.severity == "error" for d in diagnostics), shown
 
 
