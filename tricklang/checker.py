@@ -68,6 +68,7 @@ class Checker:
     rules: m.RuleFile
     diagnostics: list[Diagnostic] = field(default_factory=list)
     used_names: set[str] = field(default_factory=set)
+    _hints: dict[tuple[str, tuple[str, ...]], str] = field(default_factory=dict, repr=False)
 
     # ------------------------------------------------------------ reporting
     def error(self, code: str, message: str, span: m.Span | None, hint: str = "") -> None:
@@ -331,10 +332,18 @@ class Checker:
         _CheckingTyper(self, True).not_nobody(e, what)
 
     def _suggest(self, name: str, scope: Scope) -> str:
-        import difflib
+        return self._closest(name, (*scope.names, *self.zones))
 
-        close = difflib.get_close_matches(name, list(scope.names) + list(self.zones), n=1)
-        return f"did you mean '{close[0]}'?" if close else ""
+    def _closest(self, word: str, candidates: tuple[str, ...]) -> str:
+        """``did you mean 'X'?`` for the candidate closest to ``word`` (each asked once)."""
+        key = (word, candidates)
+        hint = self._hints.get(key)
+        if hint is None:
+            import difflib
+
+            close = difflib.get_close_matches(word, candidates, n=1)
+            hint = self._hints[key] = f"did you mean '{close[0]}'?" if close else ""
+        return hint
 
     def _check_pattern(self, p: m.Pattern, report: bool = True) -> None:
         if not report or self.rules.deck is None:
@@ -354,10 +363,7 @@ class Checker:
                 self._check_pattern(o)
 
     def _suggest_card(self, word: str) -> str:
-        import difflib
-
-        close = difflib.get_close_matches(word, list(self.ranks) + list(self.suits) + ["trump"], n=1)
-        return f"did you mean '{close[0]}'?" if close else ""
+        return self._closest(word, (*self.ranks, *self.suits, "trump"))
 
     # ------------------------------------------------------------ statements
     def _check_block(self, stmts: Iterable[m.Statement], scope: Scope) -> None:

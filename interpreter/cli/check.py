@@ -9,6 +9,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from tricklang import RulesError
+from tricklang.diagnostics import shown_and_counted, source_lines
 
 from .common import Subparsers, load, plural, show
 
@@ -54,23 +55,29 @@ def cmd_check(args: argparse.Namespace) -> int:
 
             key = checkcache.key_of(path, options)
             cached = checkcache.lookup(key) if key is not None else None
+        source: str | None
         game: str | None
         if cached is not None and key is not None:  # (rendered again, escaped, from the warnings' fields)
-            ok, game, errors = True, cached.game, 0
-            shown = [(d.render(key.text), d.to_dict()) for d in cached.warnings]
+            ok, game, diagnostics, source = True, cached.game, list(cached.warnings), key.text
         else:
-            ok, game, errors, shown = _check(path, args, key, options)
+            ok, game, diagnostics, source = _check(path, args, key, options)
         failed = failed or not ok
-        warnings = len(shown) - errors
+        errors = sum(d.severity == "error" for d in diagnostics)
+        warnings = len(diagnostics) - errors
+        first, more = shown_and_counted(diagnostics)
+        lines = source_lines(source) if source is not None else None
         results.append({"path": path, "ok": ok, "game": game, "errors": errors, "warnings": warnings,
-                        "diagnostics": [data for _, data in shown]})
+                        "diagnostics": [d.to_dict() for d in first],
+                        **({"not_shown": len(diagnostics) - len(first)} if more else {})})
         if args.json:
             continue
-        for text, _ in shown:
-            print(text, file=sys.stderr)
+        for d in first:
+            print(d.render(lines), file=sys.stderr)
+        if more:
+            print(more, file=sys.stderr)
         if ok:
             print(f"{path}: ok" + (f" ({plural(warnings, 'warning')})" if warnings else ""))
-        elif len(shown) > 1:
+        elif len(diagnostics) > 1:
             print(f"{path}: {plural(errors, 'error')}" + (f", {plural(warnings, 'warning')}" if warnings else ""),
                   file=sys.stderr)
     if args.json:
@@ -79,9 +86,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def _check(path: str, args: argparse.Namespace, key: checkcache.Key | None, options: dict[str, str]
-           ) -> tuple[bool, str | None, int, list[tuple[str, dict[str, object]]]]:
-    """Check a rule file in full: (passed, game, errors, each diagnostic rendered and as a
-    dict); a file that passes is stored in the cache under ``key``.
+           ) -> tuple[bool, str | None, list[Diagnostic], str | None]:
+    """Check a rule file in full: (passed, game, its diagnostics, the text they are about);
+    a file that passes is stored in the cache under ``key``.
 
     Raises:
         OptionError: a bad ``-o`` option.
@@ -101,12 +108,11 @@ def _check(path: str, args: argparse.Namespace, key: checkcache.Key | None, opti
     except RulesError as err:
         diagnostics = list(err.diagnostics) + list(err.warnings)
         source, game, ok = err.source, None, False
-    shown = [(d.render(source), d.to_dict()) for d in diagnostics]
     if ok and key is not None and game is not None:
         from tricklang import checkcache
 
         checkcache.store(key, ruleset.source, bases, ruleset.bases, checkcache.CheckResult(game, tuple(diagnostics)))
-    return ok, game, sum(d.severity == "error" for d in diagnostics), shown
+    return ok, game, diagnostics, source
 
 
 def cmd_options(args: argparse.Namespace) -> int:
