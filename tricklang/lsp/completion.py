@@ -14,7 +14,7 @@ from .. import model as m
 from ..deck import card_codes
 from ..types import BUILTIN_PLAYERS, FUNCTIONS, OF_FORMS
 from . import symbols
-from .analysis import Analysis
+from .analysis import Analysis, deck_fits
 
 SECTIONS = ("tricklang", "extends", "game", "source", "players", "role", "deck", "option", "zone", "counter",
             "points", "match", "deal", "irregularity")
@@ -29,6 +29,8 @@ OBLIGATIONS = ("must follow suit", "may trump instead of following", "must trump
                "must lead", "may not play", "may not lead", "the first card led sets trump", "declare")
 VALUES = ("true", "false", "bid", "trump", "deal_number", "total_bids", "leader", "played_to_trick")
 CONTEXT_PLAYERS = ("player", "side", "declarer", "offender")
+MAX_NAMED = 200
+"""Suits, and ranks, offered at most (a deck the checker refuses may name thousands)."""
 
 
 @dataclass(frozen=True)
@@ -96,8 +98,10 @@ class _Names:
         out = [Item("trump", "keyword", "any trump"), Item("any", "keyword", "any card"), Item("not", "keyword")]
         if deck is None:
             return out
-        out += [Item(s.name, "suit", f"a card of {s.name} (effective suit)") for s in deck.suits]
-        out += [Item(r, "rank", f"any {r}") for r in deck.ranks]
+        out += [Item(s.name, "suit", f"a card of {s.name} (effective suit)") for s in deck.suits[:MAX_NAMED]]
+        out += [Item(r, "rank", f"any {r}") for r in deck.ranks[:MAX_NAMED]]
+        if not deck_fits(deck):  # (a deck the checker refuses: no card by card)
+            return out
         codes = iter(card_codes(deck))
         out += [Item(f"{r} of {s.name}", "card", f"the card {next(codes)}") for s in deck.suits for r in deck.ranks]
         out += [Item(f"{r} of trump", "card", f"the {r} of the trump suit") for r in deck.ranks]
@@ -152,7 +156,7 @@ def _patterns(prefix: str, section: str, block: str, names: _Names) -> list[Item
     rank_of = re.search(r"(?:^|[\s(])([\w']+)\s+of\s+$", prefix)
     if rank_of and deck is not None and rank_of.group(1) in deck.ranks:
         return [Item("trump", "keyword", "the trump suit"), Item("same colour as trump", "keyword")] + [
-            Item(s.name, "suit") for s in deck.suits]
+            Item(s.name, "suit") for s in deck.suits[:MAX_NAMED]]
     if (PATTERN_AFTER.search(prefix) or (section == "deck" and re.match(r"\s*trump\s+ranks\b", prefix))
             or (section == "points" and re.fullmatch(r'\s*"[^"]*"\s*(not\s+)?\(?', prefix))):
         return names.cards()
@@ -210,7 +214,7 @@ def _statements(prefix: str, section: str, block: str, names: _Names) -> list[It
         return _keywords(["same dealer", "next dealer"])
     if re.search(r"\btrump\s+is\s+$", prefix):
         suits = names.rules.deck.suits if names.rules is not None and names.rules.deck is not None else ()
-        return _keywords(["suit of", "none"]) + [Item(s.name, "suit") for s in suits]
+        return _keywords(["suit of", "none"]) + [Item(s.name, "suit") for s in suits[:MAX_NAMED]]
     if re.search(r"^\s*add\b.*\bto\s+$", prefix):
         return names.items("counter")
     if re.search(r"\b(to|from|expose|suit\s+of|count\(|then\s+from)\s*$", prefix) and not re.search(
