@@ -4,14 +4,13 @@ without playing it."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import TYPE_CHECKING, Any
 
 from tricklang import RulesError
-from tricklang.diagnostics import shown_and_counted, source_lines
+from tricklang.diagnostics import printable, shown_and_counted, source_lines
 
-from .common import Subparsers, load, plural, show
+from .common import Subparsers, json_text, load, plural, show
 
 if TYPE_CHECKING:
     from tricklang import checkcache
@@ -81,7 +80,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(f"{path}: {plural(errors, 'error')}" + (f", {plural(warnings, 'warning')}" if warnings else ""),
                   file=sys.stderr)
     if args.json:
-        print(json.dumps({"ok": not failed, "files": results}, ensure_ascii=False, indent=2))
+        print(json_text({"ok": not failed, "files": results}))
     return 1 if failed else 0
 
 
@@ -128,21 +127,25 @@ def cmd_options(args: argparse.Namespace) -> int:
             "laws": list(o.cite.laws) if o.cite else [],
         })
     if args.json:
-        print(json.dumps({"game": ruleset.name, "path": ruleset.path, "options": rows}, ensure_ascii=False, indent=2))
+        print(json_text({"game": ruleset.name, "path": ruleset.path, "options": rows}))
         return 0
+
+    def say(text: str = "") -> None:  # (the rule file's text, escaped: no control or bidi character reaches the terminal)
+        print(printable(text))
+
     if not specs:
-        print(f"{ruleset.name} ({ruleset.path}) has no options.")
+        say(f"{ruleset.name} ({ruleset.path}) has no options.")
         return 0
-    print(f"{ruleset.name} ({ruleset.path}): {plural(len(specs), 'option')}; set with -o NAME=VALUE")
+    say(f"{ruleset.name} ({ruleset.path}): {plural(len(specs), 'option')}; set with -o NAME=VALUE")
     for o, row in zip(specs, rows, strict=True):
         value = show(row["value"])
         changed = f" (default {show(o.default)})" if row["value"] != o.default else ""
         laws = f"  [{', '.join(o.cite.laws)}]" if o.cite else ""
-        print()
-        print(f"{o.name} = {value}{changed}{laws}")
-        print(f"    {o.type}: {allowed(o).replace('`', '')}; default {show(o.default)}")
+        say()
+        say(f"{o.name} = {value}{changed}{laws}")
+        say(f"    {o.type}: {allowed(o).replace('`', '')}; default {show(o.default)}")
         if o.doc:
-            print(f"    {o.doc}")
+            say(f"    {o.doc}")
     return 0
 
 
@@ -150,5 +153,5 @@ def cmd_options(args: argparse.Namespace) -> int:
 def cmd_explain(args: argparse.Namespace) -> int:
     from tricklang.explain import explain
 
-    sys.stdout.write(explain(load(args.file, args)))
+    sys.stdout.write(printable(explain(load(args.file, args)), keep_newlines=True))
     return 0

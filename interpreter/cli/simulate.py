@@ -20,14 +20,14 @@ from typing import Any, TextIO
 
 import tricklang
 from tricklang import Ruleset
-from tricklang.diagnostics import TrickLangError, brief
+from tricklang.diagnostics import TrickLangError, brief, printable
 
 from .. import search as _search  # noqa: F401 - registers the search player with make_agent
 from ..agents import AGENTS, MAX_ACTIONS_PER_MATCH, is_agent_name, make_agent
 from ..errors import GameLimitError, RecordError
 from ..record import Record
 from ..state import new_game
-from .common import PROG, Subparsers, UsageError, count, integer, load, plural, show
+from .common import PROG, Subparsers, UsageError, count, integer, json_text, load, plural, show
 
 
 def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
@@ -378,11 +378,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.cluster:
         summary["timing"]["cluster"] = args.cluster
     if args.json:
-        print(json.dumps(summary, ensure_ascii=False, indent=2))
+        print(json_text(summary))
     else:
         _print_summary(summary)
     for failure in summary["errors"][:10]:
-        print(f"{PROG} simulate: match {failure['match']} (seed {failure['seed']}): {failure['error']}", file=sys.stderr)
+        print(printable(f"{PROG} simulate: match {failure['match']} (seed {failure['seed']}): {failure['error']}"),
+              file=sys.stderr)
     return 1 if summary["errors"] else 0
 
 
@@ -451,8 +452,8 @@ def _pct(x: float | None) -> str:
 
 
 def _print_summary(s: dict[str, Any], out: TextIO | None = None) -> None:
-    def say(text: str = "") -> None:
-        print(text, file=out or sys.stdout)
+    def say(text: str = "") -> None:  # (labels, names and paths escaped: no control or bidi character reaches the terminal)
+        print(printable(text), file=out or sys.stdout)
 
     n = s["matches"]
     opts = ", ".join(f"{k}={show(v)}" for k, v in s["options"].items())
