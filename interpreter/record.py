@@ -53,7 +53,7 @@ from typing import Any
 
 import tricklang
 from tricklang import Ruleset
-from tricklang.diagnostics import TrickLangError, printable
+from tricklang.diagnostics import TrickLangError, brief, printable
 from tricklang.ruleset import read_limited
 
 from .errors import IllegalActionError, RecordError
@@ -204,17 +204,30 @@ class Record:
             parts.append(f"  {json.dumps(key)}: {text}")
         return "{\n" + ",\n".join(parts) + "\n}\n"
 
-    def save(self, path: str | Path) -> Path:
-        """Write the record to ``path`` (the rule path is stored relative to it).
+    def save(self, path: str | Path, *, exclusive: bool = False) -> Path:
+        """Write the record to ``path`` (the rule path is stored relative to it). With
+        ``exclusive``, the file is made new (``O_CREAT | O_EXCL``, and a symbolic link
+        in its place is not followed): nothing that is there already is overwritten.
 
         Raises:
-            RecordError: the file cannot be written.
+            RecordError: the file cannot be written, or (``exclusive``) something is
+                there already.
         """
         out = Path(path)
+        text = self.to_json(relative_to=out.parent).encode("utf-8")
         try:
-            out.write_text(self.to_json(relative_to=out.parent), encoding="utf-8")
+            if not exclusive:
+                out.write_bytes(text)
+                return out
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+            fd = os.open(out, flags, 0o644)
+            with os.fdopen(fd, "wb") as file:
+                file.write(text)
+        except FileExistsError:
+            raise RecordError(f"cannot write record {printable(str(out))!r}: something is there already "
+                              "(a record is never written over a file or a link)") from None
         except OSError as err:
-            raise RecordError(f"cannot write record {str(out)!r}: {err.strerror or err}") from None
+            raise RecordError(f"cannot write record {printable(str(out))!r}: {err.strerror or err}") from None
         return out
 
     @classmethod
@@ -233,13 +246,13 @@ class Record:
             raise RecordError(f"not a tricklang game record (no \"format\": \"{RECORD_FORMAT}\")")
         version = data.get("version")
         if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= RECORD_VERSION:
-            raise RecordError(f"record version {json.dumps(version)[:20]} is not supported (this tricklang reads version {RECORD_VERSION})")
+            raise RecordError(f"record version {quoted(version, 20)} is not supported (this tricklang reads version {RECORD_VERSION})")
         rules = _field(data, "rules", dict)
         moves_raw = _field(data, "actions", list)
         moves: list[Move] = []
         for i, m in enumerate(moves_raw, 1):
             if (not isinstance(m, list) or len(m) != 2 or not _is_int(m[0]) or not isinstance(m[1], str)):
-                raise RecordError(f"step {i}: an action must be [seat, \"text\"], not {json.dumps(m, ensure_ascii=False)}")
+                raise RecordError(f"step {i}: an action must be [seat, \"text\"], not {quoted(m)}")
             moves.append((m[0], m[1]))
         deck = data.get("deck")
         if deck is not None and (not isinstance(deck, list) or not all(isinstance(c, str) for c in deck)):
@@ -252,11 +265,11 @@ class Record:
             raise RecordError("'options' must be an object")
         language = rules.get("language")
         if language is not None and not _is_int(language):
-            raise RecordError(f"'rules.language' must be a number, not {json.dumps(language, ensure_ascii=False)[:40]}")
+            raise RecordError(f"'rules.language' must be a number, not {quoted(language, 40)}")
         result = data.get("result")
         mode = data.get("mode", "strict")
         if mode not in ("strict", "table"):
-            raise RecordError(f"'mode' must be \"strict\" or \"table\", not {json.dumps(mode, ensure_ascii=False)[:40]}")
+            raise RecordError(f"'mode' must be \"strict\" or \"table\", not {quoted(mode, 40)}")
         decks, reseeds = _later_deals(data)
         return cls(
             rules_path=_field(rules, "path", str, "rules.path"),
@@ -299,7 +312,7 @@ class Record:
         directory, then the current directory.
 
         Raises:
-            RecordError: no such file.
+            RecordError: no such file (:meth:`rules_unusable`'s words).
         """
         path = Path(self.rules_path)
         if not self.rules_path.endswith(".trick") or "\0" in self.rules_path or len(self.rules_path) > 4096:
@@ -314,28 +327,34 @@ class Record:
                     return Path(os.path.normpath(c))
             except (OSError, ValueError):
                 break
-        raise RecordError(f"the record's rule file is not found ({printable(self.rules_path)!r})")
+        raise self.rules_unusable()
+
+    def rules_unusable(self) -> RecordError:
+        """The one error for a record's rules that cannot be used, whether the file is
+        missing, unreadable, does not load or is not the text the record was made with:
+        a record (from anyone) must not learn whether a path on this machine exists or
+        loads."""
+        return RecordError(
+            f"the record's rules ({printable(self.rules_path[:200])!r}) could not be used: no rule file with the "
+            f"text the record was made with (sha256 {printable(self.rules_sha256[:12])}…) is there; put that "
+            "rule file there ('tricklang check' tells whether a file loads)")
 
     def load_rules(self) -> Ruleset:
         """Load the rule file with the record's options, checking its SHA-256.
 
         Raises:
-            RecordError: the file is missing, has changed, has errors, or the
-                options no longer fit.
+            RecordError: the file is missing, unreadable, does not load or has another
+                text than the record's (one message for all: :meth:`rules_unusable`), or
+                the options no longer fit.
         """
         file = self.rules_file()
-        shown = printable(self.rules_path)
         try:
             ruleset = tricklang.load(file, path=self.rules_path)
         except TrickLangError:
             # Nothing of a file that may not be the record's is shown before its digest matches.
-            raise RecordError(f"the record's rule file {shown!r} does not load, so it cannot be the "
-                              "rule file the record was made with (check it with 'tricklang check')") from None
+            raise self.rules_unusable() from None
         if ruleset.digest != self.rules_sha256:
-            raise RecordError(
-                f"the rule file {shown!r} has changed since the record was made "
-                f"(its sha256 is {ruleset.digest[:12]}…, the record's is {printable(self.rules_sha256[:12])}…)"
-            )
+            raise self.rules_unusable()
         if self.language is not None and ruleset.rules.version != self.language:
             raise RecordError(f"the record is for tricklang {self.language}, the rule file is tricklang {ruleset.rules.version}")
         try:
@@ -420,8 +439,42 @@ def _check_result(want: Mapping[str, Any], state: State) -> None:
     }
     for key, value in got.items():
         if key in want and want[key] != value:
-            shown = json.dumps(want[key], ensure_ascii=False)[:80]
-            raise RecordError(f"the replay ends with {key} {json.dumps(value)}, the record says {shown}")
+            raise RecordError(f"the replay ends with {key} {quoted(value, 80)}, the record says {quoted(want[key], 80)}")
+
+
+def quoted(value: object, limit: int = 60) -> str:
+    """A value read from a record, quoted for a message: at most ``limit`` characters of
+    its JSON (encoded no further than that), and how long it was when that is not all.
+
+    >>> quoted([1, 2, 3])
+    '[1, 2, 3]'
+    >>> quoted(list(range(10**6)), 20)
+    '[0, 1, 2, 3, 4, 5, 6… (a list of 1,000,000 items)'
+    >>> quoted("x" * 500, 10)
+    '"xxxxxxxxx… (500 characters)'
+    """
+    pieces: list[str] = []
+    size = 0
+    try:
+        for piece in json.JSONEncoder(ensure_ascii=False).iterencode(value):
+            pieces.append(piece)
+            size += len(piece)
+            if size > limit:
+                break
+    except (TypeError, ValueError):
+        return printable(brief(value, limit))
+    text = "".join(pieces)
+    if size <= limit:
+        return printable(text)
+    if isinstance(value, str):
+        how = f"{len(value):,} characters"
+    elif isinstance(value, list):
+        how = f"a list of {len(value):,} item{'' if len(value) == 1 else 's'}"
+    elif isinstance(value, dict):
+        how = f"an object of {len(value):,} field{'' if len(value) == 1 else 's'}"
+    else:
+        how = f"{len(text):,}+ characters"
+    return f"{printable(text[:limit])}… ({how})"
 
 
 def _is_int(value: object) -> bool:
@@ -433,7 +486,7 @@ def _field(data: Mapping[str, Any], key: str, kind: type, label: str | None = No
         raise RecordError(f"the record has no '{label or key}'")
     value = data[key]
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise RecordError(f"'{label or key}' must be {'a number' if kind is int else 'text' if kind is str else f'a {kind.__name__}'}, not {json.dumps(value, ensure_ascii=False)}")
+        raise RecordError(f"'{label or key}' must be {'a number' if kind is int else 'text' if kind is str else f'a {kind.__name__}'}, not {quoted(value)}")
     return value
 
 

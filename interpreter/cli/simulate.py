@@ -338,6 +338,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             record_dir.mkdir(parents=True, exist_ok=True)
         except OSError as err:
             raise UsageError(f"--record {args.record}: cannot create the directory: {err.strerror or err}") from None
+        taken = next((record_dir / record_name(i) for i in range(args.matches)
+                      if os.path.lexists(record_dir / record_name(i))), None)
+        if taken is not None:  # (each file is made new: nothing there is overwritten, no link followed)
+            raise UsageError(f"--record {args.record}: {taken.name} is there already; simulate never writes over "
+                             "a file: choose an empty folder")
     jobs = _jobs(args, ruleset, names)
     if args.native:  # built here once (forked workers inherit it; others load it from the cache)
         _rules_for(jobs[0])
@@ -357,7 +362,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         for result in played:
             record = result.pop("record", None)
             if record is not None and record_dir is not None:
-                record.save(record_dir / f"match-{result['index']:05d}.json")
+                record.save(record_dir / record_name(result["index"]), exclusive=True)
             results.append(result)
     except KeyboardInterrupt:
         progress.close()
@@ -385,6 +390,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print(printable(f"{PROG} simulate: match {failure['match']} (seed {failure['seed']}): {failure['error']}"),
               file=sys.stderr)
     return 1 if summary["errors"] else 0
+
+
+def record_name(index: int) -> str:
+    """The file name of match ``index``'s record in ``--record DIR``."""
+    return f"match-{index:05d}.json"
 
 
 def _jobs(args: argparse.Namespace, ruleset: Ruleset, seats: list[str]) -> list[_Job]:

@@ -84,3 +84,44 @@ def test_seat_names_from_a_record_are_escaped_by_replay(capsys: pytest.CaptureFi
     code, out, err = run(capsys, "replay", str(record))
     assert code == 0, err
     assert not RAW.search(out + err) and "seats: 0 = alice\\x1b]0;owned" in out
+
+
+# ------------------------------------------------------------------ record files
+
+def test_simulate_record_never_follows_a_planted_link_or_overwrites_a_file(capsys: pytest.CaptureFixture[str],
+                                                                          tmp_path: Path) -> None:
+    """`simulate --record DIR` followed a symbolic link planted in DIR and overwrote its
+    target: each record file is now made new (O_CREAT | O_EXCL, no link followed)."""
+    folder = tmp_path / "records"
+    folder.mkdir()
+    target = tmp_path / "precious.txt"
+    target.write_text("keep me", encoding="utf-8")
+    (folder / "match-00001.json").symlink_to(target)
+    code, out, err = run(capsys, "simulate", str(ROOT / "rules" / "ecarte.trick"), "-n", "3", "--seats", "random",
+                         "--record", str(folder))
+    assert code == 2 and "match-00001.json is there already" in err
+    assert target.read_text(encoding="utf-8") == "keep me" and sorted(p.name for p in folder.iterdir()) == [
+        "match-00001.json"]
+    (folder / "match-00001.json").unlink()
+    assert run(capsys, "simulate", str(ROOT / "rules" / "ecarte.trick"), "-n", "3", "--seats", "random",
+               "--record", str(folder))[0] == 0
+    assert sorted(p.name for p in folder.iterdir()) == [f"match-0000{i}.json" for i in range(3)]
+
+
+def test_an_exclusive_save_refuses_a_link_or_a_file_put_there_meanwhile(tmp_path: Path) -> None:
+    import interpreter
+    import tricklang
+    from interpreter import RecordError
+    from interpreter.record import Record
+
+    state = interpreter.new_game(tricklang.load(ROOT / "rules" / "ecarte.trick"), seed=1)
+    record = Record.from_state(state)
+    target = tmp_path / "precious.txt"
+    target.write_text("keep me", encoding="utf-8")
+    (tmp_path / "link.json").symlink_to(target)
+    (tmp_path / "file.json").write_text("mine", encoding="utf-8")
+    for name in ("link.json", "file.json"):
+        with pytest.raises(RecordError, match="something is there already"):
+            record.save(tmp_path / name, exclusive=True)
+    assert target.read_text(encoding="utf-8") == "keep me" and (tmp_path / "file.json").read_text() == "mine"
+    assert json.loads(record.save(tmp_path / "new.json", exclusive=True).read_text(encoding="utf-8"))["seed"] == 1

@@ -208,3 +208,39 @@ def test_option_values_the_pack_cannot_serve_are_refused_before_any_code_is_gene
     assert rules.with_options({"n": 15}).options == {"n": 15, "turned": 1}
     with pytest.raises(tricklang.OptionError, match="'n' = 40 does not fit"):
         interpreter.new_game(rules, seed=1, options={"n": 40})
+
+
+# ------------------------------------------------------------------ what a record's messages say
+
+
+def test_a_record_cannot_learn_whether_a_path_exists_or_loads(tmp_path: Path) -> None:
+    """Missing, a directory, not loading, another rule file, the record's file changed:
+    one message, so that a record from anyone probes nothing on this machine."""
+    data = _record(tmp_path)
+    (tmp_path / "broken.trick").write_text("tricklang 1\ngame \"Broken\"\n", encoding="utf-8")
+    (tmp_path / "other.trick").write_text((ROOT / "examples" / "whist.trick").read_text(encoding="utf-8"),
+                                          encoding="utf-8")
+    (tmp_path / "folder.trick").mkdir()
+    messages = set()
+    for path in ("missing.trick", "folder.trick", "broken.trick", "other.trick", "/no/such/dir/x.trick"):
+        data["rules"]["path"] = path
+        message = expect_refused(run_sandboxed(lambda: Record.from_json(data, base_dir=tmp_path).replay()), "RecordError")
+        messages.add(message.replace(repr(path), "PATH"))
+    assert len(messages) == 1, messages
+    assert "could not be used" in messages.pop()
+
+
+@pytest.mark.parametrize(("field", "value", "shown"), [
+    ("seed", list(range(4_000_000)), "a list of 4,000,000 items"),
+    ("seed", "9" * 5_000_000, "5,000,000 characters"),
+    ("first_dealer", {str(i): i for i in range(100_000)}, "an object of 100,000 fields"),
+    ("actions", [["x" * 3_000_000]], "a list of 1 item"),
+])
+def test_a_bad_record_field_is_quoted_by_a_bounded_prefix_and_its_length(tmp_path: Path, field: str, value: Any,
+                                                                        shown: str) -> None:
+    """A 36 MB `seed` list gave a 36 MB error line."""
+    data = _record(tmp_path)
+    data[field] = value
+    text = json.dumps(data)
+    message = expect_refused(run_sandboxed(lambda: Record.from_json(text)), "RecordError", seconds=5.0)
+    assert len(message) < 300 and shown in message, message[:300]
