@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 from .. import model as m
 from ..deck import card_codes
+from ..diagnostics import RulesError
+from ..parser import MAX_SOURCE_BYTES, Expected, expected_after
 from ..types import BUILTIN_PLAYERS, FUNCTIONS, OF_FORMS
 from . import symbols
 from .analysis import Analysis, deck_fits
@@ -42,14 +44,28 @@ class Item:
     detail: str = ""
 
 
+LAYOUT = frozenset({"_NL", "_INDENT", "_DEDENT", "$END", "CITE", "COLON", "COMMA"})
+"""What may follow a keyword phrase without the user choosing a name, a number or a card."""
+
+
 def complete(text: str, line: int, column: int, known: Analysis | None) -> list[Item]:
-    """The completions at a 1-based position of ``text``; ``known`` supplies the names."""
+    """The completions at a 1-based position of ``text``; ``known`` supplies the names.
+
+    The keywords come from the grammar itself (:func:`tricklang.parser.expected_after`
+    on the text before the cursor): where only keywords may follow (``must ``), they are
+    the answer, as whole phrases (``follow suit``, ``trump if void``); the names come
+    from the latest version of the document that parsed. When the text before the
+    cursor does not parse, the lists below stand in for the grammar."""
     lines = text.splitlines()
     current = lines[line - 1] if 0 < line <= len(lines) else ""
     prefix = current[: column - 1]
     prefix = prefix[: len(prefix) - len(re.search(r"[\w']*$", prefix).group())]  # type: ignore[union-attr]
     prefix = re.sub(r"#.*", "", prefix)
     names = _Names(known)
+    if prefix.strip() or prefix[:1].isspace():  # (mid-line, or the start of an indented line)
+        names.expected = _expected("\n".join([*lines[: max(0, line - 1)], prefix]))
+        if names.expected is not None and names.expected.phrases and names.expected.others <= LAYOUT:
+            return _keywords(list(names.expected.phrases))
     section, block = _context(lines, line, prefix)
     for context in _CONTEXTS:
         found = context(prefix, section, block, names)
@@ -58,8 +74,21 @@ def complete(text: str, line: int, column: int, known: Analysis | None) -> list[
     return names.expressions()
 
 
+def _expected(before: str) -> Expected | None:
+    """What the grammar accepts after ``before`` (None when it cannot say)."""
+    if len(before) > MAX_SOURCE_BYTES:
+        return None
+    try:
+        return expected_after(before)
+    except (RecursionError, RulesError, ValueError):
+        return None
+
+
 class _Names:
-    """The names a document (with its bases) declares, by kind."""
+    """The names a document (with its bases) declares, by kind; and what the grammar
+    accepts at the cursor, when it can say."""
+
+    expected: Expected | None = None
 
     def __init__(self, known: Analysis | None) -> None:
         rules = known.merged if known is not None and known.merged is not None else (
@@ -228,7 +257,8 @@ def _statements(prefix: str, section: str, block: str, names: _Names) -> list[It
     if section in ("deal", "irregularity") and not prefix.strip():
         if block == "tricks" or block in ("must", "may", "declare", "the"):
             return _keywords(OBLIGATIONS)
-        return _keywords(STATEMENTS) + names.players()
+        statements = list(names.expected.phrases) if names.expected is not None and names.expected.phrases else STATEMENTS
+        return _keywords(statements) + names.players()
     subject = re.fullmatch(r"\s*([\w']+)(\s+of\s+[\w']+)?\s+", prefix)
     if subject and section in ("deal", "irregularity") and (
             subject.group(2) or subject.group(1) in {i.label for i in names.players()}):
