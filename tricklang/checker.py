@@ -265,6 +265,12 @@ class Checker:
             self.error("missing-section", "no 'hand' zone: declare 'zone hand: per player, owner'", self._zones_span())
         elif hand.owner != "player":
             self.error("bad-zone", "the 'hand' zone must be per player", hand.span)
+        for z in self.rules.zones:
+            if z.bookkeeping and (z.pack or z.name in ("hand", "won") or z.visibility == "public"):
+                what = ("the pack" if z.pack else f"the '{z.name}' zone" if z.name in ("hand", "won")
+                        else f"the public zone '{z.name}'")
+                self.error("bad-zone", f"{what} cannot be bookkeeping: the table sees every card go into it and out of it",
+                           z.span, "mark only a scratch zone of your own 'bookkeeping', one nobody sees into")
 
     def _check_match(self) -> None:
         mt = self.rules.match

@@ -29,7 +29,7 @@ from ..errors import GameError, GameLimitError, RecordError
 from ..pauses import RefereePause
 from ..record import Record, rebuild
 from ..state import new_game
-from ..transcript import event_lines
+from ..transcript import shown_lines
 from .common import PROG, Subparsers, UsageError, integer, load, plural, seat_list
 
 HUMAN = "human"
@@ -224,9 +224,8 @@ class _Table:
     def flush(self) -> None:
         """Print the events that happened since the last call, as the human seat sees them."""
         events = self.state.events(self.human)
-        for e in events[self.shown:]:
-            for line in event_lines(self.state, e):
-                print(line)
+        for line in shown_lines(self.state, events, self.shown):
+            print(line)
         self.shown = len(events)
 
     def finish(self, offer: bool) -> int:
@@ -270,9 +269,8 @@ class _Table:
             elif low in ("irregularities", "irr"):
                 self.list_irregularities(seat)
             elif low == "log":
-                for e in self.state.events(self.human):
-                    for out in event_lines(self.state, e):
-                        print(out)
+                for out in shown_lines(self.state, self.state.events(self.human)):
+                    print(out)
             elif low == "undo":
                 if self.undo(seat):
                     return True
