@@ -145,13 +145,7 @@ class Record:
         names = list(seats) if seats is not None else []
         if names and len(names) != ruleset.player_count:
             raise RecordError(f"{len(names)} seat names given for {ruleset.player_count} players")
-        outcome = state.outcome()
-        result: dict[str, Any] = {
-            "scores": state.scores,
-            "winners": list(outcome.winners) if outcome is not None and outcome.winner is not None else None,
-            "deals": state.deal_number if outcome is None else outcome.deals,
-            "over": state.is_terminal(),
-        }
+        result = _result_of(state)
         bundled = bundled_game_of(path, ruleset.digest)
         return cls(
             rules_path="" if bundled else str(path.resolve()) if rules_path is None else str(path),
@@ -275,10 +269,7 @@ class Record:
         if mode not in ("strict", "table"):
             raise RecordError(f"'mode' must be \"strict\" or \"table\", not {json.dumps(mode, ensure_ascii=False)[:40]}")
         decks, reseeds = _later_deals(data)
-        bundled = rules.get("bundled")
-        if bundled is not None and (not isinstance(bundled, str) or not _BUNDLED_NAME.fullmatch(bundled)):
-            raise RecordError(f"'rules.bundled' must be the name of a bundled game, not "
-                              f"{printable(json.dumps(bundled, ensure_ascii=False)[:40])}")
+        bundled = _bundled_field(rules)
         return cls(
             rules_path=_field(rules, "path", str, "rules.path") if bundled is None else "",
             bundled=bundled,
@@ -486,17 +477,34 @@ def rebuild(
 
 def _check_result(want: Mapping[str, Any], state: State) -> None:
     """Raise a RecordError naming the first field of ``result`` the replay does not reproduce."""
+    for key, value in _result_of(state).items():
+        if key in want and want[key] != value:
+            shown = json.dumps(want[key], ensure_ascii=False)[:80]
+            raise RecordError(f"the replay ends with {key} {json.dumps(value)}, the record says {shown}")
+
+
+def _result_of(state: State) -> dict[str, Any]:
+    """How a game stands: its ``result`` in a record (scores, winners, deals, over)."""
     outcome = state.outcome()
-    got: dict[str, Any] = {
+    return {
         "scores": state.scores,
         "winners": list(outcome.winners) if outcome is not None and outcome.winner is not None else None,
         "deals": state.deal_number if outcome is None else outcome.deals,
         "over": state.is_terminal(),
     }
-    for key, value in got.items():
-        if key in want and want[key] != value:
-            shown = json.dumps(want[key], ensure_ascii=False)[:80]
-            raise RecordError(f"the replay ends with {key} {json.dumps(value)}, the record says {shown}")
+
+
+def _bundled_field(rules: Mapping[str, Any]) -> str | None:
+    """A record's ``rules.bundled``: None when absent.
+
+    Raises:
+        RecordError: it is not what a bundled game's name looks like.
+    """
+    bundled = rules.get("bundled")
+    if bundled is not None and (not isinstance(bundled, str) or not _BUNDLED_NAME.fullmatch(bundled)):
+        raise RecordError(f"'rules.bundled' must be the name of a bundled game, not "
+                          f"{printable(json.dumps(bundled, ensure_ascii=False)[:40])}")
+    return bundled
 
 
 def _is_int(value: object) -> bool:
