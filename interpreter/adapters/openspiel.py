@@ -25,7 +25,10 @@ The game is sequential, with explicit chance (every card dealt is a chance node,
 see :mod:`interpreter.chance`) and imperfect information; actions are the rule
 file's one-card action space (:mod:`interpreter.spaces`); observation and
 information-state tensors are those of :mod:`interpreter.tensors`, and their strings
-the JSON of :meth:`State.observation` (without, resp. with, the seat's event log).
+the JSON of :meth:`State.observation` (without, resp. with, the seat's event log), made
+canonical by :mod:`interpreter.adapters.infostate`: card lists that are sets (a dealt
+packet, a discard) in deck order, so that two states a seat cannot tell apart give
+the same string whatever the order of the pack.
 States clone, serialize and pickle through the tricklang state's JSON.
 
 ``state.resample_from_infostate(player, sampler)`` (used by OpenSpiel's
@@ -62,6 +65,7 @@ from ..spaces import action_space
 from ..state import State, new_game
 from ..tensors import tensor_layout
 from . import as_ruleset
+from .infostate import information_state_string, observation_string
 
 SCOPES = ("deal", "match")
 _REGISTERED: dict[str, tuple[str, Ruleset]] = {}  # short name -> (digest, ruleset)
@@ -344,7 +348,5 @@ class Observer:
         self.tensor[:] = values
 
     def string_from(self, state: TrickState, player: int) -> str:
-        obs = state.tricklang.observation(player)
-        if not self.perfect_recall:
-            del obs["events"]
-        return json.dumps(obs, sort_keys=True, ensure_ascii=False)
+        t = state.tricklang
+        return information_state_string(t, player) if self.perfect_recall else observation_string(t, player)
