@@ -17,7 +17,10 @@ parameters; :func:`load_game` registers it and loads it with parameters.
 
 * ``scope='deal'`` (default): the game ends when the first deal is over (or
   abandoned and redealt); each seat's return is its side's points in that deal
-  (negated when the lowest score wins), bounded by the rule file's static bounds.
+  (negated when the lowest score wins), between the bounds that
+  :func:`tricklang.payoffs.derive_payoffs` derives from the rule file; the game is
+  constant-sum (zero-sum at 0) when it derives a fixed total and the sides are of one
+  size, general-sum otherwise.
 * ``scope='match'``: the whole match; the winning side's seats get 1, the others
   ``-1/(sides - 1)`` (zero-sum when the sides are of one size); a draw gives 0.
 
@@ -59,6 +62,7 @@ except ImportError as err:  # pragma: no cover - depends on the environment
 from tricklang import Ruleset
 from tricklang.bounds import derive_bounds
 from tricklang.diagnostics import TrickLangError
+from tricklang.payoffs import derive_payoffs
 
 from ..modes import ModalState
 from ..spaces import action_space
@@ -98,7 +102,7 @@ def register(rules: Ruleset | str | Path, *, short_name: str | None = None) -> s
     if "scope" in ruleset.options:
         raise pyspiel.SpielError(f"{ruleset.path}: an option named 'scope' clashes with the adapter's parameter")
     spec: dict[str, Any] = {"scope": "deal", **ruleset.options}
-    game_type = _game_type(name, ruleset, spec, zero_sum=False)
+    game_type = _game_type(name, ruleset, spec, utility_sum=None)
 
     # OpenSpiel keeps the factory until the process ends. A class (as OpenSpiel's own
     # Python games register) rather than a closure: a closure freed after Python has
@@ -119,15 +123,19 @@ def load_game(rules: Ruleset | str | Path, *, scope: str = "deal", **options: An
     return pyspiel.load_game(name, {"scope": scope, **options})
 
 
-def _game_type(name: str, ruleset: Ruleset, spec: dict[str, Any], *, zero_sum: bool) -> Any:
+def _game_type(name: str, ruleset: Ruleset, spec: dict[str, Any], *, utility_sum: float | None) -> Any:
+    """The game's type; ``utility_sum``: what the returns always add up to (zero-sum when
+    0, constant-sum otherwise), None for general-sum."""
     gt = pyspiel.GameType
+    utility = gt.Utility.GENERAL_SUM if utility_sum is None else (
+        gt.Utility.ZERO_SUM if utility_sum == 0 else gt.Utility.CONSTANT_SUM)
     return gt(
         short_name=name,
         long_name=f"{ruleset.name} (tricklang)",
         dynamics=gt.Dynamics.SEQUENTIAL,
         chance_mode=gt.ChanceMode.EXPLICIT_STOCHASTIC,
         information=gt.Information.IMPERFECT_INFORMATION,
-        utility=gt.Utility.ZERO_SUM if zero_sum else gt.Utility.GENERAL_SUM,
+        utility=utility,
         reward_model=gt.RewardModel.TERMINAL,
         max_num_players=ruleset.player_count,
         min_num_players=ruleset.player_count,
@@ -137,6 +145,25 @@ def _game_type(name: str, ruleset: Ruleset, spec: dict[str, Any], *, zero_sum: b
         provides_observation_tensor=True,
         parameter_specification=spec,
     )
+
+
+def _match_utilities(sides: list[list[int]]) -> tuple[float, float, float | None]:
+    """Least and most return of a whole match, and their sum (zero when the sides are of one size)."""
+    equal = len({len(s) for s in sides}) == 1
+    return -1.0 / max(1, len(sides) - 1), 1.0, 0.0 if equal else None
+
+
+def _deal_utilities(rules: Ruleset, sides: list[list[int]], lowest_wins: bool) -> tuple[float, float, float | None]:
+    """Least and most return of one deal (a seat's side's points, negated when the lowest
+    score wins) and their sum over the seats when the rule file fixes it (see
+    :func:`tricklang.payoffs.derive_payoffs`; the sides must be of one size)."""
+    pay = derive_payoffs(rules)
+    lo, hi = (-pay.high, -pay.low) if lowest_wins else (pay.low, pay.high)
+    sizes = {len(s) for s in sides}
+    if pay.total is None or len(sizes) != 1:
+        return float(lo), float(hi), None
+    total = pay.total * sizes.pop()
+    return float(lo), float(hi), float(-total if lowest_wins else total)
 
 
 class TrickGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type information
@@ -167,14 +194,11 @@ class TrickGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type info
         length = (per_deal if per_deal is not None else 1000) * (deck + 1)
         if scope == "match":
             length *= bounds.deal_limit
-            equal = len({len(s) for s in sides}) == 1
-            lo, hi = -1.0 / max(1, len(sides) - 1), 1.0
-            utility_sum: float | None = 0.0 if equal else None
-            game_type = _game_type(game_type.short_name, rules, dict(game_type.parameter_specification),
-                                   zero_sum=equal)
+            lo, hi, utility_sum = _match_utilities(sides)
         else:
-            bound = float(bounds.score_per_deal)
-            lo, hi, utility_sum = -bound, bound, None
+            lo, hi, utility_sum = _deal_utilities(rules, sides, self.lowest_wins)
+        game_type = _game_type(game_type.short_name, rules, dict(game_type.parameter_specification),
+                               utility_sum=utility_sum)
         info = pyspiel.GameInfo(
             num_distinct_actions=action_space(initial).size,
             max_chance_outcomes=max(deck, n),
