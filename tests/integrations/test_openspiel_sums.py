@@ -19,8 +19,8 @@ GAMES = Path(__file__).resolve().parent / "games"
 UTILITY = pyspiel.GameType.Utility
 
 CFR_ITERATIONS = 20
-"""Tiny Stakes: OpenSpiel's Python CFR reaches a NashConv under 0.05 within 20
-iterations (about a second here; measured 0.02 at 20, 0.004 at 60 with CFR+)."""
+"""Tiny Stakes: OpenSpiel's Python CFR takes the NashConv from 0.67 (the uniform policy)
+to under 0.05 within 20 iterations (measured 0.028 at 20, 0.008 at 60; a second or two)."""
 NASH_CONV = 0.05
 
 
