@@ -46,7 +46,7 @@ def _first_deal(ruleset: tricklang.Ruleset, seed: int) -> list[int]:
     return list(state.scores)
 
 
-@settings(max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_every_deal_ends_within_the_derived_bounds_and_at_the_derived_total(data: st.DataObject) -> None:
     name = data.draw(st.sampled_from(sorted(RULESETS)))
