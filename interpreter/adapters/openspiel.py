@@ -161,7 +161,8 @@ def _restore_game(ref: dict[str, Any], name: str, params: dict[str, Any]) -> Tri
     except TrickLangError as err:
         raise pyspiel.SpielError(str(err)) from None
     known = _REGISTERED.get(name)
-    name = register(ruleset, short_name=name if known is None else None)
+    if known != ruleset.digest:  # not registered here (under its name, if free; else under one of its own)
+        name = register(ruleset, short_name=name if known is None else None)
     game: TrickGame = pyspiel.load_game(name, params)
     return game
 
