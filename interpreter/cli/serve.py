@@ -169,17 +169,22 @@ def _is_loopback(host: str) -> bool:
         return host == "localhost"
 
 
-def run_server(app: Any, sock: socket.socket) -> int:
-    """Serve ``app`` on the bound socket until interrupted (uvicorn, websockets)."""
+def server_for(app: Any) -> Any:
+    """A uvicorn server for ``app`` (websockets through the sans-I/O implementation; a
+    websocket frame over MAX_MESSAGE_BYTES closes the socket)."""
     import uvicorn
 
     from ..serve.app import MAX_MESSAGE_BYTES
 
-    config = uvicorn.Config(app, log_level="warning", ws="websockets", ws_max_size=MAX_MESSAGE_BYTES,
+    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", ws_max_size=MAX_MESSAGE_BYTES,
                             lifespan="on", timeout_graceful_shutdown=2, limit_concurrency=512)
-    server = uvicorn.Server(config)
+    return uvicorn.Server(config)
+
+
+def run_server(app: Any, sock: socket.socket) -> int:
+    """Serve ``app`` on the bound socket until interrupted (uvicorn)."""
     try:
-        server.run(sockets=[sock])
+        server_for(app).run(sockets=[sock])
     finally:
         sock.close()
     return 0

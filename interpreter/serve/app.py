@@ -230,6 +230,7 @@ def create_app(manager: TableManager, *, pace: float = 1.0, catalog: GameCatalog
 
     routes = [
         Route("/", site.front),
+        Route("/favicon.ico", lambda request: Response(status_code=204, headers=HEADERS)),
         Route("/t/{token}", site.table_page),
         Route("/record/{token}", site.record),
         Route("/api/games", site.games),

@@ -113,7 +113,8 @@ function renderZones(obs, view) {
     for (const [owner, part] of Object.entries(value)) {
       const seat = Number(owner);
       if (name === "hand" && view.role === "seat" && seat === view.seat) continue;
-      if (part.count > 0 || name === "hand") box.append(zoneRow(name + " of " + seatName(seat), part, name === "hand"));
+      const whose = seatName(seat) === "you" ? "your " + name : name + " of " + seatName(seat);
+      if (part.count > 0 || name === "hand") box.append(zoneRow(whose, part, name === "hand"));
     }
   }
   const won = obs.tricks_won || [];
@@ -316,6 +317,7 @@ function addEvents(events) {
     if (entry.n !== page.logCount) continue;
     page.logCount += 1;
     for (const line of entry.lines) {
+      if (!line) continue;
       const item = el("li", line);
       item.dataset.type = entry.event.type;
       log.append(item);
