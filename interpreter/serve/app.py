@@ -156,13 +156,13 @@ class Hub:
             return
         await socket.accept()
         conn = _Connection(socket, role, self.rate, self.burst, tokens=self.burst)
-        async with self.lock(table):
-            conns.add(conn)
-            await self.send_view(table, conn)
         try:
+            async with self.lock(table):
+                conns.add(conn)
+                await self.send_view(table, conn)
             await self._listen(table, conn)
-        except WebSocketDisconnect:
-            pass
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass  # the page went away (RuntimeError: a send after it closed)
         finally:
             conns.discard(conn)
 

@@ -231,7 +231,11 @@ class Table:
         seat = self.bot_seat()
         if seat is None:
             return
-        action = self.agents[seat](self.state)
+        try:
+            action = self.agents[seat](self.state)
+        except Exception as err:  # noqa: BLE001 - a failing player stops its table, not the server
+            self.error = f"seat {seat}'s built-in player failed ({type(err).__name__})"
+            return
         if action.verb == "irregular":  # built-in players never record an irregularity
             regular = [a for a in self.state.legal_actions() if a.verb != "irregular"]
             action = regular[self._rng.randrange(len(regular))]

@@ -228,3 +228,40 @@ def test_a_cinch_table_of_two_browsers_and_two_built_in_players_plays_a_deal(tmp
     history = table.state.history
     assert any(seat == dealer and text.startswith("rob ") and text != "rob none" for seat, text in history)
     assert {seat for seat, _ in history} == {0, 1, 2, 3}
+
+
+def test_a_new_table_from_the_front_page(tmp_path: Path, browser: Any) -> None:
+    from interpreter.serve.games import GameCatalog
+    from interpreter.serve.storage import Storage
+    from interpreter.serve.tables import TableManager
+
+    storage = Storage(tmp_path / "data")
+    manager = TableManager(storage)
+    with Server(create_app(manager, pace=0.05, catalog=GameCatalog(storage))) as server:
+        front = open_front(browser, server.base)
+        front.select_option("#game", "cinch")
+        front.locator("[data-option=target]").fill("21")
+        front.select_option("select[data-seat='1']", "random")
+        front.click("#new button[type=submit]")
+        front.wait_for_selector("#made:not([hidden])")
+        assert front.locator("#links a").count() == 2  # seat 0 (the one human), spectators
+        url = front.locator("#links a[data-seat='0']").get_attribute("href")
+        shoot(front, "front-page")
+        assert front.errors == []
+        (table,) = manager.tables.values()
+        assert table.kinds == ["human", "random", "heuristic", "heuristic"]
+        assert table.ruleset.options["target"] == 21
+        page = open_page(browser, server.base + str(url))
+        assert page.locator("#hand .card").count() == 9 and page.errors == []
+
+
+def open_front(browser: Any, base: str) -> Any:
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.errors = errors
+    page.goto(base + "/")
+    page.wait_for_selector("#game option[value=cinch]", state="attached")
+    return page

@@ -110,3 +110,18 @@ def test_tokens_are_long_random_and_distinct(tmp_path: Path) -> None:
         assert len(keys) == 6 and all(len(k) >= 32 for k in keys)
         seen.update(keys)
     assert len(seen) == 120
+
+
+def test_a_built_in_player_that_fails_stops_its_table_not_the_server(tmp_path: Path) -> None:
+    manager, table = make_table(tmp_path, "ecarte", ["heuristic", "heuristic"], seed=2)
+
+    def broken(state: object) -> object:
+        raise ZeroDivisionError("boom")
+
+    table.agents[table.state.current_player] = broken  # type: ignore[assignment]
+    before = table.state.to_json()
+    table.bot_act()
+    assert table.error is not None and "ZeroDivisionError" in table.error and table.over
+    assert table.bot_seat() is None and table.state.to_json() == before
+    with pytest.raises(ActionRefusedError, match="stopped"):
+        table.act(Role("seat", 0), "stand", 0)
