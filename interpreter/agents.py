@@ -139,7 +139,7 @@ class HeuristicAgent:
                 return sum(0.5 - values[x] for x in a.args)
             return sum(values[x] for x in a.args)
 
-        return max(legal, key=score)
+        return max((a for a in legal if a.verb != "irregular"), key=score)  # (table mode offers irregularities)
 
     @staticmethod
     def _suit_strength(state: State, hand: list[str], suit: str) -> float:
