@@ -193,12 +193,21 @@ def run_on_cluster(address: str, play: Callable[[list[_J]], str], jobs: Sequence
     if open_to_anyone(address):
         print(f"tricklang simulate: note: {printable(address)} is plain tcp: anyone who can reach it can join as a "
               "worker and make up results (not run code here); see docs/security.md for a TLS cluster", file=sys.stderr)
+    if address.startswith("tls://"):
+        from distributed.security import Security
+
+        security: Any = Security()  # type: ignore[no-untyped-call]  # (from Dask's configuration)
+        if not (security.tls_ca_file and security.tls_client_cert):
+            raise ClusterError(f"{printable(address)} is a TLS scheduler: Dask's configuration must give the cluster's "
+                               "CA and this client's certificate and key (distributed.comm.tls.ca-file, "
+                               ".client.cert, .client.key; see docs/security.md)")
     with unpickling_refused(), _quiet("distributed"):
         try:
             client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False,  # type: ignore[no-untyped-call]
                             deserializers=DESERIALIZERS, direct_to_workers=False)
-        except (OSError, TimeoutError, ValueError) as err:
-            raise ClusterError(f"cannot reach the Dask scheduler at {address}: {err}") from None
+        except (OSError, TimeoutError, ValueError, TypeError) as err:  # (TypeError: TLS misconfigured)
+            raise ClusterError(f"cannot reach the Dask scheduler at {printable(address)}: "
+                               f"{printable(str(err)[:300])}") from None
         done = 0
         with client:
             chunks = chunked(jobs, workers_of(client))

@@ -15,6 +15,7 @@ import io
 import json
 import os
 import pickle
+import shutil
 import subprocess
 import sys
 import time
@@ -122,15 +123,17 @@ def _start(command: list[str], env: dict[str, str], cwd: Path) -> subprocess.Pop
 
 
 @contextlib.contextmanager
-def cluster_on_this_machine(folder: Path, workers: int = 1, worker_env: dict[str, str] | None = None) -> Iterator[str]:
+def cluster_on_this_machine(folder: Path, workers: int = 1, worker_env: dict[str, str] | None = None,
+                            scheduler_args: tuple[str, ...] = (), worker_args: tuple[str, ...] = (),
+                            probe: Any = None) -> Iterator[str]:
     """A scheduler and ``workers`` single-threaded workers on 127.0.0.1, each in its own
     process (the client's process may not unpickle what a scheduler or a worker needs);
-    yields the scheduler's address."""
+    yields the scheduler's address. ``probe``: the Security of this process's own client."""
     folder.mkdir(parents=True, exist_ok=True)
     scheduler_file = folder / "scheduler.json"
     env = {k: v for k, v in os.environ.items() if k != "TRICKLANG_ROGUE_VICTIM"}
     processes = [_start([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
-                         "--no-dashboard", "--scheduler-file", str(scheduler_file)], env, folder)]
+                         "--no-dashboard", "--scheduler-file", str(scheduler_file), *scheduler_args], env, folder)]
     try:
         deadline = time.monotonic() + 60
         while not scheduler_file.exists() and time.monotonic() < deadline:
@@ -138,10 +141,10 @@ def cluster_on_this_machine(folder: Path, workers: int = 1, worker_env: dict[str
         address = json.loads(scheduler_file.read_text(encoding="utf-8"))["address"]
         for _ in range(workers):
             processes.append(_start([sys.executable, "-m", "distributed.cli.dask_worker", address, "--host", "127.0.0.1",
-                                     "--no-nanny", "--nthreads", "1", "--no-dashboard"], {**env, **(worker_env or {})},
-                                    folder))
-        with distributed.Client(address, timeout=30) as probe:  # (this process's own client, before any guard)
-            probe.wait_for_workers(workers, timeout=60)
+                                     "--no-nanny", "--nthreads", "1", "--no-dashboard", *worker_args],
+                                    {**env, **(worker_env or {})}, folder))
+        with distributed.Client(address, timeout=30, security=probe) as client:  # (this process's own, unguarded)
+            client.wait_for_workers(workers, timeout=60)
         yield address
     finally:
         for process in reversed(processes):
@@ -231,3 +234,57 @@ def test_results_that_do_not_fit_the_schema_are_refused(edit: Callable[[dict[str
     for bad in (42, b"[]", "not json", "[]", "[" * 100_000, "x" * (simulate_cli.MAX_RESULT_CHARS + 1)):
         with pytest.raises(ValueError):
             simulate_cli.read_matches(bad, jobs, sides=2)
+
+
+# ------------------------------------------------------------------ a TLS cluster (docs/security.md)
+
+CERTIFICATES = """
+set -e
+openssl req -x509 -newkey rsa:2048 -nodes -days 30 -subj "/CN=tricklang cluster CA" -keyout ca.key -out ca.pem
+for who in scheduler worker client; do
+  openssl req -newkey rsa:2048 -nodes -subj "/CN=$who" -keyout $who.key -out $who.csr
+  printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\\n' > $who.ext
+  openssl x509 -req -in $who.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 30 -extfile $who.ext -out $who.pem
+done
+"""
+"""The certificates of docs/security.md's recipe (there for a real host name)."""
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is not installed")
+def test_the_documented_tls_cluster_runs_and_lets_in_no_worker_without_a_certificate(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from distributed.security import Security
+
+    certs = tmp_path / "certs"
+    certs.mkdir()
+    subprocess.run(["sh", "-c", CERTIFICATES], cwd=certs, check=True, capture_output=True, timeout=120)
+    tls = ("--protocol", "tls", "--tls-ca-file", str(certs / "ca.pem"))
+    mine = Security(tls_ca_file=str(certs / "ca.pem"), tls_client_cert=str(certs / "client.pem"),  # type: ignore[no-untyped-call]
+                    tls_client_key=str(certs / "client.key"), require_encryption=True)
+    with cluster_on_this_machine(tmp_path / "cluster", 1, None, (*tls, "--tls-cert", str(certs / "scheduler.pem"),
+                                                                 "--tls-key", str(certs / "scheduler.key")),
+                                 ("--tls-ca-file", str(certs / "ca.pem"), "--tls-cert", str(certs / "worker.pem"),
+                                  "--tls-key", str(certs / "worker.key")), mine) as address:
+        assert address.startswith("tls://127.0.0.1:")
+        stranger = _start([sys.executable, "-m", "distributed.cli.dask_worker", address, "--host", "127.0.0.1",
+                           "--no-nanny", "--nthreads", "1", "--no-dashboard"], dict(os.environ), tmp_path)
+        try:
+            assert main(["simulate", "cinch", "-n", "2", "--seats", "random", "--cluster", address]) == 1
+            assert "is a TLS scheduler: Dask's configuration must give" in capsys.readouterr().err
+            for key, value in (("CA_FILE", "ca.pem"), ("CLIENT__CERT", "client.pem"), ("CLIENT__KEY", "client.key")):
+                monkeypatch.setenv(f"DASK_DISTRIBUTED__COMM__TLS__{key}", str(certs / value))
+            monkeypatch.setenv("DASK_DISTRIBUTED__COMM__REQUIRE_ENCRYPTION", "True")
+            import dask.config
+
+            dask.config.refresh()
+            try:
+                summary = simulate(capsys, "--cluster", address)
+            finally:
+                monkeypatch.undo()
+                dask.config.refresh()
+            assert summary["matches"] == 8 and summary["timing"]["cluster"] == address
+            with distributed.Client(address, timeout=30, security=mine) as client:
+                assert len(client.scheduler_info()["workers"]) == 1  # (the stranger without a certificate is not in)
+        finally:
+            stranger.terminate()
+            stranger.wait(20)
