@@ -25,7 +25,7 @@ from tricklang.diagnostics import TrickLangError, brief, printable
 from .. import search as _search  # noqa: F401 - registers the search player with make_agent
 from ..agents import AGENTS, MAX_ACTIONS_PER_MATCH, is_agent_name, make_agent
 from ..errors import GameLimitError, RecordError
-from ..record import Record
+from ..record import Record, bundled_game_of
 from ..state import new_game
 from .common import PROG, Subparsers, UsageError, count, integer, json_text, load, plural, show
 from .match_stats import distributions, match_details
@@ -265,8 +265,10 @@ def _read_match(item: object, job: _Job, sides: int) -> dict[str, Any]:
             read = Record.from_json(record)
         except (RecordError, TypeError) as err:
             raise ValueError(f"a record that does not read: {err}") from None
-        if read.rules_path != job.path or read.rules_sha256 != job.digest or read.seed != seed \
-                or read.seats != list(job.seats):
+        named = (read.rules_path == job.path and read.bundled is None) or (
+            read.rules_path == "" and read.bundled is not None
+            and read.bundled == bundled_game_of(Path(job.path), job.digest))
+        if not named or read.rules_sha256 != job.digest or read.seed != seed or read.seats != list(job.seats):
             raise ValueError("a record of other rules, another seed or other seats than the match asked for")
         out["record"] = read
     return out
