@@ -63,7 +63,7 @@ from typing import Any
 
 import tricklang
 from tricklang import Ruleset, catalog
-from tricklang.diagnostics import TrickLangError, brief, printable
+from tricklang.diagnostics import TrickLangError, printable, quoted
 from tricklang.ruleset import read_limited
 
 from .errors import IllegalActionError, RecordError
@@ -519,41 +519,6 @@ def _result_of(state: State) -> dict[str, Any]:
         "deals": state.deal_number if outcome is None else outcome.deals,
         "over": state.is_terminal(),
     }
-
-
-def quoted(value: object, limit: int = 60) -> str:
-    """A value read from a record, quoted for a message: at most ``limit`` characters of
-    its JSON (encoded no further than that), and how long it was when that is not all.
-
-    >>> quoted([1, 2, 3])
-    '[1, 2, 3]'
-    >>> quoted(list(range(10**6)), 20)
-    '[0, 1, 2, 3, 4, 5, 6… (a list of 1,000,000 items)'
-    >>> quoted("x" * 500, 10)
-    '"xxxxxxxxx… (500 characters)'
-    """
-    pieces: list[str] = []
-    size = 0
-    try:
-        for piece in json.JSONEncoder(ensure_ascii=False).iterencode(value):
-            pieces.append(piece)
-            size += len(piece)
-            if size > limit:
-                break
-    except (TypeError, ValueError):
-        return printable(brief(value, limit))
-    text = "".join(pieces)
-    if size <= limit:
-        return printable(text)
-    if isinstance(value, str):
-        how = f"{len(value):,} characters"
-    elif isinstance(value, list):
-        how = f"a list of {len(value):,} item{'' if len(value) == 1 else 's'}"
-    elif isinstance(value, dict):
-        how = f"an object of {len(value):,} field{'' if len(value) == 1 else 's'}"
-    else:
-        how = f"{len(text):,}+ characters"
-    return f"{printable(text[:limit])}… ({how})"
 
 
 def _bundled_field(rules: Mapping[str, Any]) -> str | None:

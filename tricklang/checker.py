@@ -16,10 +16,11 @@ Codes: ``missing-version``, ``unsupported-version``, ``missing-section``,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from . import model as m
+from .card_counts import card_count_problems
 from .check_statements import MAX_CARDS, StatementChecker
 from .deck import CardModel
 from .diagnostics import Diagnostic, origin
@@ -40,9 +41,8 @@ from .types import (
     Type,
     Typer,
 )
-from .walk import Value, fold_int, statements, statements_of
-from .walk import nodes as walk_nodes
-from .words import RESERVED_WORDS, plural
+from .walk import statements, statements_of
+from .words import RESERVED_WORDS
 
 LANGUAGE_VERSION = 1
 MAX_PLAYERS = 16
@@ -542,71 +542,7 @@ class Checker:
 
     # ------------------------------------------------------------ card counts
     def _check_card_counts(self) -> None:
-        defaults = {o.name: o.default for o in self.rules.options}
-        for code, message, span in card_count_problems(self.rules, defaults):
-            self.error(code, message, span)
-
-
-def card_count_problems(rules: m.RuleFile, values: Mapping[str, Value]) -> list[tuple[str, str, m.Span | None]]:
-    """Where the deal, with these option ``values``, deals or turns up more cards than the
-    deck holds, or a negative packet: (code, message, span) of each, up to the first
-    statement that runs out of cards. A count that depends on more than the options is
-    not judged (the runtime stops it: ``RuleRuntimeError``)."""
-    if rules.deck is None or rules.players is None:
-        return []
-    deck_size = len(rules.deck.suits) * len(rules.deck.ranks)
-    out: list[tuple[str, str, m.Span | None]] = []
-    dealt = 0
-    for st in statements(rules.deal):
-        if isinstance(st, m.DealCards):
-            total = 0
-            for p in st.packets:
-                v = fold_int(p, values)
-                if v is None:
-                    return out
-                if v < 0:
-                    out.append(("bad-count", "a packet cannot hold a negative number of cards", p.span))
-                total += v
-            dealt += total * rules.players.count
-            if dealt > deck_size:
-                out.append(("deck-too-small", f"dealing {total} cards to each of {rules.players.count} players needs "
-                            f"{dealt} cards; the deck has {deck_size}", st.span))
-                return out
-        elif isinstance(st, m.TurnUp):
-            v = fold_int(st.count, values)
-            if v is None:
-                return out
-            dealt += v
-            if dealt > deck_size:
-                out.append(("deck-too-small", f"turning up {plural(v, 'card')} here needs {dealt} cards; "
-                            f"the deck has {deck_size}", st.span))
-                return out
-    return out
-
-
-def option_value_problems(rules: m.RuleFile, values: Mapping[str, Value]) -> list[str]:
-    """What the rules cannot do with these option ``values`` (checked before any code is
-    generated for them, as the checker checks the defaults): each problem names the
-    options the statement reads and their values, and where it is. Empty when they fit."""
-    options = {o.name for o in rules.options}
-    out = []
-    for _, message, span in card_count_problems(rules, values):
-        read: set[str] = set()  # (the options of every count up to the one that runs out)
-        for st in statements(rules.deal):
-            if isinstance(st, (m.DealCards, m.TurnUp)):
-                read |= {n.name for n in walk_nodes(st) if isinstance(n, m.Name) and n.name in options}
-            if getattr(st, "span", None) == span:
-                break
-        named = ", ".join(f"'{name}' = {_shown(values.get(name))}" for name in sorted(read))
-        where = f" (line {span.line})" if span is not None and span.line else ""
-        verb = "does" if len(read) == 1 else "do"
-        out.append(f"option{'s' if len(read) > 1 else ''} {named} {verb} not fit the rules: {message}{where}"
-                   if named else f"the options do not fit the rules: {message}{where}")
-    return out
-
-
-def _shown(value: object) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
+        card_count_problems(self.rules, {o.name: o.default for o in self.rules.options}, self.error)
 
 
 def check(rules: m.RuleFile) -> list[Diagnostic]:

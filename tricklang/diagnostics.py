@@ -12,6 +12,7 @@ Every problem found in a rule file is a :class:`Diagnostic` with a stable ``code
 
 from __future__ import annotations
 
+import json
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -108,6 +109,41 @@ def brief(value: object, limit: int = 40) -> str:
         text = f"a {type(value).__name__}"
     text = printable(text)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def quoted(value: object, limit: int = 60) -> str:
+    """A value read from a stranger (a record, a state), quoted for a message: at most ``limit`` characters of
+    its JSON (encoded no further than that), and how long it was when that is not all.
+
+    >>> quoted([1, 2, 3])
+    '[1, 2, 3]'
+    >>> quoted(list(range(10**6)), 20)
+    '[0, 1, 2, 3, 4, 5, 6… (a list of 1,000,000 items)'
+    >>> quoted("x" * 500, 10)
+    '"xxxxxxxxx… (500 characters)'
+    """
+    pieces: list[str] = []
+    size = 0
+    try:
+        for piece in json.JSONEncoder(ensure_ascii=False).iterencode(value):
+            pieces.append(piece)
+            size += len(piece)
+            if size > limit:
+                break
+    except (TypeError, ValueError):
+        return printable(brief(value, limit))
+    text = "".join(pieces)
+    if size <= limit:
+        return printable(text)
+    if isinstance(value, str):
+        how = f"{len(value):,} characters"
+    elif isinstance(value, list):
+        how = f"a list of {len(value):,} item{'' if len(value) == 1 else 's'}"
+    elif isinstance(value, dict):
+        how = f"an object of {len(value):,} field{'' if len(value) == 1 else 's'}"
+    else:
+        how = f"{len(text):,}+ characters"
+    return f"{printable(text[:limit])}… ({how})"
 
 
 @dataclass(frozen=True)

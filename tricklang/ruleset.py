@@ -16,7 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field, SkipValidation, model_validat
 
 from . import catalog
 from . import model as m
-from .checker import Checker, check, option_value_problems
+from .card_counts import option_value_problems
+from .checker import Checker, check
 from .deck import card_codes
 from .diagnostics import Diagnostic, OptionError, RulesError, brief, printable
 from .extend import MAX_EXTENDS_DEPTH, merge, stamp

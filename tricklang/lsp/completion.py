@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from .. import model as m
 from ..deck import card_codes
 from ..diagnostics import RulesError
-from ..parser import MAX_SOURCE_BYTES, Expected, expected_after
+from ..expected import Expected, expected_after
+from ..parser import MAX_SOURCE_BYTES
 from ..types import BUILTIN_PLAYERS, FUNCTIONS, OF_FORMS
 from . import symbols
 from .analysis import Analysis, deck_fits
