@@ -16,31 +16,30 @@ instructions and the closure compiler stay Python.
 
 What it needs: Cython and setuptools (``pip install 'tricklang[native]'``) and the C
 compiler Python was built with. A build takes about half a minute for Écarté (gcc
-``-O1``); it runs in a child process, with a time limit. Extensions are kept in the
-check cache's folder (:func:`tricklang.checkcache.cache_dir`, under ``native/``), keyed
-by the SHA-256 of the rules and options, the generated source, tricklang's and Python's
-versions and the build settings; with the cache off, each process builds its own in a temporary folder.
+``-O1``); it runs in a child process, with a time limit (:data:`TIMEOUT`) and a memory
+limit (:data:`MEMORY_LIMIT`). Extensions are kept in the check cache's folder
+(:func:`tricklang.checkcache.cache_dir`, under ``native/``), keyed by the SHA-256 of the
+rules and options, the generated source, tricklang's and Python's versions and the build
+settings; with the cache off (or not private), each process builds its own in a temporary folder.
 
 Rule files are untrusted; the generated source is made as for the Python module (no text
 of the rule file in it but ``repr`` of ints), and before it is compiled every global
 name it reads is checked to be one it defines, one handed to it, or one of the builtins
 the Python module is given (:data:`interpreter.codegen.BUILTINS`), and no attribute it
-reads is a dunder. A cached extension is loaded only from a folder and a file that
-belong to this user and that no one else may write; any other is built again.
+reads is a dunder. What the cache trusts, and how only verified bytes are loaded, is
+:mod:`interpreter.native_cache`: an extension this tool did not store there, in a folder
+only this user can change, is never loaded (it is built again in its place).
 """
 
 from __future__ import annotations
 
 import ast
-import contextlib
 import hashlib
-import importlib.machinery
 import importlib.metadata
 import importlib.util
 import json
-import os
+import re
 import shutil
-import stat
 import subprocess
 import symtable
 import sys
@@ -54,12 +53,13 @@ from typing import Any
 import tricklang
 from tricklang import Ruleset
 from tricklang.checkcache import cache_dir
+from tricklang.private import NotPrivateError
 
-from . import codegen, compiler, seeding
-from .errors import ArgumentError, GameError
+from . import codegen, compiler, native_cache, seeding
+from .errors import ArgumentError, NativeBuildError
 from .program import Program
 
-FORMAT = 1
+FORMAT = 2
 """Bumped whenever how a module is built or loaded changes (it is part of the key)."""
 
 CFLAGS = ("-O1", "-g0")
@@ -72,6 +72,11 @@ DIRECTIVES = {"language_level": 3, "binding": False}
 TIMEOUT = 900.0
 """Seconds a build may take, by default."""
 
+MEMORY_LIMIT = 4_000_000_000
+"""Bytes of address space the build's child process, and each compiler process it starts,
+may use (``RLIMIT_AS``, where the system has it); a build that needs more fails with
+:class:`NativeBuildError`. Écarté's build needs about 0.5 GB."""
+
 MAX_CACHED = 64
 """Extensions kept in the cache's folder; storing one more removes the oldest (by the
 time each was last built or loaded)."""
@@ -82,6 +87,12 @@ let go (an extension module cannot be loaded twice)."""
 
 _BUILD_SCRIPT = """
 import json, sys
+try:
+    import resource
+    limit = int(sys.argv[5])
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))  # (the compiler's processes inherit it)
+except (ImportError, ValueError, OSError):
+    pass
 from Cython.Build import cythonize
 from Cython.Compiler import Options
 from setuptools import Extension
@@ -89,7 +100,7 @@ from setuptools.dist import Distribution
 Options.error_on_unknown_names = False  # the names handed to the module at load time
 source, folder, name, directives = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
 try:
-    ext = Extension(name, [source], extra_compile_args=sys.argv[5:])
+    ext = Extension(name, [source], extra_compile_args=sys.argv[6:])
     exts = cythonize([ext], quiet=True, compiler_directives=directives, build_dir=folder)
     dist = Distribution({"ext_modules": exts, "script_args": ["--quiet"]})
     cmd = dist.get_command_obj("build_ext")
@@ -97,6 +108,9 @@ try:
     cmd.build_temp = folder + "/tmp"
     cmd.ensure_finalized()
     cmd.run()
+except MemoryError:
+    print("error: out of memory", file=sys.stderr)
+    sys.exit(1)
 except Exception as err:  # the compiler's own messages are above; the command line is not needed
     print(f"{type(err).__name__}: " + ("the command failed" if str(err).startswith("Command") else str(err)),
           file=sys.stderr)
@@ -104,21 +118,17 @@ except Exception as err:  # the compiler's own messages are above; the command l
 """
 
 
-class NativeBuildError(GameError):
-    """A native build cannot be made or loaded: Cython, setuptools or the C compiler is
-    missing, the build failed or took too long, or the generated source failed its check."""
-
-
 @dataclass(frozen=True)
 class NativeBuild:
-    """A native build in use: the extension's file (removed once loaded when the cache is
-    off), its module name, whether it came from the cache, and the seconds the build took
-    (0 when cached)."""
+    """A native build in use: the extension's file (removed once loaded when it is not
+    kept in the cache), its module name, whether it came from the cache, the seconds the
+    build took (0 when cached), and why it is not kept in the cache (None when it is)."""
 
     path: Path
     name: str
     cached: bool
     seconds: float
+    not_kept: str | None = None
 
 
 _BUILDS: dict[int, NativeBuild] = {}
@@ -126,9 +136,6 @@ _BUILDS: dict[int, NativeBuild] = {}
 
 _PACK: list[Any] = []
 """The packs' order in C, once loaded (:func:`_pack_order`)."""
-
-_NAMES: set[str] = set()
-"""The extensions loaded in this process (one load each: :func:`_load`)."""
 
 _LOADED: dict[str, Program] = {}
 """The program each loaded extension serves (an extension is loaded once a process)."""
@@ -239,51 +246,58 @@ def _cython_version() -> str:
 def _built(source: str, name: str, kind: str, namespace: dict[str, Any],
            timeout: float) -> tuple[NativeBuild, dict[str, Any]]:
     """The extension ``name`` of ``source`` (a ``kind`` file: ``.py``, ``.pyx``), from the
-    cache or built; and its namespace, loaded with ``namespace``'s objects handed to it.
+    cache (:mod:`interpreter.native_cache`: only what it verifies) or built; and its
+    namespace, loaded with ``namespace``'s objects handed to it.
 
     Raises:
         NativeBuildError: as :func:`accelerate`.
     """
-    folder = _folder()
-    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    if folder is not None:
-        path = folder / (name + suffix)
-        if _trusted(path):
-            try:
-                loaded = _load(path, name, namespace)
-                with contextlib.suppress(OSError):
-                    os.utime(path)  # (recently used: kept longest)
-                return NativeBuild(path, name, True, 0.0), loaded
-            except NativeBuildError:  # (a damaged file: built again below, in its place)
-                pass
-    start = time.monotonic()
-    work = Path(tempfile.mkdtemp(prefix="build-", dir=folder))
+    file = name + native_cache.SUFFIX
+    cache, why = _cache()
     try:
-        built = _compile(source, work, name + kind, timeout)
-        if folder is None:  # no cache: the build's folder goes once the extension is loaded
-            loaded = _load(built, name, namespace)
-            return NativeBuild(built, name, False, time.monotonic() - start), loaded
-        path = folder / (name + suffix)
-        os.replace(built, path)  # (atomic: a concurrent build of the same module writes the same file)
-    finally:  # (a loaded extension's file may go: the process keeps it mapped)
-        shutil.rmtree(work, ignore_errors=True)
-    _prune(folder, keep=path)
-    return NativeBuild(path, name, False, time.monotonic() - start), _load(path, name, namespace)
-
-
-def _prune(folder: Path, keep: Path) -> None:
-    """Remove the oldest extensions beyond :data:`MAX_CACHED` (never ``keep``); a file
-    removed while another process runs it stays mapped there."""
-    try:
-        found = [(p.stat().st_mtime, p) for p in folder.glob("tricklang_native_*") if p != keep]
-    except OSError:
-        return
-    found.sort()
-    for _, old in found[:max(0, len(found) + 1 - MAX_CACHED)]:
+        if cache is not None:
+            data = cache.read(file)
+            if data is not None:
+                try:
+                    loaded = native_cache.load_extension(data, name, namespace, cache.path)
+                    return NativeBuild(cache.path / file, name, True, 0.0), loaded
+                except NativeBuildError:
+                    if native_cache.is_loaded(name):
+                        raise
+                    # (this tool's own file that does not load here: built again below, in its place)
+        start = time.monotonic()
         try:
-            old.unlink()
-        except OSError:
-            pass
+            work = cache.workspace("build-") if cache is not None else Path(tempfile.mkdtemp(prefix="tricklang-build-"))
+        except OSError as err:
+            raise NativeBuildError(f"no folder to build in: {err.strerror or err}") from None
+        try:
+            data = native_cache.built_bytes(_compile(source, work, name + kind, timeout))
+            path = work / file
+            if cache is not None:
+                try:
+                    path = cache.store(file, data)
+                    cache.prune(keep=file, most=MAX_CACHED)
+                except OSError as err:
+                    why = f"it cannot be stored in the cache: {err.strerror or err}"
+            loaded = native_cache.load_extension(data, name, namespace, cache.path if cache is not None else None)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        return NativeBuild(path, name, False, time.monotonic() - start, why), loaded
+    finally:
+        if cache is not None:
+            cache.close()
+
+
+def _cache() -> tuple[native_cache.NativeCache | None, str | None]:
+    """The cache's ``native`` folder, open; or None and why the cache is not used (off,
+    or a folder on its path others could change)."""
+    base = cache_dir()
+    if base is None:
+        return None, "the cache is off (TRICKLANG_CACHE_DIR)"
+    try:
+        return native_cache.NativeCache.open(base), None
+    except NotPrivateError as err:
+        return None, f"the cache is not used: {err}"
 
 
 def _pack_order(timeout: float) -> Any:
@@ -296,39 +310,15 @@ def _pack_order(timeout: float) -> Any:
     if not _PACK:
         source = (Path(__file__).parent / "native_pack.pyx").read_text(encoding="utf-8")
         _, ns = _built(source, module_name(source, "tricklang_native_pack_"), ".pyx", {}, timeout)
+        if not callable(ns.get("deal_order")):
+            raise NativeBuildError("the native pack module does not define deal_order")
         ns["FALLBACK"] = seeding.deal_order
         _PACK.append(ns["deal_order"])
     return _PACK[0]
 
 
-def _folder() -> Path | None:
-    """The cache's ``native`` folder (made, this user's only), or None when the cache is off
-    or the folder cannot be made or trusted."""
-    base = cache_dir()
-    if base is None:
-        return None
-    folder = base / "native"
-    try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    except OSError:
-        return None
-    return folder if _owned(folder, stat.S_ISDIR) else None
-
-
-def _owned(path: Path, kind: Any) -> bool:
-    """Whether ``path`` is of this ``kind`` (``stat.S_ISDIR``...), belongs to this user and
-    may be written by no one else."""
-    try:
-        info = os.lstat(path)
-    except OSError:
-        return False
-    mine = not hasattr(os, "getuid") or info.st_uid == os.getuid()
-    return bool(kind(info.st_mode)) and mine and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
-
-
-def _trusted(path: Path) -> bool:
-    """Whether a cached extension may be loaded: a regular file, as :func:`_owned`."""
-    return _owned(path, stat.S_ISREG)
+_OUT_OF_MEMORY = re.compile(r"out of memory|memory exhausted|MemoryError|cannot allocate memory|std::bad_alloc",
+                            re.IGNORECASE)
 
 
 def _compile(source: str, work: Path, file: str, timeout: float) -> Path:
@@ -336,12 +326,14 @@ def _compile(source: str, work: Path, file: str, timeout: float) -> Path:
     ``file``; returns the extension built in ``work``.
 
     Raises:
-        NativeBuildError: the build failed or took more than ``timeout`` seconds.
+        NativeBuildError: the build failed, took more than ``timeout`` seconds or needed
+            more than :data:`MEMORY_LIMIT` bytes.
     """
     module = work / file
     module.write_text(source, encoding="utf-8")
     name = module.stem
-    command = [sys.executable, "-c", _BUILD_SCRIPT, str(module), str(work), name, json.dumps(DIRECTIVES), *CFLAGS]
+    command = [sys.executable, "-c", _BUILD_SCRIPT, str(module), str(work), name, json.dumps(DIRECTIVES),
+               str(int(MEMORY_LIMIT)), *CFLAGS]
     try:
         done = subprocess.run(command, cwd=work, capture_output=True, text=True, timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
@@ -351,28 +343,9 @@ def _compile(source: str, work: Path, file: str, timeout: float) -> Path:
     built = [p for p in work.iterdir() if p.name.startswith(name) and p.suffix in (".so", ".pyd")]
     if done.returncode != 0 or not built:
         lines = [line for line in (done.stderr or "").splitlines() if line.strip() and "warning:" not in line]
+        if any(_OUT_OF_MEMORY.search(line) for line in lines):
+            raise NativeBuildError(f"the native build needed more than {MEMORY_LIMIT / 1e6:,.0f} MB of memory "
+                                   "(interpreter.native.MEMORY_LIMIT)")
         errors = [line for line in lines if "error" in line.lower()]
         raise NativeBuildError("the native build failed:\n  " + "\n  ".join((errors or lines)[-8:] or ["(no message)"]))
     return built[0]
-
-
-def _load(path: Path, name: str, namespace: dict[str, Any]) -> dict[str, Any]:
-    """Load the extension (not into ``sys.modules``), with ``namespace``'s objects handed
-    to it first; returns its namespace.
-
-    Raises:
-        NativeBuildError: it cannot be loaded.
-    """
-    if name in _NAMES:  # (a second load would give the first module, its objects replaced)
-        raise NativeBuildError(f"the native module {name} is loaded already in this process")
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise NativeBuildError(f"cannot load the native module {path}")
-    try:
-        module = importlib.util.module_from_spec(spec)
-        module.__dict__.update(namespace)
-        spec.loader.exec_module(module)
-    except (ImportError, OSError) as err:
-        raise NativeBuildError(f"cannot load the native module {path}: {err}") from None
-    _NAMES.add(name)
-    return module.__dict__
