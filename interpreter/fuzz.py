@@ -33,7 +33,7 @@ from tricklang.catalog import find_bundled
 from tricklang.diagnostics import TrickLangError
 
 from .record import Record
-from .state import State, new_game
+from .state.state import State, new_game
 
 BASE = """tricklang 1
 game "Fuzz"

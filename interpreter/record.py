@@ -57,8 +57,8 @@ from tricklang.diagnostics import TrickLangError, printable
 from tricklang.ruleset import read_limited
 
 from .errors import IllegalActionError, RecordError
-from .saved import MAX_JSON_CHARS, parse_json
-from .state import State, new_game
+from .state.saved import MAX_JSON_CHARS, parse_json
+from .state.state import State, new_game
 
 RECORD_FORMAT = "tricklang-record"
 RECORD_VERSION = 1

@@ -8,7 +8,7 @@ from typing import Any
 from tricklang.diagnostics import printable
 from tricklang.words import plural
 
-from .state import State
+from .state.state import State
 
 
 def _laws(event: dict[str, Any]) -> str:

@@ -21,11 +21,10 @@ import tricklang
 from tricklang import Ruleset
 from tricklang.diagnostics import TrickLangError
 
-from .. import search as _search  # noqa: F401 - registers the search player with make_agent
-from ..agents import AGENTS, MAX_ACTIONS_PER_MATCH, is_agent_name, make_agent
+from ..players import AGENTS, MAX_ACTIONS_PER_MATCH, is_agent_name, make_agent
 from ..errors import GameLimitError, RecordError
 from ..record import Record
-from ..state import new_game
+from ..state.state import new_game
 from .common import PROG, Subparsers, UsageError, count, integer, load, plural, show
 
 

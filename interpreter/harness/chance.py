@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from ..errors import IllegalActionError
 
 if TYPE_CHECKING:
-    from ..state import State
+    from ..state.state import State
     from .run import Run
 
 

@@ -1,0 +1,140 @@
+"""The embedding interface of a game state: selection and chance modes, action ids,
+observation tensors (mixed into :class:`~interpreter.State`).
+
+The methods here speak the terms of game frameworks (OpenSpiel, PettingZoo): a fixed
+action space of ids (:mod:`interpreter.embedding.spaces`), flat tensors (:mod:`interpreter.embedding.tensors`)
+and chance nodes (:mod:`interpreter.runtime.chance`). A plain state has all-cards selections and
+automatic chance; :class:`~interpreter.embedding.modes.ModalState` overrides the mode methods.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from typing import Any
+
+from ..errors import IllegalActionError
+from .actions import Action
+
+if TYPE_CHECKING:
+    from .state import State
+
+
+class Embedding:
+    """Modes, action ids and tensors of :class:`~interpreter.State` (mixed into it)."""
+
+    __slots__ = ()
+    _c: Any
+
+    if TYPE_CHECKING:  # defined by State
+        @property
+        def current_player(self) -> int | None: ...
+        def _canonical(self, action: Action | str) -> str: ...
+
+    @property
+    def selections(self) -> str:
+        """'all' (a multi-card selection is one action) or 'one_card' (see :mod:`interpreter.embedding.modes`)."""
+        return "all"
+
+    @property
+    def chance(self) -> str:
+        """'automatic' (seeded shuffles) or 'explicit' (chance nodes; see :mod:`interpreter.runtime.chance`)."""
+        return "automatic"
+
+    def is_chance_node(self) -> bool:
+        """True when chance (a shuffle, a random move) must act next; only with ``chance='explicit'``."""
+        return False
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """(outcome id, probability) at a chance node, by increasing id; [] at a decision."""
+        return []
+
+    def apply_chance_outcome(self, outcome: int) -> None:
+        """Apply a chance outcome at a chance node.
+
+        Raises:
+            IllegalActionError: this state is not at a chance node (it never is with
+                automatic chance), or the outcome is not possible; the state is unchanged.
+        """
+        reason = "the match is over" if self._c.terminal else f"seat {self.current_player} must decide: this is not a chance node"
+        raise IllegalActionError(f"chance outcome {outcome!r}", reason)
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """The size of this game's action space (see :mod:`interpreter.embedding.spaces`)."""
+        from ..embedding.spaces import action_space
+
+        return action_space(cast("State", self)).size
+
+    def legal_action_ids(self) -> list[int]:
+        """The ids of the legal actions, increasing (see :mod:`interpreter.embedding.spaces`); empty at
+        a chance node (the outcomes are :meth:`chance_outcomes`) and once the match is over.
+
+        Raises:
+            GameLimitError: a legal bid lies outside the space (its bounds were not constants).
+        """
+        from ..embedding.spaces import legal_ids
+
+        return [i for i, _ in legal_ids(cast("State", self))]  # worked out once per decision
+
+    def action_id(self, action: Action | str) -> int:
+        """The id of an action (an :class:`Action` or its text).
+
+        Raises:
+            InvalidActionError: the action has no id in this game's space.
+        """
+        from ..embedding.spaces import action_space
+
+        if not isinstance(action, Action):
+            text = self._canonical(action)
+            words = text.split()
+            action = Action(words[0], tuple(words[1:]))
+        return action_space(cast("State", self)).id_of(action)
+
+    def action_from_id(self, i: int) -> Action:
+        """The action id ``i`` stands for now.
+
+        Raises:
+            InvalidActionError: ``i`` is out of range.
+        """
+        from ..embedding.spaces import action_from_id
+
+        return action_from_id(cast("State", self), i)
+
+    def apply_id(self, i: int) -> None:
+        """Apply the legal action with id ``i``.
+
+        Raises:
+            InvalidActionError: ``i`` is out of range.
+            IllegalActionError: ``i`` is not legal now, or this is a chance node; the state is unchanged.
+        """
+        from ..embedding.spaces import apply_id
+
+        apply_id(cast("State", self), i)
+
+    @property
+    def tensor_shape(self) -> tuple[int]:
+        """The shape of :meth:`observation_tensor` (see :mod:`interpreter.embedding.tensors` for the layout)."""
+        from ..embedding.tensors import tensor_layout
+
+        return tensor_layout(cast("State", self)).shape
+
+    def observation_tensor(self, player: int) -> list[float]:
+        """What a seat sees, as a flat list of floats derived from the zones' visibility.
+
+        Raises:
+            GameError: ``player`` is not a seat.
+        """
+        from ..embedding.tensors import observation_tensor
+
+        return observation_tensor(cast("State", self), player)
+
+    def information_state_tensor(self, player: int) -> list[float]:
+        """The observation tensor and what the seat has seen this deal (:mod:`interpreter.embedding.tensors`).
+
+        Raises:
+            GameError: ``player`` is not a seat.
+        """
+        from ..embedding.tensors import information_state_tensor
+
+        return information_state_tensor(cast("State", self), player)

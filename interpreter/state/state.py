@@ -1,0 +1,655 @@
+"""The public game state: turns, legal actions, apply, copies; :func:`new_game`.
+
+A :class:`State` is a function of (ruleset, options, seed or deck, first dealer, actions):
+everything else is derived. It holds a :class:`~interpreter.state.game.Game` (shared, the
+compiled rules), the core of the match (owned by the game's generated module) and the
+log of the actions taken, each as one integer (its decision point and local code). What
+is read rarely (the event log, the texts of the actions, who took each) is rebuilt from
+that log on demand by a recorder that replays it (:class:`Recorder`), so that the step
+itself records nothing else: a rollout pays for what it plays, not for its transcript.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import warnings
+from array import array
+from collections.abc import Mapping, Sequence
+from typing import Any, Self
+
+from tricklang import Ruleset
+
+from ..errors import GameError, GameLimitError, IllegalActionError, InvalidActionError, RuleRuntimeError
+from ..runtime.chance import ChanceNeeded
+from ..runtime.faults import Fault, LimitFault
+from .actions import Action
+from .deals import MAX_SEED, Deals, check_modes, checked_seed, later_decks, later_seeds, prearranged
+from .embedding import Embedding
+from .game import Game
+from .legal import LegalActions, Selection, draw_subset
+from .refusals import Refusals
+from .saved import Saved, state_from_json
+from .snapshot import Outcome as Outcome
+from .snapshot import Snapshot as Snapshot
+from .views import Views
+
+IRREGULAR_DP = 0xFFFF
+"""The decision point of a logged irregular action (its code indexes the state's list of them)."""
+
+MAX_CHOICES = 20_000
+"""The most card selections one decision may offer."""
+
+_RULE_FAILURES = (ArithmeticError, LookupError, RecursionError, TypeError, ValueError, AttributeError, AssertionError)
+"""Exceptions that, raised while rules run, are reported as :class:`RuleRuntimeError`."""
+
+_NO_ACTIONS = LegalActions()
+
+
+def key_of(dp: int, code: int) -> int:
+    """An action in the log: its decision point and its local code (a selection's: its cards' mask)."""
+    return dp | (code + 1) << 16
+
+
+class Recorder:
+    """The record of a match rebuilt from its log of action keys: a second core that
+    logs events, and the text and actor of every action. It follows its state lazily:
+    :meth:`catch_up` replays the keys logged since it last looked."""
+
+    __slots__ = ("core", "n", "texts", "actors")
+
+    def __init__(self, core: Any) -> None:
+        self.core = core
+        self.n = 0
+        self.texts: list[str] = []
+        self.actors = array("b")
+
+    def catch_up(self, state: State) -> None:
+        log = state._log
+        if self.n >= len(log):
+            return
+        g = state._g
+        c = self.core
+        for key in log[self.n:]:
+            self.actors.append(c.actor)
+            self.texts.append(state._text_of(c, key))
+            self.n += 1
+            try:
+                _apply_key(state, c, key)
+            except ChanceNeeded:  # the last action waits for chance: the core stays at the chance node
+                return
+
+
+def _apply_key(state: State, c: Any, key: int) -> None:
+    """Carry out a logged action on core ``c`` (a replay: it was legal when logged)."""
+    g = state._g
+    dp = key & 0xFFFF
+    code = (key >> 16) - 1
+    c.steps = 0
+    if dp == IRREGULAR_DP:
+        k, seat, args = state._irr[code]
+        g.m["irr_start"](c, k, seat, args)
+        return
+    if g.dps[dp].kind == "select":
+        g.m["APPLY"][dp](c, g.m["in_order"](c, code))
+    else:
+        g.m["APPLY"][dp](c, code)
+
+
+class State(Views, Refusals, Embedding, Deals, Saved):
+    """A game in progress. Build one with :func:`new_game` (or :meth:`Game.new_initial_state`).
+
+    Its methods are grouped by job: turns, legal actions, apply and copies here; the
+    public views in :class:`~interpreter.state.views.Views`, why an action is refused in
+    :class:`~interpreter.state.refusals.Refusals`, the embedding interface (modes, action
+    ids, tensors) in :class:`~interpreter.state.embedding.Embedding`, later deals and hidden
+    cards in :class:`~interpreter.state.deals.Deals`, JSON in :class:`~interpreter.state.saved.Saved`.
+    """
+
+    __slots__ = ("_g", "_c", "_log", "_irr", "_legal", "_drawn", "_rec", "_ids")
+
+    _g: Game
+    _c: Any  # the generated module's Core
+    _log: list[int]  # every action taken, as key_of(dp, code)
+    _irr: list[tuple[int, int, tuple[int, ...]]]  # the irregular actions taken: (irregularity, seat, arguments)
+    _legal: LegalActions | None
+    _drawn: tuple[Action, int | None] | None  # sample_action's last draw and its key, while nothing changed
+    _rec: Recorder | None
+    _ids: tuple[Any, Any, tuple[tuple[int, Action], ...], dict[int, Action]] | None  # see embedding.spaces
+
+    # ------------------------------------------------------------ basics
+    @property
+    def game(self) -> Game:
+        """The compiled rules (static facts) this state is a match of."""
+        return self._g
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self._g.ruleset
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, or None when the match is over."""
+        c = self._c
+        return None if c.terminal else c.actor
+
+    @property
+    def scores(self) -> list[int]:
+        """Match score per side (per seat when there are no partnerships)."""
+        scores: list[int] = self._g.m["scores"](self._c)
+        return scores
+
+    @property
+    def sides(self) -> list[list[int]]:
+        """The seats of each side; without partnerships each seat is its own side."""
+        return self._g.sides
+
+    @property
+    def dealer(self) -> int:
+        dealer: int = self._c.dealer
+        return dealer
+
+    @property
+    def deal_number(self) -> int:
+        """1 for the first deal of the match."""
+        return int(self._c.deal_no) + 1
+
+    @property
+    def trump(self) -> str | None:
+        """The trump suit's name, or None when there is no trump (yet)."""
+        t = self._c.trump
+        return self._g.tables.suit_names[t] if t >= 0 else None
+
+    @property
+    def seed(self) -> int:
+        seed: int = self._c.seed
+        return seed
+
+    @property
+    def phase(self) -> str:
+        """What is being decided now: 'choice', 'discard', 'auction', 'play', ... or 'over'."""
+        c = self._c
+        if c.terminal:
+            return "over"
+        return self._g.dps[c.dp].phase
+
+    def is_terminal(self) -> bool:
+        return bool(self._c.terminal)
+
+    def outcome(self) -> Outcome | None:
+        """The result once the match is over, else None."""
+        c = self._c
+        if not c.terminal:
+            return None
+        w = c.winner
+        scores = tuple(self.scores)
+        if w < 0:
+            deals = c.deal_no + (1 if c.last_deal else 0)
+            return Outcome(None, (), scores, deals)
+        return Outcome(w, tuple(self._g.layout.sides[w]), scores, c.deal_no + 1)
+
+    @property
+    def mode(self) -> str:
+        """'strict' (only regular actions) or 'table' (the rule file's irregularities too)."""
+        return "table" if self._c.table else "strict"
+
+    # ------------------------------------------------------------ legal actions
+    def legal_actions(self) -> LegalActions:
+        """The legal actions, in a fixed order (empty when the match is over).
+
+        An immutable sequence; card selections are not built until asked for.
+
+        Raises:
+            GameLimitError, RuleRuntimeError: the rules fail while listing them (too
+                many ways to choose cards, no bid left to make).
+        """
+        legal = self._legal
+        if legal is not None:
+            return legal
+        c = self._c
+        if c.terminal:
+            legal = _NO_ACTIONS
+        else:
+            g = self._g
+            dp = c.dp
+            try:
+                if g.dps[dp].kind == "select":
+                    legal = LegalActions((), self._selection())
+                else:
+                    action = g.action
+                    legal = LegalActions(tuple([action(dp, k) for k in g.m["LEGAL"][dp](c)]))
+            except Fault as fault:
+                raise self._error(fault) from None
+            if c.table:
+                legal = legal.plus(self._irregular_actions())
+        self._legal = legal
+        return legal
+
+    def _selection(self) -> Selection:
+        g, c = self._g, self._c
+        dp = g.dps[c.dp]
+        sel = Selection(dp.verb, tuple(g.m["in_order"](c, c.sel_cards)), c.sel_lo, c.sel_hi, g.tables.codes)
+        if sel.total > MAX_CHOICES:
+            raise GameLimitError(f"line {dp.line}: more than {MAX_CHOICES} ways to choose cards")
+        return sel
+
+    def sample_action(self, rng: random.Random) -> Action:
+        """A legal action drawn uniformly at random with ``rng``, without listing the others.
+
+        Draws exactly as ``legal[rng.randrange(len(legal))]`` does.
+
+        Raises:
+            IllegalActionError: the match is over.
+        """
+        c = self._c
+        if c.terminal:
+            raise IllegalActionError("(any action)", "the match is over")
+        if self._legal is None and not c.table and self._plain():
+            g = self._g
+            dp = c.dp
+            sample = g.m["SAMPLE"][dp]
+            try:
+                if sample is not None:
+                    code = sample(c, rng)
+                    action = g.action(dp, code)
+                    self._drawn = (action, key_of(dp, code))
+                    return action
+                dpi = g.dps[dp]
+                cards = g.m["in_order"](c, c.sel_cards)
+                drawn = draw_subset(rng, dpi.verb, cards, c.sel_lo, c.sel_hi, g.tables.codes, MAX_CHOICES)
+                if drawn is not None:
+                    mask = 0
+                    index = g.tables.index
+                    for code_ in drawn.args:
+                        if code_ != "none":
+                            mask |= 1 << index[code_]
+                    self._drawn = (drawn, key_of(dp, mask))
+                    return drawn
+            except Fault as fault:
+                raise self._error(fault) from None
+        legal = self.legal_actions()
+        action = legal.draw(rng)
+        self._drawn = (action, None)
+        return action
+
+    def _plain(self) -> bool:
+        """Whether this state takes the default modes (a modal state overrides it)."""
+        return True
+
+    def _irregular_actions(self) -> list[Action]:
+        from .irregular import offered
+
+        return offered(self, self.phase)
+
+    def is_legal(self, action: Action | str) -> bool:
+        try:
+            return self._canonical(action) in self.legal_actions()
+        except InvalidActionError:
+            return False
+
+    def _canonical(self, action: Action | str) -> str:
+        """The action's notation with card codes normalised (``th`` -> ``10H``)."""
+        text = action.text if isinstance(action, Action) else str(action)
+        words = text.split()
+        if not words:
+            raise InvalidActionError("empty action")
+        verb = words[0].lower()
+        args = words[1:]
+        tables = self._g.tables
+        wordless = self.legal_actions().bare_verbs()
+        if verb == "irregular":
+            from .irregular import canonical
+
+            args = canonical(self, args)
+        elif verb in ("play",) or (args and args != ["none"] and verb not in ("bid", "name", "declare")
+                                   and verb not in wordless):
+            cards = [tables.parse_card(a) for a in args] if args != ["none"] else []
+            cards.sort(key=tables.order[self._c.ti].__getitem__)
+            args = [tables.codes[c] for c in cards] or (["none"] if args else [])
+        else:
+            args = [a.lower() for a in args]
+        return " ".join([verb] + args)
+
+    # ------------------------------------------------------------ apply
+    def apply(self, action: Action | str) -> None:
+        """Carry out an action (an :class:`Action` or its text).
+
+        Raises:
+            InvalidActionError: the text names an unknown card.
+            IllegalActionError: the action is not legal now; the state is unchanged.
+            GameLimitError: the rules ran over a limit or the work budget
+                (automatic steps, events); the state is unchanged.
+            RuleRuntimeError: a rule failed at run time; the state is unchanged.
+            TypeError: ``action`` is neither an :class:`Action` nor a string.
+        """
+        drawn = self._drawn
+        if drawn is not None and drawn[0] is action and drawn[1] is not None:
+            self._take(drawn[1])
+            return
+        legal = self.legal_actions()
+        if not isinstance(action, (Action, str)):
+            raise TypeError(f"apply() takes an Action or its text, not {type(action).__name__}")
+        if self._c.terminal:
+            raise IllegalActionError(str(action), "the match is over")
+        if isinstance(action, Action) and legal.find(action) >= 0:  # as listed: no parsing
+            self._take_legal(legal[legal.find(action)])
+            return
+        text = self._canonical(action)
+        i = legal.find(text)
+        if i < 0:
+            raise IllegalActionError(text, self.why_illegal(text))
+        self._take_legal(legal[i])
+
+    def apply_unchecked(self, action: Action | str) -> None:
+        """Deprecated: the same as :meth:`apply`, which is as cheap now."""
+        warnings.warn("State.apply_unchecked is deprecated: use State.apply", DeprecationWarning, stacklevel=2)
+        self.apply(action)
+
+    def _take_legal(self, action: Action) -> None:
+        """Carry out a legal action (as listed)."""
+        self._take(self._key(action))
+
+    def _key(self, action: Action) -> int:
+        """The log key of a legal action now."""
+        g, c = self._g, self._c
+        if action.verb == "irregular":
+            from .irregular import parse
+
+            self._irr.append(parse(self, action))
+            return key_of(IRREGULAR_DP, len(self._irr) - 1)
+        dp = c.dp
+        if g.dps[dp].kind == "select":
+            mask = 0
+            if action.args != ("none",):
+                for a in action.args:
+                    mask |= 1 << g.tables.index[a]
+            return key_of(dp, mask)
+        code = g.code(dp, action)
+        assert code is not None
+        return key_of(dp, code)
+
+    def _take(self, key: int) -> None:
+        """Carry out the action with this log key (legal now), or put the state back as it
+        was and raise the failure, typed."""
+        self._legal = None
+        self._drawn = None
+        try:
+            _apply_key(self, self._c, key)
+        except BaseException as err:
+            if key >> 16 and (key & 0xFFFF) == IRREGULAR_DP:
+                self._irr.pop()
+            self._rolled_back(err)
+        self._log.append(key)
+
+    def _rolled_back(self, err: BaseException) -> None:
+        """Put the state back as it was before a failed action (replaying its log) and
+        raise the error, typed.
+
+        Raises:
+            GameError: ``err`` or, for a failure of the rules, a RuleRuntimeError.
+        """
+        self._c = self._replayed()
+        self._rec = None
+        raise self._error(err) from None
+
+    def _error(self, err: BaseException) -> BaseException:
+        """A failure raised while rules ran, as the error users see."""
+        if isinstance(err, LimitFault):
+            return GameLimitError(self._g.layout.faults[err.args[0]])
+        if isinstance(err, Fault):
+            return RuleRuntimeError(self._g.layout.faults[err.args[0]])
+        if isinstance(err, GameError) or not isinstance(err, _RULE_FAILURES):
+            return err
+        return RuleRuntimeError(f"the rules failed at run time ({type(err).__name__}: {str(err)[:200]})")
+
+    def _fresh(self, rec: bool = False) -> Any:
+        """A new core of this match, advanced to its first decision."""
+        c0 = self._c
+        m = self._g.m
+        c = m["new_core"](c0.seed, c0.deck, c0.first_dealer, c0.table, None, c0.decks, c0.reseeds, rec)
+        m["advance"](c)
+        return c
+
+    def _replayed(self, rec: bool = False) -> Any:
+        """A core rebuilt by replaying this state's log from the start."""
+        c = self._fresh(rec)
+        for key in self._log:
+            _apply_key(self, c, key)
+        return c
+
+    def _recorder(self) -> Recorder:
+        """The record of this match, caught up with its log."""
+        rec = self._rec
+        if rec is None:
+            rec = self._rec = Recorder(self._fresh(rec=True))
+        rec.catch_up(self)
+        return rec
+
+    def _text_of(self, c: Any, key: int) -> str:
+        """The text of a logged action, taken in core ``c`` (before it is applied)."""
+        g = self._g
+        dp = key & 0xFFFF
+        code = (key >> 16) - 1
+        if dp == IRREGULAR_DP:
+            from .irregular import text
+
+            return text(self, self._irr[code])
+        if g.dps[dp].kind == "select":
+            cards = g.m["in_order"](c, code)
+            codes = g.tables.codes
+            return " ".join([g.dps[dp].verb, *([codes[x] for x in cards] or ["none"])])
+        return g.action(dp, code).text
+
+    @property
+    def actions(self) -> list[str]:
+        """The texts of the actions taken so far, in order."""
+        return list(self._recorder().texts)
+
+    @property
+    def actors(self) -> array[int]:
+        """The seat that took each action so far."""
+        return array("b", self._recorder().actors)
+
+    @property
+    def action_count(self) -> int:
+        """How many actions have been taken."""
+        return len(self._log)
+
+    # ------------------------------------------------------------ playouts
+    def playout(self, rng: random.Random, max_actions: int | None = None, *, deal: bool = False) -> int:
+        """Play on with uniformly random legal actions until the match is over (with
+        ``deal``, until the deal in progress is: the next one begun, a redeal too), or
+        ``max_actions`` are taken; returns how many were taken. The same draws, actions
+        and state as ``while not s.is_terminal(): s.apply(s.sample_action(rng))``, with
+        less work an action (a search player's rollout).
+
+        Raises:
+            GameLimitError, RuleRuntimeError: as :meth:`apply` (the actions taken before
+                the failing one stay taken).
+            TypeError: ``rng`` has no ``randrange`` (it is not a random generator); no
+                action is taken.
+        """
+        if not callable(getattr(rng, "randrange", None)):
+            raise TypeError(f"playout() takes a random.Random (or another generator with randrange), "
+                            f"not {type(rng).__name__}")
+        taken = 0
+        limit = 1 << 62 if max_actions is None else max_actions
+        c = self._c
+        stop_deal = c.deal_no if deal else -1
+        run = self._g.m["playout"]
+        plain = not c.table and self._plain()
+        while not self._c.terminal and taken < limit and (not deal or self._c.deal_no == stop_deal):
+            if plain and self._legal is None:
+                self._drawn = None
+                n = len(self._log)
+                try:
+                    run(self._c, rng, limit - taken, self._log, stop_deal)
+                except BaseException as err:
+                    taken += len(self._log) - n  # (a failed action is not logged)
+                    self._rolled_back(err)
+                got = len(self._log) - n
+                taken += got
+                if got:
+                    continue
+            self.apply(self.sample_action(rng))
+            taken += 1
+        return taken
+
+    # ------------------------------------------------------------ new matches
+    def new_match(self, **arguments: Any) -> State:
+        """A new match of this state's rules and options: :func:`new_game` with ``arguments``.
+
+        Raises:
+            ArgumentError, TypeError: as :func:`new_game` does for its arguments.
+        """
+        return new_game(self.ruleset, **arguments)
+
+    # ------------------------------------------------------------ copies and JSON
+    def clone(self) -> Self:
+        """An independent copy (the compiled rules are shared)."""
+        new = type(self).__new__(type(self))
+        new._g = self._g
+        new._c = self._g.m["copy"](self._c)
+        new._log = list(self._log)
+        new._irr = list(self._irr)
+        new._legal = self._legal
+        new._drawn = None
+        new._rec = None
+        new._ids = self._ids
+        self._clone_extra(new)
+        return new
+
+    def _clone_extra(self, new: Self) -> None:
+        """What a subclass copies besides (modal states' picks and chance)."""
+
+    def snapshot(self) -> Snapshot:
+        """This state's data now, to come back to with :meth:`restore` (undo, search)."""
+        return Snapshot(self._g, self._g.m["copy"](self._c), list(self._log), list(self._irr))
+
+    def restore(self, snapshot: Snapshot) -> None:
+        """Go back to a :meth:`snapshot` of this game (the snapshot can be restored again).
+
+        Raises:
+            ValueError: the snapshot was taken from a game with other rules or another seed.
+        """
+        c, mine = snapshot.core, self._c
+        if snapshot.game is not self._g or (c.seed, c.deck, c.first_dealer, c.table) != (
+                mine.seed, mine.deck, mine.first_dealer, mine.table):
+            raise ValueError("a snapshot of another game")
+        self._c = self._g.m["copy"](c)
+        self._log = list(snapshot.log)
+        self._irr = list(snapshot.irregular)
+        self._legal = None
+        self._drawn = None
+        self._rec = None
+        self._ids = None
+
+    @classmethod
+    def from_json(cls, text: str | Mapping[str, Any]) -> State:
+        """Rebuild a state from :meth:`to_json` output, replaying and re-checking every action.
+
+        The state carries its whole rule text (the texts it extends included): no file
+        is read, and the text must match the state's SHA-256.
+
+        Raises:
+            RecordError: the JSON is corrupt or too deeply nested, the rule text does not
+                match its digest or does not load, or an action no longer fits the rules.
+            TypeError: ``text`` is neither a string nor a mapping.
+        """
+        return state_from_json(text, new_game)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return self.to_dict() == other.to_dict() and self.observation(None) == other.observation(None)
+
+    def __hash__(self) -> int:
+        return hash(self.to_json())
+
+    def __repr__(self) -> str:
+        return f"<State {self.ruleset.name!r} seed={self._c.seed} actions={len(self._log)} phase={self.phase!r}>"
+
+
+def new_game(
+    ruleset: Ruleset,
+    *,
+    seed: int | None = None,
+    deck: Sequence[str] | None = None,
+    dealer: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    mode: str = "strict",
+    selections: str = "all",
+    chance: str = "automatic",
+    decks: Mapping[int, Sequence[str]] | None = None,
+    reseeds: Mapping[int, int] | None = None,
+) -> State:
+    """Start a match.
+
+    Args:
+        ruleset: from :func:`tricklang.load`.
+        seed: the seed of every shuffle and of the first dealer (random if None).
+        deck: card codes in dealing order for a prearranged first deal.
+        decks: prearranged decks for any deals of the match, by deal number (1 for the
+            first, as :attr:`State.deal_number`; a redeal counts as a new deal); the
+            other deals are shuffled from ``seed``. See also :meth:`State.prearrange`.
+        reseeds: new seeds for later deals, by deal number: that deal and the following
+            ones are shuffled, and their random remedies drawn, from it (:meth:`State.reseed`).
+        dealer: the seat that deals first (overrides the rule file).
+        options: option values for this game.
+        mode: 'strict' (default: regular actions only) or 'table' (the rule file's
+            irregularities are offered too, as ``irregular NAME SEAT`` actions).
+        selections: 'all' (default: a multi-card selection is one action) or
+            'one_card' (card by card, then ``done``; see :mod:`interpreter.embedding.modes`).
+        chance: 'automatic' (default: seeded shuffles) or 'explicit' (shuffles and
+            random moves are chance nodes; see :mod:`interpreter.runtime.chance`).
+
+    Raises:
+        OptionError: an unknown option or a bad value.
+        InvalidActionError: ``deck`` holds an unknown card code.
+        RecordError: ``deck`` (or one of ``decks``) is not the whole pack exactly once, a
+            deal number is not a positive integer, ``dealer`` is not a seat, ``seed`` (or
+            one of ``reseeds``) is not an integer of at most 18 digits, ``mode``,
+            ``selections`` or ``chance`` is not one of its values, or ``decks`` or
+            ``reseeds`` are given with other than the default selections and chance.
+        GameLimitError, RuleRuntimeError: the rules fail before the first decision.
+        TypeError: ``ruleset`` is not a :class:`~tricklang.Ruleset`.
+    """
+    if not isinstance(ruleset, Ruleset):
+        raise TypeError(f"new_game() takes a Ruleset (from tricklang.load), not {type(ruleset).__name__}")
+    game = Game.of(ruleset.with_options(options))
+    return start(game, seed=seed, deck=deck, dealer=dealer, mode=mode, selections=selections, chance=chance,
+                 decks=decks, reseeds=reseeds)
+
+
+def start(game: Game, *, seed: int | None, deck: Sequence[str] | None, dealer: int | None, mode: str,
+          selections: str, chance: str, decks: Mapping[int, Sequence[str]] | None,
+          reseeds: Mapping[int, int] | None) -> State:
+    """A new match of ``game`` (see :func:`new_game` for the arguments and what is raised)."""
+    if seed is None or type(seed) is not int or not -MAX_SEED <= seed <= MAX_SEED:  # (a bool is no seed)
+        seed = checked_seed(secrets.randbelow(2**31) if seed is None else seed)
+    cards = None if deck is None else prearranged(game, deck)
+    later = later_decks(game, decks, cards is not None) if decks else {}
+    seeds = later_seeds(reseeds) if reseeds else {}
+    modal = selections != "all" or chance != "automatic"
+    check_modes(game, mode, dealer, selections, chance, modal and bool(later or seeds))
+    if modal:
+        from ..embedding.modes import modal_game
+
+        return modal_game(game, seed, cards, dealer, mode == "table", selections, chance)
+    state = State.__new__(State)
+    state._g = game
+    state._log = []
+    state._irr = []
+    state._legal = None
+    state._drawn = None
+    state._rec = None
+    state._ids = None
+    m = game.m
+    try:
+        c = m["new_core"](seed, cards, dealer, mode == "table", None, later or None, seeds or None, False)
+        state._c = c
+        c.steps = 0
+        m["advance"](c)
+    except BaseException as err:
+        raise state._error(err) from None
+    return state
