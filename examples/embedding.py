@@ -25,7 +25,7 @@ from pathlib import Path
 import interpreter
 import tricklang
 from interpreter import Action, State
-from interpreter.agents import HeuristicAgent
+from interpreter.players import HeuristicAgent
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -10,7 +10,7 @@ From then on every new game of that ruleset and its options in this process (and
 state rebuilt from a record of it) runs the compiled module: the same functions, the
 same draws and the same results as the Python module, about 1.4 times as fast by
 :meth:`~interpreter.State.playout`. Only the generated module is compiled, and the
-packs' order (``native_pack.pyx``: the same lists as :func:`interpreter.seeding.deal_order`,
+packs' order (``native_pack.pyx``: the same lists as :func:`interpreter.runtime.seeding.deal_order`,
 sorted in C; built once and cached like the modules); the State, the program's generic
 instructions and the closure compiler stay Python.
 
@@ -288,7 +288,7 @@ def _prune(folder: Path, keep: Path) -> None:
 
 def _pack_order(timeout: float) -> Any:
     """The packs' order in C (``native_pack.pyx``, built once and cached like the rules'
-    modules): a function that gives exactly :func:`interpreter.seeding.deal_order`'s lists.
+    modules): a function that gives exactly :func:`interpreter.runtime.seeding.deal_order`'s lists.
 
     Raises:
         NativeBuildError: as :func:`accelerate`.

@@ -33,7 +33,7 @@ order) and ``"reseeds"`` (deal number to seed), written only when used; a record
 without them (every one written before they were kept) replays as before.
 
 >>> import tricklang, interpreter
->>> from interpreter.agents import RandomAgent
+>>> from interpreter.players import RandomAgent
 >>> state = interpreter.new_game(tricklang.load("rules/ecarte.trick"), seed=5)
 >>> for _ in range(4):
 ...     state.apply(RandomAgent(1)(state))

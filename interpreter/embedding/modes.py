@@ -19,10 +19,10 @@ card. (Putting the picks back is not always possible: a remedy may change the ca
 the selection is made from, or end the deal.)
 
 ``new_game(rules, chance="explicit")`` makes shuffles, random first dealers and
-random moves chance nodes (see :mod:`interpreter.chance`): ``is_chance_node()``,
+random moves chance nodes (see :mod:`interpreter.runtime.chance`): ``is_chance_node()``,
 ``chance_outcomes()`` (outcome ids with their probabilities) and
 ``apply_chance_outcome(id)``. At a chance node ``current_player`` is
-:data:`~interpreter.chance.CHANCE_PLAYER` (-1), ``phase`` is ``'chance'``, and
+:data:`~interpreter.runtime.chance.CHANCE_PLAYER` (-1), ``phase`` is ``'chance'``, and
 ``legal_actions()`` lists the outcomes as actions (``chance KS``,
 ``chance seat 2``) so that a generic loop still works.
 
@@ -171,20 +171,8 @@ class ModalState(State):
         except BaseException as err:
             raise self._error(err) from None
 
-    def _fresh(self, rec: bool = False) -> Any:
-        """A new core of this match (its chance outcomes from the tape), advanced to its first
-        decision, or to the chance node it waits at."""
-        c0 = self._c
-        m = self._g.m
-        c = m["make_core"](c0.seed, c0.deck, c0.table, tuple(self._tape) if self._explicit else None, None, None,
-                           rec)
-        try:
-            m["begin"](c, self._dealer)
-            c.steps = 0
-            m["advance"](c)
-        except ChanceNeeded:
-            pass
-        return c
+    def _begin_args(self) -> tuple[tuple[int, ...] | None, int | None]:
+        return (tuple(self._tape) if self._explicit else None), self._dealer
 
     def _chance_actions(self) -> tuple[Action, ...]:
         req = self._request

@@ -1,7 +1,7 @@
 """Any rule file as an OpenSpiel game (``pip install 'tricklang[openspiel]'``).
 
 >>> import pyspiel
->>> from interpreter.adapters.openspiel import load_game
+>>> from interpreter.embedding.openspiel import load_game
 >>> game = load_game("rules/ecarte.trick", scope="deal")
 >>> game.get_type().short_name, game.num_players(), game.num_distinct_actions()
 ('tricklang_ecarte', 2, 226)
@@ -22,9 +22,9 @@ parameters; :func:`load_game` registers it and loads it with parameters.
   ``-1/(sides - 1)`` (zero-sum when the sides are of one size); a draw gives 0.
 
 The game is sequential, with explicit chance (every card dealt is a chance node,
-see :mod:`interpreter.chance`) and imperfect information; actions are the rule
-file's one-card action space (:mod:`interpreter.spaces`); observation and
-information-state tensors are those of :mod:`interpreter.tensors`, and their strings
+see :mod:`interpreter.runtime.chance`) and imperfect information; actions are the rule
+file's one-card action space (:mod:`interpreter.embedding.spaces`); observation and
+information-state tensors are those of :mod:`interpreter.embedding.tensors`, and their strings
 the JSON of :meth:`State.observation` (without, resp. with, the seat's event log).
 States clone, serialize and pickle through the tricklang state's JSON.
 
@@ -57,11 +57,11 @@ from tricklang import Ruleset
 from tricklang.bounds import derive_bounds
 from tricklang.diagnostics import TrickLangError
 
+from ..state.state import State, new_game
+from . import as_ruleset
 from .modes import ModalState
 from .spaces import action_space
-from ..state.state import State, new_game
 from .tensors import tensor_layout
-from . import as_ruleset
 
 SCOPES = ("deal", "match")
 _REGISTERED: dict[str, tuple[str, Ruleset]] = {}  # short name -> (digest, ruleset)
@@ -156,7 +156,7 @@ class TrickGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type info
         self.initial = initial
         sides = initial.sides
         n = initial.player_count
-        self.lowest_wins = bool(initial.program.lowest_wins)
+        self.lowest_wins = initial.game.lowest_wins
         bounds = derive_bounds(rules)
         deck = len(initial.cards)
         per_deal = bounds.actions_per_deal
@@ -313,23 +313,17 @@ def resample(state: State, player: int, rng: random.Random) -> State:
         except TrickLangError:
             pass  # e.g. the runtime's resample does not handle this state's modes: deal afresh below
     new = state.clone()
-    prog, core = new.program, new.core
-    hidden = [z for z in range(len(core.zones)) if not prog.zone_mask(core, z) >> player & 1 and core.zones[z]]
-    cards = [c for z in hidden for c in core.zones[z]]
+    hidden = new._hidden_zones(player)
+    cards = [card for z in hidden for card in new.game.m["zone_cards"](new._c, z)]
     rng.shuffle(cards)
-    i = 0
-    for z in hidden:
-        k = len(core.zones[z])
-        core.zones[z] = cards[i:i + k]
-        i += k
-    new._legal = None
+    new._deal_hidden(hidden, cards)
     if isinstance(new, ModalState):
         new._modal = None
     return new
 
 
 class Observer:
-    """OpenSpiel's Python observer interface over :mod:`interpreter.tensors`."""
+    """OpenSpiel's Python observer interface over :mod:`interpreter.embedding.tensors`."""
 
     def __init__(self, initial: State, perfect_recall: bool) -> None:
         layout = tensor_layout(initial)

@@ -1,6 +1,6 @@
 """Any rule file as a PettingZoo AEC environment (``pip install 'tricklang[pettingzoo]'``).
 
->>> from interpreter.adapters.pettingzoo import TrickEnv
+>>> from interpreter.embedding.pettingzoo import TrickEnv
 >>> env = TrickEnv("rules/ecarte.trick")
 >>> env.reset(seed=42)
 >>> env.agent_selection, int(env.action_space("seat_1").n)
@@ -10,9 +10,9 @@
 [32, 33]
 
 Agents are ``seat_0`` ... ``seat_N-1``. Actions are the rule file's one-card action
-space (``Discrete(num_distinct_actions)``, see :mod:`interpreter.spaces`); an
+space (``Discrete(num_distinct_actions)``, see :mod:`interpreter.embedding.spaces`); an
 observation is a dict of ``observation`` (the seat's observation tensor, see
-:mod:`interpreter.tensors`) and ``action_mask`` (1 for each legal action of the seat
+:mod:`interpreter.embedding.tensors`) and ``action_mask`` (1 for each legal action of the seat
 to act, all 0 for the others). Chance is automatic and seeded by ``reset(seed=...)``.
 
 ``scope='deal'`` (default) ends the episode with the first deal, each seat rewarded
@@ -39,11 +39,10 @@ except ImportError as err:  # pragma: no cover - depends on the environment
 
 from tricklang import Ruleset
 
-from .. import modes as _modes  # noqa: F401 - registers the selection modes with new_game
-from .spaces import action_space
 from ..state.state import State, new_game
-from .tensors import tensor_layout
 from . import as_ruleset
+from .spaces import action_space
+from .tensors import tensor_layout
 
 SCOPES = ("deal", "match")
 
@@ -132,7 +131,7 @@ class TrickEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is not 
         n = g.player_count
         side_of = {p: s for s, members in enumerate(g.sides) for p in members}
         if self.scope == "deal":
-            sign = -1.0 if g.program.lowest_wins else 1.0
+            sign = -1.0 if g.game.lowest_wins else 1.0
             return [sign * g.scores[side_of[p]] for p in range(n)]
         outcome = g.outcome()
         if outcome is None or outcome.winner is None:

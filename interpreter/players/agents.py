@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from ..state.actions import Action
-from .errors import GameLimitError
+from ..errors import GameLimitError
 from ..state.state import State
 
 Agent = Callable[[State], Action]

@@ -53,7 +53,7 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .errors import GameError, ResampleError
+from ..errors import GameError, ResampleError
 from .matching import sample_matching
 
 if TYPE_CHECKING:  # the state module calls this one (State.resample): no import back
@@ -108,7 +108,7 @@ class Resampler:
     :meth:`update` reads the actions taken since (a player keeps one per match).
 
     With ``redeal_past=False`` the finished deals are kept as they really were: cheaper,
-    and enough for a player that only looks ahead (:mod:`interpreter.search`); nothing
+    and enough for a player that only looks ahead (:mod:`interpreter.players.search`); nothing
     in them bears on what is still to come.
 
     Raises:

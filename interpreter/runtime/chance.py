@@ -1,7 +1,7 @@
 """Explicit chance: shuffles, random first dealers and random moves as chance nodes.
 
 By default chance is automatic: every shuffle, first dealer and random move is derived
-from the game's seed (:mod:`interpreter.seeding`), so a state is a function of its seed
+from the game's seed (:mod:`interpreter.runtime.seeding`), so a state is a function of its seed
 and actions. In explicit mode
 (``new_game(..., chance="explicit")``) the runtime instead reads each random
 outcome from a *tape* of chance outcomes, and when the tape runs out the state is a

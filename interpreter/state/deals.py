@@ -108,10 +108,27 @@ class Deals:
             allowed = mask
         return [g.tables.codes[x] for x in g.m["in_order"](c, allowed)]
 
+    def _hidden_zones(self, seat: int) -> list[int]:
+        """The zone instances whose cards ``seat`` does not see now (and that hold cards)."""
+        g, c = self._g, self._c
+        masks = g.m["zone_masks"](c)
+        return [z for z, mask in enumerate(masks) if mask and not g.m["zmask"](c, z) >> seat & 1]
+
+    def _deal_hidden(self, zones: Sequence[int], cards: Sequence[int]) -> None:
+        """Put ``cards`` (in order) into ``zones``, each getting as many as it holds now
+        (a hypothetical deal of the cards a seat does not see: tests, samplers)."""
+        g, c = self._g, self._c
+        i = 0
+        for z in zones:
+            k = len(g.m["zone_cards"](c, z))
+            g.m["set_zone"](c, z, list(cards[i:i + k]))
+            i += k
+        self._legal = None  # type: ignore[attr-defined]
+
     def resample(self, seat: int, rng: random.Random | None = None) -> State:
         """A state that ``seat`` cannot tell from this one, with the cards hidden from it
         dealt again at random among the places they could be (see
-        :mod:`interpreter.resample`). This state is not changed.
+        :mod:`interpreter.players.resample`). This state is not changed.
 
         Raises:
             ResampleError: ``seat`` is not a seat of this game, or no consistent deal was

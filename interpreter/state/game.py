@@ -209,6 +209,12 @@ class Game:
     def name(self) -> str:
         return self.ruleset.name
 
+    @property
+    def lowest_wins(self) -> bool:
+        """Whether the lowest score wins the match (penalty points)."""
+        mt = self.ruleset.rules.match
+        return mt is not None and mt.lowest_wins
+
     def zone_label(self, z: int) -> str:
         return self.layout.instances[z].label
 

@@ -15,7 +15,7 @@ import random
 import secrets
 import warnings
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Self
 
 from tricklang import Ruleset
@@ -147,6 +147,12 @@ class State(Views, Refusals, Embedding, Deals, Saved):
     @property
     def dealer(self) -> int:
         dealer: int = self._c.dealer
+        return dealer
+
+    @property
+    def first_dealer(self) -> int:
+        """The seat that dealt the match's first deal."""
+        dealer: int = self._c.first_dealer
         return dealer
 
     @property
@@ -402,13 +408,28 @@ class State(Views, Refusals, Embedding, Deals, Saved):
             return err
         return RuleRuntimeError(f"the rules failed at run time ({type(err).__name__}: {str(err)[:200]})")
 
-    def _fresh(self, rec: bool = False) -> Any:
-        """A new core of this match, advanced to its first decision."""
+    def _fresh(self, rec: bool = False, log: Callable[[Any], list[Any]] | None = None) -> Any:
+        """A new core of this match, advanced to its first decision (or to the chance node
+        it waits at); ``log`` makes the list its events go to (given the core, before the
+        first event)."""
         c0 = self._c
         m = self._g.m
-        c = m["new_core"](c0.seed, c0.deck, c0.first_dealer, c0.table, None, c0.decks, c0.reseeds, rec)
-        m["advance"](c)
+        tape, dealer = self._begin_args()
+        c = m["make_core"](c0.seed, c0.deck, c0.table, tape, c0.decks, c0.reseeds, rec)
+        if log is not None:
+            c.log = log(c)
+        try:
+            m["begin"](c, dealer)
+            c.steps = 0
+            m["advance"](c)
+        except ChanceNeeded:
+            pass
         return c
+
+    def _begin_args(self) -> tuple[tuple[int, ...] | None, int | None]:
+        """The chance tape and first dealer a fresh core of this match starts from."""
+        dealer: int = self._c.first_dealer
+        return None, dealer
 
     def _replayed(self, rec: bool = False) -> Any:
         """A core rebuilt by replaying this state's log from the start."""

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import interpreter
 import tricklang
 from interpreter import State
-from interpreter.agents import HeuristicAgent
+from interpreter.players import HeuristicAgent
 from tricklang.explain import explain
 
 ROOT = Path(__file__).resolve().parents[2]

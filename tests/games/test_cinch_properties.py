@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import interpreter
 import tricklang
-from interpreter.agents import HeuristicAgent
+from interpreter.players import HeuristicAgent
 
 RULES = Path(__file__).resolve().parents[2] / "rules" / "cinch.trick"
 CINCH = tricklang.load(RULES)

@@ -28,7 +28,7 @@ from helpers import (
 
 import interpreter
 from interpreter import State
-from interpreter.agents import HeuristicAgent
+from interpreter.players import HeuristicAgent
 from interpreter.transcript import render
 
 SPADES = load_example("spades.trick")

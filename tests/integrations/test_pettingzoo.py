@@ -10,7 +10,7 @@ pettingzoo_test = pytest.importorskip("pettingzoo.test")
 
 import tricklang  # noqa: E402
 from interpreter import IllegalActionError  # noqa: E402
-from interpreter.adapters.pettingzoo import TrickEnv  # noqa: E402
+from interpreter.embedding.pettingzoo import TrickEnv  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 RULE_FILES = sorted([*ROOT.glob("rules/*.trick"), *ROOT.glob("examples/*.trick")])

@@ -139,11 +139,11 @@ def test_the_modes_need_their_module_when_only_the_state_module_is_imported() ->
 
     code = ("import tricklang\nfrom interpreter.state import new_game\nfrom interpreter.errors import ArgumentError\n"
             "rules = tricklang.load('ecarte')\ntry:\n    new_game(rules, selections='one_card')\n"
-            "except ArgumentError as err:\n    print(err)\nimport interpreter.modes\n"
+            "except ArgumentError as err:\n    print(err)\nimport interpreter.embedding.modes\n"
             "print(new_game(rules, selections='one_card').selections)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.splitlines() == ["selections='one_card', chance='automatic' need interpreter.modes: call "
-                                "interpreter.new_game, or import interpreter.modes first", "one_card"]
+    assert out.splitlines() == ["selections='one_card', chance='automatic' need interpreter.embedding.modes: call "
+                                "interpreter.new_game, or import interpreter.embedding.modes first", "one_card"]
 
 
 def test_a_cores_copy_has_every_slot_and_its_own_lists() -> None:

@@ -196,7 +196,7 @@ def test_a_failing_generated_deal_names_its_rule_line_and_leaves_the_state_uncha
 
 def test_the_events_of_a_generated_deal_stop_at_the_event_limit_as_one_by_one(monkeypatch: pytest.MonkeyPatch) -> None:
     from interpreter import program as program_module
-    from interpreter.events import DEALT
+    from interpreter.state.events import DEALT
 
     state = interpreter.new_game(tricklang.load("hearts"), seed=1)
     prog, core = state.program, state.core.copy()

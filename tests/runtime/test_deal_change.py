@@ -15,7 +15,7 @@ import tricklang
 from interpreter import codegen
 from interpreter import program as program_module
 from interpreter.compiler import compile_ruleset
-from interpreter.events import DEAL, DEAL_END, DEALT, SCORE, TRUMP, TURN_UP
+from interpreter.state.events import DEAL, DEAL_END, DEALT, SCORE, TRUMP, TURN_UP
 from interpreter.program import Program
 from tricklang.catalog import bundled_games
 

@@ -30,9 +30,9 @@ from hypothesis import HealthCheck, settings
 import interpreter
 import tricklang
 from interpreter import IllegalActionError, InvalidActionError, RuleRuntimeError, State
-from interpreter.agents import HeuristicAgent
+from interpreter.players import HeuristicAgent
 from interpreter.compiler import compile_ruleset
-from interpreter.events import render
+from interpreter.state.events import render
 from interpreter.harness import (
     InvariantViolationError,
     Report,

@@ -18,8 +18,8 @@ import interpreter
 import tricklang
 from interpreter import Action, GameLimitError, codegen
 from interpreter.compiler import compile_ruleset
-from interpreter.events import CHOICE, SELECT, TRICK
-from interpreter.legal import LegalActions, PlayedCards, randbelow
+from interpreter.state.events import CHOICE, SELECT, TRICK
+from interpreter.state.legal import LegalActions, PlayedCards, randbelow
 from interpreter.program import Program
 from tricklang.catalog import bundled_games
 

@@ -19,7 +19,7 @@ import pytest
 
 import interpreter
 import tricklang
-from interpreter.agents import make_agent, play_match
+from interpreter.players import make_agent, play_match
 from interpreter.errors import RecordError
 from interpreter.record import RECORD_FORMAT, Record, rebuild
 

@@ -1,4 +1,4 @@
-"""The randomness a seed gives (interpreter.seeding): each deal's pack, the first dealer
+"""The randomness a seed gives (interpreter.runtime.seeding): each deal's pack, the first dealer
 and the random remedies, derived from SHAKE-256 of a text key, the same on every machine,
 each deal on its own."""
 
@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import interpreter
 import tricklang
 from interpreter import seeding
-from interpreter.agents import RandomAgent
+from interpreter.players import RandomAgent
 
 ECARTE = tricklang.load("rules/ecarte.trick")
 

@@ -1,13 +1,14 @@
-"""Adapters to game-AI libraries, installed as optional extras.
+"""Embedding the runtime in game-AI tools: a fixed action space of integer ids
+(:mod:`.spaces`), observation tensors (:mod:`.tensors`), the one-card selection and
+explicit chance modes (:mod:`.modes`), and adapters installed as optional extras:
 
-* :mod:`interpreter.adapters.openspiel` (``pip install 'tricklang[openspiel]'``): any
+* :mod:`interpreter.embedding.openspiel` (``pip install 'tricklang[openspiel]'``): any
   rule file as a registered ``pyspiel`` game;
-* :mod:`interpreter.adapters.pettingzoo` (``pip install 'tricklang[pettingzoo]'``): any
+* :mod:`interpreter.embedding.pettingzoo` (``pip install 'tricklang[pettingzoo]'``): any
   rule file as a PettingZoo AEC environment.
 
 Both play in one-card selection mode (a small action space) and, for OpenSpiel,
-explicit chance; see :mod:`interpreter.spaces`, :mod:`interpreter.modes` and
-:mod:`interpreter.tensors`.
+explicit chance.
 """
 
 from __future__ import annotations
