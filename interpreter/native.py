@@ -7,12 +7,10 @@ For example (a build is tested in ``tests/integrations/test_native.py``, not her
     build.cached, build.path.name                   # (False, 'tricklang_native_<digest>.cpython-311-...so')
 
 From then on every new game of that ruleset and its options in this process (and every
-state rebuilt from a record of it) runs the compiled module: the same functions, the
-same draws and the same results as the Python module, about 1.4 times as fast by
-:meth:`~interpreter.State.playout`. Only the generated module is compiled, and the
-packs' order (``native_pack.pyx``: the same lists as :func:`interpreter.runtime.seeding.deal_order`,
-sorted in C; built once and cached like the modules); the State, the program's generic
-instructions and the closure compiler stay Python.
+state rebuilt from a record of it) runs the compiled module: the same source as the
+Python module (:mod:`interpreter.codegen` writes it typed for Cython's pure-Python mode,
+with a ``.pxd`` that types the core), the same draws and the same results. The state
+(:mod:`interpreter.state`) stays Python and calls the module's functions.
 
 What it needs: Cython and setuptools (``pip install 'tricklang[native]'``) and the C
 compiler Python was built with. A build takes about half a minute for Écarté (gcc
@@ -21,17 +19,17 @@ check cache's folder (:func:`tricklang.checkcache.cache_dir`, under ``native/``)
 by the SHA-256 of the rules and options, the generated source, tricklang's and Python's
 versions and the build settings; with the cache off, each process builds its own in a temporary folder.
 
-Rule files are untrusted; the generated source is made as for the Python module (no text
-of the rule file in it but ``repr`` of ints), and before it is compiled every global
-name it reads is checked to be one it defines, one handed to it, or one of the builtins
-the Python module is given (:data:`interpreter.codegen.BUILTINS`), and no attribute it
-reads is a dunder. A cached extension is loaded only from a folder and a file that
-belong to this user and that no one else may write; any other is built again.
+Rule files are untrusted; the generated source holds no text of the rule file (only our
+identifiers and ints), and before it is compiled every global name it reads is checked
+to be one it defines or imports, or a builtin, and no attribute it reads is a dunder. A
+cached extension is loaded only from a folder and a file that belong to this user and
+that no one else may write; any other is built again.
 """
 
 from __future__ import annotations
 
 import ast
+import builtins
 import contextlib
 import hashlib
 import importlib.machinery
@@ -55,9 +53,9 @@ import tricklang
 from tricklang import Ruleset
 from tricklang.checkcache import cache_dir
 
-from . import codegen, compiler, seeding
+from .codegen import generate
 from .errors import ArgumentError, GameError
-from .program import Program
+from .state.game import use_module
 
 FORMAT = 1
 """Bumped whenever how a module is built or loaded changes (it is part of the key)."""
@@ -83,10 +81,8 @@ let go (an extension module cannot be loaded twice)."""
 _BUILD_SCRIPT = """
 import json, sys
 from Cython.Build import cythonize
-from Cython.Compiler import Options
 from setuptools import Extension
 from setuptools.dist import Distribution
-Options.error_on_unknown_names = False  # the names handed to the module at load time
 source, folder, name, directives = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
 try:
     ext = Extension(name, [source], extra_compile_args=sys.argv[5:])
@@ -121,17 +117,14 @@ class NativeBuild:
     seconds: float
 
 
-_BUILDS: dict[int, NativeBuild] = {}
-"""The build of each pinned program (by ``id``: pinned programs live as long as the process)."""
-
-_PACK: list[Any] = []
-"""The packs' order in C, once loaded (:func:`_pack_order`)."""
+_BUILDS: dict[tuple[str, str], NativeBuild] = {}
+"""The build in use for each ruleset (its digest and options)."""
 
 _NAMES: set[str] = set()
 """The extensions loaded in this process (one load each: :func:`_load`)."""
 
-_LOADED: dict[str, Program] = {}
-"""The program each loaded extension serves (an extension is loaded once a process)."""
+_LOADED: dict[str, tuple[Any, NativeBuild]] = {}
+"""Each loaded extension (an extension is loaded once a process) and its build."""
 
 
 def unavailable() -> str | None:
@@ -161,37 +154,24 @@ def accelerate(ruleset: Ruleset, *, timeout: float = TIMEOUT) -> NativeBuild:
         raise TypeError(f"accelerate() takes a Ruleset (from tricklang.load), not {type(ruleset).__name__}")
     if type(timeout) not in (int, float) or not 0 < timeout < float("inf"):
         raise ArgumentError(f"timeout must be a positive number of seconds, not {timeout!r}")
-    if not codegen.ENABLED:
-        raise NativeBuildError("generated code is switched off (interpreter.codegen.ENABLED)")
-    prog = compiler.pinned(ruleset)
-    if prog is not None:
-        return _BUILDS[id(prog)]
+    key = (ruleset.digest, repr(sorted(ruleset.options.items())))
+    if key in _BUILDS:
+        return _BUILDS[key]
     why = unavailable()
     if why is not None:
         raise NativeBuildError(f"native builds need Cython, setuptools and a C compiler: {why}")
-    if compiler.pinned_count() >= MAX_NATIVE:
+    if len(_BUILDS) >= MAX_NATIVE:
         raise NativeBuildError(f"at most {MAX_NATIVE} rulesets (with their options) can be native in one process")
-    prog = compiler.compile_bare(ruleset)
-    gen = codegen.generate(prog)
-    check_source(gen.source, set(gen.namespace))
-    # The rules and options are part of the name: rule files that differ only where the
-    # module is handed objects (labels, laws, expressions left to the closure compiler)
-    # give the same source, and each needs its own module and program.
-    rules = f"{ruleset.digest} {sorted(ruleset.options.items())!r}\n"
-    name = module_name(rules + gen.source)
-    same = _LOADED.get(name)
-    if same is not None:  # the same rules and options under another path
-        compiler.pin(ruleset, same)
-        return _BUILDS[id(same)]
-    namespace = dict(gen.namespace)
-    if namespace.get("z_deal_order") is seeding.deal_order:  # the packs, in C too
-        namespace["z_deal_order"] = _pack_order(timeout)
-    build, ns = _built(gen.source, name, ".py", namespace, timeout)
-    codegen.bind(prog, gen, ns)
-    compiler.pin(ruleset, prog)
-    _LOADED[name] = prog
-    _BUILDS[id(prog)] = build
-    return build
+    gen = generate(ruleset)
+    check_source(gen.source)
+    name = module_name(gen.source + "\0" + gen.pxd)
+    found = _LOADED.get(name)
+    if found is None:
+        build, module = _built(gen.source, gen.pxd, name, timeout)
+        _LOADED[name] = found = (module, build)
+    use_module(ruleset, found[0])
+    _BUILDS[key] = found[1]
+    return found[1]
 
 
 def module_name(source: str, prefix: str = "tricklang_native_") -> str:
@@ -202,10 +182,9 @@ def module_name(source: str, prefix: str = "tricklang_native_") -> str:
     return prefix + hashlib.sha256(head.encode() + b"\0" + source.encode()).hexdigest()[:32]
 
 
-def check_source(source: str, given: set[str]) -> None:
+def check_source(source: str) -> None:
     """Check generated source before it is compiled: every global name it reads is
-    defined by it, in ``given`` (the names handed to it) or one of
-    :data:`interpreter.codegen.BUILTINS`, and no attribute it reads is a dunder.
+    defined or imported by it, or a builtin, and no attribute it reads is a dunder.
 
     Raises:
         NativeBuildError: a name or attribute that may not be there (a bug of the generator).
@@ -216,11 +195,11 @@ def check_source(source: str, given: set[str]) -> None:
     tables = [top]
     while tables:
         table = tables.pop()
-        for s in table.get_symbols():
-            if s.is_global() or (table is top and s.is_referenced()):
-                read.add(s.get_name())
+        for sym in table.get_symbols():
+            if sym.is_global() or (table is top and sym.is_referenced()):
+                read.add(sym.get_name())
         tables.extend(table.get_children())
-    allowed = defined | given | set(codegen.BUILTINS)
+    allowed = defined | set(vars(builtins))
     stray = sorted(n for n in read if n not in allowed or n.startswith("__"))
     if stray:
         raise NativeBuildError(f"the generated source reads names it may not: {', '.join(stray[:5])}")
@@ -236,10 +215,9 @@ def _cython_version() -> str:
         return "none"
 
 
-def _built(source: str, name: str, kind: str, namespace: dict[str, Any],
-           timeout: float) -> tuple[NativeBuild, dict[str, Any]]:
-    """The extension ``name`` of ``source`` (a ``kind`` file: ``.py``, ``.pyx``), from the
-    cache or built; and its namespace, loaded with ``namespace``'s objects handed to it.
+def _built(source: str, pxd: str, name: str, timeout: float) -> tuple[NativeBuild, Any]:
+    """The extension ``name`` of ``source`` (typed by ``pxd``), from the cache or built; and
+    the loaded module.
 
     Raises:
         NativeBuildError: as :func:`accelerate`.
@@ -250,7 +228,7 @@ def _built(source: str, name: str, kind: str, namespace: dict[str, Any],
         path = folder / (name + suffix)
         if _trusted(path):
             try:
-                loaded = _load(path, name, namespace)
+                loaded = _load(path, name)
                 with contextlib.suppress(OSError):
                     os.utime(path)  # (recently used: kept longest)
                 return NativeBuild(path, name, True, 0.0), loaded
@@ -259,16 +237,16 @@ def _built(source: str, name: str, kind: str, namespace: dict[str, Any],
     start = time.monotonic()
     work = Path(tempfile.mkdtemp(prefix="build-", dir=folder))
     try:
-        built = _compile(source, work, name + kind, timeout)
+        built = _compile(source, pxd, work, name, timeout)
         if folder is None:  # no cache: the build's folder goes once the extension is loaded
-            loaded = _load(built, name, namespace)
+            loaded = _load(built, name)
             return NativeBuild(built, name, False, time.monotonic() - start), loaded
         path = folder / (name + suffix)
         os.replace(built, path)  # (atomic: a concurrent build of the same module writes the same file)
     finally:  # (a loaded extension's file may go: the process keeps it mapped)
         shutil.rmtree(work, ignore_errors=True)
     _prune(folder, keep=path)
-    return NativeBuild(path, name, False, time.monotonic() - start), _load(path, name, namespace)
+    return NativeBuild(path, name, False, time.monotonic() - start), _load(path, name)
 
 
 def _prune(folder: Path, keep: Path) -> None:
@@ -284,21 +262,6 @@ def _prune(folder: Path, keep: Path) -> None:
             old.unlink()
         except OSError:
             pass
-
-
-def _pack_order(timeout: float) -> Any:
-    """The packs' order in C (``native_pack.pyx``, built once and cached like the rules'
-    modules): a function that gives exactly :func:`interpreter.runtime.seeding.deal_order`'s lists.
-
-    Raises:
-        NativeBuildError: as :func:`accelerate`.
-    """
-    if not _PACK:
-        source = (Path(__file__).parent / "native_pack.pyx").read_text(encoding="utf-8")
-        _, ns = _built(source, module_name(source, "tricklang_native_pack_"), ".pyx", {}, timeout)
-        ns["FALLBACK"] = seeding.deal_order
-        _PACK.append(ns["deal_order"])
-    return _PACK[0]
 
 
 def _folder() -> Path | None:
@@ -331,19 +294,20 @@ def _trusted(path: Path) -> bool:
     return _owned(path, stat.S_ISREG)
 
 
-def _compile(source: str, work: Path, file: str, timeout: float) -> Path:
-    """Cython and the C compiler, in a child process, on ``source`` written to ``work`` as
-    ``file``; returns the extension built in ``work``.
+def _compile(source: str, pxd: str, work: Path, name: str, timeout: float) -> Path:
+    """Cython and the C compiler, in a child process (with a memory limit), on ``source``
+    and its ``pxd`` written to ``work`` as module ``name``; returns the extension built.
 
     Raises:
         NativeBuildError: the build failed or took more than ``timeout`` seconds.
     """
-    module = work / file
+    module = work / (name + ".py")
     module.write_text(source, encoding="utf-8")
-    name = module.stem
+    (work / (name + ".pxd")).write_text(pxd, encoding="utf-8")
     command = [sys.executable, "-c", _BUILD_SCRIPT, str(module), str(work), name, json.dumps(DIRECTIVES), *CFLAGS]
     try:
-        done = subprocess.run(command, cwd=work, capture_output=True, text=True, timeout=timeout, check=False)
+        done = subprocess.run(command, cwd=work, capture_output=True, text=True, timeout=timeout, check=False,
+                              preexec_fn=_limit_memory if hasattr(os, "fork") else None)  # noqa: PLW1509
     except subprocess.TimeoutExpired:
         raise NativeBuildError(f"the native build took more than {timeout:g} s") from None
     except OSError as err:
@@ -356,23 +320,31 @@ def _compile(source: str, work: Path, file: str, timeout: float) -> Path:
     return built[0]
 
 
-def _load(path: Path, name: str, namespace: dict[str, Any]) -> dict[str, Any]:
-    """Load the extension (not into ``sys.modules``), with ``namespace``'s objects handed
-    to it first; returns its namespace.
+MAX_BUILD_MEMORY = 4 << 30
+"""Bytes of address space a build's child process may use."""
+
+
+def _limit_memory() -> None:  # pragma: no cover - runs in the child
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (MAX_BUILD_MEMORY, MAX_BUILD_MEMORY))
+
+
+def _load(path: Path, name: str) -> Any:
+    """Load the extension (not into ``sys.modules``); returns the module.
 
     Raises:
         NativeBuildError: it cannot be loaded.
     """
-    if name in _NAMES:  # (a second load would give the first module, its objects replaced)
+    if name in _NAMES:  # (a second load would give the first module)
         raise NativeBuildError(f"the native module {name} is loaded already in this process")
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise NativeBuildError(f"cannot load the native module {path}")
     try:
         module = importlib.util.module_from_spec(spec)
-        module.__dict__.update(namespace)
         spec.loader.exec_module(module)
     except (ImportError, OSError) as err:
         raise NativeBuildError(f"cannot load the native module {path}: {err}") from None
     _NAMES.add(name)
-    return module.__dict__
+    return module

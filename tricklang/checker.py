@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from . import model as m
+from .budget import MAX_TABLE_BYTES, patterns_in, table_bytes
 from .check_statements import MAX_CARDS, StatementChecker
 from .diagnostics import Diagnostic, origin
 from .types import (
@@ -190,6 +191,9 @@ class Checker:
             self.error("limit-exceeded", f"the deck has {len(d.suits)} suits; at most {MAX_SUITS} are allowed", d.span)
         if len(d.suits) * len(d.ranks) > MAX_CARDS:
             self.error("limit-exceeded", f"the deck would have {len(d.suits) * len(d.ranks)} cards; at most {MAX_CARDS} are allowed", d.span)
+        elif table_bytes(len(d.suits), len(d.ranks), patterns_in(self.rules)) > MAX_TABLE_BYTES:
+            self.error("limit-exceeded", f"the card tables of this deck and its {patterns_in(self.rules)} card patterns "
+                       f"would take more than {MAX_TABLE_BYTES // 1_000_000} MB", d.span)
         if d.trump_ranks is not None:
             for item in d.trump_ranks:
                 if isinstance(item, str):

@@ -155,12 +155,12 @@ def select(gen: CodeGenerator, st: m.Node, verb: str, player: m.Expr, count: m.C
         w.line(f"lo = {bounds[0]}")
         w.line(f"hi = {bounds[1]}")
     else:
-        assert count is not None
+        assert count is not None  # pragma: no cover - checked
         if count.kind == "exact":
             w.line(f"lo = {ex.expr(count.low)}")
             w.line("hi = lo")
         elif count.kind == "range":
-            assert count.high is not None
+            assert count.high is not None  # pragma: no cover - checked
             w.line(f"lo = {ex.expr(count.low)}")
             w.line(f"hi = {ex.expr(count.high)}")
         elif count.kind == "at_least":

@@ -243,7 +243,7 @@ class CodeGenerator(Visitor[bool]):
 
     # ------------------------------------------------------------ statements that never wait
     def generic_visit(self, node: m.Node, *args: Any) -> bool:
-        raise TypeError(f"the code generator cannot compile {type(node).__name__} (line {self.line})")
+        raise TypeError(f"the code generator cannot compile {type(node).__name__} (line {self.line})")  # pragma: no cover - checked
 
     def visit_Pass(self, st: m.Pass, w: Writer) -> bool:
         return True
@@ -458,11 +458,11 @@ class CodeGenerator(Visitor[bool]):
     def visit_SetTrump(self, st: m.SetTrump, w: Writer) -> bool:
         lay = self.lay
         if st.source == "zone":
-            assert st.zone is not None
+            assert st.zone is not None  # pragma: no cover - checked
             fault = lay.fault(f"line {st.span.line}: 'trump is suit of' an empty zone")
             w.line(f"s = _top_suit(c, {self.ex.zone(st.zone)}, {lit(fault)})")
         elif st.source == "fixed":
-            assert st.suit is not None
+            assert st.suit is not None  # pragma: no cover - checked
             w.line(f"s = {lit(lay.tables.suit_names.index(st.suit))}")
         else:
             w.line("s = -1")
@@ -530,7 +530,7 @@ class CodeGenerator(Visitor[bool]):
         if st.mode == "all":
             w.line("moved = cand")
         else:
-            assert st.amount is not None
+            assert st.amount is not None  # pragma: no cover - checked
             w.line(f"k = max(0, min({ex.expr(st.amount)}, len(cand)))")
             if st.mode == "top":
                 w.line("moved = cand[len(cand) - k:][::-1] if k else []")

@@ -17,6 +17,7 @@ from typing import Any
 
 from tricklang import Ruleset
 from tricklang import model as m
+from tricklang.budget import MAX_TABLE_BYTES, patterns_in, table_bytes
 from tricklang.deck import NO_TRUMP, CardModel
 from tricklang.walk import Unknown, Value, fold, statements_of
 
@@ -26,9 +27,6 @@ MAX_NUMBER = 10**18 - 1
 UNSET = -(2**63)
 """A variable slot that was never given a value."""
 
-MAX_TABLE_ENTRIES = 1_500_000
-"""The most card-table entries (masks, strengths) a generated module may hold; a rule file
-that needs more is refused with GameLimitError before any table is built."""
 
 
 @dataclass
@@ -169,17 +167,19 @@ class Layout:
 
     # ------------------------------------------------------------ budget
     def _check_table_budget(self) -> None:
-        """Refuse decks whose card tables would not fit (a hostile rule file).
+        """Refuse rule files whose card tables would be too large (the checker refuses
+        them first, ``limit-exceeded``: see :mod:`tricklang.budget`).
 
         Raises:
-            GameLimitError: the tables would hold more than :data:`MAX_TABLE_ENTRIES` entries.
+            GameLimitError: the tables would take more than ``MAX_TABLE_BYTES``.
         """
         from ..errors import GameLimitError
 
-        entries = self.nt * self.ns * self.nc * (2 if self.wide else 1) + self.nt * self.nc * 4
-        if entries > MAX_TABLE_ENTRIES:
-            raise GameLimitError(f"the deck of {self.nc} cards in {self.ns} suits needs {entries:,} card-table "
-                                 f"entries, more than the {MAX_TABLE_ENTRIES:,} a game may have")
+        assert self.rules.deck is not None  # pragma: no cover - checked
+        size = table_bytes(self.ns, len(self.rules.deck.ranks), patterns_in(self.rules))
+        if size > MAX_TABLE_BYTES:  # pragma: no cover - checked (limit-exceeded)
+            raise GameLimitError(f"the card tables of this rule file would take {size:,} bytes, "
+                                 f"more than the {MAX_TABLE_BYTES:,} a game may have")
 
     # ------------------------------------------------------------ zones
     def _zones(self, rules: m.RuleFile) -> None:

@@ -124,7 +124,7 @@ def table(w: Writer, name: str, ctype: str, values: list[int], wide: bool = Fals
     """A module-level table: a C array in a native build (a Python tuple when its values
     may be wider than 64 bits)."""
     if wide:
-        w.line(f"{name} = cython.declare(tuple, ({', '.join(lit(v) for v in values)},))")
+        w.line(f"{name} = cython.declare(tuple, ({''.join(lit(v) + ', ' for v in values)}))")
     else:
         w.line(f"{name} = cython.declare({ctype}[{lit(max(1, len(values)))}], {ints(values or [0])})")
 
@@ -143,15 +143,18 @@ def tables(gen: CodeGenerator, w: Writer) -> None:
     suits = lay.suit_masks()
     table(w, "SUITS", mask, [suits[ti][s] for ti in range(nt) for s in range(ns)], wide)
     table(w, "TRUMPS", mask, lay.trump_masks(), wide)
-    power = [t.power[ti][led][c] for ti in range(nt) for led in range(ns) for c in range(nc)]
-    table(w, "POWER", "cython.int", power)
-    above = []
-    for ti in range(nt):
-        for led in range(ns):
-            row = t.power[ti][led]
-            for c in range(nc):
-                above.append(sum(1 << x for x in range(nc) if row[x] > row[c]))
-    table(w, "ABOVE_CARD", mask, above, wide)
+    if not wide:  # how strongly each card plays to a trick, and the cards above it
+        power = [t.power[ti][led][c] for ti in range(nt) for led in range(ns) for c in range(nc)]
+        table(w, "POWER", "cython.int", power)
+        above = []
+        for ti in range(nt):
+            for led in range(ns):
+                row = t.power[ti][led]
+                for c in range(nc):
+                    above.append(sum(1 << x for x in range(nc) if row[x] > row[c]))
+        table(w, "ABOVE_CARD", mask, above)
+    table(w, "TSTRENGTH", "cython.int", [t.trump_strength[ti][c] for ti in range(nt) for c in range(nc)])
+    table(w, "PLAIN", "cython.int", t.plain)
     order = lay.trump_order()
     starts = [0]
     flat: list[int] = []

@@ -27,6 +27,34 @@ def _low(m: MASK) -> cython.int:
     return (m & -m).bit_length() - 1
 
 
+@cython.cfunc
+@cython.inline
+def _power(ti: cython.int, led: cython.int, card: cython.int) -> cython.int:
+    """How strongly a card plays to a trick led in suit ``led`` under order index ``ti``:
+    trumps above the suit led, other cards 0."""
+    if not WIDE:
+        return POWER[(ti * NS + led) * NC + card]
+    s: cython.int = EFF[ti * NC + card]
+    if ti < NS and s == ti:
+        return 1000 + TSTRENGTH[ti * NC + card]
+    return PLAIN[card] if s == led else 0
+
+
+def _above(c: Core, allowed: MASK, base: cython.int, led: cython.int, best: cython.int) -> MASK:
+    """The cards of ``allowed`` that beat ``best`` in the trick."""
+    if not WIDE:
+        return ABOVE_CARD[base + best]
+    top: cython.int = _power(c.ti, led, best)
+    out: MASK = 0
+    m: MASK = allowed
+    while m:
+        k: cython.int = _low(m)
+        if _power(c.ti, led, k) > top:
+            out |= BIT[k]
+        m ^= BIT[k]
+    return out
+
+
 def _var(x: cython.longlong, f: cython.int) -> cython.longlong:
     if x == UNSET:
         raise Fault(f)

@@ -244,13 +244,19 @@ def _allowed(gen: CodeGenerator, f: Writer, d: int, obligations: list[tuple[m.Ob
                     f.line("base = (ti * NS + led) * NC")
                     f.line("bc = c.tr_c[0]")
                     f.line("for i in range(1, c.tr_n):")
-                    f.line("    if POWER[base + c.tr_c[i]] > POWER[base + bc]:")
+                    f.line(f"    if {power(gen, 'c.tr_c[i]')} > {power(gen, 'bc')}:")
                     f.line("        bc = c.tr_c[i]")
-                    f.line("m = allowed & ABOVE_CARD[base + bc]")
+                    f.line("m = allowed & _above(c, allowed, base, led, bc)")
                     f.line("if m and m != allowed:")
                     f.line("    allowed = m")
                     f.line(f"    why |= {lit(WHY[kind])}")
         f.line(f"return {'why' if why else 'allowed'}")
+
+
+def power(gen: CodeGenerator, card: str) -> str:
+    """How strongly ``card`` plays to the trick (``ti``, ``led`` and ``base`` in scope): a
+    table for a pack of at most 64 cards, worked out from smaller tables beyond."""
+    return f"_power(ti, led, {card})" if gen.lay.wide else f"POWER[base + {card}]"
 
 
 def _declarations(gen: CodeGenerator, f: Writer, d: int, decls: list[tuple[m.Declaration, str | bool, int]],
@@ -341,8 +347,7 @@ def _effects(gen: CodeGenerator, w: Writer, stmts: tuple[m.Statement, ...], cite
         elif isinstance(st, m.Pass):
             continue
         else:
-            fault = gen.lay.fault(f"line {st.span.line}: a declaration may only score, set variables or test conditions")
-            w.line(f"_fail({lit(fault)})")
+            raise TypeError(f"line {st.span.line}: a declaration may only score, set variables or test conditions")
 
 
 def _play(gen: CodeGenerator, f: Writer, dp: DecisionPoint, obligations: list[tuple[m.Obligation, str | bool]]) -> None:
@@ -381,13 +386,14 @@ def _finish(gen: CodeGenerator, f: Writer, d: int) -> None:
     with f.block(f"def finish_{d}(c: Core) -> None:"):
         f.line("ti = c.ti")
         f.line("n = c.tr_n")
-        f.line("base = (ti * NS + EFF[ti * NC + c.tr_c[0]]) * NC")
+        f.line("led = EFF[ti * NC + c.tr_c[0]]")
+        f.line("base = (ti * NS + led) * NC")
         f.line("best = 0")
-        f.line("top = POWER[base + c.tr_c[0]]")
+        f.line(f"top = {power(gen, 'c.tr_c[0]')}")
         f.line("for i in range(1, n):")
-        f.line("    if POWER[base + c.tr_c[i]] > top:")
+        f.line(f"    if {power(gen, 'c.tr_c[i]')} > top:")
         f.line("        best = i")
-        f.line("        top = POWER[base + c.tr_c[i]]")
+        f.line(f"        top = {power(gen, 'c.tr_c[i]')}")
         f.line("winner = c.tr_p[best]")
         f.line("cards = 0")
         if won is not None:

@@ -30,7 +30,7 @@ def lit(value: int | bool) -> str:
     if type(value) is bool:
         return "True" if value else "False"
     if type(value) is not int:
-        raise TypeError(f"only ints are written into generated source, not {type(value).__name__}")
+        raise TypeError(f"only ints are written into generated source, not {type(value).__name__}")  # pragma: no cover - a bug
     return repr(value)
 
 
@@ -42,7 +42,7 @@ def ints(values: Iterable[int]) -> str:
 def ident(name: str) -> str:
     """``name``, checked to be an identifier the generator made."""
     if not _IDENT.match(name):
-        raise ValueError(f"not an identifier: {name!r}")
+        raise ValueError(f"not an identifier: {name!r}")  # pragma: no cover - a bug of the generator
     return name
 
 
@@ -55,7 +55,7 @@ class Writer:
 
     def line(self, text: str = "") -> None:
         if not _SAFE_LINE.match(text):
-            raise ValueError(f"generated source must be printable ASCII: {text[:80]!r}")
+            raise ValueError(f"generated source must be printable ASCII: {text[:80]!r}")  # pragma: no cover - a bug
         self.lines.append("    " * self.level + text if text else "")
 
     def comment(self, text: str) -> None:

@@ -159,6 +159,7 @@ class ModalState(State):
         c0 = self._c
         m = self._g.m
         self._resume = (None, None)
+        self._rec = None
         c = m["make_core"](c0.seed, c0.deck, c0.table, tuple(self._tape) if self._explicit else None, None, None,
                            False)
         self._c = c
@@ -173,6 +174,10 @@ class ModalState(State):
 
     def _begin_args(self) -> tuple[tuple[int, ...] | None, int | None]:
         return (tuple(self._tape) if self._explicit else None), self._dealer
+
+    def _before_replay(self, c: Any) -> None:
+        if self._explicit:
+            c.tape = tuple(self._tape)
 
     def _chance_actions(self) -> tuple[Action, ...]:
         req = self._request

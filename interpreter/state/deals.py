@@ -123,6 +123,15 @@ class Deals:
             k = len(g.m["zone_cards"](c, z))
             g.m["set_zone"](c, z, list(cards[i:i + k]))
             i += k
+        self._refresh()
+
+    def _refresh(self) -> None:
+        """Ask the decision pending again, after its cards were changed in place (what may
+        be chosen depends on them)."""
+        c = self._c
+        if not c.terminal:
+            c.steps = 0
+            self._g.m["advance"](c)
         self._legal = None  # type: ignore[attr-defined]
 
     def resample(self, seat: int, rng: random.Random | None = None) -> State:

@@ -215,6 +215,12 @@ class Game:
         mt = self.ruleset.rules.match
         return mt is not None and mt.lowest_wins
 
+    @cached_property
+    def zones(self) -> list[tuple[str, int | None]]:
+        """Every zone instance as ``(name, owner)``: the owner is a seat or a side for a
+        zone declared per player or per side, None for a shared zone (``State.zone`` reads them)."""
+        return [(inst.zone.name, None if inst.zone.kind == "shared" else inst.owner) for inst in self.layout.instances]
+
     def zone_label(self, z: int) -> str:
         return self.layout.instances[z].label
 

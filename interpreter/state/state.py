@@ -68,8 +68,8 @@ class Recorder:
         log = state._log
         if self.n >= len(log):
             return
-        g = state._g
         c = self.core
+        state._before_replay(c)
         for key in log[self.n:]:
             self.actors.append(c.actor)
             self.texts.append(state._text_of(c, key))
@@ -148,6 +148,12 @@ class State(Views, Refusals, Embedding, Deals, Saved):
     def dealer(self) -> int:
         dealer: int = self._c.dealer
         return dealer
+
+    @property
+    def leader(self) -> int | None:
+        """The seat that led, or is to lead, the trick in progress (None outside trick play)."""
+        c = self._c
+        return c.tr_leader if c.tr_active else None
 
     @property
     def first_dealer(self) -> int:
@@ -425,6 +431,9 @@ class State(Views, Refusals, Embedding, Deals, Saved):
         except ChanceNeeded:
             pass
         return c
+
+    def _before_replay(self, c: Any) -> None:
+        """Prepare a core that replays this state's log (a modal state hands it its tape)."""
 
     def _begin_args(self) -> tuple[tuple[int, ...] | None, int | None]:
         """The chance tape and first dealer a fresh core of this match starts from."""

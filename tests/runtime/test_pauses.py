@@ -98,7 +98,7 @@ def test_table_ids_extend_the_strict_ids_with_the_referees_continue() -> None:
     assert table.legal_action_ids()[-1] == paused.size - 1 and table.action_from_id(paused.size - 1).text == "continue"
     table.apply_id(paused.size - 1)
     assert table.phase == "play"
-    assert ActionSpace(rules, strict.program, "one_card").blocks == plain.blocks
+    assert ActionSpace(rules, strict.game, "one_card").blocks == plain.blocks
 
 
 def test_the_tensors_at_a_pause_keep_the_strict_layout_with_no_decision_kind_set() -> None:

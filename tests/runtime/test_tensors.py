@@ -10,7 +10,7 @@ import pytest
 import interpreter
 import tricklang
 from interpreter import GameError, State
-from interpreter import tensors as tz
+from interpreter.embedding import tensors as tz
 from interpreter.harness import check_invariants
 
 ROOT = Path(__file__).resolve().parents[2]
