@@ -1,4 +1,11 @@
-"""Readable transcripts of a game, rendered from its event log."""
+"""Readable transcripts of a game, rendered from its event log.
+
+A transcript shows what players at a table would see announced: the moves into and out
+of a zone the rule file marks ``bookkeeping`` (and cuts of it), and the changes of a
+``bookkeeping`` counter, are not printed; tricks are numbered within each deal (a
+one-trick ``tricks`` statement in a loop prints trick 1, 2, 3...), and again from 1 when
+the tricks are replayed. The events themselves (``State.events``) are unchanged.
+"""
 
 from __future__ import annotations
 
@@ -39,9 +46,46 @@ def lines(state: State, player: int | None = None) -> list[str]:
     opts = ", ".join(f"{k}={v}" for k, v in state.ruleset.options.items())
     if opts:
         out.append(f"options: {opts}")
-    for e in state.events(player):
+    return out + shown_lines(state, state.events(player))
+
+
+def shown_lines(state: State, events: list[Event], start: int = 0) -> list[str]:
+    """The transcript lines of ``events[start:]``, with the tricks numbered within their
+    deal (counting from the deal's first event, which may lie before ``start``) and the
+    bookkeeping zones' moves and counters left out (see the module docstring)."""
+    rules = state.ruleset.rules
+    quiet_zones = frozenset(z.name for z in rules.zones if z.bookkeeping)
+    quiet_counters = frozenset(c.name for c in rules.counters if c.bookkeeping)
+    out: list[str] = []
+    trick = 0
+    for index, e in enumerate(events):
+        kind = e["type"]
+        if kind in ("deal", "replay"):
+            trick = 0
+        elif kind == "trick":
+            trick += 1
+            e = {**e, "trick": trick}
+        if index < start or _bookkeeping(e, quiet_zones, quiet_counters):
+            continue
         out.extend(event_lines(state, e))
     return out
+
+
+def _zone_name(shown: object) -> str:
+    """The zone an event names (``hand of seat 2`` -> ``hand``)."""
+    return str(shown).split(" ", 1)[0]
+
+
+def _bookkeeping(e: Event, zones: frozenset[str], counters: frozenset[str]) -> bool:
+    """Whether an event is the rule file's bookkeeping, which a transcript leaves out."""
+    kind = e["type"]
+    if kind == "move":
+        return _zone_name(e.get("from")) in zones or _zone_name(e.get("to")) in zones
+    if kind == "cut":
+        return _zone_name(e.get("zone")) in zones
+    if kind == "counter":
+        return e.get("counter") in counters
+    return False
 
 
 Event = dict[str, Any]

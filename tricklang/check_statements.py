@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from . import model as m
 from .types import ANY, BOOL, CARD, INT, PLAYER, SIDE, SUIT, ZONE, Scope, Type, describe
 from .walk import Visitor, statements
-from .words import RESERVED_WORDS
+from .words import RESERVED_WORDS, statement_words
 
 if TYPE_CHECKING:
     from .checker import Checker
@@ -270,7 +270,7 @@ class StatementChecker(Visitor[None]):
         for st in statements(body):
             builtin = st.name if isinstance(st, m.Let) and st.rebind and st.name in ASSIGNABLE_BUILTINS else ""
             if not isinstance(st, (m.Score, m.Let, m.If, m.Pass)) or builtin:
-                what = f"'set {builtin}'" if builtin else f"'{type(st).__name__.lower()}'"
+                what = f"'set {builtin}'" if builtin else f"'{statement_words(st)}'"
                 self.c.error("bad-declaration-body", f"a declaration may only score, set variables or test conditions, "
                              f"not {what}", st.span, "do it in the deal, after the tricks, reading a variable the declaration sets")
 
@@ -281,7 +281,10 @@ class StatementChecker(Visitor[None]):
         if st.name not in self.c.variables:
             self.c.error("undefined-name", f"'set {st.name}' before any 'let {st.name} = ...'", st.span)
         elif st.name in self.c.env:
-            self.c.error("duplicate-name", f"variable '{st.name}' shadows a name already defined", st.span)
+            if st.name not in self.c.shadowing_reported:  # once, not at every `set` of it
+                self.c.shadowing_reported.add(st.name)
+                self.c.error("duplicate-name", f"variable '{st.name}' shadows {self.c.name_declared_as(st.name)}",
+                             st.span, f"give the variable another name (every 'let {st.name}' and 'set {st.name}')")
         else:
             t = self.c._type(st.value, scope)
             want = self.c.variables[st.name]

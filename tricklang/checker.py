@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from . import model as m
 from .budget import MAX_TABLE_BYTES, patterns_in, table_bytes
 from .check_statements import MAX_CARDS, StatementChecker
+from .deck import CardModel
 from .diagnostics import Diagnostic, origin
 from .types import (
     ANY,
@@ -102,6 +103,7 @@ class Checker:
         for role in r.roles:
             self._expect(role.value, PLAYER, Scope(dict(self.env)))
         self.variables = self._collect_variables(statements_of(r))
+        self.shadowing_reported: set[str] = set()
         for pc in r.points:
             self._check_pattern(pc.pattern)
         self._check_match()
@@ -195,6 +197,7 @@ class Checker:
             self.error("limit-exceeded", f"the card tables of this deck and its {patterns_in(self.rules)} card patterns "
                        f"would take more than {MAX_TABLE_BYTES // 1_000_000} MB", d.span)
         if d.trump_ranks is not None:
+            errors = len(self.diagnostics)
             for item in d.trump_ranks:
                 if isinstance(item, str):
                     if item not in seen:
@@ -203,8 +206,23 @@ class Checker:
                     self._check_pattern(item)
             listed = {i for i in d.trump_ranks if isinstance(i, str)}
             missing = [r for r in d.ranks if r not in listed]
+            if missing and len(self.diagnostics) == errors and len(seen) == len(d.ranks):
+                missing = self._left_out_of_trumps(d, missing)
             if missing:
-                self.error("bad-rank", "the trump order leaves out rank(s) " + " ".join(missing), d.trump_span, "list every rank of the trump suit, high to low")
+                self.error("bad-rank", "the trump order leaves out rank(s) " + " ".join(missing), d.trump_span,
+                           "list every rank of the trump suit, high to low, as a rank or in a pattern "
+                           "such as (J of trump)")
+
+    def _left_out_of_trumps(self, d: m.Deck, missing: list[str]) -> list[str]:
+        """Of the ranks ``missing`` from the trump order's list of ranks, those whose card of
+        the trump suit no pattern of the order places either, under some trump suit."""
+        try:
+            cards = CardModel(d)
+        except (ValueError, IndexError, TypeError):  # pragma: no cover - a deck the checks above refuse
+            return missing
+        nr = len(d.ranks)
+        return [r for r in missing if any(cards.trump_strength[t][t * nr + d.ranks.index(r)] == 0
+                                          for t in range(len(d.suits)))]
 
     def _check_options(self) -> None:
         seen: set[str] = set()
@@ -251,6 +269,12 @@ class Checker:
             self.error("missing-section", "no 'hand' zone: declare 'zone hand: per player, owner'", self._zones_span())
         elif hand.owner != "player":
             self.error("bad-zone", "the 'hand' zone must be per player", hand.span)
+        for z in self.rules.zones:
+            if z.bookkeeping and (z.pack or z.name in ("hand", "won") or z.visibility == "public"):
+                what = ("the pack" if z.pack else f"the '{z.name}' zone" if z.name in ("hand", "won")
+                        else f"the public zone '{z.name}'")
+                self.error("bad-zone", f"{what} cannot be bookkeeping: the table sees every card go into it and out of it",
+                           z.span, "mark only a scratch zone of your own 'bookkeeping', one nobody sees into")
 
     def _check_match(self) -> None:
         mt = self.rules.match
@@ -289,6 +313,21 @@ class Checker:
                 self.error("duplicate-name", f"counter '{c.name}' reuses a name already declared", c.span)
             seen.add(c.name)
         return env
+
+    def name_declared_as(self, name: str) -> str:
+        """What a name already declared is, for messages: "the zone 'won'", "the role 'elder'",
+        "'foster', a value of the option 'multi_turnup_remedy'", "the built-in player 'dealer'"."""
+        if name in self.zones:
+            return f"the zone '{name}'"
+        if name in self.options:
+            return f"the option '{name}'"
+        if any(role.name == name for role in self.rules.roles):
+            return f"the role '{name}'"
+        if name in self.choice_values:
+            return f"'{name}', a value of the option '{self.choice_values[name]}'"
+        if name in BUILTIN_PLAYERS:
+            return f"the built-in player '{name}'"
+        return f"the built-in name '{name}'"
 
     def _check_global_clashes(self, builtins: set[str]) -> None:
         """Options, zones and roles share one namespace: report a role declared

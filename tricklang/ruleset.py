@@ -163,6 +163,10 @@ MAX_EXTENDS_NAME = 255
 """Longest `extends` target accepted, in characters."""
 
 
+MAX_SHOWN_NAME = 200
+"""Longest file name quoted whole in a message about reading it, in characters."""
+
+
 def read_limited(file: Path, what: str = "rule file", limit: int = MAX_SOURCE_BYTES, shown: str | None = None) -> str:
     """Read a regular file of at most ``limit`` bytes (never more than ``limit`` + 1 are read).
 
@@ -174,6 +178,8 @@ def read_limited(file: Path, what: str = "rule file", limit: int = MAX_SOURCE_BY
             ``too-large``.
     """
     name = str(file) if shown is None else shown
+    if len(name) > MAX_SHOWN_NAME:  # a name too long to be a file's is not echoed whole
+        name = name[: MAX_SHOWN_NAME // 2] + "…" + name[-MAX_SHOWN_NAME // 4:]
     raw = b""
     try:
         if not str(file) or "\0" in str(file):

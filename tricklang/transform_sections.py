@@ -19,6 +19,11 @@ from .tree import (
 )
 
 
+def _tagged(children: list[Any], tag: str) -> bool:
+    """Whether a keyword alternative (``, pack``, ``, bookkeeping``) is among the children."""
+    return any(isinstance(c, Tagged) and c.tag == tag for c in children)
+
+
 @v_args(meta=True)
 class SectionRules(Transformer[Token, m.RuleFile]):
     """Rules of the parser's transformer for everything but the deal."""
@@ -94,7 +99,8 @@ class SectionRules(Transformer[Token, m.RuleFile]):
         return Tagged("extends", (str(children[0])[1:-1], span_of(meta)))
 
     def counter(self, meta: Any, children: list[Any]) -> m.Counter:
-        return m.Counter.model_construct(name=str(children[0]), owner=children[1].tag, cite=cite_of(children), span=span_of(meta))
+        return m.Counter.model_construct(name=str(children[0]), owner=children[1].tag, bookkeeping=_tagged(children, "bookkeeping"),
+                                         cite=cite_of(children), span=span_of(meta))
 
     def version(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("version", (int(children[0]), span_of(meta)))
@@ -213,13 +219,17 @@ class SectionRules(Transformer[Token, m.RuleFile]):
             name=str(children[0]),
             owner=children[1].tag,
             visibility=children[2].tag,
-            pack=any(isinstance(c, Tagged) and c.tag == "pack" for c in children),
+            pack=_tagged(children, "pack"),
+            bookkeeping=_tagged(children, "bookkeeping"),
             cite=cite_of(children),
             span=span_of(meta),
         )
 
     def zone_pack(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("pack")
+
+    def bookkeeping(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("bookkeeping")
 
     def per_player(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("player")

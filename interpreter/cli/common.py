@@ -65,6 +65,18 @@ def integer(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
 
 
+def seat_list(text: str, ruleset: Ruleset, option: str = "--seats") -> list[str]:
+    """The players of ``--seats P,P,...``, one per seat in order, lower-cased; a single
+    player fills every seat (``--seats heuristic``). Raises UsageError for another count."""
+    names = [n.strip().lower() for n in text.split(",")]
+    if len(names) == 1:
+        names *= ruleset.player_count
+    if len(names) != ruleset.player_count:
+        raise UsageError(f"{option}: {ruleset.name} has {ruleset.player_count} seats, {len(names)} players given "
+                         "(give one per seat, or one for every seat)")
+    return names
+
+
 def load(path: str, args: argparse.Namespace) -> Ruleset:
     """Load a rule file with the ``-o`` options (RulesError / OptionError propagate)."""
     return tricklang.load(path, options=dict(args.options) if getattr(args, "options", None) else None)

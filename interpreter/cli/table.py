@@ -28,8 +28,8 @@ from ..record import Record, rebuild
 from ..state.irregular import seen_by
 from ..state.refusals import MOMENT_WORDS
 from ..state.state import new_game
-from ..transcript import event_lines
-from .common import PROG, Subparsers, UsageError, integer, load, plural
+from ..transcript import shown_lines
+from .common import PROG, Subparsers, UsageError, integer, load, plural, seat_list
 
 HUMAN = "human"
 PAUSES = ("deal", "end_of_play")
@@ -50,8 +50,8 @@ def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
                    help=f"who plays seat N: {HUMAN}, {', '.join(AGENTS)}, search:BUDGET (repeatable; default: "
                    f"seat 0 is {HUMAN}, the other seats heuristic)")
     p.add_argument("--seats", dest="seat_list", metavar="P,P,...",
-                   help=f"the player of every seat in order, comma-separated, e.g. {HUMAN},search:100 "
-                   "(instead of --seat)")
+                   help=f"the player of every seat in order, comma-separated, e.g. {HUMAN},search:100, or one "
+                   "player for every seat, e.g. heuristic to watch (instead of --seat)")
     p.add_argument("--seed", type=integer, help="seed of the shuffles and the players (default: random, printed)")
     p.add_argument("--dealer", type=integer, metavar="N", help="the seat that deals first (default: the rule file's)")
     p.add_argument("--record", metavar="OUT", help="save a record of the game to OUT (also when you leave early)")
@@ -93,10 +93,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.seat_list is not None:
         if specs:
             raise UsageError("give the players with --seats or with --seat, not both")
-        names = [n.strip().lower() for n in args.seat_list.split(",")]
-        if len(names) != ruleset.player_count:
-            raise UsageError(f"--seats: {ruleset.name} has {ruleset.player_count} seats, {len(names)} players given")
-        specs = [f"{i}={n}" for i, n in enumerate(names)]
+        specs = [f"{i}={n}" for i, n in enumerate(seat_list(args.seat_list, ruleset))]
     seats = _parse_seats(specs, ruleset.player_count)
     if args.dealer is not None and not 0 <= args.dealer < ruleset.player_count:
         raise UsageError(f"--dealer {args.dealer}: this game has seats 0..{ruleset.player_count - 1}")
@@ -225,9 +222,8 @@ class _Table:
     def flush(self) -> None:
         """Print the events that happened since the last call, as the human seat sees them."""
         events = self.state.events(self.human)
-        for e in events[self.shown:]:
-            for line in event_lines(self.state, e):
-                print(line)
+        for line in shown_lines(self.state, events, self.shown):
+            print(line)
         self.shown = len(events)
 
     def finish(self, offer: bool) -> int:
@@ -271,9 +267,8 @@ class _Table:
             elif low in ("irregularities", "irr"):
                 self.list_irregularities(seat)
             elif low == "log":
-                for e in self.state.events(self.human):
-                    for out in event_lines(self.state, e):
-                        print(out)
+                for out in shown_lines(self.state, self.state.events(self.human)):
+                    print(out)
             elif low == "undo":
                 if self.undo(seat):
                     return True

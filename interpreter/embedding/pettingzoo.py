@@ -1,13 +1,21 @@
 """Any rule file as a PettingZoo AEC environment (``pip install 'tricklang[pettingzoo]'``).
 
->>> from interpreter.embedding.pettingzoo import TrickEnv
->>> env = TrickEnv("rules/ecarte.trick")
+>>> from interpreter.embedding import pettingzoo
+>>> env = pettingzoo.env("ecarte", render_mode="ansi")
 >>> env.reset(seed=42)
 >>> env.agent_selection, int(env.action_space("seat_1").n)
 ('seat_1', 226)
 >>> obs, reward, terminated, truncated, info = env.last()
->>> [i for i, ok in enumerate(obs["action_mask"]) if ok]     # stand, propose
-[32, 33]
+>>> [i for i, ok in enumerate(obs["action_mask"]) if ok], info
+([32, 33], {'deal': 1, 'legal_actions': {32: 'stand', 33: 'propose'}})
+
+As PettingZoo's own environments do, :func:`env` builds the environment wrapped in
+PettingZoo's checks (an illegal action ends the episode with -1 for the offender and
+0 for the others, an action out of the space is refused, the calls must come in
+order) and :class:`raw_env` (also called ``TrickEnv``) is the environment itself,
+where an illegal action raises. Both take the rule file (a path, a bundled game's name
+or a :class:`~tricklang.Ruleset`) and ``scope``, ``options``, ``render_mode``; they
+pickle (as their arguments).
 
 Agents are ``seat_0`` ... ``seat_N-1``. Actions are the rule file's one-card action
 space (``Discrete(num_distinct_actions)``, see :mod:`interpreter.embedding.spaces`); an
@@ -18,6 +26,14 @@ to act, all 0 for the others). Chance is automatic and seeded by ``reset(seed=..
 ``scope='deal'`` (default) ends the episode with the first deal, each seat rewarded
 with its side's points (negated when the lowest score wins); ``scope='match'`` plays the
 whole match, +1 for the winners and ``-1/(sides - 1)`` for the others.
+
+``infos[agent]`` holds ``deal`` (the number of the deal in play, or of the last one
+when the episode is over) and ``legal_actions`` (the seat to act: each legal action's
+id with its text, as in the rule file; the others: empty).
+
+``render_mode="ansi"``: :meth:`render` returns the table as the seat to act sees it
+(:func:`interpreter.adapters.table.table`: no card it may not see); ``"human"``:
+the table is printed after ``reset`` and every ``step``.
 
 Bad input: a broken rule file raises ``tricklang.RulesError``, an unknown option or bad
 value ``tricklang.OptionError``, an unknown scope ``ValueError``; an illegal action
@@ -31,9 +47,12 @@ from pathlib import Path
 from typing import Any
 
 try:
+    import gymnasium
     import numpy as np
     from gymnasium import spaces
+    from gymnasium.utils import EzPickle
     from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
 except ImportError as err:  # pragma: no cover - depends on the environment
     raise ImportError("the PettingZoo adapter needs the extra: pip install 'tricklang[pettingzoo]'") from err
 
@@ -42,23 +61,46 @@ from tricklang import Ruleset
 from ..state.state import State, new_game
 from . import as_ruleset
 from .spaces import action_space
+from .table import table
 from .tensors import tensor_layout
 
 SCOPES = ("deal", "match")
 
 
-class TrickEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is not typed for mypy --strict
-    """A rule file as an AEC environment (see the module docstring)."""
+RENDER_MODES = ("ansi", "human")
 
-    metadata = {"render_modes": ["ansi"], "name": "tricklang_v0", "is_parallelizable": False}
+
+def env(rules: Ruleset | str | Path, **kwargs: Any) -> AECEnv:
+    """The environment of a rule file in PettingZoo's usual wrappers (see the module docstring).
+
+    Raises:
+        tricklang.RulesError, tricklang.OptionError, ValueError: as :class:`raw_env`.
+    """
+    wrapped = wrappers.TerminateIllegalWrapper(raw_env(rules, **kwargs), illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+class TrickEnv(AECEnv, EzPickle):  # type: ignore[misc]  # pettingzoo's base class is not typed for mypy --strict
+    """A rule file as an AEC environment (see the module docstring).
+
+    Raises:
+        tricklang.RulesError: the rule file is broken.
+        tricklang.OptionError: an unknown option or a bad value.
+        ValueError: an unknown scope or render mode.
+    """
+
+    metadata = {"render_modes": list(RENDER_MODES), "name": "tricklang_v0", "is_parallelizable": False,
+                "render_fps": 1}
 
     def __init__(self, rules: Ruleset | str | Path, *, scope: str = "deal", options: dict[str, Any] | None = None,
                  render_mode: str | None = None) -> None:
+        EzPickle.__init__(self, rules, scope=scope, options=options, render_mode=render_mode)
         super().__init__()
         if scope not in SCOPES:
             raise ValueError(f"scope must be 'deal' or 'match', not {scope!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
         self.ruleset = as_ruleset(rules).with_options(options)
         self.scope = scope
         self.render_mode = render_mode
@@ -93,6 +135,9 @@ class TrickEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is not 
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._select()
+        self._inform()
+        if self.render_mode == "human":
+            self.render()
 
     def _over(self) -> bool:
         return self.game.is_terminal() or (self.scope == "deal" and self.game.deal_number > 1)
@@ -125,6 +170,20 @@ class TrickEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is not 
                 self.terminations[a] = True
         self._select()
         self._accumulate_rewards()
+        self._inform()
+        if self.render_mode == "human":
+            self.render()
+
+    def _inform(self) -> None:
+        """Each agent's info: the deal's number and, for the seat to act, its legal actions' texts."""
+        g = self.game
+        deal = g.deal_number - 1 if self._over() and self.scope == "deal" and g.deal_number > 1 else g.deal_number
+        to_act = None if self._over() else g.current_player
+        for a in self.agents:
+            legal: dict[int, str] = {}
+            if to_act is not None and self.possible_agents[to_act] == a:
+                legal = {i: g.action_from_id(i).text for i in g.legal_action_ids()}
+            self.infos[a] = {"deal": deal, "legal_actions": legal}
 
     def _returns(self) -> list[float]:
         g = self.game
@@ -140,10 +199,21 @@ class TrickEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is not 
         return [1.0 if p in outcome.winners else lose for p in range(n)]
 
     def render(self) -> str | None:
-        if self.render_mode != "ansi":
+        """The table as the seat to act sees it (seat 0 when nobody is to act): returned
+        in ``"ansi"`` mode, printed in ``"human"`` mode."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
             return None
-        obs = self.game.observation(None)
-        return f"deal {obs['deal']}, scores {obs['scores']}, trump {obs['trump']}, {obs['phase']}: seat {obs['current_player']}"
+        player = self.game.current_player
+        text = table(self.game, player if player is not None and player >= 0 else 0)
+        if self.render_mode == "human":
+            print(text + "\n")
+            return None
+        return text
 
     def close(self) -> None:
         pass
+
+
+raw_env = TrickEnv
+"""The environment without wrappers, named as PettingZoo's own environments name it."""

@@ -113,7 +113,8 @@ def play_scripted(state: State) -> None:
 def test_loads_without_warnings_as_three_players_each_for_himself() -> None:
     assert CUTTHROAT.warnings == ()
     assert CUTTHROAT.player_count == 3 and len(CUTTHROAT.cards) == 52
-    assert CUTTHROAT.options == {"target": 51, "show_left_trumps": False, "scoring": "every_player"}
+    assert CUTTHROAT.options == {"target": 51, "show_left_trumps": False, "scoring": "every_player",
+                                 "short_hand_from": "own_discards"}
     state = game()
     assert state.sides == [[0], [1], [2]]
 
@@ -243,6 +244,21 @@ def test_no_partner_to_point_out_a_discarded_trump_but_the_dealer_may_ask_wrongl
     hand, stock = state.hand(DEALER), state.zone("stock")
     state.apply("irregular asked_for_too_many 2 1")
     assert sorted(state.hand(DEALER) + [state.zone("stock")[-1]]) == sorted(hand + [stock[-1]])
+    assert_all_cards_accounted(state)
+
+
+def test_a_short_hand_made_good_from_any_players_discards_under_the_option() -> None:
+    """`short_hand_from = any_discards` (inherited from the partnership game, C15)."""
+    state = game(mode="table", short_hand_from="any_discards")
+    to_play(state)
+    state.apply("irregular asked_for_too_few 2 1")
+    assert state.current_player == DEALER and regular(state)[0] == "keep none"
+    assert sorted(regular(state)[1:]) == sorted("keep " + c for c in DISCARDS[2].split())
+    state.apply("keep none")
+    # Then the discards of the seat on his left, seat 0.
+    assert state.current_player == DEALER and sorted(regular(state)[1:]) == ["keep 2S", "keep 3S", "keep 4S"]
+    state.apply("keep 3S")
+    assert "3S" in state.hand(DEALER) and len(state.hand(DEALER)) == 6 and state.current_player == 0
     assert_all_cards_accounted(state)
 
 

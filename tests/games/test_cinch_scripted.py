@@ -25,7 +25,7 @@ ALL_CARDS = [r + s for s in "SHDC" for r in RANKS]
 
 def test_the_rule_file_loads_without_warnings() -> None:
     assert CINCH.warnings == ()
-    assert CINCH.options == {"target": 51, "show_left_trumps": False, "scoring": "setback"}
+    assert CINCH.options == {"target": 51, "show_left_trumps": False, "scoring": "setback", "short_hand_from": "own_discards"}
     assert CINCH.player_count == 4 and len(CINCH.cards) == 52
 
 

@@ -350,6 +350,34 @@ def test_e11_maxwells_remedies_for_two_cards_turned() -> None:
     assert misdeal.deal_number == 2
 
 
+def test_e11_under_maxwell_the_hand_unseen_has_the_same_three_remedies() -> None:
+    """Maxwell's law 13 does not ask whether the elder has seen his hand: under the
+    option, two cards turned before he looked never make the twelfth card trump."""
+    state = game(stock=["KD", "8D", "7D"], multi_turnup_remedy="maxwell")
+    stock = list(state.zone("stock"))
+    since = mark(state)
+    state.apply("irregular two_cards_turned_up 0")
+    assert state.zone("turnup") == ["7H", "KD"]
+    assert regular(state) == ["proper_card", "bottom_and_cut", "new_deal"]
+    assert not state.is_legal("second_card")
+    cut, misdeal = state.clone(), state.clone()
+    state.apply("proper_card")
+    # The proper card stays trump; the king seen by mistake goes under the stock and scores nothing.
+    assert state.zone("turnup") == ["7H"] and state.trump == "hearts"
+    assert state.zone("stock")[0] == "KD" and len(state.zone("stock")) == len(stock)
+    assert state.zone("discards", DEALER) == [] and scores_since(state, since) == []
+    assert regular(state) == ["stand", "propose"]
+    assert_all_cards_accounted(state)
+    cut.apply("bottom_and_cut")
+    assert [e["type"] for e in cut.events(None)].count("cut") == 1
+    assert sorted(cut.zone("stock") + cut.zone("turnup")) == sorted(stock[:-1] + ["7H", "KD"])
+    assert cut.trump is not None and cut.trump[0].upper() == cut.zone("turnup")[0][-1]
+    assert cut.deal_number == 1 and regular(cut) == ["stand", "propose"]
+    assert_all_cards_accounted(cut)
+    misdeal.apply("new_deal")
+    assert misdeal.deal_number == 2 and misdeal.dealer == DEALER and final(misdeal) == [0, 0]
+
+
 def test_e12_faced_card_in_the_pack_means_a_fresh_deal() -> None:
     state = game(turnup="KH", at_deal=True)
     state.apply("irregular faced_card_in_pack 0")
@@ -1000,7 +1028,7 @@ def random_match(state: State, rng: random.Random, irregular_share: float, limit
 
 option_sets = st.fixed_dictionaries({
     "misdeal_effect": st.sampled_from(["deal_passes", "same_dealer"]),
-    "multi_turnup_remedy": st.sampled_from(["foster", "club_code"]),
+    "multi_turnup_remedy": st.sampled_from(["foster", "club_code", "maxwell"]),
     "elder_miscount": st.sampled_from(["dealer_option", "elder_loses_point"]),
     "discard_peek_penalty": st.sampled_from(["at_option", "compulsory"]),
     "abandon_penalty": st.sampled_from(["vole_or_point", "two_or_one"]),

@@ -63,3 +63,18 @@ def test_during_completes_the_referees_pauses_of_a_game_that_deals_and_plays_tri
     line = len(text.splitlines()) - 1
     labels = [item.label for item in completion.complete(text, line, len("irregularity late during ") + 1, result)]
     assert {"deal", "play", "end_of_play", "choice", "any"} <= set(labels)
+
+
+def test_the_bookkeeping_flag_is_completed_and_shown_in_hovers() -> None:
+    cinch = ROOT / "rules" / "cinch.trick"
+    text = cinch.read_text(encoding="utf-8")
+    result = analyse(text, str(cinch))
+    lines = text.splitlines()
+    aside = next(n for n, line in enumerate(lines, 1) if line.startswith("zone aside"))
+    shown = hover.hover(result, aside, len("zone a"))
+    assert shown is not None and "bookkeeping (not in transcripts)" in shown.markdown
+    for declared in ("zone scratch: shared, hidden, ", "counter tally: per player, "):
+        typed = text + declared
+        last = len(typed.splitlines())
+        labels = [i.label for i in completion.complete(typed, last, len(declared) + 1, analyse(typed, str(cinch)))]
+        assert "bookkeeping" in labels

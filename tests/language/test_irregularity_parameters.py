@@ -27,7 +27,8 @@ def rejected(text: str) -> tricklang.RulesError:
 
 
 GOOD = """\
-irregularity served_wrongly(extra: count 1..3, shown: card in hand of offender matching not trump) by dealer during play when extra <= count(stock):
+irregularity served_wrongly(extra: count 1..3, shown: card in hand of offender matching not trump) by dealer \\
+    during play when extra <= count(stock):
   move extra from stock to hand of elder
   expose shown
 """

@@ -169,7 +169,9 @@ def test_trick_play_runs_as_one_function_unless_the_first_card_led_sets_the_trum
     assert runs["auction-pitch"] == [False]  # the pitch (the first card led) names the trump
     assert all(found and all(found) for game, found in runs.items() if game != "auction-pitch")
     source = codegen.generate(compile_ruleset(tricklang.load("ecarte"))).source
-    assert "# rule line 71: trick play run for random playouts" in source
+    line = bundled_games()["ecarte"].read_text(encoding="utf-8").splitlines().index(
+        "  tricks 5, elder leads first                                      [E41]") + 1
+    assert f"# rule line {line}: trick play run for random playouts" in source
 
 
 GUARDED = SHORT.replace("  deal 2 to each\n  deal deal_number to each\n", "  deal 3 to each\n").replace(

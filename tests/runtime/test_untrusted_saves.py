@@ -97,7 +97,8 @@ def test_from_json_of_the_wrong_type_is_a_type_error(value: Any) -> None:
 
 def _record(tmp_path: Path) -> dict[str, Any]:
     rule_file = tmp_path / "ecarte.trick"
-    rule_file.write_text((ROOT / "rules" / "ecarte.trick").read_text(encoding="utf-8"), encoding="utf-8")
+    # A copy of one's own (not the bundled game, which a record names instead of a path).
+    rule_file.write_text((ROOT / "rules" / "ecarte.trick").read_text(encoding="utf-8") + "# mine\n", encoding="utf-8")
     state = interpreter.new_game(tricklang.load(rule_file, options={"target": 3}), seed=11)
     while not state.is_terminal():
         state.apply(state.legal_actions()[0])

@@ -167,7 +167,9 @@ def _declarations(prefix: str, section: str, block: str, names: _Names) -> list[
     if re.fullmatch(r"(zone|counter)\s+[\w']+\s*:\s*", prefix):
         return _keywords(["per player", "per side"] + (["shared"] if prefix.startswith("zone") else []))
     if re.fullmatch(r"zone\s+[\w']+\s*:.*,\s*", prefix):
-        return _keywords(["public", "owner", "hidden", "pack"])
+        return _keywords(["public", "owner", "hidden", "pack", "bookkeeping"])
+    if re.fullmatch(r"counter\s+[\w']+\s*:.*,\s*", prefix):
+        return _keywords(["bookkeeping"])
     if re.fullmatch(r"option\s+[\w']+\s*:\s*choice\(([^)]*)\)\s*=\s*", prefix):
         choices = re.search(r"\(([^)]*)\)", prefix).group(1)  # type: ignore[union-attr]
         return [Item(c.strip(), "choice") for c in choices.split(",") if c.strip()]

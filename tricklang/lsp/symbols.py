@@ -36,9 +36,9 @@ class Symbol:
             return f"{node.type} option, default {_show(node.default)}"
         if isinstance(node, m.Zone):
             return f"zone, {'per ' + node.owner if node.owner != 'shared' else 'shared'}, {node.visibility}" + (
-                ", pack" if node.pack else "")
+                ", pack" if node.pack else "") + (", bookkeeping (not in transcripts)" if node.bookkeeping else "")
         if isinstance(node, m.Counter):
-            return f"counter per {node.owner}"
+            return f"counter per {node.owner}" + (", bookkeeping (not in transcripts)" if node.bookkeeping else "")
         return self.kind
 
 
