@@ -29,16 +29,14 @@ from .errors import (
 
 if TYPE_CHECKING:
     from .state.actions import Action
-    from .state.game import Game
     from .state.legal import LegalActions
-    from .state.snapshot import Outcome, Snapshot
-    from .state.state import State, new_game
-    from .state.views import Decision
+    from .state.snapshot import Decision, Outcome, Snapshot
+    from .state.state import Game, State, new_game
 
 _LAZY = {
     "Action": "state.actions",
-    "Decision": "state.views",
-    "Game": "state.game",
+    "Decision": "state.snapshot",
+    "Game": "state.state",
     "LegalActions": "state.legal",
     "Outcome": "state.snapshot",
     "Snapshot": "state.snapshot",

@@ -55,7 +55,7 @@ from tricklang.checkcache import cache_dir
 
 from .codegen import generate
 from .errors import ArgumentError, GameError
-from .state.game import use_module
+from .state.compiled import use_module
 
 FORMAT = 1
 """Bumped whenever how a module is built or loaded changes (it is part of the key)."""

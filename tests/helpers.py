@@ -14,8 +14,8 @@ from typing import Any
 
 import tricklang
 from interpreter import State
-from interpreter.state.actions import Action
 from interpreter.players import HeuristicAgent, RandomAgent
+from interpreter.state.actions import Action
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 

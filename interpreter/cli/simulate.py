@@ -21,8 +21,8 @@ import tricklang
 from tricklang import Ruleset
 from tricklang.diagnostics import TrickLangError
 
-from ..players import AGENTS, MAX_ACTIONS_PER_MATCH, is_agent_name, make_agent
 from ..errors import GameLimitError, RecordError
+from ..players import AGENTS, MAX_ACTIONS_PER_MATCH, is_agent_name, make_agent
 from ..record import Record
 from ..state.state import new_game
 from .common import PROG, Subparsers, UsageError, count, integer, load, plural, show

@@ -21,10 +21,10 @@ from tricklang import Ruleset
 from tricklang import model as m
 from tricklang.walk import statements_of
 
-from ..state.actions import Action
-from ..players import AGENTS, MAX_ACTIONS_PER_MATCH, Agent, is_agent_name, make_agent
 from ..errors import GameError, GameLimitError, RecordError
+from ..players import AGENTS, MAX_ACTIONS_PER_MATCH, Agent, is_agent_name, make_agent
 from ..record import Record, rebuild
+from ..state.actions import Action
 from ..state.irregular import seen_by
 from ..state.refusals import MOMENT_WORDS
 from ..state.state import new_game

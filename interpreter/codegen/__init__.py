@@ -6,6 +6,7 @@ option values), :mod:`interpreter.native` compiles it to C. See
 :mod:`interpreter.codegen.generator` for how a rule file becomes a module.
 """
 
-from .generator import Generated, generate
+from .generator import generate
+from .module import Generated
 
 __all__ = ["Generated", "generate"]

@@ -20,77 +20,24 @@ Layout of the generated module (``tricklang compile FILE`` prints it):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from tricklang import Ruleset
 from tricklang import model as m
-from tricklang.types import PLAYER, Kind, Type
+from tricklang.types import PLAYER, Kind
 from tricklang.walk import Visitor
 
-from . import decisions, module, tricks
-from .blocks import Block, jumps, waits, waits_any
-from .cards import CardMoves
-from .expressions import ExprWriter
-from .layout import Irregularity, Layout, Param
+from . import module
+from .layout import Irregularity, Param
+from .module import Generated
+from .tricks import TrickPlay
 from .writer import Writer, lit
 
-MOMENTS = ("deal", "end_of_play")
-"""The referee's moments a pause stands for, as written after ``during``."""
 
-
-@dataclass
-class Generated:
-    """A generated module: its source, the Cython declarations that type its core for a
-    native build, and the layout the Game reads its facts from."""
-
-    source: str
-    pxd: str
-    layout: Layout
-
-
-class CodeGenerator(Visitor[bool]):
+class CodeGenerator(TrickPlay, Visitor[bool]):
     """Statements to blocks (``visit_<Statement>`` writes a statement that does not wait
-    and returns whether control goes on past it); see the module docstring."""
-
-    def __init__(self, ruleset: Ruleset) -> None:
-        self.lay = Layout(ruleset)
-        self.rules = ruleset.rules
-        self.moves = CardMoves(self.lay)
-        self.blocks: list[Block] = []
-        self.funcs = Writer()
-        self.loops: list[int] = []  # the exit block of each enclosing loop; -1: an inline loop (break)
-        self.context: dict[str, Type] = {}
-        self.in_remedy = False
-        self.line = 0
-        self.pauses = frozenset(ph for irr in self.rules.irregularities for ph in irr.phases if ph in MOMENTS)
-        self.deal_end = -1
-        self.ret_block = -1
-        self.tables_extra: list[tuple[str, list[int]]] = []
-
-    # ------------------------------------------------------------ helpers
-    @property
-    def ex(self) -> ExprWriter:
-        return ExprWriter(self.lay, self.context, self.line)
-
-    def block(self, line: int, what: str) -> Block:
-        b = Block(len(self.blocks), line, what)
-        self.blocks.append(b)
-        return b
-
-    def waits(self, st: m.Statement) -> bool:
-        return waits(st, frozenset() if self.in_remedy else self.pauses)
-
-    def event(self, w: Writer, entry: str, counted: bool = True) -> None:
-        """Log an event (when the core records them); ``counted`` events count towards
-        the limits on events a deal and a match may log."""
-        if counted:
-            w.line("_ev(c)")
-        w.line(f"if c.rec: c.log.append({entry})")
-
-    def laws(self, st: m.Stmt | m.Node | None) -> str:
-        cite = getattr(st, "cite", None)
-        return lit(self.lay.law(cite))
+    and returns whether control goes on past it); see the module docstring. The decision
+    points and trick play are its mixins (:mod:`.decisions`, :mod:`.tricks`)."""
 
     # ------------------------------------------------------------ the whole module
     def generate(self) -> Generated:
@@ -158,16 +105,16 @@ class CodeGenerator(Visitor[bool]):
             self.for_blocks(st, w, cont)
         elif isinstance(st, m.DealCards):
             self.deal_cards(st, w)
-            pause = decisions.pause(self, "deal", st, cont)
+            pause = self.pause("deal", st, cont)
             w.line(f"return {lit(pause)}")
         elif isinstance(st, m.Tricks):
-            after = decisions.pause(self, "end_of_play", st, cont) if "end_of_play" in self.pauses and not self.in_remedy else cont
-            ready = tricks.trick_play(self, st, after)
+            after = self.pause("end_of_play", st, cont) if "end_of_play" in self.pauses and not self.in_remedy else cont
+            ready = self.trick_play(st, after)
             if after != cont:
                 self.dps_by_block(after).extra["tricks_ready"] = ready
             w.line(f"return {lit(ready)}")
         else:
-            ready = decisions.decision(self, st, cont)
+            ready = self.decision(st, cont)
             w.line(f"return {lit(ready)}")
 
     def dps_by_block(self, ready: int) -> Any:
@@ -397,8 +344,10 @@ class CodeGenerator(Visitor[bool]):
     def visit_Forbid(self, st: m.Forbid, w: Writer) -> bool:
         lay = self.lay
         who = self.ex.seat(st.who, "'forbid'")
+        key: str
         if st.kind == "declare":
-            key, name = lay.declaration(st.declaration), lay.declaration(st.declaration)
+            name = lay.declaration(st.declaration)
+            key = lit(name)
         elif st.kind == "choice":
             name = lay.choice_word(st.declaration)
             key = f"WORD_KEY + {lit(name)}"
@@ -406,7 +355,7 @@ class CodeGenerator(Visitor[bool]):
             key, name = "BID_KEY", 0
         kind = {"declare": 0, "choice": 1, "bidding": 2}[st.kind]
         w.line(f"c.decl |= DBIT[({key}) * N + {who}]")
-        self.event(w, f"(FORBID, {who}, {lit(kind)}, {lit(name) if isinstance(name, int) else name}, {self.laws(st)})")
+        self.event(w, f"(FORBID, {who}, {lit(kind)}, {lit(name)}, {self.laws(st)})")
         return True
 
     def visit_Cancel(self, st: m.Cancel, w: Writer) -> bool:
@@ -563,7 +512,7 @@ class CodeGenerator(Visitor[bool]):
         if st.zone.owner is None and self.context.get(st.zone.name) == Kind.CARD:  # a card parameter
             slot = self.lay.slot(st.zone.name)
             w.line(f"card = c.v[{lit(slot)}]")
-            w.line(f"self_z = _zone_of(c, card)")
+            w.line("self_z = _zone_of(c, card)")
             self.event(w, f"(EXPOSED, self_z, (card,), {self.laws(st)})")
             return True
         decl = self.lay.zone_by_name[st.zone.name]
@@ -581,10 +530,10 @@ class CodeGenerator(Visitor[bool]):
         return True
 
     def visit_Leads(self, st: m.Leads, w: Writer) -> bool:
-        return tricks.leads(self, st, w)
+        return self.leads(st, w)
 
     def visit_ReplayTricks(self, st: m.ReplayTricks, w: Writer) -> bool:
-        return tricks.replay(self, st, w)
+        return self.replay(st, w)
 
     # ------------------------------------------------------------ irregularities
     def irregularities(self) -> None:
@@ -603,7 +552,7 @@ class CodeGenerator(Visitor[bool]):
                                  params, offender, irr.by is not None, test is not True)
             start = self.block(irr.span.line, f"the remedy of irregularity {len(lay.irregularities)}")
             entry.entry = start.id
-            decisions.irregularity_functions(self, irr, entry, test)
+            self.irregularity_functions(irr, entry, test)
             self.in_remedy = True
             self.seq(irr.body, start.w, self.ret_block)
             self.in_remedy = False

@@ -318,7 +318,7 @@ class Layout:
     def trump_order(self) -> list[list[int]]:
         """[order index]: the trumps, strongest first (empty for no trump)."""
         t = self.tables
-        out = []
+        out: list[list[int]] = []
         for ti in range(self.nt):
             if ti == self.ns:
                 out.append([])

@@ -6,16 +6,24 @@ Cython declarations (``.pxd``) that type the core in a native build.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from tricklang.bounds import DEFAULT_DEAL_LIMIT
 
 from .layout import UNSET, Layout
+from .parts import Parts
 from .prelude import PRELUDE
 from .writer import Writer, ints, lit
 
-if TYPE_CHECKING:
-    from .generator import CodeGenerator, Generated
+
+@dataclass
+class Generated:
+    """A generated module: its source, the Cython declarations that type its core for a
+    native build, and the layout the Game reads its facts from."""
+
+    source: str
+    pxd: str
+    layout: Layout
 
 MAX_STEPS = 100_000
 """Automatic steps allowed between two decisions (a shuffle counts one per card)."""
@@ -52,9 +60,8 @@ _getrandbits = _random_module.Random.getrandbits
 '''
 
 
-def assemble(gen: CodeGenerator) -> Generated:
-    from .generator import Generated
-
+def assemble(gen: Parts) -> Generated:
+    """The whole module of a generator whose statements are all written."""
     lay = gen.lay
     w = Writer()
     for ln in HEADER.splitlines():
@@ -87,7 +94,7 @@ def assemble(gen: CodeGenerator) -> Generated:
 
 
 # ---------------------------------------------------------------- constants and tables
-def constants(gen: CodeGenerator, w: Writer) -> None:
+def constants(gen: Parts, w: Writer) -> None:
     lay = gen.lay
     rules = lay.rules
     mt = rules.match
@@ -129,7 +136,7 @@ def table(w: Writer, name: str, ctype: str, values: list[int], wide: bool = Fals
         w.line(f"{name} = cython.declare({ctype}[{lit(max(1, len(values)))}], {ints(values or [0])})")
 
 
-def tables(gen: CodeGenerator, w: Writer) -> None:
+def tables(gen: Parts, w: Writer) -> None:
     lay = gen.lay
     t = lay.tables
     nc, ns, nt = lay.nc, lay.ns, lay.nt
@@ -234,7 +241,7 @@ def fields(lay: Layout) -> list[tuple[str, str, str]]:
     return out
 
 
-def core_class(gen: CodeGenerator, w: Writer) -> None:
+def core_class(gen: Parts, w: Writer) -> None:
     lay = gen.lay
     fs = fields(lay)
     w.line()
@@ -291,7 +298,7 @@ def pxd(lay: Layout) -> str:
 
 
 # ---------------------------------------------------------------- the match
-def match_flow(gen: CodeGenerator, w: Writer) -> None:
+def match_flow(gen: Parts, w: Writer) -> None:
     lay = gen.lay
     mt = lay.rules.match
     ex = gen.ex
@@ -564,7 +571,7 @@ def _redeal(c: Core, same: cython.bint, laws: cython.int) -> cython.int:
 '''
 
 
-def advance(gen: CodeGenerator, w: Writer) -> None:
+def advance(gen: Parts, w: Writer) -> None:
     w.line()
     w.line()
     w.line("BLOCKS = (" + "".join(f"{b.name}, " for b in gen.blocks) + ")")
@@ -594,7 +601,7 @@ def advance(gen: CodeGenerator, w: Writer) -> None:
             w.line("    pc = BLOCKS[pc](c)")
 
 
-def dispatch(gen: CodeGenerator, w: Writer) -> None:
+def dispatch(gen: Parts, w: Writer) -> None:
     dps = gen.lay.dps
 
     def row(name: str, has: bool) -> str:
@@ -609,7 +616,7 @@ def dispatch(gen: CodeGenerator, w: Writer) -> None:
     w.line("OFFERED = (" + "".join(row(f"offered_{d.id}", d.kind == "play") + ", " for d in dps) + ")")
 
 
-def irregularities(gen: CodeGenerator, w: Writer) -> None:
+def irregularities(gen: Parts, w: Writer) -> None:
     lay = gen.lay
     irrs = lay.irregularities
     w.line()
@@ -730,7 +737,7 @@ def irr_start(c: Core, k: cython.int, seat: cython.int, args: tuple) -> None:
 '''
 
 
-def accessors(gen: CodeGenerator, w: Writer) -> None:
+def accessors(gen: Parts, w: Writer) -> None:
     for ln in ACCESSORS.splitlines():
         w.line(ln)
 

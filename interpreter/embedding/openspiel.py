@@ -30,8 +30,8 @@ loaded when its first game is made), so ``pyspiel.load_game("tricklang_ecarte")`
 
 The game is sequential, with explicit chance (every card dealt is a chance node,
 see :mod:`interpreter.runtime.chance`) and imperfect information; actions are the rule
-file's one-card action space (:mod:`interpreter.embedding.spaces`); observation and
-information-state tensors are those of :mod:`interpreter.embedding.tensors`, and their strings
+file's one-card action space (:mod:`interpreter.state.spaces`); observation and
+information-state tensors are those of :mod:`interpreter.state.tensors`, and their strings
 the JSON of :meth:`State.observation` (without, resp. with, the seat's event log), made
 canonical by :mod:`interpreter.embedding.infostate`: card lists that are sets (a dealt
 packet, a discard) in deck order, so that two states a seat cannot tell apart give
@@ -76,13 +76,12 @@ from tricklang.diagnostics import TrickLangError
 from tricklang.payoffs import derive_payoffs
 
 from ..errors import RecordError
-from ..state.state import State, new_game
+from ..state.spaces import action_space
+from ..state.state import ModalState, State, new_game
+from ..state.tensors import tensor_layout
 from . import as_ruleset
 from .infostate import information_state_string, observation_string
 from .known_rules import find_rules, remember, rules_ref
-from .modes import ModalState
-from .spaces import action_space
-from .tensors import tensor_layout
 
 SCOPES = ("deal", "match")
 _REGISTERED: dict[str, str] = {}  # short name -> the digest of its rules
@@ -453,7 +452,7 @@ def resample(state: State, player: int, rng: random.Random) -> State:
 
 
 class Observer:
-    """OpenSpiel's Python observer interface over :mod:`interpreter.embedding.tensors`."""
+    """OpenSpiel's Python observer interface over :mod:`interpreter.state.tensors`."""
 
     def __init__(self, initial: State, perfect_recall: bool) -> None:
         layout = tensor_layout(initial)

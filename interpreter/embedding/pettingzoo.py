@@ -18,9 +18,9 @@ or a :class:`~tricklang.Ruleset`) and ``scope``, ``options``, ``render_mode``; t
 pickle (as their arguments).
 
 Agents are ``seat_0`` ... ``seat_N-1``. Actions are the rule file's one-card action
-space (``Discrete(num_distinct_actions)``, see :mod:`interpreter.embedding.spaces`); an
+space (``Discrete(num_distinct_actions)``, see :mod:`interpreter.state.spaces`); an
 observation is a dict of ``observation`` (the seat's observation tensor, see
-:mod:`interpreter.embedding.tensors`) and ``action_mask`` (1 for each legal action of the seat
+:mod:`interpreter.state.tensors`) and ``action_mask`` (1 for each legal action of the seat
 to act, all 0 for the others). Chance is automatic and seeded by ``reset(seed=...)``.
 
 ``scope='deal'`` (default) ends the episode with the first deal, each seat rewarded
@@ -32,7 +32,7 @@ when the episode is over) and ``legal_actions`` (the seat to act: each legal act
 id with its text, as in the rule file; the others: empty).
 
 ``render_mode="ansi"``: :meth:`render` returns the table as the seat to act sees it
-(:func:`interpreter.adapters.table.table`: no card it may not see); ``"human"``:
+(:func:`interpreter.embedding.table.table`: no card it may not see); ``"human"``:
 the table is printed after ``reset`` and every ``step``.
 
 Bad input: a broken rule file raises ``tricklang.RulesError``, an unknown option or bad
@@ -58,11 +58,11 @@ except ImportError as err:  # pragma: no cover - depends on the environment
 
 from tricklang import Ruleset
 
+from ..state.spaces import action_space
 from ..state.state import State, new_game
+from ..state.tensors import tensor_layout
 from . import as_ruleset
-from .spaces import action_space
 from .table import table
-from .tensors import tensor_layout
 
 SCOPES = ("deal", "match")
 

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import Any, Protocol, cast
 
 from tricklang import Ruleset
 from tricklang.bounds import derive_bounds
@@ -19,8 +19,8 @@ from tricklang.bounds import derive_bounds
 from ..errors import IllegalActionError, InvalidActionError
 from ..state.actions import Action
 from ..state.events import render
-from ..state.game import Game
-from ..state.state import Recorder, State, new_game
+from ..state.replay import Recorder
+from ..state.state import Game, State, new_game
 from .chance import resolve_chance
 from .report import Report, StopRunError, Violation
 

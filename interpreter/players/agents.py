@@ -17,8 +17,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from ..state.actions import Action
 from ..errors import GameLimitError
+from ..state.actions import Action
 from ..state.state import State
 
 Agent = Callable[[State], Action]

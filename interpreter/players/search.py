@@ -2,7 +2,7 @@
 
 At each decision with more than one legal action (and at most ``max_candidates``), the
 player draws ``worlds`` states its seat cannot tell from the real one
-(:class:`interpreter.players.resample.Resampler`: the hidden cards redealt consistently with
+(:class:`interpreter.state.resample.Resampler`: the hidden cards redealt consistently with
 everything the seat has seen), and in each world tries every legal action and plays
 the rest of the deal out with the heuristic player at every seat (on a
 :meth:`State.clone`). It takes the action with the best total over the worlds:
@@ -29,12 +29,12 @@ import random
 import time
 from collections.abc import Sequence
 
-from ..state.actions import Action
-from .agents import HeuristicAgent
 from ..errors import ResampleError
+from ..state.actions import Action
 from ..state.legal import LegalActions
-from .resample import Resampler
+from ..state.resample import Resampler
 from ..state.state import State
+from .agents import HeuristicAgent
 
 DEFAULT_BUDGET = 48
 """Rollouts per decision when no budget is given."""

@@ -10,18 +10,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from tricklang.diagnostics import brief
-
-from typing import Any
 
 from ..errors import IllegalActionError, RecordError
 from ..runtime.faults import Fault
 
 if TYPE_CHECKING:
-    from .game import Game
-    from .state import State
+    from .compiled import Compiled as Game
+    from .protocol import StateLike as State
 
 MAX_SEED = 10**18 - 1
 """Seeds have at most 18 digits."""
@@ -41,6 +39,7 @@ class Deals:
         def current_player(self) -> int | None: ...
         @property
         def phase(self) -> str: ...
+        def _refresh(self) -> None: ...
 
     def prearrange(self, deal_number: int, deck: Sequence[str]) -> None:
         """Lay out a later deal of this match from a prearranged deck (card codes in
@@ -125,25 +124,16 @@ class Deals:
             i += k
         self._refresh()
 
-    def _refresh(self) -> None:
-        """Ask the decision pending again, after its cards were changed in place (what may
-        be chosen depends on them)."""
-        c = self._c
-        if not c.terminal:
-            c.steps = 0
-            self._g.m["advance"](c)
-        self._legal = None  # type: ignore[attr-defined]
-
     def resample(self, seat: int, rng: random.Random | None = None) -> State:
         """A state that ``seat`` cannot tell from this one, with the cards hidden from it
         dealt again at random among the places they could be (see
-        :mod:`interpreter.players.resample`). This state is not changed.
+        :mod:`interpreter.state.resample`). This state is not changed.
 
         Raises:
             ResampleError: ``seat`` is not a seat of this game, or no consistent deal was
                 found within the attempt bound.
         """
-        from ..players.resample import resample
+        from .resample import resample
 
         return resample(cast("State", self), seat, rng)
 

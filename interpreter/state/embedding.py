@@ -2,22 +2,20 @@
 observation tensors (mixed into :class:`~interpreter.State`).
 
 The methods here speak the terms of game frameworks (OpenSpiel, PettingZoo): a fixed
-action space of ids (:mod:`interpreter.embedding.spaces`), flat tensors (:mod:`interpreter.embedding.tensors`)
+action space of ids (:mod:`interpreter.state.spaces`), flat tensors (:mod:`interpreter.state.tensors`)
 and chance nodes (:mod:`interpreter.runtime.chance`). A plain state has all-cards selections and
-automatic chance; :class:`~interpreter.embedding.modes.ModalState` overrides the mode methods.
+automatic chance; :class:`~interpreter.state.modes.ModalState` overrides the mode methods.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
-
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import IllegalActionError
 from .actions import Action
 
 if TYPE_CHECKING:
-    from .state import State
+    from .protocol import StateLike as State
 
 
 class Embedding:
@@ -33,7 +31,7 @@ class Embedding:
 
     @property
     def selections(self) -> str:
-        """'all' (a multi-card selection is one action) or 'one_card' (see :mod:`interpreter.embedding.modes`)."""
+        """'all' (a multi-card selection is one action) or 'one_card' (see :mod:`interpreter.state.modes`)."""
         return "all"
 
     @property
@@ -61,19 +59,19 @@ class Embedding:
 
     @property
     def num_distinct_actions(self) -> int:
-        """The size of this game's action space (see :mod:`interpreter.embedding.spaces`)."""
-        from ..embedding.spaces import action_space
+        """The size of this game's action space (see :mod:`interpreter.state.spaces`)."""
+        from .spaces import action_space
 
         return action_space(cast("State", self)).size
 
     def legal_action_ids(self) -> list[int]:
-        """The ids of the legal actions, increasing (see :mod:`interpreter.embedding.spaces`); empty at
+        """The ids of the legal actions, increasing (see :mod:`interpreter.state.spaces`); empty at
         a chance node (the outcomes are :meth:`chance_outcomes`) and once the match is over.
 
         Raises:
             GameLimitError: a legal bid lies outside the space (its bounds were not constants).
         """
-        from ..embedding.spaces import legal_ids
+        from .spaces import legal_ids
 
         return [i for i, _ in legal_ids(cast("State", self))]  # worked out once per decision
 
@@ -83,7 +81,7 @@ class Embedding:
         Raises:
             InvalidActionError: the action has no id in this game's space.
         """
-        from ..embedding.spaces import action_space
+        from .spaces import action_space
 
         if not isinstance(action, Action):
             text = self._canonical(action)
@@ -97,7 +95,7 @@ class Embedding:
         Raises:
             InvalidActionError: ``i`` is out of range.
         """
-        from ..embedding.spaces import action_from_id
+        from .spaces import action_from_id
 
         return action_from_id(cast("State", self), i)
 
@@ -108,14 +106,14 @@ class Embedding:
             InvalidActionError: ``i`` is out of range.
             IllegalActionError: ``i`` is not legal now, or this is a chance node; the state is unchanged.
         """
-        from ..embedding.spaces import apply_id
+        from .spaces import apply_id
 
         apply_id(cast("State", self), i)
 
     @property
     def tensor_shape(self) -> tuple[int]:
-        """The shape of :meth:`observation_tensor` (see :mod:`interpreter.embedding.tensors` for the layout)."""
-        from ..embedding.tensors import tensor_layout
+        """The shape of :meth:`observation_tensor` (see :mod:`interpreter.state.tensors` for the layout)."""
+        from .tensors import tensor_layout
 
         return tensor_layout(cast("State", self)).shape
 
@@ -125,16 +123,16 @@ class Embedding:
         Raises:
             GameError: ``player`` is not a seat.
         """
-        from ..embedding.tensors import observation_tensor
+        from .tensors import observation_tensor
 
         return observation_tensor(cast("State", self), player)
 
     def information_state_tensor(self, player: int) -> list[float]:
-        """The observation tensor and what the seat has seen this deal (:mod:`interpreter.embedding.tensors`).
+        """The observation tensor and what the seat has seen this deal (:mod:`interpreter.state.tensors`).
 
         Raises:
             GameError: ``player`` is not a seat.
         """
-        from ..embedding.tensors import information_state_tensor
+        from .tensors import information_state_tensor
 
         return information_state_tensor(cast("State", self), player)

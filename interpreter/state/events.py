@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..codegen.module import EVENT_KINDS
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .compiled import Compiled as Game
 
 Triple = tuple[dict[str, Any], "dict[str, Any] | None", int]
 Entry = tuple[Any, ...]

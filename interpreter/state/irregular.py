@@ -23,7 +23,7 @@ from .actions import Action
 
 if TYPE_CHECKING:
     from ..codegen.layout import Irregularity, Param
-    from .state import State
+    from .protocol import StateLike as State
 
 
 def offered(state: State, phase: str, named_only: bool = False) -> list[Action]:

@@ -3,17 +3,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import InvalidActionError
 from ..runtime.faults import Fault
 
 if TYPE_CHECKING:
     from .actions import Action
-    from .game import Game
+    from .compiled import Compiled as Game
     from .legal import LegalActions, Selection
+    from .protocol import StateLike
 
 MOMENT_WORDS = {"deal": "after the cards are dealt", "end_of_play": "after the deal's last card, before it is scored"}
 """Each referee's moment in words (messages, ``explain``)."""
@@ -52,7 +51,7 @@ class Refusals:
                 return "irregularities are recorded only in table mode (new_game(..., mode='table'))"
             from .irregular import why_not
 
-            return why_not(self, self.phase, text.split()[1:])
+            return why_not(cast("StateLike", self), self.phase, text.split()[1:])
         verbs = sorted(legal.verbs())
         player = self.current_player
         dp = g.dps[c.dp]

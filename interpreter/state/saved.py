@@ -18,8 +18,8 @@ from ..errors import RecordError
 
 if TYPE_CHECKING:
     from .actions import Action
-    from .game import Game
-    from .state import State
+    from .compiled import Compiled as Game
+    from .protocol import StateLike as State
 
 STATE_FORMAT = "tricklang-state"
 STATE_VERSION = 1

@@ -1,5 +1,6 @@
-"""Values a :class:`~interpreter.state.State` hands out: how a match ended (:class:`Outcome`)
-and a state's data at one point (:class:`Snapshot`, for undo and search)."""
+"""Values a :class:`~interpreter.state.State` hands out: the decision pending
+(:class:`Decision`), how a match ended (:class:`Outcome`) and a state's data at one
+point (:class:`Snapshot`, for undo and search)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,26 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .compiled import Compiled as Game
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The decision pending: its kind, the seat to act, the phase name and its bounds.
+
+    ``kind`` is one of ``play``, ``select`` (discard, take, rob: choosing cards),
+    ``choice`` (named options), ``auction``, ``bid`` (a player's own bid),
+    ``name_trump`` and, in table mode, ``pause`` (a referee's pause: ``continue`` or an
+    irregularity; see :mod:`interpreter.pauses`); ``phase`` is :attr:`State.phase` (a selection's verb, e.g.
+    ``discard``). ``low``/``high`` bound the number of cards of a selection and the
+    bid of an auction or own bid; None for the other kinds.
+    """
+
+    kind: str
+    seat: int
+    phase: str
+    low: int | None = None
+    high: int | None = None
 
 
 @dataclass(frozen=True)

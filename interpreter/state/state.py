@@ -16,7 +16,7 @@ import secrets
 import warnings
 from array import array
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Self
+from typing import Any, Self, cast
 
 from tricklang import Ruleset
 
@@ -24,18 +24,17 @@ from ..errors import GameError, GameLimitError, IllegalActionError, InvalidActio
 from ..runtime.chance import ChanceNeeded
 from ..runtime.faults import Fault, LimitFault
 from .actions import Action
+from .compiled import Compiled
 from .deals import MAX_SEED, Deals, check_modes, checked_seed, later_decks, later_seeds, prearranged
 from .embedding import Embedding
-from .game import Game
 from .legal import LegalActions, Selection, draw_subset
+from .modes import Modes
 from .refusals import Refusals
+from .replay import IRREGULAR_DP, Recorder, apply_key, key_of
 from .saved import Saved, state_from_json
 from .snapshot import Outcome as Outcome
 from .snapshot import Snapshot as Snapshot
 from .views import Views
-
-IRREGULAR_DP = 0xFFFF
-"""The decision point of a logged irregular action (its code indexes the state's list of them)."""
 
 MAX_CHOICES = 20_000
 """The most card selections one decision may offer."""
@@ -46,55 +45,26 @@ _RULE_FAILURES = (ArithmeticError, LookupError, RecursionError, TypeError, Value
 _NO_ACTIONS = LegalActions()
 
 
-def key_of(dp: int, code: int) -> int:
-    """An action in the log: its decision point and its local code (a selection's: its cards' mask)."""
-    return dp | (code + 1) << 16
+class Game(Compiled):
+    """A rule file compiled with its option values: the static facts of the game (seats,
+    sides, cards, actions: :class:`~interpreter.state.compiled.Compiled`), and the maker
+    of its states. Get one with :meth:`Game.of` (made once per ruleset, then shared).
 
+    >>> import tricklang
+    >>> game = Game.of(tricklang.load("ecarte"))
+    >>> game.player_count, game.cards[:3]
+    (2, ['KS', 'QS', 'JS'])
+    >>> game.new_initial_state(seed=42).current_player
+    1
+    """
 
-class Recorder:
-    """The record of a match rebuilt from its log of action keys: a second core that
-    logs events, and the text and actor of every action. It follows its state lazily:
-    :meth:`catch_up` replays the keys logged since it last looked."""
-
-    __slots__ = ("core", "n", "texts", "actors")
-
-    def __init__(self, core: Any) -> None:
-        self.core = core
-        self.n = 0
-        self.texts: list[str] = []
-        self.actors = array("b")
-
-    def catch_up(self, state: State) -> None:
-        log = state._log
-        if self.n >= len(log):
-            return
-        c = self.core
-        state._before_replay(c)
-        for key in log[self.n:]:
-            self.actors.append(c.actor)
-            self.texts.append(state._text_of(c, key))
-            self.n += 1
-            try:
-                _apply_key(state, c, key)
-            except ChanceNeeded:  # the last action waits for chance: the core stays at the chance node
-                return
-
-
-def _apply_key(state: State, c: Any, key: int) -> None:
-    """Carry out a logged action on core ``c`` (a replay: it was legal when logged)."""
-    g = state._g
-    dp = key & 0xFFFF
-    code = (key >> 16) - 1
-    c.steps = 0
-    if dp == IRREGULAR_DP:
-        k, seat, args = state._irr[code]
-        g.m["irr_start"](c, k, seat, args)
-        return
-    if g.dps[dp].kind == "select":
-        g.m["APPLY"][dp](c, g.m["in_order"](c, code))
-    else:
-        g.m["APPLY"][dp](c, code)
-
+    def new_initial_state(self, *, seed: int | None = None, deck: Sequence[str] | None = None,
+                          dealer: int | None = None, mode: str = "strict", selections: str = "all",
+                          chance: str = "automatic", decks: Mapping[int, Sequence[str]] | None = None,
+                          reseeds: Mapping[int, int] | None = None) -> State:
+        """A new match of this game (:func:`new_game` with these arguments; see there what is raised)."""
+        return start(self, seed=seed, deck=deck, dealer=dealer, mode=mode, selections=selections, chance=chance,
+                     decks=decks, reseeds=reseeds)
 
 class State(Views, Refusals, Embedding, Deals, Saved):
     """A game in progress. Build one with :func:`new_game` (or :meth:`Game.new_initial_state`).
@@ -108,7 +78,7 @@ class State(Views, Refusals, Embedding, Deals, Saved):
 
     __slots__ = ("_g", "_c", "_log", "_irr", "_legal", "_drawn", "_rec", "_ids")
 
-    _g: Game
+    _g: Compiled
     _c: Any  # the generated module's Core
     _log: list[int]  # every action taken, as key_of(dp, code)
     _irr: list[tuple[int, int, tuple[int, ...]]]  # the irregular actions taken: (irregularity, seat, arguments)
@@ -119,8 +89,8 @@ class State(Views, Refusals, Embedding, Deals, Saved):
 
     # ------------------------------------------------------------ basics
     @property
-    def game(self) -> Game:
-        """The compiled rules (static facts) this state is a match of."""
+    def game(self) -> Compiled:
+        """The compiled rules (static facts) this state is a match of: its :class:`Game`."""
         return self._g
 
     @property
@@ -183,7 +153,8 @@ class State(Views, Refusals, Embedding, Deals, Saved):
         c = self._c
         if c.terminal:
             return "over"
-        return self._g.dps[c.dp].phase
+        phase: str = self._g.dps[c.dp].phase
+        return phase
 
     def is_terminal(self) -> bool:
         return bool(self._c.terminal)
@@ -386,7 +357,7 @@ class State(Views, Refusals, Embedding, Deals, Saved):
         self._legal = None
         self._drawn = None
         try:
-            _apply_key(self, self._c, key)
+            apply_key(self, self._c, key)
         except BaseException as err:
             if key >> 16 and (key & 0xFFFF) == IRREGULAR_DP:
                 self._irr.pop()
@@ -432,6 +403,15 @@ class State(Views, Refusals, Embedding, Deals, Saved):
             pass
         return c
 
+    def _refresh(self) -> None:
+        """Ask the decision pending again, after its cards were changed in place (what may
+        be chosen depends on them: hypothetical deals of hidden cards)."""
+        c = self._c
+        if not c.terminal:
+            c.steps = 0
+            self._g.m["advance"](c)
+        self._legal = None
+
     def _before_replay(self, c: Any) -> None:
         """Prepare a core that replays this state's log (a modal state hands it its tape)."""
 
@@ -444,7 +424,7 @@ class State(Views, Refusals, Embedding, Deals, Saved):
         """A core rebuilt by replaying this state's log from the start."""
         c = self._fresh(rec)
         for key in self._log:
-            _apply_key(self, c, key)
+            apply_key(self, c, key)
         return c
 
     def _recorder(self) -> Recorder:
@@ -586,7 +566,7 @@ class State(Views, Refusals, Embedding, Deals, Saved):
                 match its digest or does not load, or an action no longer fits the rules.
             TypeError: ``text`` is neither a string nor a mapping.
         """
-        return state_from_json(text, new_game)
+        return cast(State, state_from_json(text, new_game))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
@@ -629,7 +609,7 @@ def new_game(
         mode: 'strict' (default: regular actions only) or 'table' (the rule file's
             irregularities are offered too, as ``irregular NAME SEAT`` actions).
         selections: 'all' (default: a multi-card selection is one action) or
-            'one_card' (card by card, then ``done``; see :mod:`interpreter.embedding.modes`).
+            'one_card' (card by card, then ``done``; see :mod:`interpreter.state.modes`).
         chance: 'automatic' (default: seeded shuffles) or 'explicit' (shuffles and
             random moves are chance nodes; see :mod:`interpreter.runtime.chance`).
 
@@ -651,7 +631,7 @@ def new_game(
                  decks=decks, reseeds=reseeds)
 
 
-def start(game: Game, *, seed: int | None, deck: Sequence[str] | None, dealer: int | None, mode: str,
+def start(game: Compiled, *, seed: int | None, deck: Sequence[str] | None, dealer: int | None, mode: str,
           selections: str, chance: str, decks: Mapping[int, Sequence[str]] | None,
           reseeds: Mapping[int, int] | None) -> State:
     """A new match of ``game`` (see :func:`new_game` for the arguments and what is raised)."""
@@ -663,9 +643,7 @@ def start(game: Game, *, seed: int | None, deck: Sequence[str] | None, dealer: i
     modal = selections != "all" or chance != "automatic"
     check_modes(game, mode, dealer, selections, chance, modal and bool(later or seeds))
     if modal:
-        from ..embedding.modes import modal_game
-
-        return modal_game(game, seed, cards, dealer, mode == "table", selections, chance)
+        return _modal_game(game, seed, cards, dealer, mode == "table", selections, chance)
     state = State.__new__(State)
     state._g = game
     state._log = []
@@ -682,4 +660,40 @@ def start(game: Game, *, seed: int | None, deck: Sequence[str] | None, dealer: i
         m["advance"](c)
     except BaseException as err:
         raise state._error(err) from None
+    return state
+
+
+class ModalState(Modes, State):  # type: ignore[misc]  # (Modes sees the state through a protocol)
+    """A :class:`State` in one-card selection mode and/or explicit chance mode (see
+    :mod:`interpreter.state.modes`). Built by :func:`new_game`."""
+
+    __slots__ = ("_one_card", "_picks", "_explicit", "_tape", "_request", "_resume", "_dealer", "_modal")
+
+
+def _modal_game(game: Compiled, seed: int, deck: list[int] | None, dealer: int | None, table: bool, selections: str,
+                chance: str) -> ModalState:
+    """A new game in the given modes (:func:`new_game` checked the arguments).
+
+    Raises:
+        GameLimitError, RuleRuntimeError: the rules fail before the first decision.
+    """
+    state = cast(ModalState, object.__new__(cast(Any, ModalState)))
+    state._g = game
+    state._log = []
+    state._irr = []
+    state._legal = None
+    state._modal = None
+    state._drawn = None
+    state._rec = None
+    state._ids = None
+    state._one_card = selections == "one_card"
+    state._picks = ()
+    state._explicit = chance == "explicit"
+    state._tape = []
+    state._request = None
+    state._resume = (None, None)
+    state._dealer = dealer
+    # A core carrying what _start needs (seed, deck, mode); replaced at once.
+    state._c = game.m["make_core"](seed, deck, table, None, None, None, False)
+    state._start()
     return state

@@ -18,43 +18,25 @@ Decision(kind='select', seat=1, phase='discard', low=1, high=5)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from tricklang.diagnostics import brief
 
 from ..errors import ArgumentError
 from .events import render
+from .snapshot import Decision
 
 if TYPE_CHECKING:
     from array import array
 
-    from .game import Game
+    from .compiled import Compiled as Game
     from .legal import LegalActions
+    from .protocol import StateLike
+    from .replay import Recorder
     from .snapshot import Outcome
-    from .state import Recorder
 
 _KINDS = {"play": "play", "select": "select", "choice": "choice", "auction": "auction", "bid": "bid",
           "name_trump": "name_trump", "pause": "pause"}
-
-
-@dataclass(frozen=True)
-class Decision:
-    """The decision pending: its kind, the seat to act, the phase name and its bounds.
-
-    ``kind`` is one of ``play``, ``select`` (discard, take, rob: choosing cards),
-    ``choice`` (named options), ``auction``, ``bid`` (a player's own bid),
-    ``name_trump`` and, in table mode, ``pause`` (a referee's pause: ``continue`` or an
-    irregularity; see :mod:`interpreter.pauses`); ``phase`` is :attr:`State.phase` (a selection's verb, e.g.
-    ``discard``). ``low``/``high`` bound the number of cards of a selection and the
-    bid of an auction or own bid; None for the other kinds.
-    """
-
-    kind: str
-    seat: int
-    phase: str
-    low: int | None = None
-    high: int | None = None
 
 
 class Views:
@@ -169,7 +151,8 @@ class Views:
             suit = tables.eff_suit[core.ti][trick[0][1]]
         else:
             suit = tables.eff_suit[core.ti][c]
-        return tables.power[core.ti][suit][c]
+        power: int = tables.power[core.ti][suit][c]
+        return power
 
     @property
     def current_trick(self) -> list[tuple[int, str]]:
@@ -303,7 +286,7 @@ class Views:
             from .irregular import seen_by
 
             legal = self.legal_actions()
-            obs["legal_actions"] = [a.text for a in legal if player is None or seen_by(self, a, player)]
+            obs["legal_actions"] = [a.text for a in legal if player is None or seen_by(cast("StateLike", self), a, player)]
         if core.terminal:
             outcome = self.outcome()
             assert outcome is not None

@@ -18,7 +18,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import cards_everywhere, legal, mark, offered, offered_with_arguments, regular, scores_since, tricks_of_deal
+from helpers import (
+    cards_everywhere,
+    legal,
+    mark,
+    offered,
+    offered_with_arguments,
+    regular,
+    scores_since,
+    tricks_of_deal,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

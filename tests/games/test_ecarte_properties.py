@@ -18,14 +18,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import cards_everywhere, set_zones, zone_cards, zone_index
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import interpreter
 import tricklang
 from interpreter import IllegalActionError, InvalidActionError, State
-
-from helpers import cards_everywhere, set_zones, zone_cards, zone_index
 
 RULES_PATH = Path(__file__).resolve().parents[2] / "rules" / "ecarte.trick"
 RULES = tricklang.load(RULES_PATH)

@@ -19,8 +19,8 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from interpreter.adapters.infostate import canonical_events  # noqa: E402
-from interpreter.adapters.openspiel import load_game  # noqa: E402
+from interpreter.embedding.infostate import canonical_events  # noqa: E402
+from interpreter.embedding.openspiel import load_game  # noqa: E402
 
 GAMES = Path(__file__).resolve().parent / "games"
 TINY = GAMES / "tiny-trick.trick"  # 2 players, 6 cards, 3 tricks: 720 orders of the pack

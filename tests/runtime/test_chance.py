@@ -1,4 +1,4 @@
-"""Explicit chance (interpreter.runtime.chance, interpreter.embedding.modes)."""
+"""Explicit chance (interpreter.runtime.chance, interpreter.state.modes)."""
 
 from __future__ import annotations
 

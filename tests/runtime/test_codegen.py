@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 from helpers import SHORT
+from interpreter.compiler import compile_ruleset
 
 import interpreter
 import tricklang
 from interpreter import codegen
 from interpreter.cli import main
-from interpreter.compiler import compile_ruleset
 from tricklang.catalog import bundled_games
 
 GAMES = sorted(bundled_games())

@@ -4,10 +4,10 @@ compiled last found again by identity."""
 from __future__ import annotations
 
 import pytest
+from interpreter.compiler import compile_ruleset
 
 import tricklang
 from interpreter import codegen
-from interpreter.compiler import compile_ruleset
 
 
 def test_the_same_ruleset_gets_its_own_program_back_and_other_options_another() -> None:

@@ -9,14 +9,14 @@ import random
 from typing import Any
 
 import pytest
+from interpreter.compiler import compile_ruleset
+from interpreter.program import Program
 
 import interpreter
 import tricklang
 from interpreter import codegen
 from interpreter import program as program_module
-from interpreter.compiler import compile_ruleset
 from interpreter.state.events import DEAL, DEAL_END, DEALT, SCORE, TRUMP, TURN_UP
-from interpreter.program import Program
 from tricklang.catalog import bundled_games
 
 _TEXT = bundled_games()["ecarte"].read_text(encoding="utf-8")

@@ -26,13 +26,12 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
+from interpreter.compiler import compile_ruleset
+from interpreter.program import Program
 
 import interpreter
 import tricklang
 from interpreter import IllegalActionError, InvalidActionError, RuleRuntimeError, State
-from interpreter.players import HeuristicAgent
-from interpreter.compiler import compile_ruleset
-from interpreter.state.events import render
 from interpreter.harness import (
     InvariantViolationError,
     Report,
@@ -40,7 +39,8 @@ from interpreter.harness import (
     invariant_test,
     replay,
 )
-from interpreter.program import Program
+from interpreter.players import HeuristicAgent
+from interpreter.state.events import render
 from tricklang.bounds import derive_bounds
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -527,8 +527,9 @@ def test_discards_to_n_brings_the_hand_down_to_n() -> None:
 
 
 def test_a_referees_pause_in_strict_mode_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    from interpreter import codegen
     from interpreter.pauses import RefereePause
+
+    from interpreter import codegen
 
     def always(self: Any, core: Any) -> bool:
         return True  # waits even in strict mode, and even with nothing to record

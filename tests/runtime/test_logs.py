@@ -7,15 +7,15 @@ import pickle
 import random
 import textwrap
 
+import interpreter.logs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from interpreter.logs import ActionLog, EventLog
 
 import interpreter
-import interpreter.logs
 import tricklang
 from interpreter import RuleRuntimeError
-from interpreter.logs import ActionLog, EventLog
 
 WORDS = st.sampled_from(["play", "discard", "bid", "10H", "KS", "none", "", "7", "irregular", "é"])
 TEXTS = st.lists(WORDS, min_size=1, max_size=6).map(" ".join)

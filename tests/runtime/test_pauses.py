@@ -10,7 +10,7 @@ import pytest
 import interpreter
 import tricklang
 from interpreter.errors import IllegalActionError
-from interpreter.embedding.spaces import ActionSpace, action_space
+from interpreter.state.spaces import ActionSpace, action_space
 
 BASE = '''tricklang 1
 game "Two-hand trial"
@@ -102,7 +102,7 @@ def test_table_ids_extend_the_strict_ids_with_the_referees_continue() -> None:
 
 
 def test_the_tensors_at_a_pause_keep_the_strict_layout_with_no_decision_kind_set() -> None:
-    from interpreter.embedding.tensors import KINDS, tensor_layout
+    from interpreter.state.tensors import KINDS, tensor_layout
 
     rules = load(PAUSED)
     strict = interpreter.new_game(rules, seed=4, dealer=0)

@@ -13,14 +13,14 @@ import pytest
 from helpers import SHORT
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from interpreter.compiler import compile_ruleset
+from interpreter.program import Program
 
 import interpreter
 import tricklang
 from interpreter import Action, GameLimitError, codegen
-from interpreter.compiler import compile_ruleset
 from interpreter.state.events import CHOICE, SELECT, TRICK
 from interpreter.state.legal import LegalActions, PlayedCards, randbelow
-from interpreter.program import Program
 from tricklang.catalog import bundled_games
 
 GAMES = sorted(bundled_games())

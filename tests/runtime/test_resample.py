@@ -17,7 +17,7 @@ import interpreter
 import tricklang
 from interpreter import IllegalActionError, RecordError, ResampleError, State, new_game
 from interpreter.players import RandomAgent
-from interpreter.players.resample import Resampler
+from interpreter.state.resample import Resampler
 
 ROOT = Path(__file__).resolve().parents[2]
 RULE_FILES = sorted(str(p.relative_to(ROOT)) for p in [*ROOT.glob("rules/*.trick"), *ROOT.glob("examples/*.trick")])

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 import interpreter
 import tricklang
-from interpreter.runtime import seeding
 from interpreter.players import RandomAgent
+from interpreter.runtime import seeding
 
 ECARTE = tricklang.load("rules/ecarte.trick")
 

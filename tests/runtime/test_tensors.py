@@ -1,4 +1,4 @@
-"""Observation and information-state tensors (interpreter.embedding.tensors)."""
+"""Observation and information-state tensors (interpreter.state.tensors)."""
 
 from __future__ import annotations
 

@@ -1,27 +1,24 @@
-"""A game: a rule file compiled with its option values, the static facts of it, and the
-maker of its states (OpenSpiel's ``Game`` beside its ``State``).
+"""A rule file compiled with its option values, and the static facts of it: the base of
+:class:`~interpreter.state.state.Game` (OpenSpiel's ``Game`` beside its ``State``).
 
-A :class:`Game` holds what never changes while a match is played: the seats and sides,
-the cards, the decision points with their actions, the words of the rule file that the
-generated module speaks of by id (labels, laws, names), and the module itself (compiled
-once per rule text and option values, :mod:`interpreter.codegen`). States share it.
+A :class:`Compiled` holds what never changes while a match is played: the seats and
+sides, the cards, the decision points with their actions, the words of the rule file
+that the generated module speaks of by id (labels, laws, names), and the module itself
+(compiled once per rule text and option values, :mod:`interpreter.codegen`). States
+share it.
 
 >>> import tricklang
->>> game = Game.of(tricklang.load("ecarte"))
+>>> game = Compiled.of(tricklang.load("ecarte"))
 >>> game.player_count, len(game.cards), game.cards[:3]
 (2, 32, ['KS', 'QS', 'JS'])
->>> state = game.new_initial_state(seed=42)
->>> state.current_player
-1
 """
 
 from __future__ import annotations
 
 import builtins
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import Any, Self
 
 from tricklang import Ruleset
 
@@ -31,9 +28,6 @@ from ..runtime.cython_shim import cython as _cython_shim
 from .actions import Action
 from .cards import CardTables
 
-if TYPE_CHECKING:
-    from .state import State
-
 PASS = Action("pass")
 CONTINUE = Action("continue")
 
@@ -41,7 +35,7 @@ _MODULES: OrderedDict[tuple[str, tuple[tuple[str, Any], ...]], tuple[Generated, 
 _MODULES_MAX = 64
 """Generated modules by rule text and option values, the most recently used last."""
 
-_GAMES: OrderedDict[tuple[str, str, tuple[tuple[str, Any], ...]], Game] = OrderedDict()
+_GAMES: OrderedDict[tuple[type, str, str, tuple[tuple[str, Any], ...]], Any] = OrderedDict()
 _GAMES_MAX = 64
 
 _NATIVE: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
@@ -95,12 +89,12 @@ def use_module(ruleset: Ruleset, module: Any) -> None:
     key = _key(ruleset)
     _NATIVE[key] = module
     _MODULES.pop(key, None)
-    for k in [k for k in _GAMES if (k[0], k[2]) == key]:
+    for k in [k for k in _GAMES if (k[1], k[3]) == key]:
         del _GAMES[k]
 
 
-class Game:
-    """See the module docstring. Get one with :meth:`Game.of` (cached per ruleset)."""
+class Compiled:
+    """See the module docstring. Get one with :meth:`of` (cached per ruleset)."""
 
     def __init__(self, ruleset: Ruleset) -> None:
         gen, namespace = module_of(ruleset)
@@ -122,7 +116,7 @@ class Game:
             {a.text: code for code, a in enumerate(acts)} if acts is not None else None for acts in self.dp_actions]
 
     @classmethod
-    def of(cls, ruleset: Ruleset) -> Game:
+    def of(cls, ruleset: Ruleset) -> Self:
         """The game of a ruleset with its option values (made once, then shared).
 
         Raises:
@@ -131,8 +125,8 @@ class Game:
         """
         if not isinstance(ruleset, Ruleset):
             raise TypeError(f"a Game is made from a Ruleset (tricklang.load), not {type(ruleset).__name__}")
-        key = (ruleset.digest, ruleset.path, tuple(sorted(ruleset.options.items())))
-        game = _GAMES.get(key)
+        key = (cls, ruleset.digest, ruleset.path, tuple(sorted(ruleset.options.items())))
+        game: Self | None = _GAMES.get(key)
         if game is None:
             game = cls(ruleset)
             _GAMES[key] = game
@@ -224,15 +218,5 @@ class Game:
     def zone_label(self, z: int) -> str:
         return self.layout.instances[z].label
 
-    def new_initial_state(self, *, seed: int | None = None, deck: Sequence[str] | None = None,
-                          dealer: int | None = None, mode: str = "strict", selections: str = "all",
-                          chance: str = "automatic", decks: Mapping[int, Sequence[str]] | None = None,
-                          reseeds: Mapping[int, int] | None = None) -> State:
-        """A new match of this game: :func:`interpreter.new_game` with these arguments."""
-        from .state import start
-
-        return start(self, seed=seed, deck=deck, dealer=dealer, mode=mode, selections=selections, chance=chance,
-                     decks=decks, reseeds=reseeds)
-
     def __repr__(self) -> str:
-        return f"<Game {self.ruleset.name!r} options={dict(sorted(self.ruleset.options.items()))}>"
+        return f"<{type(self).__name__} {self.ruleset.name!r} options={dict(sorted(self.ruleset.options.items()))}>"

@@ -57,8 +57,8 @@ from ..errors import GameError
 from ..runtime.chance import CHANCE_PLAYER
 
 if TYPE_CHECKING:
-    from ..state.game import Game
-    from ..state.state import State
+    from .compiled import Compiled as Game
+    from .protocol import StateLike as State
 
 KINDS = ("play", "select", "choice", "auction", "bid", "name_trump", "chance", "over")
 

@@ -60,13 +60,13 @@ from tricklang import model as m
 from tricklang.walk import Value, fold_int, statements_of
 
 from ..errors import IllegalActionError, InvalidActionError
-from ..state.actions import Action
+from .actions import Action
 
 if TYPE_CHECKING:
     from tricklang import Ruleset
 
-    from ..state.game import Game
-    from ..state.state import State
+    from .compiled import Compiled as Game
+    from .protocol import StateLike as State
 
 MOMENTS = ("deal", "end_of_play")
 

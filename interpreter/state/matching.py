@@ -1,5 +1,5 @@
 """Drawing a permutation uniformly under exclusions: the combinatorics of
-:mod:`interpreter.players.resample`, which renames the hidden cards of a deal with it.
+:mod:`interpreter.state.resample`, which renames the hidden cards of a deal with it.
 
 :func:`sample_matching` gives each role ``x`` a card ``sigma(x)`` never in
 ``excluded[x]``, each such permutation equally likely. It counts exactly over classes

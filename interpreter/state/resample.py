@@ -56,8 +56,8 @@ from typing import TYPE_CHECKING, Any
 from ..errors import GameError, ResampleError
 from .matching import sample_matching
 
-if TYPE_CHECKING:  # the state module calls this one (State.resample): no import back
-    from ..state.state import State
+if TYPE_CHECKING:  # the state module calls this one (State.resample): only a protocol of it
+    from .protocol import StateLike as State
 
 MAX_ATTEMPTS = 20_000
 """Draws tried for one deal before :class:`ResampleError` is raised."""
@@ -350,7 +350,7 @@ class Resampler:
         decks = {d.number: [sigmas[d.number].get(c, c) for c in d.deck] for d in group}
         trigger = group[0].trigger
         if trigger == 0:
-            world = self.state.new_match(seed=self.seed, decks=decks, **self._new)
+            world: State = self.state.new_match(seed=self.seed, decks=decks, **self._new)
             pos = 0
         else:
             assert self._pre is not None
@@ -368,7 +368,8 @@ class Resampler:
         end = group[-1].end
         for i in range(trigger, end):
             if not last and i == end - 1:
-                kept, kept_pos = world.clone(), pos
+                kept: State = world.clone()
+                kept_pos = pos
                 # Compare up to the next deal's start (its cards are not sampled yet).
                 if not self._step(world, i, sigma) or self._check(world, pos, self._deal_event(group[-1].number + 1)) is None:
                     return None

@@ -46,18 +46,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Self
-
-from tricklang import Ruleset
+from typing import TYPE_CHECKING, Any, Self
 
 from ..errors import GameError, IllegalActionError, InvalidActionError, RecordError
 from ..runtime.chance import CHANCE_PLAYER, ChanceNeeded, ChanceRequest
-from ..state.actions import Action
-from ..state.game import Game
-from ..state.legal import LegalActions, Selection
-from ..state.snapshot import Snapshot
-from ..state.state import IRREGULAR_DP, State, _apply_key
-from ..state.views import Decision
+from .actions import Action
+from .legal import LegalActions, Selection
+from .replay import IRREGULAR_DP, apply_key
+from .snapshot import Decision, Snapshot
+
+if TYPE_CHECKING:
+    from .protocol import ModalLike as _Base
+else:
+    _Base = object
 
 DONE = Action("done")
 
@@ -70,13 +71,12 @@ class ModalSnapshot(Snapshot):
     modal: tuple[tuple[int, ...], tuple[int, ...], ChanceRequest | None, tuple[Any, int | None]]
 
 
-class ModalState(State):
-    """A :class:`State` in one-card selection mode and/or explicit chance mode.
+class Modes(_Base):
+    """What a state in one-card selection mode and/or explicit chance mode does otherwise
+    (mixed into :class:`~interpreter.state.state.ModalState`, before the plain State);
+    see the module docstring."""
 
-    Built by :func:`interpreter.new_game`; see the module docstring.
-    """
-
-    __slots__ = ("_one_card", "_picks", "_explicit", "_tape", "_request", "_resume", "_dealer", "_modal")
+    __slots__ = ()
 
     _one_card: bool
     _picks: tuple[int, ...]
@@ -133,7 +133,7 @@ class ModalState(State):
         """
         req = self._request
         if req is None:
-            super().apply_chance_outcome(outcome)
+            super().apply_chance_outcome(outcome)  # type: ignore[safe-super]
             return
         if isinstance(outcome, bool) or not isinstance(outcome, int) or outcome not in req.remaining():
             raise IllegalActionError(f"chance outcome {outcome!r}",
@@ -192,13 +192,13 @@ class ModalState(State):
     def current_player(self) -> int | None:
         if self._request is not None:
             return CHANCE_PLAYER
-        return super().current_player
+        return super().current_player  # type: ignore[safe-super]
 
     @property
     def phase(self) -> str:
         if self._request is not None:
             return "chance"
-        return super().phase
+        return super().phase  # type: ignore[safe-super]
 
     @property
     def decision(self) -> Decision | None:
@@ -208,14 +208,14 @@ class ModalState(State):
         sel = self._pending()
         if sel is not None:
             return Decision("select", self._c.actor, sel.verb, sel.lo, sel.hi)
-        return super().decision
+        return super().decision  # type: ignore[safe-super]
 
     # ------------------------------------------------------------ one-card selections
     def _pending(self) -> Selection | None:
         """One-card mode: the pending selection (all its subsets, as the default mode offers them)."""
         if not self._one_card or self._request is not None or self._c.terminal:
             return None
-        return State.legal_actions(self).selection
+        return super().legal_actions().selection  # type: ignore[safe-super]
 
     def legal_actions(self) -> LegalActions:
         modal = self._modal
@@ -232,10 +232,10 @@ class ModalState(State):
                 acts.append(DONE)
             # Table mode: the irregularities of the selection's decision, at every step of it
             # (recording one withdraws the picks: see the module docstring).
-            acts.extend(a for a in State.legal_actions(self).explicit if a.verb == "irregular")
+            acts.extend(a for a in super().legal_actions().explicit if a.verb == "irregular")  # type: ignore[safe-super]
             modal = LegalActions(tuple(acts))
         else:
-            return State.legal_actions(self)
+            return super().legal_actions()  # type: ignore[safe-super]
         self._modal = modal
         return modal
 
@@ -251,7 +251,7 @@ class ModalState(State):
                 except InvalidActionError:
                     pass
             return " ".join(w if i else w.lower() for i, w in enumerate(words))
-        return super()._canonical(action)
+        return super()._canonical(action)  # type: ignore[safe-super]
 
     def why_illegal(self, action: Action | str) -> str:
         if self._request is not None:
@@ -279,7 +279,7 @@ class ModalState(State):
                 return f"no more than {sel.hi} card(s) may be chosen"
             if words[0] == sel.verb:
                 return f"{' '.join(words[1:])} is not a card seat {self.current_player} may {sel.verb} now"
-        return super().why_illegal(action)
+        return super().why_illegal(action)  # type: ignore[safe-super]
 
     def _take_legal(self, action: Action) -> None:
         """Apply a legal action: a chance outcome, a pick, or a move of the game."""
@@ -338,7 +338,7 @@ class ModalState(State):
         self._legal = self._modal = None
         self._drawn = None
         try:
-            _apply_key(self, self._c, key)
+            apply_key(self, self._c, key)
         except ChanceNeeded as need:
             self._request = need.request
             self._resume = (before, key)
@@ -351,7 +351,7 @@ class ModalState(State):
         self._log.append(key)
 
     # ------------------------------------------------------------ copies, JSON, observations
-    def _copy_modes(self, new: ModalState) -> None:
+    def _copy_modes(self, new: Any) -> None:
         new._one_card = self._one_card
         new._picks = self._picks
         new._explicit = self._explicit
@@ -365,7 +365,7 @@ class ModalState(State):
         self._copy_modes(new)
 
     def snapshot(self) -> ModalSnapshot:
-        base = super().snapshot()
+        base = super().snapshot()  # type: ignore[safe-super]
         snap = ModalSnapshot(base.game, base.core, base.log, base.irregular)
         snap.modal = (self._picks, tuple(self._tape), self._request, self._resume)
         return snap
@@ -378,12 +378,12 @@ class ModalState(State):
         """
         if not isinstance(snapshot, ModalSnapshot):
             raise ValueError("a snapshot of a state in other modes")
-        super().restore(snapshot)
+        super().restore(snapshot)  # type: ignore[safe-super]
         picks, tape, self._request, self._resume = snapshot.modal
         self._picks, self._tape, self._modal = picks, list(tape), None
 
     def to_dict(self) -> dict[str, Any]:
-        data = super().to_dict()
+        data = super().to_dict()  # type: ignore[safe-super]
         if self._one_card:
             data["selections"] = "one_card"
             if self._picks:
@@ -449,38 +449,9 @@ class ModalState(State):
 
     def observation(self, player: int | None) -> dict[str, Any]:
         """As :meth:`State.observation`; the picking seat also sees its picks (others their number)."""
-        obs = super().observation(player)
+        obs = super().observation(player)  # type: ignore[safe-super]
         if self._picks and (player is None or player == self.current_player):
             obs["picks"] = self.picks
         elif self._picks:
             obs["picks_count"] = len(self._picks)
         return obs
-
-
-def modal_game(game: Game, seed: int, deck: list[int] | None, dealer: int | None, table: bool, selections: str,
-               chance: str) -> ModalState:
-    """A new game in the given modes (called by :func:`interpreter.new_game`, which checks its arguments).
-
-    Raises:
-        GameLimitError, RuleRuntimeError: the rules fail before the first decision.
-    """
-    state = ModalState.__new__(ModalState)
-    state._g = game
-    state._log = []
-    state._irr = []
-    state._legal = None
-    state._modal = None
-    state._drawn = None
-    state._rec = None
-    state._ids = None
-    state._one_card = selections == "one_card"
-    state._picks = ()
-    state._explicit = chance == "explicit"
-    state._tape = []
-    state._request = None
-    state._resume = (None, None)
-    state._dealer = dealer
-    # A core carrying what _start needs (seed, deck, mode); replaced at once.
-    state._c = game.m["make_core"](seed, deck, table, None, None, None, False)
-    state._start()
-    return state
