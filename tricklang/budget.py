@@ -50,3 +50,21 @@ def patterns_in(rules: object) -> int:
     for part in (*rules.deal, *rules.irregularities, *rules.points):
         count += sum(1 for node in nodes(part) if isinstance(node, (m.PatWord, m.PatCard, m.PatNot, m.PatOr)))
     return count
+
+
+def deck_limits(rules: object, max_suits: int, max_cards: int) -> list[str]:
+    """What is too large in a rule file's deck: its suits, its cards, or the card tables
+    they and its patterns would need (the checker reports each, ``limit-exceeded``)."""
+    from . import model as m
+
+    assert isinstance(rules, m.RuleFile) and rules.deck is not None
+    suits, ranks = len(rules.deck.suits), len(rules.deck.ranks)
+    out = []
+    if suits > max_suits:
+        out.append(f"the deck has {suits} suits; at most {max_suits} are allowed")
+    if suits * ranks > max_cards:
+        out.append(f"the deck would have {suits * ranks} cards; at most {max_cards} are allowed")
+    elif table_bytes(suits, ranks, patterns := patterns_in(rules)) > MAX_TABLE_BYTES:
+        out.append(f"the card tables of this deck and its {patterns} card patterns would take more than "
+                   f"{MAX_TABLE_BYTES // 1_000_000} MB")
+    return out

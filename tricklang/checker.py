@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from . import model as m
-from .budget import MAX_TABLE_BYTES, patterns_in, table_bytes
+from .budget import deck_limits
 from .check_statements import MAX_CARDS, StatementChecker
 from .deck import CardModel
 from .diagnostics import Diagnostic, origin
@@ -189,13 +189,8 @@ class Checker:
                 self.error("bad-rank", f"rank '{rank}' is too long: ranks are written as 1 to 3 characters (K, 10, 7)", d.ranks_span)
         if not d.suits or not d.ranks:
             self.error("missing-section", "the deck needs 'suits' and 'ranks' lines", d.span)
-        if len(d.suits) > MAX_SUITS:
-            self.error("limit-exceeded", f"the deck has {len(d.suits)} suits; at most {MAX_SUITS} are allowed", d.span)
-        if len(d.suits) * len(d.ranks) > MAX_CARDS:
-            self.error("limit-exceeded", f"the deck would have {len(d.suits) * len(d.ranks)} cards; at most {MAX_CARDS} are allowed", d.span)
-        elif table_bytes(len(d.suits), len(d.ranks), patterns_in(self.rules)) > MAX_TABLE_BYTES:
-            self.error("limit-exceeded", f"the card tables of this deck and its {patterns_in(self.rules)} card patterns "
-                       f"would take more than {MAX_TABLE_BYTES // 1_000_000} MB", d.span)
+        for too_large in deck_limits(self.rules, MAX_SUITS, MAX_CARDS):
+            self.error("limit-exceeded", too_large, d.span)
         if d.trump_ranks is not None:
             errors = len(self.diagnostics)
             for item in d.trump_ranks:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from tricklang import model as m
 
-from .layout import DecisionPoint, Irregularity
+from .layout import DecisionPoint, Irregularity, ZoneDecl
 from .parts import Parts
 from .writer import Writer, lit
 
@@ -154,27 +154,9 @@ class Decisions(Parts):
         else:
             w.line("elig = c.z[s]")
         w.line("n = _pc(elig)")
-        if bounds is not None:
-            w.line(f"lo = {bounds[0]}")
-            w.line(f"hi = {bounds[1]}")
-        else:
-            assert count is not None  # pragma: no cover - checked
-            if count.kind == "exact":
-                w.line(f"lo = {ex.expr(count.low)}")
-                w.line("hi = lo")
-            elif count.kind == "range":
-                assert count.high is not None  # pragma: no cover - checked
-                w.line(f"lo = {ex.expr(count.low)}")
-                w.line(f"hi = {ex.expr(count.high)}")
-            elif count.kind == "at_least":
-                w.line(f"lo = {ex.expr(count.low)}")
-                w.line("hi = n")
-            elif source_is_hand:  # discard to N: as many as leave N in the hand
-                w.line(f"lo = _pc(c.z[{h}]) - {ex.expr(count.low)}")
-                w.line("hi = lo")
-            else:  # take to N: as many as bring the hand to N
-                w.line(f"lo = {ex.expr(count.low)} - _pc(c.z[{h}])")
-                w.line("hi = lo")
+        lo, hi = bounds if bounds is not None else self.select_bounds(count, h, source_is_hand)
+        w.line(f"lo = {lo}")
+        w.line(f"hi = {hi}")
         w.line("if hi > n:")
         w.line("    hi = n")
         w.line("if hi < 0:")
@@ -191,10 +173,29 @@ class Decisions(Parts):
         w.line("c.sel_src = s")
         w.line("c.sel_dst = d")
         wait(w, dp, "p")
-        dp.extra["too_many"] = lay.fault(f"line {dp.line}: more than {MAX_CHOICES} ways to choose cards")
+        self.select_apply(dp, verb, src_decl, dst_decl, cont)
+        return int(dp.extra["ready"])
+
+    def select_bounds(self, count: m.Count | None, h: str, source_is_hand: bool) -> tuple[str, str]:
+        """The least and most cards of a selection, as source (``n``: the cards eligible)."""
+        ex = self.ex
+        assert count is not None  # pragma: no cover - checked
+        if count.kind == "exact":
+            return ex.expr(count.low), "lo"
+        if count.kind == "range":
+            assert count.high is not None  # pragma: no cover - checked
+            return ex.expr(count.low), ex.expr(count.high)
+        if count.kind == "at_least":
+            return ex.expr(count.low), "n"
+        if source_is_hand:  # discard to N: as many as leave N in the hand
+            return f"_pc(c.z[{h}]) - {ex.expr(count.low)}", "lo"
+        return f"{ex.expr(count.low)} - _pc(c.z[{h}])", "lo"  # take to N: as many as bring the hand to N
+
+    def select_apply(self, dp: DecisionPoint, verb: str, src_decl: ZoneDecl, dst_decl: ZoneDecl, cont: int) -> None:
+        """``apply_D(c, cards)``: the chosen cards (in the order listed) move, and play goes on."""
         f = self.funcs
         d = dp.id
-        verb_id = lay.verb(verb)
+        verb_id = self.lay.verb(verb)
         f.line()
         f.comment(f"line {dp.line}: choosing cards ({verb_id})")
         with f.block(f"def apply_{d}(c: Core, cards: list) -> None:"):
@@ -209,8 +210,6 @@ class Decisions(Parts):
             f.line(f"if c.rec: c.log.append((SELECT, {lit(verb_id)}, p, tuple(cards), s, d, {lit(dp.laws)}, _vis(c, d, s, p)))")
             f.line(f"c.pc = {lit(cont)}")
             f.line("advance(c)")
-        return int(dp.extra["ready"])
-
 
     def keep(self, st: m.Keep, cont: int) -> int:
         """`P takes all from Z and keeps N [, the rest to R]`: two selections (the cards taken
@@ -307,7 +306,6 @@ class Decisions(Parts):
         dp = self.new_dp("auction", "auction", st)
         n = lay.n
         w = self.ready(dp, "an auction")
-        once = st.kind == "once_around"
         high = ex.expr(st.high)
         w.line("if not c.au_active:")
         with w.indented():
@@ -343,6 +341,14 @@ class Decisions(Parts):
         w.line("    pos += 1")
         w.line("c.au_pos = pos")
         wait(w, dp, f"(c.au_first + pos) % {lit(n)}")
+        self.auction_functions(st, dp, high)
+        return int(dp.extra["ready"])
+
+    def auction_functions(self, st: m.Auction, dp: DecisionPoint, high: str) -> None:
+        """Whether the auction is over, its legal bids (-1: pass), a bid taken, a bid drawn."""
+        lay, ex = self.lay, self.ex
+        n = lay.n
+        once = st.kind == "once_around"
         f = self.funcs
         d = dp.id
         too_many = lay.fault(f"line {dp.line}: more than {MAX_CHOICES} bids to choose from")
@@ -384,8 +390,6 @@ class Decisions(Parts):
         with f.block(f"def sample_{d}(c: Core, rng: object) -> cython.longlong:"):
             f.line(f"legal = legal_{d}(c)")
             f.line("return legal[_randbelow(rng, len(legal))]")
-        return int(dp.extra["ready"])
-
 
     # ---------------------------------------------------------------- the referee's pauses
     def pause(self, moment: str, st: m.Stmt, cont: int) -> int:

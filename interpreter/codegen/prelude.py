@@ -113,10 +113,12 @@ def _too_many_steps() -> None:
 
 
 def _ev(c: Core) -> None:
+    """Count an event towards the limits of a deal and a match, and as a step of work."""
     if c.nev >= MAX_EV_DEAL or c.nevm + c.nev >= MAX_EV_MATCH:
         limit = "deal" if c.nev >= MAX_EV_DEAL else "match"
         raise GameLimitError(f"the {limit} logged more than {MAX_EV_DEAL if limit == 'deal' else MAX_EV_MATCH} events")
     c.nev += 1
+    c.steps += 1
 
 
 def _forbidden(c: Core, key: cython.int, p: cython.int) -> cython.bint:

@@ -25,6 +25,21 @@ WHY = {"follow_suit": 1, "trump_if_void": 2, "beat_if_able": 4, "lead_until_brok
 """The bits of the reasons a play is refused (``why_D``), by obligation."""
 
 
+def _narrow(f: Writer, cond: str, narrowed: str, kind: str) -> None:
+    """An obligation applied if able: the cards narrow to ``narrowed`` when that leaves some."""
+    f.line(f"{cond}:")
+    with f.indented():
+        f.line(f"m = {narrowed}")
+        f.line("if m and m != allowed:")
+        f.line("    allowed = m")
+        f.line(f"    why |= {lit(WHY[kind])}")
+
+
+def _guard(test: str | bool) -> str:
+    """An obligation's guard, as a condition's tail (nothing when it always holds)."""
+    return "" if test is True else f" and ({test})"
+
+
 class TrickInfo:
     """What the state needs to know of a trick play: its declarations (name ids, whether
     one may be made after leading) and whether plays alone are its legal actions."""
@@ -134,8 +149,14 @@ class TrickPlay(Decisions):
         self._declarations(f, d, decls, declarer)
         self._play(f, dp, obligations)
         self._finish(f, d)
+        self._dispatch(f, dp, [x for x in decls if x[0].deadline != "after_leading_it"])
+
+    def _dispatch(self, f: Writer, dp: DecisionPoint, plain_decls: list[tuple[m.Declaration, str | bool, int]]) -> None:
+        """``legal_D``, ``apply_D`` and ``sample_D`` of a trick play (cards, declarations, a window's continue)."""
+        lay = self.lay
+        d = dp.id
+        hand = lay.hand
         nd_code = f"{lit(lay.nc)} + ND"
-        plain_decls = [x for x in decls if x[0].deadline != "after_leading_it"]
         with f.block(f"def legal_{d}(c: Core) -> list:"):
             if dp.tricks.window:
                 f.line("if c.window >= 0:")
@@ -181,78 +202,74 @@ class TrickPlay(Decisions):
                  lead_rules: list[tuple[int, str | bool, m.Obligation]], *, why: bool) -> None:
         """``allowed_D(c, hand)``: the cards that may be played from ``hand`` now (``why_D``: the
         bits of the obligations that narrowed them, for the state's refusals)."""
-        lay = self.lay
         name = f"why_{d}" if why else f"allowed_{d}"
-        lead_chain = [(ob, t) for ob, t in obligations if ob.kind in ("lead_first", "not_first_trick")]
         chain = [(ob, t) for ob, t in obligations if ob.kind not in ("may_trump", "first_lead_trump", "lead_first")]
-        may_trump = [(ob, t) for ob, t in obligations if ob.kind == "may_trump"]
-
-        def narrow(cond: str, narrowed: str, kind: str) -> None:
-            f.line(f"{cond}:" if cond else "if True:")
-            with f.indented():
-                f.line(f"m = {narrowed}")
-                f.line("if m and m != allowed:")
-                f.line("    allowed = m")
-                f.line(f"    why |= {lit(WHY[kind])}")
-
-        def guard(test: str | bool) -> str:
-            return "" if test is True else f" and ({test})"
-
         with f.block(f"def {name}(c: Core, hand: MASK) -> {'cython.int' if why else 'MASK'}:"):
             f.line("allowed = hand")
             f.line("why = 0")
             f.line("ti = c.ti")
             f.line("if c.tr_n == 0:")
             with f.indented():
-                f.line("pass")
-                for k, test, _ob in lead_rules:
-                    narrow(f"if not (c.broken >> {lit(k)} & 1){guard(test)}",
-                           f"allowed & ~PAT[{lit(lay.lead_patterns[k])} * NT + ti]", "lead_until_broken")
-                if lead_chain:
-                    f.line("if c.tr_no == 0:")
-                    with f.indented():
-                        f.line("pass")
-                        for ob, test in lead_chain:
-                            assert ob.pattern is not None
-                            pat = f"PAT[{lit(lay.pattern(ob.pattern))} * NT + ti]"
-                            cond = "if True" + guard(test)
-                            narrowed = f"allowed & {pat}" if ob.kind == "lead_first" else f"allowed & ~{pat}"
-                            narrow(cond, narrowed, ob.kind)
+                self._lead_chain(f, obligations, lead_rules)
                 f.line(f"return {'why' if why else 'allowed'}")
             if any(ob.kind in ("follow_suit", "trump_if_void", "beat_if_able") for ob, _ in chain):
                 f.line("led = EFF[ti * NC + c.tr_c[0]]")
                 f.line("follow = hand & SUITS[ti * NS + led]")
-            for ob, test in chain:
-                kind = ob.kind
-                if kind == "follow_suit":
-                    if may_trump:
-                        may = " or ".join("True" if t is True else f"({t})" for _, t in may_trump)
-                        f.line(f"may = c.trump >= 0 and led != c.trump and ({may})")
-                        narrowed = "allowed & (SUITS[ti * NS + led] | (TRUMPS[ti] if may else 0))"
-                    else:
-                        narrowed = "allowed & SUITS[ti * NS + led]"
-                    narrow("if follow" + guard(test), narrowed, kind)
-                elif kind == "trump_if_void":
-                    narrow("if not follow and c.trump >= 0" + guard(test), "allowed & TRUMPS[ti]", kind)
-                elif kind == "not_first_trick":
-                    assert ob.pattern is not None
-                    narrow("if c.tr_no == 0" + guard(test), f"allowed & ~PAT[{lit(lay.pattern(ob.pattern))} * NT + ti]", kind)
-                elif kind == "beat_if_able":
-                    # A duty of a player who follows suit, or who must trump (then he must
-                    # over-trump if he can); a void player free to discard is not made to trump.
-                    f.line(f"if (follow or why & {lit(WHY['trump_if_void'])}){guard(test)}:")
-                    with f.indented():
-                        f.line("base = (ti * NS + led) * NC")
-                        f.line("bc = c.tr_c[0]")
-                        f.line("for i in range(1, c.tr_n):")
-                        f.line(f"    if {self.power('c.tr_c[i]')} > {self.power('bc')}:")
-                        f.line("        bc = c.tr_c[i]")
-                        f.line("m = allowed & _above(c, allowed, base, led, bc)")
-                        f.line("if m and m != allowed:")
-                        f.line("    allowed = m")
-                        f.line(f"    why |= {lit(WHY[kind])}")
+            self._follow_chain(f, chain, [(ob, t) for ob, t in obligations if ob.kind == "may_trump"])
             f.line(f"return {'why' if why else 'allowed'}")
 
+    def _lead_chain(self, f: Writer, obligations: list[tuple[m.Obligation, str | bool]],
+                    lead_rules: list[tuple[int, str | bool, m.Obligation]]) -> None:
+        """The rules that narrow a lead: suits not led until broken, then the first trick's."""
+        lay = self.lay
+        f.line("pass")
+        for k, test, _ob in lead_rules:
+            _narrow(f, f"if not (c.broken >> {lit(k)} & 1){_guard(test)}",
+                    f"allowed & ~PAT[{lit(lay.lead_patterns[k])} * NT + ti]", "lead_until_broken")
+        lead_chain = [(ob, t) for ob, t in obligations if ob.kind in ("lead_first", "not_first_trick")]
+        if lead_chain:
+            f.line("if c.tr_no == 0:")
+            with f.indented():
+                f.line("pass")
+                for ob, test in lead_chain:
+                    assert ob.pattern is not None  # pragma: no cover - checked
+                    pat = f"PAT[{lit(lay.pattern(ob.pattern))} * NT + ti]"
+                    narrowed = f"allowed & {pat}" if ob.kind == "lead_first" else f"allowed & ~{pat}"
+                    _narrow(f, "if True" + _guard(test), narrowed, ob.kind)
+
+    def _follow_chain(self, f: Writer, chain: list[tuple[m.Obligation, str | bool]],
+                      may_trump: list[tuple[m.Obligation, str | bool]]) -> None:
+        """The obligations of a player who follows to a trick, in their order."""
+        for ob, test in chain:
+            kind = ob.kind
+            if kind == "follow_suit":
+                if may_trump:
+                    may = " or ".join("True" if t is True else f"({t})" for _, t in may_trump)
+                    f.line(f"may = c.trump >= 0 and led != c.trump and ({may})")
+                    narrowed = "allowed & (SUITS[ti * NS + led] | (TRUMPS[ti] if may else 0))"
+                else:
+                    narrowed = "allowed & SUITS[ti * NS + led]"
+                _narrow(f, "if follow" + _guard(test), narrowed, kind)
+            elif kind == "trump_if_void":
+                _narrow(f, "if not follow and c.trump >= 0" + _guard(test), "allowed & TRUMPS[ti]", kind)
+            elif kind == "not_first_trick":
+                assert ob.pattern is not None  # pragma: no cover - checked
+                _narrow(f, "if c.tr_no == 0" + _guard(test),
+                        f"allowed & ~PAT[{lit(self.lay.pattern(ob.pattern))} * NT + ti]", kind)
+            elif kind == "beat_if_able":
+                # A duty of a player who follows suit, or who must trump (then he must
+                # over-trump if he can); a void player free to discard is not made to trump.
+                f.line(f"if (follow or why & {lit(WHY['trump_if_void'])}){_guard(test)}:")
+                with f.indented():
+                    f.line("base = (ti * NS + led) * NC")
+                    f.line("bc = c.tr_c[0]")
+                    f.line("for i in range(1, c.tr_n):")
+                    f.line(f"    if {self.power('c.tr_c[i]')} > {self.power('bc')}:")
+                    f.line("        bc = c.tr_c[i]")
+                    f.line("m = allowed & _above(c, allowed, base, led, bc)")
+                    f.line("if m and m != allowed:")
+                    f.line("    allowed = m")
+                    f.line(f"    why |= {lit(WHY[kind])}")
 
     def power(self, card: str) -> str:
         """How strongly ``card`` plays to the trick (``ti``, ``led`` and ``base`` in scope): a

@@ -201,6 +201,8 @@ class Run:
             pass
         finally:
             self.report.seconds = time.perf_counter() - started
+            if self.state is not None:
+                self.report.actions = self.state.actions
         return self.report
 
     def _run(self) -> None:

@@ -3,7 +3,7 @@ player (determinized rollouts over states a seat cannot tell apart, :mod:`.searc
 the information-set sampler of :mod:`.resample`).
 
 >>> make_agent("heuristic"), is_agent_name("search:200"), is_agent_name("search:0")
-(<HeuristicAgent>, True, False)
+(HeuristicAgent(), True, False)
 """
 
 from __future__ import annotations

@@ -249,7 +249,7 @@ def render(game: Game, entry: Entry | int) -> Triple:
     """An entry of the log as ``(full dict, public dict or None, mask)``.
 
     >>> import tricklang
-    >>> from interpreter.state.game import Game
+    >>> from interpreter.state.state import Game
     >>> render(Game.of(tricklang.load("ecarte")), 1 << 15 | 0 << 5 | 1)
     ({'type': 'play', 'player': 1, 'card': 'KS', 'trick': 1}, None, 0)
     """

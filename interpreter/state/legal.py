@@ -8,7 +8,7 @@ selection (if any) in front of the decision's other actions, in the fixed order
 the interpreter has always used: subsets by size, smallest first, each size in
 lexicographic order of the cards' positions (cards sorted trumps first, high first).
 
->>> from interpreter.actions import Action
+>>> from interpreter.state.actions import Action
 >>> sel = Selection("discard", (0, 1, 2, 3), 1, 2, ["AS", "KS", "QS", "JS"])
 >>> len(sel), sel[0].text, sel[4].text, sel[9].text
 (10, 'discard AS', 'discard AS KS', 'discard QS JS')

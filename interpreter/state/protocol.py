@@ -11,7 +11,6 @@ if TYPE_CHECKING:
     from .actions import Action
     from .compiled import Compiled
     from .legal import LegalActions
-    from .replay import Recorder
     from .snapshot import Decision
 
 
@@ -26,7 +25,7 @@ class StateLike(Protocol):
     _legal: LegalActions | None
     _ids: Any
     _drawn: tuple[Action, int | None] | None
-    _rec: Recorder | None
+    _rec: Any  # a replay.Recorder
 
     @property
     def current_player(self) -> int | None: ...

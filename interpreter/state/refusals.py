@@ -30,8 +30,36 @@ class Refusals:
         def current_player(self) -> int | None: ...
         @property
         def phase(self) -> str: ...
-        def _canonical(self, action: Action | str) -> str: ...
         def legal_actions(self) -> LegalActions: ...
+
+    def is_legal(self, action: Action | str) -> bool:
+        try:
+            return self._canonical(action) in self.legal_actions()
+        except InvalidActionError:
+            return False
+
+    def _canonical(self, action: Action | str) -> str:
+        """The action's notation with card codes normalised (``th`` -> ``10H``)."""
+        text = action.text if isinstance(action, Action) else str(action)
+        words = text.split()
+        if not words:
+            raise InvalidActionError("empty action")
+        verb = words[0].lower()
+        args = words[1:]
+        tables = self._g.tables
+        wordless = self.legal_actions().bare_verbs()
+        if verb == "irregular":
+            from .irregular import canonical
+
+            args = canonical(cast("StateLike", self), args)
+        elif verb in ("play",) or (args and args != ["none"] and verb not in ("bid", "name", "declare")
+                                   and verb not in wordless):
+            cards = [tables.parse_card(a) for a in args] if args != ["none"] else []
+            cards.sort(key=tables.order[self._c.ti].__getitem__)
+            args = [tables.codes[c] for c in cards] or (["none"] if args else [])
+        else:
+            args = [a.lower() for a in args]
+        return " ".join([verb] + args)
 
     def why_illegal(self, action: Action | str) -> str:
         """A sentence saying why an action is not legal now (or '' if it is)."""

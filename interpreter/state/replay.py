@@ -10,10 +10,14 @@ replays the keys when asked (:meth:`Recorder.catch_up`).
 from __future__ import annotations
 
 from array import array
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
 
 from ..runtime.chance import ChanceNeeded
 from .protocol import StateLike
+
+if TYPE_CHECKING:
+    from .compiled import Compiled
 
 IRREGULAR_DP = 0xFFFF
 """The decision point of a logged irregular action (its code indexes the state's list of them)."""
@@ -67,4 +71,89 @@ def apply_key(state: StateLike, c: Any, key: int) -> None:
     else:
         g.m["APPLY"][dp](c, code)
 
+
+
+
+class Log:
+    """The log of a :class:`~interpreter.state.State` and what is rebuilt from it: fresh
+    cores of the match, replays, the recorder, the texts and actors of the actions
+    (mixed into the State)."""
+
+    __slots__ = ()
+    _g: Compiled
+    _c: Any
+    _log: list[int]
+    _irr: list[tuple[int, int, tuple[int, ...]]]
+    _rec: Recorder | None
+
+    def _fresh(self, rec: bool = False, log: Callable[[Any], list[Any]] | None = None) -> Any:
+        """A new core of this match, advanced to its first decision (or to the chance node
+        it waits at); ``log`` makes the list its events go to (given the core, before the
+        first event)."""
+        c0 = self._c
+        m = self._g.m
+        tape, dealer = self._begin_args()
+        c = m["make_core"](c0.seed, c0.deck, c0.table, tape, c0.decks, c0.reseeds, rec)
+        if log is not None:
+            c.log = log(c)
+        try:
+            m["begin"](c, dealer)
+            c.steps = 0
+            m["advance"](c)
+        except ChanceNeeded:
+            pass
+        return c
+
+    def _before_replay(self, c: Any) -> None:
+        """Prepare a core that replays this state's log (a modal state hands it its tape)."""
+
+    def _begin_args(self) -> tuple[tuple[int, ...] | None, int | None]:
+        """The chance tape and first dealer a fresh core of this match starts from."""
+        dealer: int = self._c.first_dealer
+        return None, dealer
+
+    def _replayed(self, rec: bool = False) -> Any:
+        """A core rebuilt by replaying this state's log from the start."""
+        c = self._fresh(rec)
+        for key in self._log:
+            apply_key(cast(StateLike, self), c, key)
+        return c
+
+    def _recorder(self) -> Recorder:
+        """The record of this match, caught up with its log."""
+        rec = self._rec
+        if rec is None:
+            rec = self._rec = Recorder(self._fresh(rec=True))  # type: ignore[misc]  # (a slot of State)
+        rec.catch_up(cast(StateLike, self))
+        return rec
+
+    def _text_of(self, c: Any, key: int) -> str:
+        """The text of a logged action, taken in core ``c`` (before it is applied)."""
+        g = self._g
+        dp = key & 0xFFFF
+        code = (key >> 16) - 1
+        if dp == IRREGULAR_DP:
+            from .irregular import text
+
+            return text(cast(StateLike, self), self._irr[code])
+        if g.dps[dp].kind == "select":
+            cards = g.m["in_order"](c, code)
+            codes = g.tables.codes
+            return " ".join([g.dps[dp].verb, *([codes[x] for x in cards] or ["none"])])
+        return g.action(dp, code).text
+
+    @property
+    def actions(self) -> list[str]:
+        """The texts of the actions taken so far, in order."""
+        return list(self._recorder().texts)
+
+    @property
+    def actors(self) -> array[int]:
+        """The seat that took each action so far."""
+        return array("b", self._recorder().actors)
+
+    @property
+    def action_count(self) -> int:
+        """How many actions have been taken."""
+        return len(self._log)
 

@@ -14,14 +14,12 @@ from __future__ import annotations
 import random
 import secrets
 import warnings
-from array import array
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Self, cast
 
 from tricklang import Ruleset
 
-from ..errors import GameError, GameLimitError, IllegalActionError, InvalidActionError, RuleRuntimeError
-from ..runtime.chance import ChanceNeeded
+from ..errors import GameError, GameLimitError, IllegalActionError, RuleRuntimeError
 from ..runtime.faults import Fault, LimitFault
 from .actions import Action
 from .compiled import Compiled
@@ -29,8 +27,9 @@ from .deals import MAX_SEED, Deals, check_modes, checked_seed, later_decks, late
 from .embedding import Embedding
 from .legal import LegalActions, Selection, draw_subset
 from .modes import Modes
+from .playouts import Playouts
 from .refusals import Refusals
-from .replay import IRREGULAR_DP, Recorder, apply_key, key_of
+from .replay import IRREGULAR_DP, Log, Recorder, apply_key, key_of
 from .saved import Saved, state_from_json
 from .snapshot import Outcome as Outcome
 from .snapshot import Snapshot as Snapshot
@@ -66,7 +65,7 @@ class Game(Compiled):
         return start(self, seed=seed, deck=deck, dealer=dealer, mode=mode, selections=selections, chance=chance,
                      decks=decks, reseeds=reseeds)
 
-class State(Views, Refusals, Embedding, Deals, Saved):
+class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
     """A game in progress. Build one with :func:`new_game` (or :meth:`Game.new_initial_state`).
 
     Its methods are grouped by job: turns, legal actions, apply and copies here; the
@@ -264,35 +263,6 @@ class State(Views, Refusals, Embedding, Deals, Saved):
 
         return offered(self, self.phase)
 
-    def is_legal(self, action: Action | str) -> bool:
-        try:
-            return self._canonical(action) in self.legal_actions()
-        except InvalidActionError:
-            return False
-
-    def _canonical(self, action: Action | str) -> str:
-        """The action's notation with card codes normalised (``th`` -> ``10H``)."""
-        text = action.text if isinstance(action, Action) else str(action)
-        words = text.split()
-        if not words:
-            raise InvalidActionError("empty action")
-        verb = words[0].lower()
-        args = words[1:]
-        tables = self._g.tables
-        wordless = self.legal_actions().bare_verbs()
-        if verb == "irregular":
-            from .irregular import canonical
-
-            args = canonical(self, args)
-        elif verb in ("play",) or (args and args != ["none"] and verb not in ("bid", "name", "declare")
-                                   and verb not in wordless):
-            cards = [tables.parse_card(a) for a in args] if args != ["none"] else []
-            cards.sort(key=tables.order[self._c.ti].__getitem__)
-            args = [tables.codes[c] for c in cards] or (["none"] if args else [])
-        else:
-            args = [a.lower() for a in args]
-        return " ".join([verb] + args)
-
     # ------------------------------------------------------------ apply
     def apply(self, action: Action | str) -> None:
         """Carry out an action (an :class:`Action` or its text).
@@ -385,24 +355,6 @@ class State(Views, Refusals, Embedding, Deals, Saved):
             return err
         return RuleRuntimeError(f"the rules failed at run time ({type(err).__name__}: {str(err)[:200]})")
 
-    def _fresh(self, rec: bool = False, log: Callable[[Any], list[Any]] | None = None) -> Any:
-        """A new core of this match, advanced to its first decision (or to the chance node
-        it waits at); ``log`` makes the list its events go to (given the core, before the
-        first event)."""
-        c0 = self._c
-        m = self._g.m
-        tape, dealer = self._begin_args()
-        c = m["make_core"](c0.seed, c0.deck, c0.table, tape, c0.decks, c0.reseeds, rec)
-        if log is not None:
-            c.log = log(c)
-        try:
-            m["begin"](c, dealer)
-            c.steps = 0
-            m["advance"](c)
-        except ChanceNeeded:
-            pass
-        return c
-
     def _refresh(self) -> None:
         """Ask the decision pending again, after its cards were changed in place (what may
         be chosen depends on them: hypothetical deals of hidden cards)."""
@@ -411,99 +363,6 @@ class State(Views, Refusals, Embedding, Deals, Saved):
             c.steps = 0
             self._g.m["advance"](c)
         self._legal = None
-
-    def _before_replay(self, c: Any) -> None:
-        """Prepare a core that replays this state's log (a modal state hands it its tape)."""
-
-    def _begin_args(self) -> tuple[tuple[int, ...] | None, int | None]:
-        """The chance tape and first dealer a fresh core of this match starts from."""
-        dealer: int = self._c.first_dealer
-        return None, dealer
-
-    def _replayed(self, rec: bool = False) -> Any:
-        """A core rebuilt by replaying this state's log from the start."""
-        c = self._fresh(rec)
-        for key in self._log:
-            apply_key(self, c, key)
-        return c
-
-    def _recorder(self) -> Recorder:
-        """The record of this match, caught up with its log."""
-        rec = self._rec
-        if rec is None:
-            rec = self._rec = Recorder(self._fresh(rec=True))
-        rec.catch_up(self)
-        return rec
-
-    def _text_of(self, c: Any, key: int) -> str:
-        """The text of a logged action, taken in core ``c`` (before it is applied)."""
-        g = self._g
-        dp = key & 0xFFFF
-        code = (key >> 16) - 1
-        if dp == IRREGULAR_DP:
-            from .irregular import text
-
-            return text(self, self._irr[code])
-        if g.dps[dp].kind == "select":
-            cards = g.m["in_order"](c, code)
-            codes = g.tables.codes
-            return " ".join([g.dps[dp].verb, *([codes[x] for x in cards] or ["none"])])
-        return g.action(dp, code).text
-
-    @property
-    def actions(self) -> list[str]:
-        """The texts of the actions taken so far, in order."""
-        return list(self._recorder().texts)
-
-    @property
-    def actors(self) -> array[int]:
-        """The seat that took each action so far."""
-        return array("b", self._recorder().actors)
-
-    @property
-    def action_count(self) -> int:
-        """How many actions have been taken."""
-        return len(self._log)
-
-    # ------------------------------------------------------------ playouts
-    def playout(self, rng: random.Random, max_actions: int | None = None, *, deal: bool = False) -> int:
-        """Play on with uniformly random legal actions until the match is over (with
-        ``deal``, until the deal in progress is: the next one begun, a redeal too), or
-        ``max_actions`` are taken; returns how many were taken. The same draws, actions
-        and state as ``while not s.is_terminal(): s.apply(s.sample_action(rng))``, with
-        less work an action (a search player's rollout).
-
-        Raises:
-            GameLimitError, RuleRuntimeError: as :meth:`apply` (the actions taken before
-                the failing one stay taken).
-            TypeError: ``rng`` has no ``randrange`` (it is not a random generator); no
-                action is taken.
-        """
-        if not callable(getattr(rng, "randrange", None)):
-            raise TypeError(f"playout() takes a random.Random (or another generator with randrange), "
-                            f"not {type(rng).__name__}")
-        taken = 0
-        limit = 1 << 62 if max_actions is None else max_actions
-        c = self._c
-        stop_deal = c.deal_no if deal else -1
-        run = self._g.m["playout"]
-        plain = not c.table and self._plain()
-        while not self._c.terminal and taken < limit and (not deal or self._c.deal_no == stop_deal):
-            if plain and self._legal is None:
-                self._drawn = None
-                n = len(self._log)
-                try:
-                    run(self._c, rng, limit - taken, self._log, stop_deal)
-                except BaseException as err:
-                    taken += len(self._log) - n  # (a failed action is not logged)
-                    self._rolled_back(err)
-                got = len(self._log) - n
-                taken += got
-                if got:
-                    continue
-            self.apply(self.sample_action(rng))
-            taken += 1
-        return taken
 
     # ------------------------------------------------------------ new matches
     def new_match(self, **arguments: Any) -> State:

@@ -191,11 +191,11 @@ def information_state_tensor(state: State, player: int) -> list[float]:
     return out
 
 
-def _fill_observation(state: State, p: int, layout: TensorLayout, out: list[float]) -> None:
+def _fill_zones(state: State, p: int, layout: TensorLayout, out: list[float]) -> int:
+    """The zones' segments (each owner relative to ``p``); returns where the next starts."""
     g, core = state.game, state._c
     lay = g.layout
     n, deck = g.n, layout.deck
-    rel = _relative(n, p)
     side = lay.side_of[p]
     nsides = lay.nsides
     masks = g.m["zone_masks"](core)
@@ -215,6 +215,17 @@ def _fill_observation(state: State, p: int, layout: TensorLayout, out: list[floa
                     m ^= low
             out[pos + deck] = float(mask.bit_count())
             pos += deck + 1
+    return pos
+
+
+def _fill_observation(state: State, p: int, layout: TensorLayout, out: list[float]) -> None:
+    g, core = state.game, state._c
+    lay = g.layout
+    n, deck = g.n, layout.deck
+    rel = _relative(n, p)
+    side = lay.side_of[p]
+    nsides = lay.nsides
+    pos = _fill_zones(state, p, layout, out)
     trick = g.m["trick"](core)
     for seat, c in trick:
         out[pos + rel[seat] * deck + c] = 1.0
