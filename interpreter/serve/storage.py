@@ -21,7 +21,7 @@ from typing import Any
 
 from tricklang.diagnostics import TrickLangError
 
-from ..saved import MAX_JSON_CHARS
+from ..state.saved import MAX_JSON_CHARS
 from ..state import State
 from .tables import HUMAN, Role, Table, TableError, parse_kinds
 

@@ -23,8 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from .. import search as _search  # noqa: F401 - registers the search player with make_agent
-from ..agents import MAX_ACTIONS_PER_MATCH, Agent, is_agent_name, make_agent
+from ..players import MAX_ACTIONS_PER_MATCH, Agent, is_agent_name, make_agent
 from ..errors import GameError, IllegalActionError, InvalidActionError
 from ..record import Record
 from ..state import State, new_game

@@ -55,7 +55,7 @@ def hidden_zones(state: State, reader: int | None) -> list[int]:
         source = set(selection.cards) if selection is not None else None
     out = []
     for z in range(len(g.zones)):
-        cards = [g.tables.codes[x] for x in g.m["zone_cards"](core, z)]
+        cards = g.m["zone_cards"](core, z)  # card indices, like the selection's
         mask = g.m["zmask"](core, z) & everyone
         hidden = not (mask >> reader & 1) if reader is not None else mask != everyone
         if hidden and cards and not (source and set(cards) & source):
