@@ -211,19 +211,33 @@ def zmask(c: Core, z: cython.int) -> cython.longlong:
 
 
 def playout(c: Core, rng: object, most: cython.longlong, log: list, stop_deal: cython.int) -> cython.longlong:
-    """Random legal actions (non-selection decisions only) until the match is over, a
-    selection is to be made, ``most`` are taken or (``stop_deal`` >= 0) the deal changes;
-    each taken is logged as ``dp | (code + 1) << 16``. Returns how many were taken."""
+    """Random legal actions until the match is over, ``most`` are taken, (``stop_deal``
+    >= 0) the deal changes or a selection has more than MAX_CHOICES subsets; each taken
+    is logged as ``dp | (code + 1) << 16`` (a selection's code: its cards' mask). The
+    same draws as the state's ``sample_action``. Returns how many were taken."""
     taken: cython.longlong = 0
+    code: cython.longlong
+    total: cython.longlong
     while not c.terminal and taken < most and (stop_deal < 0 or c.deal_no == stop_deal):
         dp: cython.int = c.dp
-        sample = SAMPLE[dp]
-        if sample is None:
-            break
-        code = sample(c, rng)
-        c.steps = 0
-        APPLY[dp](c, code)
-        log.append(dp | (code + 1) << 16)
+        if TRICK_DPS[dp]:
+            got: cython.longlong = _run_at(c, dp, rng, most - taken, log, stop_deal)
+            if got:
+                taken += got
+                continue
+        if SELECTS[dp]:
+            total = _select_total(c)
+            if total > MAX_CHOICES:
+                break
+            mask: MASK = _draw_select(c, rng, total)
+            c.steps = 0
+            _select_at(c, dp, _in_order(c, mask))
+            log.append(dp | (mask + 1) << 16)
+        else:
+            code = _sample_at(c, dp, rng)
+            c.steps = 0
+            _apply_at(c, dp, code)
+            log.append(dp | (code + 1) << 16)
         taken += 1
     return taken
 '''
