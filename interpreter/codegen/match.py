@@ -114,6 +114,17 @@ def _pack_order(c: Core, deal_no: cython.int) -> list:
     return _deal_order(seed, deal_no, NC)
 
 
+def _shuffled_in_c(c: Core) -> cython.bint:
+    """Natively, the seeded shuffle of the deal in progress laid out as the pack's stack,
+    in C; False (nothing done) when the deal is prearranged or its seed is not drawn from
+    in C."""
+    deal_no: cython.int = c.deal_no
+    if (deal_no == 0 and c.deck is not None) or (c.decks and deal_no in c.decks):
+        return False
+    seed = _seed_of(c, deal_no) if c.reseeds else c.seed
+    return _c_seed(seed) and tl_deal_order(seed, deal_no, NC, cython.address(c.stk[PACK_STACK * NC])) == 0
+
+
 def _c_seed(seed: object) -> cython.bint:
     """Whether a seed is drawn from in C natively: an int (not a bool) of 64 bits."""
     return type(seed) is int and -(1 << 63) <= seed < (1 << 63)
@@ -191,13 +202,18 @@ def start_deal(c: Core) -> None:
         c.z[i] = 0
     for i in range(NSTK):
         c.sl[i] = 0
+    order = None
     if c.tape is not None and not (c.deal_no == 0 and c.deck is not None) and not (c.decks and c.deal_no in c.decks):
         _reset_deal(c)
         order = _chance_draw(c.tape, c.tape_pos, "deck", range(NC), NC)[::-1]
         c.tape_pos += NC
+    elif cython.compiled and _shuffled_in_c(c):
+        pass  # (the seeded shuffle laid the pack out where it lies)
     else:
         order = _pack_order(c, c.deal_no)
-    if cython.compiled:
+    if order is None:
+        pass
+    elif cython.compiled:
         for i in range(NC):
             c.stk[PACK_STACK * NC + i] = order[i]
     else:

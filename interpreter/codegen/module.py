@@ -401,7 +401,7 @@ def dispatch(gen: Parts, w: Writer) -> None:
                 w.line("    return")
     w.line()
     w.line()
-    with w.block("def _run_at(c: Core, dp: cython.int, rng: object, most: cython.longlong, log: list, "
+    with w.block("def _run_at(c: Core, dp: cython.int, rng: object, most: cython.longlong, log: object, "
                  "stop_deal: cython.int) -> cython.longlong:"):
         w.line('"""The trick play runner of decision point ``dp`` (0 when it has none: not a trick play)."""')
         w.line("if not cython.compiled:")

@@ -43,6 +43,7 @@ static void tl_keccakf(uint64_t s[25]) {
 
 
 C_HELPERS = r"""
+#include <Python.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,12 +104,17 @@ static int tl_deal_order(long long seed, long long deal_no, int n, int *out) {
     len = snprintf(key, sizeof key, "%lld/deal/%lld", seed, deal_no);
     if (len <= 0 || len >= (int) sizeof key) return -1;
     tl_shake_words(key, len, words, n);
-    if (n <= 64) {  /* insertion sort: few cards, no calls (stable: equal words keep index order) */
+    if (n <= 64) {  /* bucket by the top 6 bits, then insertion (stable: equal words keep index order) */
+        int count[65], bucketed[64];
+        memset(count, 0, sizeof count);
+        for (i = 0; i < n; i++) count[(words[i] >> 58) + 1]++;
+        for (i = 0; i < 64; i++) count[i + 1] += count[i];
+        for (i = 0; i < n; i++) bucketed[count[words[i] >> 58]++] = i;
         for (i = 0; i < n; i++) {
-            uint64_t w = words[i];
-            int j = i;
+            int k = bucketed[i], j = i;
+            uint64_t w = words[k];
             while (j > 0 && words[out[j - 1]] > w) { out[j] = out[j - 1]; j--; }
-            out[j] = i;
+            out[j] = k;
         }
         return 0;
     }
@@ -116,6 +122,58 @@ static int tl_deal_order(long long seed, long long deal_no, int n, int *out) {
     qsort(keyed, (size_t) n, sizeof keyed[0], tl_keyed_cmp);
     for (i = 0; i < n; i++) out[i] = keyed[i].index;
     return 0;
+}
+
+/* The Mersenne Twister of CPython's random.Random, stepped in C on the generator's own
+   state: the object's layout (Modules/_randommodule.c: the header, the index, 624 words)
+   is checked once, against the size of _random.Random and against its own getrandbits,
+   before the module uses it (see tl_mt_layout and the module's _mt_in_c). */
+typedef struct { PyObject_HEAD int index; uint32_t state[624]; } tl_mt_object;
+
+/* Whether the base class of random.Random has the layout above (never with free threading,
+   where CPython guards each draw by a lock this would bypass). */
+static int tl_mt_layout(PyObject *cls) {
+#ifdef Py_GIL_DISABLED
+    return 0;
+#else
+    return PyType_Check(cls) && ((PyTypeObject *) cls)->tp_basicsize == (Py_ssize_t) sizeof(tl_mt_object);
+#endif
+}
+
+static uint32_t tl_genrand(tl_mt_object *self) {
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t y, *mt = self->state;
+    if (self->index >= 624) {
+        int kk;
+        for (kk = 0; kk < 624 - 397; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + 397] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        for (; kk < 623; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + (397 - 624)] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        y = (mt[623] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+        mt[623] = mt[396] ^ (y >> 1) ^ mag01[y & 0x1U];
+        self->index = 0;
+    }
+    y = mt[self->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+/* rng.getrandbits(k) for 0 <= k <= 64, as CPython draws it (32-bit words, low word first). */
+static unsigned long long tl_getrandbits(PyObject *rng, int k) {
+    tl_mt_object *self = (tl_mt_object *) rng;
+    unsigned long long lo, hi;
+    if (k <= 0) return 0;
+    if (k <= 32) return tl_genrand(self) >> (32 - k);
+    lo = tl_genrand(self);
+    hi = tl_genrand(self) >> (64 - k);
+    return lo | hi << 32;
 }
 
 /* The high 64 bits of w * n (n small and positive): Lemire's draw below n. */
@@ -141,6 +199,8 @@ C_DECLARATIONS = (
     "int _bitlen(long long n) nogil",
     "int tl_deal_order(long long seed, long long deal_no, int n, int *out) nogil",
     "int tl_first_dealer(long long seed, int players) nogil",
+    "int tl_mt_layout(object cls)",
+    "unsigned long long tl_getrandbits(object rng, int k)",
 )
 """What the module may call of :data:`C_HELPERS`, as Cython declares it."""
 

@@ -375,14 +375,17 @@ def _deal(c: Core, first: cython.int, packets: tuple, f: cython.int) -> None:
         _dealt(c, first, t0)
         return
     i: cython.int
+    j: cython.int
+    k: cython.int
     p: cython.int
     card: cython.int
-    for k in packets:
+    for packet in packets:
+        k = packet
         for i in range(N):
             p = (first + i) % N
             if k > c.sl[PACK_STACK]:
                 raise Fault(f)
-            for _ in range(k):
+            for j in range(k):
                 c.sl[PACK_STACK] -= 1
                 card = c.stk[PACK_STACK * NC + c.sl[PACK_STACK]]
                 c.z[PACK] ^= BIT[card]
@@ -395,8 +398,12 @@ def _deal(c: Core, first: cython.int, packets: tuple, f: cython.int) -> None:
 
 
 def _deal_by_slices(c: Core, first: cython.int, packets: tuple, f: cython.int) -> None:
-    """:func:`_deal` in CPython: each packet taken off the stack as a slice."""
-    stk, st, z, bit = c.stk, c.st, c.z, BIT
+    """:func:`_deal` in CPython: each packet taken off the stack as a slice (never run
+    natively, where the names below would be copies of the core's arrays)."""
+    stk: object = c.stk
+    st: object = c.st
+    z: object = c.z
+    bit: object = BIT
     base: cython.int = PACK_STACK * NC
     top: cython.int = c.sl[PACK_STACK]
     tick = c.tick
@@ -554,8 +561,40 @@ def _randbelow(rng: object, n: cython.longlong) -> cython.longlong:
     if type(rng) is not _Random:
         return rng.randrange(n)
     k = n.bit_length() if not cython.compiled else _bitlen(n)
-    r: cython.longlong = _getrandbits(rng, k)
+    r: cython.longlong = _bits(rng, k)
     while r >= n:
-        r = _getrandbits(rng, k)
+        r = _bits(rng, k)
     return r
+
+
+@cython.cfunc
+@cython.inline
+def _bits(rng: object, k: cython.int) -> cython.ulonglong:
+    """``rng.getrandbits(k)`` of a plain Random (0 <= k <= 64): natively stepped in C when
+    the generator's layout was checked (:func:`_mt_in_c`), else CPython's own."""
+    if cython.compiled and MT_IN_C:
+        return tl_getrandbits(rng, k)
+    return _getrandbits(rng, k)
+
+
+def _mt_in_c() -> cython.bint:
+    """Natively: whether random.Random's Mersenne Twister can be stepped in C here: its
+    base's size is the layout's, and 2,000 draws of every width from 1 to 64 bits (the
+    state twisted several times) are the generator's own."""
+    if not cython.compiled:
+        return False
+    if not tl_mt_layout(_Random.mro()[1]):
+        return False
+    a = _Random(20261201)
+    b = _Random(20261201)
+    i: cython.int
+    k: cython.int
+    for i in range(2000):
+        k = 1 + i % 64
+        if tl_getrandbits(a, k) != _getrandbits(b, k):
+            return False
+    return a.getstate() == b.getstate()
+
+
+MT_IN_C = cython.declare(cython.bint, _mt_in_c())
 '''

@@ -146,11 +146,11 @@ class TrickPlay(Decisions):
         f.comment(f"line {dp.line}: trick play")
         self._allowed(f, d, obligations, lead_rules, why=False)
         self._allowed(f, d, obligations, lead_rules, why=True)
-        self._declarations(f, d, decls, declarer)
+        offer_tests = self._declarations(f, d, decls, declarer)
         self._play(f, dp, obligations)
         self._finish(f, d)
         self._dispatch(f, dp, [x for x in decls if x[0].deadline != "after_leading_it"], decls)
-        self._runner(f, dp, obligations, lead_rules, any(x[0].deadline != "after_leading_it" for x in decls))
+        self._runner(f, dp, obligations, lead_rules, offer_tests)
 
     @staticmethod
     def _decl_order(decls: list[tuple[m.Declaration, str | bool, int]], window: bool) -> list[int]:
@@ -308,10 +308,11 @@ class TrickPlay(Decisions):
 
 
     def _declarations(self, f: Writer, d: int, decls: list[tuple[m.Declaration, str | bool, int]],
-                      declarer: int) -> None:
+                      declarer: int) -> list[str]:
         """``offered_D(c, p)``: the declarations p may make before playing (a mask of name ids);
         ``window_D(c, p)``: those he may make right after leading; ``declare_D(c, p, k, window)``:
-        make one (the first declaration of that name whose conditions hold), and its effects."""
+        make one (the first declaration of that name whose conditions hold), and its effects.
+        Returns the tests of the declarations offered before playing (for the runner)."""
         lay = self.lay
         hand = lay.hand
         conds: list[tuple[m.Declaration, int, str]] = []
@@ -332,6 +333,8 @@ class TrickPlay(Decisions):
                     f.line("return ok")
                 cond += f" and guard_{d}_{j}(c, p)"
             conds.append((dcl, k, cond))
+        offer_tests = [f"not c.decl >> ({lit(k)} * N + p) & 1 and {cond}" for dcl, k, cond in conds
+                       if dcl.deadline != "after_leading_it"]
         mask = "object" if len(lay.declaration_names) > 64 else "cython.ulonglong"
         for window in (False, True):
             name = f"window_{d}" if window else f"offered_{d}"
@@ -365,6 +368,7 @@ class TrickPlay(Decisions):
                 f.line(f"    effects_{d}_{j}(c)")
             if first:
                 f.line("pass")
+        return offer_tests
 
 
     def _effects(self, w: Writer, stmts: tuple[m.Statement, ...], cite: m.Citation | None) -> None:
@@ -434,13 +438,13 @@ class TrickPlay(Decisions):
         f.line("nxt = _next_with_cards(c, p)")
 
     def _runner(self, f: Writer, dp: DecisionPoint, obligations: list[tuple[m.Obligation, str | bool]],
-                lead_rules: list[tuple[int, str | bool, m.Obligation]], plain_decls: bool) -> None:
+                lead_rules: list[tuple[int, str | bool, m.Obligation]], offer_tests: list[str]) -> None:
         """``run_D(c, rng, most, log, stop_deal)``: the playout's inner loop over this trick
         play: random card plays (the draws of ``sample_D``, the moves of ``apply_D``, written
         inline) while no declaration or window is offered; returns how many were taken."""
         d = dp.id
         ready = lit(dp.extra["ready"])
-        with f.block(f"def run_{d}(c: Core, rng: object, most: cython.longlong, log: list, "
+        with f.block(f"def run_{d}(c: Core, rng: object, most: cython.longlong, log: object, "
                      "stop_deal: cython.int) -> cython.longlong:"):
             f.line("taken: cython.longlong = 0")
             f.line("plain: cython.bint = type(rng) is _Random")
@@ -453,29 +457,52 @@ class TrickPlay(Decisions):
                 if dp.tricks.window:
                     f.line("if c.window >= 0:")
                     f.line("    break")
-                if plain_decls:
-                    f.line(f"if offered_{d}(c, c.tr_turn):")
+                f.line("p = c.tr_turn")
+                if offer_tests:  # (offered_D, written out)
+                    f.line(f"if {' or '.join(f'({t})' for t in offer_tests)}:")
                     f.line("    break")
-                f.line(f"hand: MASK = c.z[{lit(self.lay.hand)} + c.tr_turn]")
+                f.line(f"hand: MASK = c.z[{lit(self.lay.hand)} + p]")
                 self._allowed_chain(f, obligations, lead_rules)
-                f.line("n = popcountll(allowed) if cython.compiled and not WIDE else allowed.bit_count()")
+                f.line("if cython.compiled and not WIDE:")
+                f.line("    n = popcountll(allowed)")
+                f.line("else:")
+                f.line("    n = allowed.bit_count()")
                 f.line("if plain and n < 256:")
                 with f.indented():
-                    f.line("r = _getrandbits(rng, BITLEN[n])")
+                    f.line("r = _bits(rng, BITLEN[n])")
                     f.line("while r >= n:")
-                    f.line("    r = _getrandbits(rng, BITLEN[n])")
+                    f.line("    r = _bits(rng, BITLEN[n])")
                 f.line("else:")
                 f.line("    r = _randbelow(rng, n)")
-                f.line("card = _ith(c, allowed, r)")
+                f.line("if allowed & TRUMPS[ti]:")
+                f.line("    card = _ith(c, allowed, r)")
+                f.line("else:  # (no trump among them: the r-th lowest card)")
+                with f.indented():
+                    f.line("while r:")
+                    f.line("    allowed &= allowed - 1")
+                    f.line("    r -= 1")
+                    f.line("if cython.compiled and not WIDE:")
+                    f.line("    card = ctzll(allowed)")
+                    f.line("else:")
+                    f.line("    card = (allowed & -allowed).bit_length() - 1")
                 f.line("c.steps = 0")
                 self._play_card(f, dp, obligations)
-                f.line(f"log.append({lit(d)} | (card + 1) << 16)")
+                f.line("if log is not None:")
+                f.line(f"    log.append({lit(d)} | (card + 1) << 16)")
                 f.line("taken += 1")
+                hands = " | ".join(f"c.z[{lit(self.lay.hand + q)}]" for q in range(self.lay.n))
                 f.line("if nxt == c.tr_leader or nxt == p or c.tr_pm >> nxt & 1:")
                 with f.indented():
                     f.line(f"finish_{d}(c)")
-                    f.line(f"c.pc = {ready}")
-                    f.line("advance(c)")
+                    f.line(f"if c.tr_no < c.tr_total and ({hands}):  # (the next trick: advance, written out)")
+                    with f.indented():
+                        f.line(f"if not c.z[{lit(self.lay.hand)} + c.tr_turn]:")
+                        f.line("    c.tr_turn = _next_with_cards(c, c.tr_turn)")
+                        f.line("c.actor = c.window if c.window >= 0 else c.tr_turn")
+                        f.line("c.steps = 1")
+                    f.line("else:")
+                    f.line(f"    c.pc = {ready}")
+                    f.line("    advance(c)")
                 f.line("else:  # (the trick goes on: what advance would do, written out)")
                 with f.indented():
                     f.line("c.tr_turn = nxt")
