@@ -29,7 +29,6 @@ that no one else may write; any other is built again.
 from __future__ import annotations
 
 import ast
-import builtins
 import contextlib
 import hashlib
 import importlib.machinery
@@ -54,6 +53,7 @@ from tricklang import Ruleset
 from tricklang.checkcache import cache_dir
 
 from .codegen import generate
+from .codegen.module import GENERATED_BUILTINS
 from .codegen.native_c import C_NAMES
 from .errors import ArgumentError, GameError
 from .state.compiled import use_module
@@ -200,13 +200,18 @@ def check_source(source: str) -> None:
             if sym.is_global() or (table is top and sym.is_referenced()):
                 read.add(sym.get_name())
         tables.extend(table.get_children())
-    allowed = defined | set(vars(builtins)) | C_NAMES
+    allowed = defined | GENERATED_BUILTINS | C_NAMES
     stray = sorted(n for n in read if n not in allowed or n.startswith("__"))
     if stray:
         raise NativeBuildError(f"the generated source reads names it may not: {', '.join(stray[:5])}")
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Attribute) and node.attr.startswith("__"):
+        if isinstance(node, ast.Attribute) and node.attr.startswith("__") and not _core_new(node):
             raise NativeBuildError(f"the generated source reads a dunder attribute: {node.attr}")
+
+
+def _core_new(node: ast.Attribute) -> bool:
+    """``Core.__new__``: the one dunder the generated source reads (copying a core)."""
+    return node.attr == "__new__" and isinstance(node.value, ast.Name) and node.value.id == "Core"
 
 
 def _cython_version() -> str:

@@ -29,6 +29,12 @@ class Generated:
     pxd: str
     layout: Layout
 
+GENERATED_BUILTINS = frozenset({
+    "bool", "dict", "enumerate", "frozenset", "int", "isinstance", "len", "list", "max", "min", "object", "range",
+    "reversed", "set", "sorted", "sum", "tuple", "type", "zip"})
+"""The builtins a generated module may read (CPython runs it with these only, and a native
+build's source is checked to read no other: :func:`interpreter.native.check_source`)."""
+
 MAX_STEPS = 100_000
 """Automatic steps allowed between two decisions (a shuffle counts one per card)."""
 MAX_CHOICES = 20_000

@@ -7,39 +7,53 @@ two agree (on every word a test draws), natively built.
 """
 
 
-def _keccak_round() -> str:
-    """One round of Keccak-f[1600] as straight-line C over the lanes ``s[x + 5 y]`` (theta,
-    rho and pi, chi; iota follows): the offsets computed here, as FIPS 202 defines them."""
+def _keccak_round(a: str, e: str, rc: str) -> list[str]:
+    """One round of Keccak-f[1600] as straight-line C from the lanes ``{a}0..{a}24`` (lane
+    x + 5 y) to ``{e}0..{e}24`` (theta, rho and pi, chi, iota with round constant ``rc``):
+    scalar lanes the compiler keeps in registers, the offsets computed here as FIPS 202
+    defines them."""
     rot = [[0] * 5 for _ in range(5)]
     x, y = 1, 0
     for t in range(24):
         rot[x][y] = (t + 1) * (t + 2) // 2 % 64
         x, y = y, (2 * x + 3 * y) % 5
-    out = [f"c{x} = s[{x}] ^ s[{x + 5}] ^ s[{x + 10}] ^ s[{x + 15}] ^ s[{x + 20}];" for x in range(5)]
+    out = [f"c{x} = {a}{x} ^ {a}{x + 5} ^ {a}{x + 10} ^ {a}{x + 15} ^ {a}{x + 20};" for x in range(5)]
     out += [f"d{x} = c{(x + 4) % 5} ^ TL_ROTL(c{(x + 1) % 5}, 1);" for x in range(5)]
     for x in range(5):
         for y in range(5):
             r = rot[x][y]
-            lane = f"(s[{x + 5 * y}] ^ d{x})"
-            out.append(f"b[{y + 5 * ((2 * x + 3 * y) % 5)}] = {f'TL_ROTL({lane}, {r})' if r else lane};")
+            lane = f"({a}{x + 5 * y} ^ d{x})"
+            out.append(f"b{y + 5 * ((2 * x + 3 * y) % 5)} = {f'TL_ROTL({lane}, {r})' if r else lane};")
     for y in range(5):
         for x in range(5):
-            out.append(f"s[{x + 5 * y}] = b[{x + 5 * y}] ^ (~b[{(x + 1) % 5 + 5 * y}] & b[{(x + 2) % 5 + 5 * y}]);")
-    return "\n        ".join(out)
+            out.append(f"{e}{x + 5 * y} = b{x + 5 * y} ^ (~b{(x + 1) % 5 + 5 * y} & b{(x + 2) % 5 + 5 * y});")
+    out.append(f"{e}0 ^= {rc};")
+    return out
 
 
-_KECCAK = """#define TL_ROTL(x, y) (((x) << (y)) | ((x) >> (64 - (y))))
+def _lanes(name: str) -> str:
+    return ", ".join(f"{name}{i}" for i in range(25))
 
-/* Keccak-f[1600] on 25 lanes (each lane a little-endian 64-bit word of the state). */
-static void tl_keccakf(uint64_t s[25]) {
-    uint64_t b[25], c0, c1, c2, c3, c4, d0, d1, d2, d3, d4;
-    int r;
-    for (r = 0; r < 24; r++) {
-        %s
-        s[0] ^= tl_rc[r];
-    }
-}
-""" % _keccak_round()
+
+_KECCAK = "\n".join([
+    "#define TL_ROTL(x, y) (((x) << (y)) | ((x) >> (64 - (y))))",
+    "",
+    "/* Keccak-f[1600] on 25 lanes (each lane a little-endian 64-bit word of the state): two",
+    "   rounds an iteration, the lanes in locals. */",
+    "static void tl_keccakf(uint64_t s[25]) {",
+    f"    uint64_t {_lanes('a')};",
+    f"    uint64_t {_lanes('e')};",
+    f"    uint64_t {_lanes('b')};",
+    "    uint64_t c0, c1, c2, c3, c4, d0, d1, d2, d3, d4;",
+    "    int r;",
+    "    " + " ".join(f"a{i} = s[{i}];" for i in range(25)),
+    "    for (r = 0; r < 24; r += 2) {",
+    *("        " + ln for ln in _keccak_round("a", "e", "tl_rc[r]") + _keccak_round("e", "a", "tl_rc[r + 1]")),
+    "    }",
+    "    " + " ".join(f"s[{i}] = a{i};" for i in range(25)),
+    "}",
+    "",
+])
 
 
 C_HELPERS = r"""
@@ -64,24 +78,28 @@ static const uint64_t tl_rc[24] = {
 /* The first n little-endian 64-bit words of SHAKE-256 of a short key (under 136 bytes). */
 static void tl_shake_words(const char *key, int len, uint64_t *out, int n) {
     uint64_t s[25];
-    unsigned char block[136];
-    int i, k, got = 0;
+    int i, got = 0;
     memset(s, 0, sizeof s);
-    memset(block, 0, sizeof block);
-    memcpy(block, key, (size_t) len);
-    block[len] ^= 0x1F;
-    block[135] ^= 0x80;
-    for (i = 0; i < 17; i++) {
-        uint64_t w = 0;
-        for (k = 7; k >= 0; k--) w = (w << 8) | block[8 * i + k];
-        s[i] ^= w;
-    }
+    for (i = 0; i < len; i++) s[i >> 3] |= (uint64_t) (unsigned char) key[i] << (8 * (i & 7));
+    s[len >> 3] ^= (uint64_t) 0x1F << (8 * (len & 7));
+    s[16] ^= (uint64_t) 0x80 << 56;
     tl_keccakf(s);
     for (;;) {
         for (i = 0; i < 17 && got < n; i++) out[got++] = s[i];
         if (got >= n) return;
         tl_keccakf(s);
     }
+}
+
+/* Write the decimal digits of v at p; returns the position after them. */
+static char *tl_digits(char *p, long long v) {
+    char tmp[24];
+    int k = 0;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long) v : (unsigned long long) v;
+    if (v < 0) *p++ = '-';
+    do { tmp[k++] = (char) ('0' + u % 10); u /= 10; } while (u);
+    while (k) *p++ = tmp[--k];
+    return p;
 }
 
 typedef struct { uint64_t word; int index; } tl_keyed;
@@ -101,8 +119,10 @@ static int tl_deal_order(long long seed, long long deal_no, int n, int *out) {
     tl_keyed keyed[1024];
     int i, len;
     if (n < 0 || n > 1024) return -1;
-    len = snprintf(key, sizeof key, "%lld/deal/%lld", seed, deal_no);
-    if (len <= 0 || len >= (int) sizeof key) return -1;
+    char *end = tl_digits(key, seed);
+    memcpy(end, "/deal/", 6);
+    end = tl_digits(end + 6, deal_no);
+    len = (int) (end - key);
     tl_shake_words(key, len, words, n);
     if (n <= 64) {  /* bucket by the top 6 bits, then insertion (stable: equal words keep index order) */
         int count[65], bucketed[64];
@@ -186,7 +206,10 @@ static inline long long tl_mulhi(uint64_t w, uint64_t n) {
 static int tl_first_dealer(long long seed, int players) {
     char key[48];
     uint64_t w;
-    int len = snprintf(key, sizeof key, "%lld/first-dealer", seed);
+    char *end = tl_digits(key, seed);
+    int len;
+    memcpy(end, "/first-dealer", 13);
+    len = (int) (end + 13 - key);
     tl_shake_words(key, len, &w, 1);
     return (int) tl_mulhi(w, (uint64_t) players);
 }

@@ -234,7 +234,7 @@ def playout(c: Core, rng: object, most: cython.longlong, log: object, stop_deal:
             c.steps = 0
             _select_at(c, dp, _in_order(c, mask))
             if log is not None:
-                log.append(dp | (mask + 1) << 16)
+                log.append(dp | (cython.cast(object, mask) + 1) << 16)  # (a Python int: it may pass 64 bits)
         else:
             code = _sample_at(c, dp, rng)
             c.steps = 0
@@ -245,12 +245,13 @@ def playout(c: Core, rng: object, most: cython.longlong, log: object, stop_deal:
     return taken
 
 
-def random_matches(first_seed: cython.longlong, count: cython.longlong, rng: object, scores: list) -> cython.longlong:
+def random_matches(first_seed: cython.longlong, count: cython.longlong, rng: object, scores: list,
+                   first_deal: cython.bint) -> cython.longlong:
     """``count`` matches, from seeds ``first_seed``, ``first_seed + 1``..., each played to its
-    end by random legal actions (the draws of :func:`playout`) and logging nothing: the
-    final scores of each (a tuple, by side) are appended to ``scores``. Returns the
-    actions taken; stops early (``scores`` shorter) at a selection of more than
-    MAX_CHOICES subsets.
+    end (``first_deal``: to the end of its first deal) by random legal actions (the draws
+    of :func:`playout`) and logging nothing: the scores of each (a tuple, by side) are
+    appended to ``scores``. Returns the actions taken; stops early (``scores`` shorter)
+    at a selection of more than MAX_CHOICES subsets.
 
     Raises:
         Fault, GameLimitError: a rule failed, or ran over a limit, in the last match begun.
@@ -262,8 +263,8 @@ def random_matches(first_seed: cython.longlong, count: cython.longlong, rng: obj
         c: Core = new_core(first_seed + i, None, None, False, None, None, None, False)
         c.steps = 0
         advance(c)
-        taken += playout(c, rng, 1 << 62, None, -1)
-        if not c.terminal:
+        taken += playout(c, rng, 1 << 62, None, 0 if first_deal else -1)
+        if not c.terminal and not (first_deal and c.deal_no):
             break
         scores.append(tuple([c.sc[s] for s in range(NSIDES)]))
     return taken

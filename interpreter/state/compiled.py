@@ -24,6 +24,7 @@ from tricklang import Ruleset
 
 from ..codegen import Generated, generate
 from ..codegen.layout import DecisionPoint, Layout
+from ..codegen.module import GENERATED_BUILTINS
 from ..runtime.cython_shim import cython as _cython_shim
 from .actions import Action
 from .cards import CardTables
@@ -49,7 +50,10 @@ def _import(name: str, globals: Any = None, locals: Any = None, fromlist: Any = 
     return builtins.__import__(name, globals, locals, fromlist, level)
 
 
-_BUILTINS = {**vars(builtins), "__import__": _import}
+_BUILTINS = {**{name: getattr(builtins, name) for name in GENERATED_BUILTINS}, "__import__": _import,
+             "__build_class__": builtins.__build_class__}
+"""What a generated module sees as builtins: :data:`~interpreter.codegen.module.GENERATED_BUILTINS`,
+the import hook (``cython``, the runtime library) and what ``class`` needs."""
 
 
 def run_source(source: str, name: str) -> dict[str, Any]:
@@ -111,6 +115,10 @@ class Compiled:
         self.word_actions = tuple(Action(word) for word in lay.choice_words)
         self.name_actions = tuple(Action("name", (s,)) for s in self.tables.suit_names)
         self._bids: dict[int, Action] = {}
+        self.n_cards = len(self.tables.codes)
+        self.legal_fns: tuple[Any, ...] = namespace["LEGAL"]
+        self.apply_fns: tuple[Any, ...] = namespace["APPLY"]
+        self.code_ids: Any = None  # the ids of codes (interpreter.state.spaces.CodeIds), made when first asked
         self.dp_actions: list[tuple[Action, ...] | None] = [self._actions_of(dp) for dp in self.dps]
         self.dp_codes: list[dict[str, int] | None] = [
             {a.text: code for code, a in enumerate(acts)} if acts is not None else None for acts in self.dp_actions]

@@ -9,13 +9,41 @@ automatic chance; :class:`~interpreter.state.modes.ModalState` overrides the mod
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from itertools import combinations
+from math import comb
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from ..codegen.module import MAX_CHOICES
 from ..errors import IllegalActionError
 from .actions import Action
+from .replay import key_of
+from .spaces import code_ids
 
 if TYPE_CHECKING:
     from .protocol import StateLike as State
+
+
+def _subset_masks(cards: int, lo: int, hi: int) -> list[int] | None:
+    """The masks of the subsets of ``lo`` to ``hi`` of the cards of mask ``cards``, increasing;
+    None when they are more than the selection's bound (the general path refuses them)."""
+    bits = [1 << k for k in range(cards.bit_length()) if cards >> k & 1]
+    sizes = range(max(lo, 0), min(hi, len(bits)) + 1)
+    if sum(comb(len(bits), k) for k in sizes) > MAX_CHOICES:
+        return None
+    out: list[int] = []
+    for k in sizes:  # (the usual sizes unpacked: no call a subset)
+        if k == 0:
+            out.append(0)
+        elif k == 1:
+            out.extend(bits)
+        elif k == 2:
+            out.extend([a | b for a, b in combinations(bits, 2)])
+        elif k == 3:
+            out.extend([a | b | d for a, b, d in combinations(bits, 3)])
+        else:
+            out.extend(map(sum, combinations(bits, k)))
+    out.sort()
+    return out
 
 
 class Embedding:
@@ -25,9 +53,13 @@ class Embedding:
     _c: Any
 
     if TYPE_CHECKING:  # defined by State
+        _g: Any
         @property
         def current_player(self) -> int | None: ...
         def _canonical(self, action: Action | str) -> str: ...
+        _PLAIN: ClassVar[bool]
+        def _take_code(self, dp: int, code: int) -> None: ...
+        def _take(self, key: int) -> None: ...
 
     @property
     def selections(self) -> str:
@@ -64,6 +96,11 @@ class Embedding:
 
         return action_space(cast("State", self)).size
 
+    def _regular_now(self) -> bool:
+        """Whether a modal state's decision now is a plain one (no chance, no selection card
+        by card pending): its ids are then the codes' ids (a plain state's always are)."""
+        return False
+
     def legal_action_ids(self) -> list[int]:
         """The ids of the legal actions, increasing (see :mod:`interpreter.state.spaces`); empty at
         a chance node (the outcomes are :meth:`chance_outcomes`) and once the match is over.
@@ -71,6 +108,30 @@ class Embedding:
         Raises:
             GameLimitError: a legal bid lies outside the space (its bounds were not constants).
         """
+        c = self._c
+        if (self._PLAIN or self._regular_now()) and not (c.terminal or c.table):  # (the codes' ids: see spaces.CodeIds)
+            g = self._g
+            dp = c.dp
+            table = g.code_ids or code_ids(cast("State", self))
+            by_code = table.by_dp[dp]
+            if by_code is not None:
+                try:
+                    ids = [by_code[k] for k in g.legal_fns[dp](c)]
+                except Exception:  # noqa: BLE001 - the general path raises it, typed
+                    ids = [-1]
+                if -1 not in ids:
+                    ids.sort()
+                    return ids
+            elif table.bids[dp]:
+                found = table.ids(dp, g.legal_fns[dp](c))
+                if found is not None:
+                    found.sort()
+                    return found
+            elif table.selects[dp] and self._PLAIN:  # a whole selection's id: the cards block's start plus its mask
+                masks = _subset_masks(c.sel_cards, c.sel_lo, c.sel_hi)
+                if masks is not None:
+                    start = table.cards_start
+                    return [start + mask for mask in masks]
         from .spaces import legal_ids
 
         return [i for i, _ in legal_ids(cast("State", self))]  # worked out once per decision
@@ -106,6 +167,26 @@ class Embedding:
             InvalidActionError: ``i`` is out of range.
             IllegalActionError: ``i`` is not legal now, or this is a chance node; the state is unchanged.
         """
+        c = self._c
+        plain = self._PLAIN
+        if (plain or self._regular_now()) and type(i) is int and not (c.terminal or c.table):  # (the codes' ids)
+            g = self._g
+            dp = c.dp
+            table = g.code_ids or code_ids(cast("State", self))
+            if table.selects[dp] and plain:
+                mask = i - table.cards_start
+                if 0 <= mask and not mask & ~c.sel_cards and c.sel_lo <= mask.bit_count() <= c.sel_hi:
+                    self._take(key_of(dp, mask))
+                    return
+            code = table.code(dp, i)
+            if code is not None:
+                try:
+                    ok = code in g.legal_fns[dp](c)
+                except Exception:  # noqa: BLE001 - the general path raises it, typed
+                    ok = False
+                if ok:
+                    self._take_code(dp, code)  # (a modal state's, automatic chance: no chance node can interrupt)
+                    return
         from .spaces import apply_id
 
         apply_id(cast("State", self), i)

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Self, cast
 
 from ..errors import GameError, IllegalActionError, InvalidActionError, RecordError
 from ..runtime.chance import CHANCE_PLAYER, ChanceNeeded, ChanceRequest
@@ -54,6 +54,7 @@ from .actions import Action
 from .legal import LegalActions, Selection
 from .replay import IRREGULAR_DP, apply_key
 from .snapshot import Decision, Snapshot
+from .spaces import code_ids
 
 if TYPE_CHECKING:
     from .protocol import ModalLike as _Base
@@ -87,8 +88,53 @@ class Modes(_Base):
     _dealer: int | None  # the first dealer given to new_game, if any
     _modal: LegalActions | None  # the legal actions when they differ from the base State's
 
+    _PLAIN = False
+
     def _plain(self) -> bool:
         return False  # chance may be needed, picks pending: every action goes through the listed legal actions
+
+    def _picking(self) -> bool:
+        """Whether a one-card selection is pending, with automatic chance, in strict mode."""
+        c = self._c
+        return (self._one_card and not self._explicit and self._request is None and not c.terminal
+                and not c.table and self._g.dps[c.dp].kind == "select")
+
+    def legal_action_ids(self) -> list[int]:
+        if not self._picking():
+            return super().legal_action_ids()  # type: ignore[misc, no-any-return]
+        c = self._c  # (the cards of the selection not picked yet, then `done`: their ids, increasing)
+        picked = self._picks
+        ids: list[int] = []
+        if len(picked) < c.sel_hi:
+            left = c.sel_cards
+            for k in picked:
+                left &= ~(1 << k)
+            ids = [k for k in range(left.bit_length()) if left >> k & 1]
+        if len(picked) >= c.sel_lo:
+            ids.append((self._g.code_ids or code_ids(cast(Any, self))).done_id)
+        return ids
+
+    def apply_id(self, i: int) -> None:
+        if self._picking() and type(i) is int:
+            c = self._c
+            picked = self._picks
+            if 0 <= i < self._g.n_cards and c.sel_cards >> i & 1 and i not in picked and len(picked) < c.sel_hi:
+                sel = self._pending()
+                assert sel is not None
+                self._take_legal(Action(sel.verb, (self._g.tables.codes[i],), i))
+                return
+            if i == (self._g.code_ids or code_ids(cast(Any, self))).done_id and len(picked) >= c.sel_lo:
+                self._take_legal(DONE)
+                return
+        super().apply_id(i)  # type: ignore[misc]
+
+    def _take_code(self, dp: int, code: int) -> None:
+        self._modal = None
+        super()._take_code(dp, code)  # type: ignore[misc]
+
+    def _regular_now(self) -> bool:
+        return not self._explicit and self._request is None and not (
+            self._one_card and self._g.dps[self._c.dp].kind == "select")
 
     # ------------------------------------------------------------ modes
     @property

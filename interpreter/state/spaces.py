@@ -245,6 +245,7 @@ def _bid_bounds(stmts: Sequence[m.Statement], options: dict[str, Value], deck: i
 
 
 _SPACES: weakref.WeakKeyDictionary[Game, dict[str, ActionSpace]] = weakref.WeakKeyDictionary()
+"""Each game's action spaces by mode (and, under "codes", its :class:`CodeIds`)."""
 
 
 def action_space(state: State, selections: str | None = None) -> ActionSpace:
@@ -355,6 +356,70 @@ def apply_id(state: State, i: int) -> None:
     action = space.action_of(i, _pending_verb(state))
     reason = state.why_illegal(action) if not state.is_terminal() else "the match is over"
     raise IllegalActionError(f"id {i} ({action.text})", reason or "not legal now")
+
+
+class CodeIds:
+    """The ids of the actions of each decision point by local code, for a plain state
+    (all-card selections, strict mode): what makes ``legal_action_ids`` and ``apply_id``
+    cheap where codes are few and fixed (a card play, a choice, naming trumps, a bid)."""
+
+    __slots__ = ("space", "by_dp", "codes_by_dp", "bids", "selects", "bid_start", "pass_id", "cards_start", "done_id")
+
+    def __init__(self, space: ActionSpace, game: Game) -> None:
+        self.space = space
+        self.by_dp: list[tuple[int, ...] | None] = []
+        for dp in game.dps:
+            acts = game.dp_actions[dp.id]
+            self.by_dp.append(tuple(self._id(a) for a in acts) if acts is not None and dp.kind != "pause" else None)
+        self.codes_by_dp: list[dict[int, int] | None] = [
+            {i: k for k, i in enumerate(ids) if i >= 0} if ids is not None else None for ids in self.by_dp]
+        self.bids = [dp.kind in ("bid", "auction") for dp in game.dps]
+        self.selects = [dp.kind == "select" and space.selections == "all" and bool(space.select_verbs) for dp in game.dps]
+        start = {b.name: b.start for b in space.blocks}
+        self.bid_start = start["bid"] - space.bid_low
+        self.pass_id = space._word_ids.get("pass", -1)
+        self.cards_start = start["cards"]
+        self.done_id = start["done"]  # (one-card mode's `done`: its block starts where the all-cards space's empty one does)
+
+    def _id(self, action: Action) -> int:
+        try:
+            return self.space.id_of(action)
+        except InvalidActionError:  # (never legal here, e.g. `continue` without a window: the general path)
+            return -1
+
+    def ids(self, dp: int, codes: list[int]) -> list[int] | None:
+        """The ids of codes ``codes`` at decision point ``dp`` (None: one has none; then the
+        general path answers)."""
+        by_code = self.by_dp[dp]
+        if by_code is not None:
+            out = [by_code[k] for k in codes]
+        elif self.bids[dp]:
+            low, high = self.space.bid_low, self.space.bid_high
+            out = [self.pass_id if k < 0 else self.bid_start + k if low <= k <= high else -1 for k in codes]
+        else:
+            return None
+        return None if -1 in out else out
+
+    def code(self, dp: int, i: int) -> int | None:
+        """The code id ``i`` stands for at decision point ``dp`` (None: none, or not known here)."""
+        by_id = self.codes_by_dp[dp]
+        if by_id is not None:
+            return by_id.get(i)
+        if self.bids[dp]:
+            if i == self.pass_id:
+                return -1
+            b = i - self.bid_start
+            return b if self.space.bid_low <= b <= self.space.bid_high else None
+        return None
+
+
+def code_ids(state: State) -> CodeIds:
+    """The :class:`CodeIds` of a plain state's game (made once, kept on the game)."""
+    game = state._g
+    found: CodeIds | None = game.code_ids
+    if found is None:  # (the ids of the all-cards space: the same as one-card mode's but for selections)
+        found = game.code_ids = CodeIds(action_space(state, "all"), game)
+    return found
 
 
 def iter_blocks(space: ActionSpace) -> Iterator[Block]:

@@ -15,7 +15,7 @@ import random
 import secrets
 import warnings
 from collections.abc import Mapping, Sequence
-from typing import Any, Self, cast
+from typing import Any, ClassVar, Self, cast
 
 from tricklang import Ruleset
 
@@ -255,6 +255,9 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
         self._drawn = (action, None)
         return action
 
+    _PLAIN: ClassVar[bool] = True
+    """Whether this state takes the default modes (False for a modal state)."""
+
     def _plain(self) -> bool:
         """Whether this state takes the default modes (a modal state overrides it)."""
         return True
@@ -321,6 +324,19 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
         code = g.code(dp, action)
         assert code is not None
         return key_of(dp, code)
+
+    def _take_code(self, dp: int, code: int) -> None:
+        """Carry out the action of code ``code`` at decision point ``dp`` (not a selection's;
+        legal now), as :meth:`_take` does its key."""
+        self._legal = None
+        self._drawn = None
+        c = self._c
+        c.steps = 0
+        try:
+            self._g.apply_fns[dp](c, code)
+        except BaseException as err:
+            self._rolled_back(err)
+        self._log.append(dp | (code + 1) << 16)
 
     def _take(self, key: int) -> None:
         """Carry out the action with this log key (legal now), or put the state back as it
