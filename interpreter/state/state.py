@@ -12,6 +12,7 @@ itself records nothing else: a rollout pays for what it plays, not for its trans
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 import secrets
 import warnings
 from collections.abc import Mapping, Sequence
@@ -20,7 +21,7 @@ from typing import Any, ClassVar, Self, cast
 from tricklang import Ruleset
 
 from ..codegen.module import MAX_CHOICES as _MAX_CHOICES
-from ..errors import GameError, GameLimitError, IllegalActionError, RuleRuntimeError
+from ..errors import ArgumentError, GameError, GameLimitError, IllegalActionError, RuleRuntimeError
 from ..runtime.faults import Fault, LimitFault
 from .actions import Action
 from .compiled import Compiled
@@ -45,6 +46,15 @@ _RULE_FAILURES = (ArithmeticError, LookupError, RecursionError, TypeError, Value
 _NO_ACTIONS = LegalActions()
 
 
+@dataclass(frozen=True)
+class RandomMatches:
+    """What :meth:`Game.random_matches` played: each match's final scores (by side, in
+    seed order) and the actions taken in all."""
+
+    scores: list[tuple[int, ...]]
+    actions: int
+
+
 class Game(Compiled):
     """A rule file compiled with its option values: the static facts of the game (seats,
     sides, cards, actions: :class:`~interpreter.state.compiled.Compiled`), and the maker
@@ -65,6 +75,48 @@ class Game(Compiled):
         """A new match of this game (:func:`new_game` with these arguments; see there what is raised)."""
         return start(self, seed=seed, deck=deck, dealer=dealer, mode=mode, selections=selections, chance=chance,
                      decks=decks, reseeds=reseeds)
+
+    def random_matches(self, count: int, *, seed: int = 0, rng: random.Random | None = None,
+                       first_deal: bool = False) -> RandomMatches:
+        """Play ``count`` matches from seeds ``seed``, ``seed + 1``... to their end (with
+        ``first_deal``: to the end of their first deal) by uniformly random legal actions
+        drawn with ``rng``, inside the generated module, logging nothing: the fastest way
+        to play many (statistics, rollouts), natively above all. Each match is the one
+        ``new_game(rules, seed=s).playout(rng)`` plays (with ``deal=True``), the same draws.
+
+        >>> import tricklang
+        >>> result = Game.of(tricklang.load("ecarte")).random_matches(3, seed=7, rng=random.Random(1))
+        >>> len(result.scores), result.actions > 0
+        (3, True)
+
+        Raises:
+            ArgumentError: ``count`` is not an integer from 0 to 10**9, or ``seed`` not an
+                integer of at most 18 digits (so that every seed of the run is one).
+            GameLimitError, RuleRuntimeError: a match ran over a limit or its rules
+                failed (the error names its seed; the matches before it are lost).
+        """
+        if type(count) is not int or not 0 <= count <= 10**9:
+            raise ArgumentError(f"count must be an integer from 0 to 1000000000, not {count!r}")
+        if type(seed) is not int or not -MAX_SEED <= seed <= MAX_SEED - count:
+            raise ArgumentError(f"seed must be an integer of at most 18 digits (with seed + count too), not {seed!r}")
+        rng = rng if rng is not None else random.Random()
+        scores: list[tuple[int, ...]] = []
+        actions = 0
+        run = self.m["random_matches"]
+        while len(scores) < count:
+            done = len(scores)
+            try:
+                actions += run(seed + done, count - done, rng, scores, first_deal)
+            except (Fault, GameError, *_RULE_FAILURES) as err:
+                failed = seed + len(scores)
+                worded = _worded(self, err)
+                kind = GameLimitError if isinstance(worded, GameLimitError) else RuleRuntimeError
+                raise kind(f"the match of seed {failed}: {worded}") from None
+            if len(scores) == done:  # (stopped at a selection with more ways to choose than allowed)
+                raise GameLimitError(f"the match of seed {seed + done} offers more than {MAX_CHOICES} ways to "
+                                     "choose cards at once")
+        return RandomMatches(scores, actions)
+
 
 class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
     """A game in progress. Build one with :func:`new_game` (or :meth:`Game.new_initial_state`).
@@ -364,13 +416,7 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
 
     def _error(self, err: BaseException) -> BaseException:
         """A failure raised while rules ran, as the error users see."""
-        if isinstance(err, LimitFault):
-            return GameLimitError(self._g.layout.faults[err.args[0]])
-        if isinstance(err, Fault):
-            return RuleRuntimeError(self._g.layout.faults[err.args[0]])
-        if isinstance(err, GameError) or not isinstance(err, _RULE_FAILURES):
-            return err
-        return RuleRuntimeError(f"the rules failed at run time ({type(err).__name__}: {str(err)[:200]})")
+        return _worded(self._g, err)
 
     def _refresh(self) -> None:
         """Ask the decision pending again, after its cards were changed in place (what may
@@ -454,6 +500,17 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
 
     def __repr__(self) -> str:
         return f"<State {self.ruleset.name!r} seed={self._c.seed} actions={len(self._log)} phase={self.phase!r}>"
+
+
+def _worded(game: Compiled, err: BaseException) -> BaseException:
+    """A failure raised while the rules of ``game`` ran, as the error users see."""
+    if isinstance(err, LimitFault):
+        return GameLimitError(game.layout.faults[err.args[0]])
+    if isinstance(err, Fault):
+        return RuleRuntimeError(game.layout.faults[err.args[0]])
+    if isinstance(err, GameError) or not isinstance(err, _RULE_FAILURES):
+        return err
+    return RuleRuntimeError(f"the rules failed at run time ({type(err).__name__}: {str(err)[:200]})")
 
 
 def new_game(
