@@ -63,7 +63,7 @@ from typing import Any
 
 import tricklang
 from tricklang import Ruleset, catalog
-from tricklang.diagnostics import TrickLangError, printable
+from tricklang.diagnostics import TrickLangError, printable, quoted
 from tricklang.ruleset import read_limited
 
 from .errors import IllegalActionError, RecordError
@@ -215,17 +215,30 @@ class Record:
             parts.append(f"  {json.dumps(key)}: {text}")
         return "{\n" + ",\n".join(parts) + "\n}\n"
 
-    def save(self, path: str | Path) -> Path:
-        """Write the record to ``path`` (the rule path is stored relative to it).
+    def save(self, path: str | Path, *, exclusive: bool = False) -> Path:
+        """Write the record to ``path`` (the rule path is stored relative to it). With
+        ``exclusive``, the file is made new (``O_CREAT | O_EXCL``, and a symbolic link
+        in its place is not followed): nothing that is there already is overwritten.
 
         Raises:
-            RecordError: the file cannot be written.
+            RecordError: the file cannot be written, or (``exclusive``) something is
+                there already.
         """
         out = Path(path)
+        text = self.to_json(relative_to=out.parent).encode("utf-8")
         try:
-            out.write_text(self.to_json(relative_to=out.parent), encoding="utf-8")
+            if not exclusive:
+                out.write_bytes(text)
+                return out
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+            fd = os.open(out, flags, 0o644)
+            with os.fdopen(fd, "wb") as file:
+                file.write(text)
+        except FileExistsError:
+            raise RecordError(f"cannot write record {printable(str(out))!r}: something is there already "
+                              "(a record is never written over a file or a link)") from None
         except OSError as err:
-            raise RecordError(f"cannot write record {str(out)!r}: {err.strerror or err}") from None
+            raise RecordError(f"cannot write record {printable(str(out))!r}: {err.strerror or err}") from None
         return out
 
     @classmethod
@@ -244,13 +257,13 @@ class Record:
             raise RecordError(f"not a tricklang game record (no \"format\": \"{RECORD_FORMAT}\")")
         version = data.get("version")
         if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= RECORD_VERSION:
-            raise RecordError(f"record version {json.dumps(version)[:20]} is not supported (this tricklang reads version {RECORD_VERSION})")
+            raise RecordError(f"record version {quoted(version, 20)} is not supported (this tricklang reads version {RECORD_VERSION})")
         rules = _field(data, "rules", dict)
         moves_raw = _field(data, "actions", list)
         moves: list[Move] = []
         for i, m in enumerate(moves_raw, 1):
             if (not isinstance(m, list) or len(m) != 2 or not _is_int(m[0]) or not isinstance(m[1], str)):
-                raise RecordError(f"step {i}: an action must be [seat, \"text\"], not {json.dumps(m, ensure_ascii=False)}")
+                raise RecordError(f"step {i}: an action must be [seat, \"text\"], not {quoted(m)}")
             moves.append((m[0], m[1]))
         deck = data.get("deck")
         if deck is not None and (not isinstance(deck, list) or not all(isinstance(c, str) for c in deck)):
@@ -263,11 +276,11 @@ class Record:
             raise RecordError("'options' must be an object")
         language = rules.get("language")
         if language is not None and not _is_int(language):
-            raise RecordError(f"'rules.language' must be a number, not {json.dumps(language, ensure_ascii=False)[:40]}")
+            raise RecordError(f"'rules.language' must be a number, not {quoted(language, 40)}")
         result = data.get("result")
         mode = data.get("mode", "strict")
         if mode not in ("strict", "table"):
-            raise RecordError(f"'mode' must be \"strict\" or \"table\", not {json.dumps(mode, ensure_ascii=False)[:40]}")
+            raise RecordError(f"'mode' must be \"strict\" or \"table\", not {quoted(mode, 40)}")
         decks, reseeds = _later_deals(data)
         bundled = _bundled_field(rules)
         return cls(
@@ -314,7 +327,8 @@ class Record:
         record's is for its SHA-256 to say).
 
         Raises:
-            RecordError: no such file, or no bundled game of that name in this tricklang.
+            RecordError: no bundled game of that name in this tricklang, or no such file
+                (in :meth:`rules_unusable`'s words).
         """
         if self.bundled:
             found = catalog.find_bundled(self.bundled)
@@ -338,8 +352,17 @@ class Record:
         same_name = catalog.find_bundled(path.name)
         if same_name is not None and _bundled_digest(same_name.stem) == self.rules_sha256:
             return same_name  # a record of a bundled game made where it lay at another path
-        raise RecordError(f"the record's rule file is not found ({printable(self.rules_path)!r}): "
-                          "give it with tricklang replay --rules FILE")
+        raise self.rules_unusable()
+
+    def rules_unusable(self) -> RecordError:
+        """The one error for the rule file a record names that cannot be used, whether it
+        is missing, unreadable, does not load or is not the text the record was made with:
+        a record (from anyone) must not learn whether a path on this machine exists or
+        loads."""
+        return RecordError(
+            f"the record's rules ({printable(self.rules_path[:200])!r}) could not be used: no rule file with the "
+            f"text the record was made with (sha256 {printable(self.rules_sha256[:12])}…) is there; replay it "
+            "with --rules FILE, the rule file it was made with")
 
     def load_rules(self, rules_file: str | Path | None = None) -> Ruleset:
         """Load the rule file with the record's options, checking its SHA-256.
@@ -349,29 +372,34 @@ class Record:
                 elsewhere, or the bundled game as it was): it must have the record's SHA-256.
 
         Raises:
-            RecordError: the file is missing, has changed (or is not the record's), has
-                errors, or the options no longer fit.
+            RecordError: the file the record names is missing, unreadable, does not load
+                or has another text than the record's (one message for all:
+                :meth:`rules_unusable`); ``rules_file`` does not load or is not the
+                record's; the bundled game has changed; or the options no longer fit.
         """
         if rules_file is not None:
             file, shown = Path(rules_file), printable(str(rules_file))
-            what = f"the rule file {shown!r} is not the one the record was made with"
         else:
             file = self.rules_file()
             shown = printable(self.rules_path or f"bundled game {self.bundled}")
-            what = (f"the bundled game {self.bundled!r} has changed since the record was made" if self.bundled
-                    else f"the rule file {shown!r} has changed since the record was made")
+        named = rules_file is None and not self.bundled  # (a path the record names: it learns nothing of it)
         try:
-            ruleset = tricklang.load(file, path=self.rules_path if rules_file is None and not self.bundled else None)
+            ruleset = tricklang.load(file, path=self.rules_path if named else None)
         except TrickLangError:
             # Nothing of a file that may not be the record's is shown before its digest matches.
-            raise RecordError(f"the record's rule file {shown!r} does not load, so it cannot be the "
-                              "rule file the record was made with (check it with 'tricklang check')") from None
+            if named:
+                raise self.rules_unusable() from None
+            raise RecordError(f"the rule file {shown!r} does not load, so it cannot be the rule file the record "
+                              "was made with (check it with 'tricklang check')") from None
         if ruleset.digest != self.rules_sha256:
+            if named:
+                raise self.rules_unusable()
+            what = (f"the rule file {shown!r} is not the one the record was made with" if rules_file is not None
+                    else f"the bundled game {self.bundled!r} has changed since the record was made")
             hint = "" if rules_file is not None else ": replay it with --rules FILE, the rule file it was made with"
             raise RecordError(
                 f"{what} (its sha256 is {ruleset.digest[:12]}…, the record's is {printable(self.rules_sha256[:12])}…)"
-                + (hint if self.bundled else "")
-            )
+                + hint)
         if self.language is not None and ruleset.rules.version != self.language:
             raise RecordError(f"the record is for tricklang {self.language}, the rule file is tricklang {ruleset.rules.version}")
         try:
@@ -479,8 +507,7 @@ def _check_result(want: Mapping[str, Any], state: State) -> None:
     """Raise a RecordError naming the first field of ``result`` the replay does not reproduce."""
     for key, value in _result_of(state).items():
         if key in want and want[key] != value:
-            shown = json.dumps(want[key], ensure_ascii=False)[:80]
-            raise RecordError(f"the replay ends with {key} {json.dumps(value)}, the record says {shown}")
+            raise RecordError(f"the replay ends with {key} {quoted(value, 80)}, the record says {quoted(want[key], 80)}")
 
 
 def _result_of(state: State) -> dict[str, Any]:
@@ -502,8 +529,7 @@ def _bundled_field(rules: Mapping[str, Any]) -> str | None:
     """
     bundled = rules.get("bundled")
     if bundled is not None and (not isinstance(bundled, str) or not _BUNDLED_NAME.fullmatch(bundled)):
-        raise RecordError(f"'rules.bundled' must be the name of a bundled game, not "
-                          f"{printable(json.dumps(bundled, ensure_ascii=False)[:40])}")
+        raise RecordError(f"'rules.bundled' must be the name of a bundled game, not {quoted(bundled, 40)}")
     return bundled
 
 
@@ -516,7 +542,7 @@ def _field(data: Mapping[str, Any], key: str, kind: type, label: str | None = No
         raise RecordError(f"the record has no '{label or key}'")
     value = data[key]
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise RecordError(f"'{label or key}' must be {'a number' if kind is int else 'text' if kind is str else f'a {kind.__name__}'}, not {json.dumps(value, ensure_ascii=False)}")
+        raise RecordError(f"'{label or key}' must be {'a number' if kind is int else 'text' if kind is str else f'a {kind.__name__}'}, not {quoted(value)}")
     return value
 
 

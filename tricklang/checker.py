@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from . import model as m
 from .budget import deck_limits
+from .card_counts import card_count_problems
 from .check_statements import MAX_CARDS, StatementChecker
 from .deck import CardModel
 from .diagnostics import Diagnostic, origin
@@ -41,8 +42,8 @@ from .types import (
     Type,
     Typer,
 )
-from .walk import fold_int, statements, statements_of
-from .words import RESERVED_WORDS, plural
+from .walk import statements, statements_of
+from .words import RESERVED_WORDS
 
 LANGUAGE_VERSION = 1
 MAX_PLAYERS = 16
@@ -69,6 +70,7 @@ class Checker:
     rules: m.RuleFile
     diagnostics: list[Diagnostic] = field(default_factory=list)
     used_names: set[str] = field(default_factory=set)
+    _hints: dict[tuple[str, tuple[str, ...]], str] = field(default_factory=dict, repr=False)
 
     # ------------------------------------------------------------ reporting
     def error(self, code: str, message: str, span: m.Span | None, hint: str = "") -> None:
@@ -368,10 +370,18 @@ class Checker:
         _CheckingTyper(self, True).not_nobody(e, what)
 
     def _suggest(self, name: str, scope: Scope) -> str:
-        import difflib
+        return self._closest(name, (*scope.names, *self.zones))
 
-        close = difflib.get_close_matches(name, list(scope.names) + list(self.zones), n=1)
-        return f"did you mean '{close[0]}'?" if close else ""
+    def _closest(self, word: str, candidates: tuple[str, ...]) -> str:
+        """``did you mean 'X'?`` for the candidate closest to ``word`` (each asked once)."""
+        key = (word, candidates)
+        hint = self._hints.get(key)
+        if hint is None:
+            import difflib
+
+            close = difflib.get_close_matches(word, candidates, n=1)
+            hint = self._hints[key] = f"did you mean '{close[0]}'?" if close else ""
+        return hint
 
     def _check_pattern(self, p: m.Pattern, report: bool = True) -> None:
         if not report or self.rules.deck is None:
@@ -391,10 +401,7 @@ class Checker:
                 self._check_pattern(o)
 
     def _suggest_card(self, word: str) -> str:
-        import difflib
-
-        close = difflib.get_close_matches(word, list(self.ranks) + list(self.suits) + ["trump"], n=1)
-        return f"did you mean '{close[0]}'?" if close else ""
+        return self._closest(word, (*self.ranks, *self.suits, "trump"))
 
     # ------------------------------------------------------------ statements
     def _check_block(self, stmts: Iterable[m.Statement], scope: Scope) -> None:
@@ -534,34 +541,7 @@ class Checker:
 
     # ------------------------------------------------------------ card counts
     def _check_card_counts(self) -> None:
-        r = self.rules
-        if r.deck is None or r.players is None:
-            return
-        deck_size = len(r.deck.suits) * len(r.deck.ranks)
-        defaults = {o.name: o.default for o in r.options}
-        dealt = 0
-        for st in statements(r.deal):
-            if isinstance(st, m.DealCards):
-                total = 0
-                for p in st.packets:
-                    v = fold_int(p, defaults)
-                    if v is None:
-                        return
-                    if v < 0:
-                        self.error("bad-count", "a packet cannot hold a negative number of cards", p.span)
-                    total += v
-                dealt += total * r.players.count
-                if dealt > deck_size:
-                    self.error("deck-too-small", f"dealing {total} cards to each of {r.players.count} players needs {dealt} cards; the deck has {deck_size}", st.span)
-                    return
-            elif isinstance(st, m.TurnUp):
-                v = fold_int(st.count, defaults)
-                if v is None:
-                    return
-                dealt += v
-                if dealt > deck_size:
-                    self.error("deck-too-small", f"turning up {plural(v, 'card')} here needs {dealt} cards; the deck has {deck_size}", st.span)
-                    return
+        card_count_problems(self.rules, {o.name: o.default for o in self.rules.options}, self.error)
 
 
 def check(rules: m.RuleFile) -> list[Diagnostic]:

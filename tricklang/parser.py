@@ -1,8 +1,9 @@
 """From rule-file text to the typed model: Lark parsing and tree transformation.
 
 The transformer's rules are in :mod:`tricklang.transform_sections` and
-:mod:`tricklang.transform_deal`; with :mod:`tricklang.tree` and
-:mod:`tricklang.stored_parser` (Lark plugins for a quick start) they are the only
+:mod:`tricklang.transform_deal`; with :mod:`tricklang.tree`,
+:mod:`tricklang.stored_parser` (Lark plugins for a quick start) and
+:mod:`tricklang.expected` (what the grammar accepts at a cursor) they are the only
 modules that import Lark. Syntax errors become
 :class:`~tricklang.diagnostics.Diagnostic` objects with a position, the line, a
 caret and what was expected.

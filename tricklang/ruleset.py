@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, SkipValidation, model_validat
 
 from . import catalog
 from . import model as m
+from .card_counts import option_value_problems
 from .checker import Checker, check
 from .deck import card_codes
 from .diagnostics import Diagnostic, OptionError, RulesError, brief, printable
@@ -84,12 +85,18 @@ class Ruleset(BaseModel):
         """Return the same rules with some options changed.
 
         Raises:
-            OptionError: an unknown option, or a value of the wrong type or range.
+            OptionError: an unknown option, or a value of the wrong type or range, or
+                values the rules cannot play: dealing or turning up more cards than
+                the deck holds (checked here, before any code is generated for them).
         """
         if not options:
             return self
         values = dict(self.options)
         values.update(bind_options(self.rules.options, options))
+        if values != self.options:
+            problems = option_value_problems(self.rules, values)
+            if problems:
+                raise OptionError(printable(problems[0]))
         return self.model_copy(update={"options": values})
 
     def __repr__(self) -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from tricklang.diagnostics import printable
+
 from ..errors import RecordError
 from ..record import Record
 from ..transcript import render as render_transcript
@@ -37,9 +39,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise UsageError(f"--seat {args.view}: the game has seats 0..{state.ruleset.player_count - 1}")
     if not args.quiet:
         print(render_transcript(state, args.view))
-        if record.seats:
-            print("seats: " + ", ".join(f"{i} = {name}" for i, name in enumerate(record.seats)))
+        if record.seats:  # (the record's own words: escaped)
+            print(printable("seats: " + ", ".join(f"{i} = {name[:80]}" for i, name in enumerate(record.seats))))
     outcome = state.outcome()
     how = outcome.result() if outcome is not None else "unfinished; scores " + ", ".join(map(str, state.scores))
-    print(f"{args.record}: {plural(len(record.moves), 'action')} replayed and checked; {how}")
+    print(printable(f"{args.record}: {plural(len(record.moves), 'action')} replayed and checked; {how}"))
     return 0

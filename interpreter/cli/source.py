@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from tricklang.diagnostics import printable
+
 from ..codegen import generate
 from .common import Subparsers, load
 
@@ -36,11 +38,11 @@ def cmd_compile(args: argparse.Namespace) -> int:
         from ..native import accelerate
 
         build = accelerate(ruleset)
-        if not build.path.exists():  # the cache is off: the build went with its temporary folder
-            print(f"built in {build.seconds:.1f} s, not kept: the cache is off (TRICKLANG_CACHE_DIR)")
+        if build.not_kept is not None:  # the build went with its temporary folder
+            print(printable(f"built in {build.seconds:.1f} s, not kept: {build.not_kept}"))
             return 0
         how = "from the cache" if build.cached else f"built in {build.seconds:.1f} s"
-        print(f"{build.path} ({how})")
+        print(printable(f"{build.path} ({how})"))
         return 0
     sys.stdout.write(generate(ruleset).source)
     return 0

@@ -49,7 +49,8 @@ class HeuristicAgent:
     - Declares whatever it may declare.
     - In a choice between named options it takes the first one listed (in the
       shipped rule files: stand, refuse) with a strong hand, else the second.
-    - In table mode it records no irregularity: at a referee's pause it continues.
+    - In table mode it records no irregularity: at a referee's pause it continues, and
+      wherever irregularities are offered among the actions it weighs only the others.
     """
 
     def __init__(self, seed: int | None = None, threshold: float = 0.55) -> None:
@@ -126,6 +127,8 @@ class HeuristicAgent:
         values: dict[str, float] = {}
 
         def score(a: Action) -> float:
+            if a.verb == "irregular":  # (table mode: never chosen)
+                return float("-inf")
             if a.args == ("none",):
                 return 0.0
             for x in a.args:
@@ -182,15 +185,20 @@ class HeuristicAgent:
             expected += (0.9, 0.5, 0.15)[rank] if rank < 3 else 0.0
         # A little under the estimate: a set contract costs more than an overtrick earns.
         target = int(0.85 * expected * 13 / max(13, len(state.cards) // state.player_count))
-        bids = [a for a in legal if a.verb == "bid"]  # (in table mode irregularities are offered too)
-        return min(bids, key=lambda a: (abs(int(a.args[0]) - target), int(a.args[0]))) if bids else legal[0]
+        bids = [a for a in legal if a.verb == "bid" and a.args and a.args[0].lstrip("-").isdigit()]
+        if not bids:
+            return legal[0]
+        return min(bids, key=lambda a: (abs(int(a.args[0]) - target), int(a.args[0])))
 
     def _name(self, state: State, legal: Sequence[Action]) -> Action:
         p = state.current_player
         assert p is not None
         hand = state.hand(p)
-        names = [a for a in legal if a.verb == "name"] or list(legal)  # (in table mode irregularities too)
-        return max(names, key=lambda a: self._suit_strength(state, hand, a.args[0]))
+        suits = set(state.suits)
+        named = [a for a in legal if a.verb == "name" and a.args and a.args[0] in suits]  # (not an irregularity)
+        if not named:
+            return legal[0]
+        return max(named, key=lambda a: self._suit_strength(state, hand, a.args[0]))
 
 
 def play_match(state: State, agents: Sequence[Agent], *, max_actions: int = MAX_ACTIONS_PER_MATCH) -> State:

@@ -80,18 +80,18 @@ def module_of(ruleset: Ruleset) -> tuple[Generated, dict[str, Any]]:
         return got
     gen = generate(ruleset)
     native = _NATIVE.get(key)
-    namespace = vars(native) if native is not None else run_source(gen.source, "tricklang_game")
+    namespace = native if native is not None else run_source(gen.source, "tricklang_game")
     _MODULES[key] = got = (gen, namespace)
     if len(_MODULES) > _MODULES_MAX:
         _MODULES.popitem(last=False)
     return got
 
 
-def use_module(ruleset: Ruleset, module: Any) -> None:
-    """Play this ruleset and its options with ``module`` (a native build of its source,
-    :mod:`interpreter.native`) from now on in this process."""
+def use_module(ruleset: Ruleset, namespace: dict[str, Any]) -> None:
+    """Play this ruleset and its options with the module of ``namespace`` (a native build
+    of its source, :mod:`interpreter.native`) from now on in this process."""
     key = _key(ruleset)
-    _NATIVE[key] = module
+    _NATIVE[key] = namespace
     _MODULES.pop(key, None)
     for k in [k for k in _GAMES if (k[1], k[3]) == key]:
         del _GAMES[k]

@@ -12,10 +12,10 @@ itself records nothing else: a rollout pays for what it plays, not for its trans
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 import secrets
 import warnings
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, Self, cast
 
 from tricklang import Ruleset

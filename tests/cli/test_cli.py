@@ -323,7 +323,7 @@ def test_replay_rejects_a_record_for_a_changed_rule_file(capsys: pytest.CaptureF
         data["rules"]["sha256"] = "0" * 64
 
     code, _, err = run(capsys, "replay", str(_copy_record(tmp_path, other_digest)))
-    assert code == 1 and "has changed since the record was made" in err
+    assert code == 1 and "has changed since the record was made" in err  # (a bundled game: named, not a path)
 
 
 def test_replay_with_rules_given_replays_against_that_file_if_its_digest_matches(

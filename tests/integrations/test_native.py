@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import stat
 import subprocess
 import sys
 import textwrap
@@ -27,7 +26,7 @@ from make_golden import golden_path, transcript
 
 import interpreter
 import tricklang
-from interpreter import native
+from interpreter import native, native_cache
 from interpreter.cli import main
 from interpreter.codegen import generate
 from interpreter.errors import ArgumentError
@@ -153,7 +152,7 @@ def test_the_mersenne_twister_in_c_draws_what_random_draws() -> None:
 def test_an_extension_is_never_loaded_twice_in_a_process() -> None:
     build = native.accelerate(tricklang.load(ECARTE))
     with pytest.raises(NativeBuildError, match="is loaded already in this process"):
-        native._load(build.path, build.name)
+        native_cache.load_extension(b"", build.name, {})
 
 
 def test_accelerate_again_gives_the_build_in_use() -> None:
@@ -169,7 +168,7 @@ def test_another_process_loads_the_build_from_the_cache(cache: Path) -> None:
     native.accelerate(tricklang.load(ECARTE))
     script = textwrap.dedent(f"""
         import json, random, tricklang, interpreter
-        from interpreter import native
+        from interpreter import native, native_cache
         rules = tricklang.load({str(ECARTE)!r})
         build = native.accelerate(rules)
         state = interpreter.new_game(rules, seed=11)
@@ -188,15 +187,15 @@ def test_a_damaged_cached_extension_is_built_again(monkeypatch: pytest.MonkeyPat
     name = native.module_name(source, "tricklang_native_damaged_")
     script = textwrap.dedent(f"""
         import json
-        from interpreter import native
-        build, module = native._built({source!r}, "", {name!r}, 300)
-        print(json.dumps([build.cached, module.VALUE]))
+        from interpreter import native, native_cache
+        build, ns = native._built({source!r}, "", {name!r}, 300)
+        print(json.dumps([build.cached, ns["VALUE"]]))
     """)
     env = {**os.environ, "TRICKLANG_CACHE_DIR": str(tmp_path)}
     run = lambda: json.loads(subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,  # noqa: E731
                                             env=env, check=True, timeout=300).stdout)
     assert run() == [False, 42]
-    [ext] = (tmp_path / "native").glob(name + "*")
+    [ext] = [p for p in (tmp_path / "native").glob(name + "*") if p.suffix != ".record"]
     assert run() == [True, 42]
     ext.write_bytes(ext.read_bytes()[:100])  # truncated: it cannot be loaded
     assert run() == [False, 42]
@@ -212,16 +211,17 @@ def test_the_cache_keeps_at_most_max_cached_extensions(monkeypatch: pytest.Monke
         (folder / f"{stem}.so").write_bytes(b"\0")
         os.utime(folder / f"{stem}.so", (1_000_000 + age, 1_000_000 + age))
     source = "VALUE = 41 + 1\n"
-    build, module = native._built(source, "", native.module_name(source, "tricklang_native_t"), 300)
-    assert module.VALUE == 42 and not build.cached
-    assert sorted(p.name for p in folder.iterdir()) == sorted([build.path.name, "tricklang_native_newer.so"])
+    build, ns = native._built(source, "", native.module_name(source, "tricklang_native_t"), 300)
+    assert ns["VALUE"] == 42 and not build.cached
+    assert sorted(p.name for p in folder.iterdir()) == sorted([build.path.name, build.path.name + ".record",
+                                                               "tricklang_native_newer.so"])
 
 
 def test_with_the_cache_off_the_build_leaves_nothing_behind(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TRICKLANG_CACHE_DIR", "off")
     source = "VALUE = 6 * 7\n"
-    build, module = native._built(source, "", native.module_name(source, "tricklang_native_off"), 300)
-    assert module.VALUE == 42 and not build.cached
+    build, ns = native._built(source, "", native.module_name(source, "tricklang_native_off"), 300)
+    assert ns["VALUE"] == 42 and not build.cached
     assert not build.path.parent.exists()  # (its folder and the C source went; the process keeps it mapped)
 
 
@@ -311,22 +311,6 @@ def test_every_game_and_hostile_rules_give_a_source_that_passes_the_check() -> N
     hostile = (ROOT / "tests" / "hostile" / "looks-like-code.trick")
     if hostile.exists():
         native.check_source(generate(tricklang.load(hostile)).source)
-
-
-def test_only_a_file_of_this_user_that_no_one_else_may_write_is_loaded(tmp_path: Path) -> None:
-    ext = tmp_path / "tricklang_native_x.so"
-    ext.write_bytes(b"\0")
-    ext.chmod(0o755)
-    assert native._trusted(ext)
-    ext.chmod(0o775)
-    assert not native._trusted(ext)
-    ext.chmod(0o757)
-    assert not native._trusted(ext)
-    link = tmp_path / "link.so"
-    link.symlink_to(ext)
-    ext.chmod(0o755)
-    assert not native._trusted(link) and not native._trusted(tmp_path / "missing.so")
-    assert stat.S_ISDIR(os.stat(tmp_path).st_mode)
 
 
 def test_native_rulesets_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:

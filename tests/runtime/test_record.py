@@ -141,14 +141,14 @@ def _saved(tmp_path: Path, rule_text: str | None = None) -> tuple[Path, Path]:
 def test_a_changed_rule_file_is_refused(tmp_path: Path) -> None:
     record, rule_file = _saved(tmp_path)
     rule_file.write_text(rule_file.read_text(encoding="utf-8").replace("in 1..99", "in 1..98"), encoding="utf-8")
-    with pytest.raises(RecordError, match="has changed since the record was made"):
+    with pytest.raises(RecordError, match="could not be used: no rule file with the text the record was made with"):
         Record.load(record).replay()
 
 
 def test_a_missing_rule_file_is_named(tmp_path: Path) -> None:
     record, rule_file = _saved(tmp_path)
     rule_file.unlink()
-    with pytest.raises(RecordError, match="rule file is not found"):
+    with pytest.raises(RecordError, match=r"the record's rules \('ecarte.trick'\) could not be used"):
         Record.load(record).replay()
 
 
@@ -309,7 +309,7 @@ def test_an_old_record_whose_path_is_gone_replays_against_the_bundled_game_of_th
     assert Record.load(old).replay().actions == Record.load(RECORDS / "ecarte-heuristic-vs-random.json").actions
     data["rules"]["sha256"] = "0" * 64  # another ecarte.trick: not found, and not silently the bundled one
     old.write_text(json.dumps(data), encoding="utf-8")
-    with pytest.raises(RecordError, match="rule file is not found .*--rules FILE"):
+    with pytest.raises(RecordError, match="could not be used: .*--rules FILE"):
         Record.load(old).replay()
 
 
@@ -320,7 +320,7 @@ def test_replay_against_a_given_rule_file_when_its_digest_matches(tmp_path: Path
     copy = moved / "the-rules.trick"
     copy.write_text(rule_file.read_text(encoding="utf-8"), encoding="utf-8")
     rule_file.unlink()
-    with pytest.raises(RecordError, match="rule file is not found"):
+    with pytest.raises(RecordError, match="could not be used"):
         Record.load(record).replay()
     assert Record.load(record).replay(rules_file=copy).is_terminal()
     copy.write_text(copy.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")

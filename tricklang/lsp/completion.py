@@ -12,9 +12,12 @@ from dataclasses import dataclass
 
 from .. import model as m
 from ..deck import card_codes
+from ..diagnostics import RulesError
+from ..expected import Expected, expected_after
+from ..parser import MAX_SOURCE_BYTES
 from ..types import BUILTIN_PLAYERS, FUNCTIONS, OF_FORMS
 from . import symbols
-from .analysis import Analysis
+from .analysis import Analysis, deck_fits
 
 SECTIONS = ("tricklang", "extends", "game", "source", "players", "role", "deck", "option", "zone", "counter",
             "points", "match", "deal", "irregularity")
@@ -29,6 +32,8 @@ OBLIGATIONS = ("must follow suit", "may trump instead of following", "must trump
                "must lead", "may not play", "may not lead", "the first card led sets trump", "declare")
 VALUES = ("true", "false", "bid", "trump", "deal_number", "total_bids", "leader", "played_to_trick")
 CONTEXT_PLAYERS = ("player", "side", "declarer", "offender")
+MAX_NAMED = 200
+"""Suits, and ranks, offered at most (a deck the checker refuses may name thousands)."""
 
 
 @dataclass(frozen=True)
@@ -40,14 +45,28 @@ class Item:
     detail: str = ""
 
 
+LAYOUT = frozenset({"_NL", "_INDENT", "_DEDENT", "$END", "CITE", "COLON", "COMMA"})
+"""What may follow a keyword phrase without the user choosing a name, a number or a card."""
+
+
 def complete(text: str, line: int, column: int, known: Analysis | None) -> list[Item]:
-    """The completions at a 1-based position of ``text``; ``known`` supplies the names."""
+    """The completions at a 1-based position of ``text``; ``known`` supplies the names.
+
+    The keywords come from the grammar itself (:func:`tricklang.parser.expected_after`
+    on the text before the cursor): where only keywords may follow (``must ``), they are
+    the answer, as whole phrases (``follow suit``, ``trump if void``); the names come
+    from the latest version of the document that parsed. When the text before the
+    cursor does not parse, the lists below stand in for the grammar."""
     lines = text.splitlines()
     current = lines[line - 1] if 0 < line <= len(lines) else ""
     prefix = current[: column - 1]
     prefix = prefix[: len(prefix) - len(re.search(r"[\w']*$", prefix).group())]  # type: ignore[union-attr]
     prefix = re.sub(r"#.*", "", prefix)
     names = _Names(known)
+    if prefix.strip() or prefix[:1].isspace():  # (mid-line, or the start of an indented line)
+        names.expected = _expected("\n".join([*lines[: max(0, line - 1)], prefix]))
+        if names.expected is not None and names.expected.phrases and names.expected.others <= LAYOUT:
+            return _keywords(list(names.expected.phrases))
     section, block = _context(lines, line, prefix)
     for context in _CONTEXTS:
         found = context(prefix, section, block, names)
@@ -56,8 +75,21 @@ def complete(text: str, line: int, column: int, known: Analysis | None) -> list[
     return names.expressions()
 
 
+def _expected(before: str) -> Expected | None:
+    """What the grammar accepts after ``before`` (None when it cannot say)."""
+    if len(before) > MAX_SOURCE_BYTES:
+        return None
+    try:
+        return expected_after(before)
+    except (RecursionError, RulesError, ValueError):
+        return None
+
+
 class _Names:
-    """The names a document (with its bases) declares, by kind."""
+    """The names a document (with its bases) declares, by kind; and what the grammar
+    accepts at the cursor, when it can say."""
+
+    expected: Expected | None = None
 
     def __init__(self, known: Analysis | None) -> None:
         rules = known.merged if known is not None and known.merged is not None else (
@@ -96,8 +128,10 @@ class _Names:
         out = [Item("trump", "keyword", "any trump"), Item("any", "keyword", "any card"), Item("not", "keyword")]
         if deck is None:
             return out
-        out += [Item(s.name, "suit", f"a card of {s.name} (effective suit)") for s in deck.suits]
-        out += [Item(r, "rank", f"any {r}") for r in deck.ranks]
+        out += [Item(s.name, "suit", f"a card of {s.name} (effective suit)") for s in deck.suits[:MAX_NAMED]]
+        out += [Item(r, "rank", f"any {r}") for r in deck.ranks[:MAX_NAMED]]
+        if not deck_fits(deck):  # (a deck the checker refuses: no card by card)
+            return out
         codes = iter(card_codes(deck))
         out += [Item(f"{r} of {s.name}", "card", f"the card {next(codes)}") for s in deck.suits for r in deck.ranks]
         out += [Item(f"{r} of trump", "card", f"the {r} of the trump suit") for r in deck.ranks]
@@ -152,7 +186,7 @@ def _patterns(prefix: str, section: str, block: str, names: _Names) -> list[Item
     rank_of = re.search(r"(?:^|[\s(])([\w']+)\s+of\s+$", prefix)
     if rank_of and deck is not None and rank_of.group(1) in deck.ranks:
         return [Item("trump", "keyword", "the trump suit"), Item("same colour as trump", "keyword")] + [
-            Item(s.name, "suit") for s in deck.suits]
+            Item(s.name, "suit") for s in deck.suits[:MAX_NAMED]]
     if (PATTERN_AFTER.search(prefix) or (section == "deck" and re.match(r"\s*trump\s+ranks\b", prefix))
             or (section == "points" and re.fullmatch(r'\s*"[^"]*"\s*(not\s+)?\(?', prefix))):
         return names.cards()
@@ -212,7 +246,7 @@ def _statements(prefix: str, section: str, block: str, names: _Names) -> list[It
         return _keywords(["same dealer", "next dealer"])
     if re.search(r"\btrump\s+is\s+$", prefix):
         suits = names.rules.deck.suits if names.rules is not None and names.rules.deck is not None else ()
-        return _keywords(["suit of", "none"]) + [Item(s.name, "suit") for s in suits]
+        return _keywords(["suit of", "none"]) + [Item(s.name, "suit") for s in suits[:MAX_NAMED]]
     if re.search(r"^\s*add\b.*\bto\s+$", prefix):
         return names.items("counter")
     if re.search(r"\b(to|from|expose|suit\s+of|count\(|then\s+from)\s*$", prefix) and not re.search(
@@ -226,7 +260,8 @@ def _statements(prefix: str, section: str, block: str, names: _Names) -> list[It
     if section in ("deal", "irregularity") and not prefix.strip():
         if block == "tricks" or block in ("must", "may", "declare", "the"):
             return _keywords(OBLIGATIONS)
-        return _keywords(STATEMENTS) + names.players()
+        statements = list(names.expected.phrases) if names.expected is not None and names.expected.phrases else STATEMENTS
+        return _keywords(statements) + names.players()
     subject = re.fullmatch(r"\s*([\w']+)(\s+of\s+[\w']+)?\s+", prefix)
     if subject and section in ("deal", "irregularity") and (
             subject.group(2) or subject.group(1) in {i.label for i in names.players()}):
