@@ -207,6 +207,15 @@ def tables(gen: Parts, w: Writer) -> None:
     rank_key = [t.trump_strength[ti][c] * (nc + 1) + t.plain[c] for ti in range(nt) for c in range(nc)]
     table(w, "RANKKEY", "cython.int", rank_key)
     table(w, "PAT", mask, [m for rows in lay.patterns for m in rows], wide)
+    seat_tables(gen, w)
+
+
+def seat_tables(gen: Parts, w: Writer) -> None:
+    """The tables of points, seats and sides, zones, keys, what a deal resets, and the
+    decision points' kinds."""
+    lay = gen.lay
+    t = lay.tables
+    nc, wide = lay.nc, lay.wide
     points = [v for rows in t.point_values.values() for row in rows for v in row]
     table(w, "POINTS", "cython.longlong", points)
     table(w, "SIDE_OF", "cython.int", lay.side_of)
@@ -381,7 +390,12 @@ def dispatch(gen: Parts, w: Writer) -> None:
     w.line("WHY = (" + "".join(row(f"why_{d.id}", d.kind == "play") + ", " for d in dps) + ")")
     w.line("OFFERED = (" + "".join(row(f"offered_{d.id}", d.kind == "play") + ", " for d in dps) + ")")
     w.line("RUNS = (" + "".join(row(f"run_{d.id}", d.kind == "play") + ", " for d in dps) + ")")
-    # The playout's dispatch: C switches natively (no Python call an action), the tables in CPython.
+    playout_dispatch(gen, w)
+
+
+def playout_dispatch(gen: Parts, w: Writer) -> None:
+    """The playout's dispatch: C switches natively (no Python call an action), the tables in CPython."""
+    dps = gen.lay.dps
     w.line()
     w.line()
     with w.block("def _sample_at(c: Core, dp: cython.int, rng: object) -> cython.longlong:"):

@@ -18,6 +18,7 @@ from tricklang.types import PLAYER
 
 from .decisions import Decisions, wait
 from .layout import DecisionPoint
+from .runner import TrickRunner
 from .writer import Writer, lit
 
 WHY = {"follow_suit": 1, "trump_if_void": 2, "beat_if_able": 4, "lead_until_broken": 8, "lead_first": 16,
@@ -51,7 +52,7 @@ class TrickInfo:
 
 
 
-class TrickPlay(Decisions):
+class TrickPlay(TrickRunner, Decisions):
     """Trick play and the remedies that reach into it (see the module docstring)."""
 
     __slots__ = ()
@@ -355,6 +356,12 @@ class TrickPlay(Decisions):
                 inner.line("pass")
                 self._effects(inner, dcl.body, dcl.cite)
             f.extend(inner)
+        self._declare(f, d, declarer, conds)
+        return offer_tests
+
+    def _declare(self, f: Writer, d: int, declarer: int, conds: list[tuple[m.Declaration, int, str]]) -> None:
+        """``declare_D(c, p, k, window)``: make the first declaration of name k whose conditions hold."""
+        lay = self.lay
         with f.block(f"def declare_{d}(c: Core, p: cython.int, k: cython.int, window: cython.bint) -> None:"):
             f.line("c.decl |= DBIT[k * N + p]")
             f.line(f"c.v[{lit(declarer)}] = p")
@@ -368,7 +375,6 @@ class TrickPlay(Decisions):
                 f.line(f"    effects_{d}_{j}(c)")
             if first:
                 f.line("pass")
-        return offer_tests
 
 
     def _effects(self, w: Writer, stmts: tuple[m.Statement, ...], cite: m.Citation | None) -> None:
@@ -436,80 +442,6 @@ class TrickPlay(Decisions):
             f.line(f"if i == 0 and window_{d}(c, p):")
             f.line("    c.window = p")
         f.line("nxt = _next_with_cards(c, p)")
-
-    def _runner(self, f: Writer, dp: DecisionPoint, obligations: list[tuple[m.Obligation, str | bool]],
-                lead_rules: list[tuple[int, str | bool, m.Obligation]], offer_tests: list[str]) -> None:
-        """``run_D(c, rng, most, log, stop_deal)``: the playout's inner loop over this trick
-        play: random card plays (the draws of ``sample_D``, the moves of ``apply_D``, written
-        inline) while no declaration or window is offered; returns how many were taken."""
-        d = dp.id
-        ready = lit(dp.extra["ready"])
-        with f.block(f"def run_{d}(c: Core, rng: object, most: cython.longlong, log: object, "
-                     "stop_deal: cython.int) -> cython.longlong:"):
-            f.line("taken: cython.longlong = 0")
-            f.line("plain: cython.bint = type(rng) is _Random")
-            f.line("n: cython.longlong")
-            f.line("r: cython.longlong")
-            f.line("card: cython.int")
-            f.line(f"while taken < most and c.dp == {lit(d)} and not c.terminal "
-                   "and (stop_deal < 0 or c.deal_no == stop_deal):")
-            with f.indented():
-                if dp.tricks.window:
-                    f.line("if c.window >= 0:")
-                    f.line("    break")
-                f.line("p = c.tr_turn")
-                if offer_tests:  # (offered_D, written out)
-                    f.line(f"if {' or '.join(f'({t})' for t in offer_tests)}:")
-                    f.line("    break")
-                f.line(f"hand: MASK = c.z[{lit(self.lay.hand)} + p]")
-                self._allowed_chain(f, obligations, lead_rules)
-                f.line("if cython.compiled and not WIDE:")
-                f.line("    n = popcountll(allowed)")
-                f.line("else:")
-                f.line("    n = allowed.bit_count()")
-                f.line("if plain and n < 256:")
-                with f.indented():
-                    f.line("r = _bits(rng, BITLEN[n])")
-                    f.line("while r >= n:")
-                    f.line("    r = _bits(rng, BITLEN[n])")
-                f.line("else:")
-                f.line("    r = _randbelow(rng, n)")
-                f.line("if allowed & TRUMPS[ti]:")
-                f.line("    card = _ith(c, allowed, r)")
-                f.line("else:  # (no trump among them: the r-th lowest card)")
-                with f.indented():
-                    f.line("while r:")
-                    f.line("    allowed &= allowed - 1")
-                    f.line("    r -= 1")
-                    f.line("if cython.compiled and not WIDE:")
-                    f.line("    card = ctzll(allowed)")
-                    f.line("else:")
-                    f.line("    card = (allowed & -allowed).bit_length() - 1")
-                f.line("c.steps = 0")
-                self._play_card(f, dp, obligations)
-                f.line("if log is not None:")
-                f.line(f"    log.append({lit(d)} | (card + 1) << 16)")
-                f.line("taken += 1")
-                hands = " | ".join(f"c.z[{lit(self.lay.hand + q)}]" for q in range(self.lay.n))
-                f.line("if nxt == c.tr_leader or nxt == p or c.tr_pm >> nxt & 1:")
-                with f.indented():
-                    f.line(f"finish_{d}(c)")
-                    f.line(f"if c.tr_no < c.tr_total and ({hands}):  # (the next trick: advance, written out)")
-                    with f.indented():
-                        f.line(f"if not c.z[{lit(self.lay.hand)} + c.tr_turn]:")
-                        f.line("    c.tr_turn = _next_with_cards(c, c.tr_turn)")
-                        f.line("c.actor = c.window if c.window >= 0 else c.tr_turn")
-                        f.line("c.steps = 1")
-                    f.line("else:")
-                    f.line(f"    c.pc = {ready}")
-                    f.line("    advance(c)")
-                f.line("else:  # (the trick goes on: what advance would do, written out)")
-                with f.indented():
-                    f.line("c.tr_turn = nxt")
-                    f.line("c.actor = c.window if c.window >= 0 else nxt")
-                    f.line("c.steps = 1")
-            f.line("return taken")
-
 
     def _finish(self, f: Writer, d: int) -> None:
         lay = self.lay

@@ -15,18 +15,19 @@ import random
 import secrets
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar, Self, cast
 
 from tricklang import Ruleset
 
 from ..codegen.module import MAX_CHOICES as _MAX_CHOICES
-from ..errors import ArgumentError, GameError, GameLimitError, IllegalActionError, RuleRuntimeError
-from ..runtime.faults import Fault, LimitFault
+from ..errors import GameLimitError, IllegalActionError
+from ..runtime.faults import Fault
 from .actions import Action
+from .batch import RandomMatches, random_matches
 from .compiled import Compiled
 from .deals import MAX_SEED, Deals, check_modes, checked_seed, later_decks, later_seeds, prearranged
 from .embedding import Embedding
+from .failures import worded
 from .legal import LegalActions, Selection, draw_subset
 from .modes import Modes
 from .playouts import Playouts
@@ -40,19 +41,7 @@ from .views import Views
 MAX_CHOICES = _MAX_CHOICES
 """The most card selections one decision may offer (the generated playout's bound too)."""
 
-_RULE_FAILURES = (ArithmeticError, LookupError, RecursionError, TypeError, ValueError, AttributeError, AssertionError)
-"""Exceptions that, raised while rules run, are reported as :class:`RuleRuntimeError`."""
-
 _NO_ACTIONS = LegalActions()
-
-
-@dataclass(frozen=True)
-class RandomMatches:
-    """What :meth:`Game.random_matches` played: each match's final scores (by side, in
-    seed order) and the actions taken in all."""
-
-    scores: list[tuple[int, ...]]
-    actions: int
 
 
 class Game(Compiled):
@@ -95,27 +84,7 @@ class Game(Compiled):
             GameLimitError, RuleRuntimeError: a match ran over a limit or its rules
                 failed (the error names its seed; the matches before it are lost).
         """
-        if type(count) is not int or not 0 <= count <= 10**9:
-            raise ArgumentError(f"count must be an integer from 0 to 1000000000, not {count!r}")
-        if type(seed) is not int or not -MAX_SEED <= seed <= MAX_SEED - count:
-            raise ArgumentError(f"seed must be an integer of at most 18 digits (with seed + count too), not {seed!r}")
-        rng = rng if rng is not None else random.Random()
-        scores: list[tuple[int, ...]] = []
-        actions = 0
-        run = self.m["random_matches"]
-        while len(scores) < count:
-            done = len(scores)
-            try:
-                actions += run(seed + done, count - done, rng, scores, first_deal)
-            except (Fault, GameError, *_RULE_FAILURES) as err:
-                failed = seed + len(scores)
-                worded = _worded(self, err)
-                kind = GameLimitError if isinstance(worded, GameLimitError) else RuleRuntimeError
-                raise kind(f"the match of seed {failed}: {worded}") from None
-            if len(scores) == done:  # (stopped at a selection with more ways to choose than allowed)
-                raise GameLimitError(f"the match of seed {seed + done} offers more than {MAX_CHOICES} ways to "
-                                     "choose cards at once")
-        return RandomMatches(scores, actions)
+        return random_matches(self, count, seed, rng, first_deal)
 
 
 class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
@@ -416,7 +385,7 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
 
     def _error(self, err: BaseException) -> BaseException:
         """A failure raised while rules ran, as the error users see."""
-        return _worded(self._g, err)
+        return worded(self._g, err)
 
     def _refresh(self) -> None:
         """Ask the decision pending again, after its cards were changed in place (what may
@@ -500,17 +469,6 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
 
     def __repr__(self) -> str:
         return f"<State {self.ruleset.name!r} seed={self._c.seed} actions={len(self._log)} phase={self.phase!r}>"
-
-
-def _worded(game: Compiled, err: BaseException) -> BaseException:
-    """A failure raised while the rules of ``game`` ran, as the error users see."""
-    if isinstance(err, LimitFault):
-        return GameLimitError(game.layout.faults[err.args[0]])
-    if isinstance(err, Fault):
-        return RuleRuntimeError(game.layout.faults[err.args[0]])
-    if isinstance(err, GameError) or not isinstance(err, _RULE_FAILURES):
-        return err
-    return RuleRuntimeError(f"the rules failed at run time ({type(err).__name__}: {str(err)[:200]})")
 
 
 def new_game(
