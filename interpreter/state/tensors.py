@@ -27,7 +27,10 @@ Observation segments, in order:
 
 The information-state tensor adds what the observer has seen since the deal began,
 from its own view of the event log: ``played k`` (a card plane per seat of the cards
-it has played this deal), ``seen`` (every card the observer has seen this deal), and
+it has played this deal), ``played trick`` (for each card played this deal, the number
+of its trick: with the seats, the order of play, so that states a seat can tell apart
+by the order of the tricks have different tensors), ``seen`` (every card the observer
+has seen this deal), and
 ``choices k`` (per seat, how often it took each named choice this deal) and ``bids``
 (per seat, its last bid or -1) and ``passed`` (per seat). Earlier deals are summed up
 by the scores.
@@ -143,6 +146,7 @@ def _build_layout(state: State) -> TensorLayout:
     layout.observation_size = layout.size
     for k in range(n):
         layout.add(f"played {k}", deck)
+    layout.add("played trick", deck)
     layout.add("seen", deck)
     for k in range(n):
         layout.add(f"choices {k}", len(words))
@@ -283,6 +287,7 @@ def _fill_history(state: State, p: int, layout: TensorLayout, out: list[float]) 
     rel = _relative(n, p)
     index = state.game.tables.index
     played, _ = layout.segment("played 0")
+    trick, _ = layout.segment("played trick")
     seen, _ = layout.segment("seen")
     choices, _ = layout.segment("choices 0")
     bids, _ = layout.segment("bids")
@@ -302,6 +307,7 @@ def _fill_history(state: State, p: int, layout: TensorLayout, out: list[float]) 
         k = rel[player]
         if kind == "play":
             out[played + k * deck + index[e["card"]]] = 1.0
+            out[trick + index[e["card"]]] = float(e.get("trick", 0))
         elif kind == "choice" and e.get("choice") in words:
             out[choices + k * len(words) + words[e["choice"]]] += 1.0
         elif kind == "bid":

@@ -119,8 +119,6 @@ def test_the_information_state_tensor_tells_apart_a_seats_decisions_on_the_mini_
         assert _partition(mine, lambda s, p=p: tuple(s.information_state_tensor(p))) == known
 
 
-@pytest.mark.xfail(strict=True, reason="runtime: the information-state tensor sums up the cards played this "
-                   "deal per seat, not in which trick (a perfect-recall tensor is asked of the runtime rewrite)")
 def test_the_information_state_tensor_tells_apart_the_order_of_the_tricks() -> None:
     nodes = _nodes(TINY, 45)
     for p in (0, 1):
