@@ -291,6 +291,7 @@ def _cache() -> tuple[native_cache.NativeCache | None, str | None]:
 
 _OUT_OF_MEMORY = re.compile(r"out of memory|memory exhausted|MemoryError|cannot allocate memory|std::bad_alloc",
                             re.IGNORECASE)
+_COMPILE_ERROR = re.compile(r"Error compiling Cython file|(^|[\s:])(fatal )?error:")
 
 
 def _compile(source: str, pxd: str, work: Path, name: str, timeout: float) -> Path:
@@ -315,9 +316,16 @@ def _compile(source: str, pxd: str, work: Path, name: str, timeout: float) -> Pa
     built = [p for p in work.iterdir() if p.name.startswith(name) and p.suffix in (".so", ".pyd")]
     if done.returncode != 0 or not built:
         lines = [line for line in (done.stderr or "").splitlines() if line.strip() and "warning:" not in line]
+        limit = f"{MEMORY_LIMIT / 1e6:,.0f} MB of memory (interpreter.native.MEMORY_LIMIT)"
         if any(_OUT_OF_MEMORY.search(line) for line in lines):
-            raise NativeBuildError(f"the native build needed more than {MEMORY_LIMIT / 1e6:,.0f} MB of memory "
-                                   "(interpreter.native.MEMORY_LIMIT)")
+            raise NativeBuildError(f"the native build needed more than {limit}")
+        if not any(_COMPILE_ERROR.search(line) for line in lines):
+            # Under an address-space limit, an allocation failing deep in the compiler or in
+            # CPython often surfaces as anything but a memory error (a SystemError, a signal,
+            # nothing at all); a build that stops without a compiler's error is reported so.
+            said = (lines[-1:] or [f"exit status {done.returncode}"])[0]
+            raise NativeBuildError(f"the native build stopped without a compiler error ({said}); "
+                                   f"most likely it needed more than {limit}")
         errors = [line for line in lines if "error" in line.lower()]
         raise NativeBuildError("the native build failed:\n  " + "\n  ".join((errors or lines)[-8:] or ["(no message)"]))
     return built[0]
