@@ -26,6 +26,9 @@ from ..players import AGENTS, MAX_ACTIONS_PER_MATCH, is_agent_name, make_agent
 from ..record import Record
 from ..state.state import new_game
 from .common import PROG, Subparsers, UsageError, count, integer, load, plural, show
+from .match_stats import distributions, match_details
+from .progress import Progress
+from .simulate_outputs import Variant, add_report_arguments, check_single, write_outputs
 
 
 def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
@@ -38,9 +41,10 @@ def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", help="rule file")
     p.add_argument("-n", "--matches", type=count(1), default=100, metavar="N", help="number of matches (default 100)")
     p.add_argument("--seed", type=integer, default=0, help="base seed (default 0)")
-    p.add_argument("--seats", default="heuristic", metavar="P,P,...",
+    p.add_argument("--seats", action="append", metavar="P,P,...",
                    help=f"comma-separated built-in players per seat ({', '.join(AGENTS)}; search:N for N "
-                   "rollouts per decision), or one for every seat (default heuristic)")
+                   "rollouts per decision), or one for every seat (default heuristic); with --compare, "
+                   "repeatable")
     p.add_argument("-j", "--jobs", type=count(0), default=1, metavar="J",
                    help="worker processes (default 1; 0: one per CPU)")
     p.add_argument("--max-deals", type=count(1), metavar="D",
@@ -54,6 +58,7 @@ def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
                    help="compile the rules' generated module to C with Cython first (needs the 'native' extra and "
                    "a C compiler; the first build takes about half a minute, later ones come from the cache); "
                    "the results are the same")
+    add_report_arguments(p)
     p.set_defaults(run=cmd_simulate)
 
 
@@ -160,7 +165,7 @@ def simulate_match(job: _Job) -> dict[str, Any]:
         "deals": deals,
         "actions": len(state.actions),
         "awards": [[label, list(laws), n, points] for (label, laws), (n, points) in awards.items()],
-        "error": error,
+        "error": error, **match_details(state),  # scores and choices (--per-match, --report)
     }
 
 
@@ -184,31 +189,7 @@ def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     return (round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4))
 
 
-class _Progress:
-    """A progress bar on stderr, only when stderr is a terminal."""
-
-    def __init__(self, total: int) -> None:
-        self.total = total
-        self.on = sys.stderr.isatty()
-        self.last = 0.0
-
-    def update(self, done: int) -> None:
-        now = time.monotonic()
-        if not self.on or (now - self.last < 0.1 and done < self.total):
-            return
-        self.last = now
-        width = 30
-        filled = width * done // self.total
-        sys.stderr.write(f"\r  [{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} matches")
-        sys.stderr.flush()
-
-    def close(self) -> None:
-        if self.on:
-            sys.stderr.write("\r" + " " * 60 + "\r")
-            sys.stderr.flush()
-
-
-def _run_jobs(jobs: list[_Job], workers: int, progress: _Progress) -> Iterator[dict[str, Any]]:
+def _run_jobs(jobs: list[_Job], workers: int, progress: Progress) -> Iterator[dict[str, Any]]:
     if workers <= 1 or len(jobs) <= 1:
         for done, job in enumerate(jobs, 1):
             yield simulate_match(job)
@@ -233,8 +214,34 @@ def _run_jobs(jobs: list[_Job], workers: int, progress: _Progress) -> Iterator[d
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    if args.compare:
+        from .simulate_compare import cmd_compare
+
+        return cmd_compare(args, run_simulation, seat_names, _print_summary)
+    check_single(args)
     ruleset = load(args.file, args)
-    names = [s.strip().lower() for s in args.seats.split(",")]
+    names = seat_names(ruleset, args.seats[0] if args.seats else "heuristic")
+    played = run_simulation(args, ruleset, names)
+    if played is None:
+        return 1
+    summary, results = played
+    if args.json:
+        print(json.dumps(summary, ensure_ascii=False, indent=2))
+    else:
+        _print_summary(summary)
+    write_outputs(args, [Variant("", ruleset, names, summary, results)])
+    for failure in summary["errors"][:10]:
+        print(f"{PROG} simulate: match {failure['match']} (seed {failure['seed']}): {failure['error']}", file=sys.stderr)
+    return 1 if summary["errors"] else 0
+
+
+def seat_names(ruleset: Ruleset, seats: str) -> list[str]:
+    """The built-in player of every seat, from ``--seats`` (one name fills every seat).
+
+    Raises:
+        UsageError: the wrong number of players, or one that is not a built-in player.
+    """
+    names = [s.strip().lower() for s in seats.split(",")]
     if len(names) == 1:
         names *= ruleset.player_count
     if len(names) != ruleset.player_count:
@@ -242,6 +249,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     for name in names:
         if not is_agent_name(name):
             raise UsageError(f"--seats: unknown player {name!r}; simulate plays {', '.join(AGENTS)}, search:N")
+    return names
+
+
+def run_simulation(args: argparse.Namespace, ruleset: Ruleset,
+                   names: list[str]) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+    """Play the matches ``args`` asks for; the summary (with its distributions and timing)
+    and each match's result, in order; None when interrupted (after saying so)."""
     workers = args.jobs or os.cpu_count() or 1
     record_dir = Path(args.record) if args.record is not None else None
     if record_dir is not None:
@@ -252,7 +266,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     jobs = _jobs(args, ruleset, names)
     if args.native:  # built here once (forked workers inherit it; others load it from the cache)
         _rules_for(jobs[0])
-    progress = _Progress(len(jobs))
+    progress = Progress(len(jobs), args.progress)
     start = time.perf_counter()
     results: list[dict[str, Any]] = []
     try:
@@ -270,12 +284,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         progress.close()
         print(f"{PROG} simulate: interrupted", file=sys.stderr)
-        return 1
+        return None
     finally:
         progress.close()
     results.sort(key=lambda r: int(r["index"]))
     seconds = time.perf_counter() - start
     summary = summarise(ruleset, names, args.seed, results)
+    summary.update(distributions(results, len(summary["sides"])))
     actions = summary["actions"]["total"]
     summary["timing"] = {
         "seconds": round(seconds, 3),
@@ -285,13 +300,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     }
     if args.cluster:
         summary["timing"]["cluster"] = args.cluster
-    if args.json:
-        print(json.dumps(summary, ensure_ascii=False, indent=2))
-    else:
-        _print_summary(summary)
-    for failure in summary["errors"][:10]:
-        print(f"{PROG} simulate: match {failure['match']} (seed {failure['seed']}): {failure['error']}", file=sys.stderr)
-    return 1 if summary["errors"] else 0
+    return summary, results
 
 
 def _jobs(args: argparse.Namespace, ruleset: Ruleset, seats: list[str]) -> list[_Job]:

@@ -136,7 +136,7 @@ class HeuristicAgent:
                 return sum(0.5 - values[x] for x in a.args)
             return sum(values[x] for x in a.args)
 
-        return max(legal, key=score)
+        return max((a for a in legal if a.verb != "irregular"), key=score)  # (table mode offers irregularities)
 
     @staticmethod
     def _suit_strength(state: State, hand: list[str], suit: str) -> float:
@@ -182,13 +182,15 @@ class HeuristicAgent:
             expected += (0.9, 0.5, 0.15)[rank] if rank < 3 else 0.0
         # A little under the estimate: a set contract costs more than an overtrick earns.
         target = int(0.85 * expected * 13 / max(13, len(state.cards) // state.player_count))
-        return min(legal, key=lambda a: (abs(int(a.args[0]) - target), int(a.args[0])))
+        bids = [a for a in legal if a.verb == "bid"]  # (in table mode irregularities are offered too)
+        return min(bids, key=lambda a: (abs(int(a.args[0]) - target), int(a.args[0]))) if bids else legal[0]
 
     def _name(self, state: State, legal: Sequence[Action]) -> Action:
         p = state.current_player
         assert p is not None
         hand = state.hand(p)
-        return max(legal, key=lambda a: self._suit_strength(state, hand, a.args[0]))
+        names = [a for a in legal if a.verb == "name"] or list(legal)  # (in table mode irregularities too)
+        return max(names, key=lambda a: self._suit_strength(state, hand, a.args[0]))
 
 
 def play_match(state: State, agents: Sequence[Agent], *, max_actions: int = MAX_ACTIONS_PER_MATCH) -> State:

@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import InvalidActionError
 from ..runtime.faults import Fault
+from .actions import Action
 
 if TYPE_CHECKING:
-    from .actions import Action
     from .compiled import Compiled as Game
     from .legal import LegalActions, Selection
     from .protocol import StateLike

@@ -163,3 +163,11 @@ def test_a_cores_copy_has_every_field_and_its_own_lists() -> None:
     before = state.to_json()
     clone.playout(rng)
     assert state.to_json() == before and clone.is_terminal()
+
+
+def test_is_legal_takes_actions_and_their_text_alike(state: State) -> None:
+    """``is_legal`` answers for an :class:`Action` as for its text (the browser table
+    and embedders pass either)."""
+    for action in state.legal_actions():
+        assert state.is_legal(action) and state.is_legal(action.text)
+    assert not state.is_legal("play KS") and not state.is_legal("nonsense words")
