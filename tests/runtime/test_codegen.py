@@ -520,6 +520,31 @@ def test_tests_nested_deeply_play() -> None:
     assert 0 < aces < 12
 
 
+LOOP_NESTS = {
+    "repeat": ("repeat at most 1 times:",),
+    "repeat-while": ("repeat at most 1 times while y < 1:",),
+    "mixed": ("if deal_number > 0:", "repeat at most 1 times:", "if stock has A or not stock has A:"),
+}
+
+
+@pytest.mark.parametrize("nest", sorted(LOOP_NESTS))
+@pytest.mark.parametrize("depth", [7, 8, 9, 21, 39])
+def test_loops_nested_as_deeply_as_the_language_allows_compile_and_play(nest: str, depth: int) -> None:
+    """CPython compiles at most 20 loops nested in one function: the module writes deeper
+    nests of loops as blocks (21 nested `repeat` were a SyntaxError from new_game). The
+    innermost statement runs once a deal: the dealer scores 1."""
+    heads = LOOP_NESTS[nest]
+    text = SHORT.split("  deal deal_number to each\n")[0] + "  let y = 0\n" + "".join(
+        "  " * (k + 1) + heads[k % len(heads)] + "\n" for k in range(depth)) + "  " * (depth + 1) + (
+        "set y = y + 1\n  tricks 2, left of dealer leads first\n  dealer scores y \"y\"\n")
+    rules = tricklang.loads(text, path="nested.trick")
+    compile(generate(rules).source, "<nested>", "exec")
+    state = _play(interpreter.new_game(rules, seed=1), random.Random(1))
+    scored = [(e["side"], e["points"]) for e in state.events() if e["type"] == "score"]
+    dealers = [e["dealer"] for e in state.events() if e["type"] == "deal"]
+    assert scored == [(dealer, 1) for dealer in dealers] and len(dealers) == 3
+
+
 def test_a_selection_refuses_what_the_rules_refuse() -> None:
     state = interpreter.new_game(tricklang.load("cinch"), seed=4)
     rng = random.Random(4)
