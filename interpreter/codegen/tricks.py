@@ -498,9 +498,6 @@ class TrickPlay(Decisions):
                     f.line("    card = (allowed & -allowed).bit_length() - 1")
                 f.line("c.steps = 0")
                 self._play_card(f, dp, obligations)
-                f.line("if log is not None:")
-                f.line(f"    log.append({lit(d)} | (card + 1) << 16)")
-                f.line("taken += 1")
                 hands = " | ".join(f"c.z[{lit(self.lay.hand + q)}]" for q in range(self.lay.n))
                 f.line("if nxt == c.tr_leader or nxt == p or c.tr_pm >> nxt & 1:")
                 with f.indented():
@@ -519,6 +516,12 @@ class TrickPlay(Decisions):
                     f.line("c.tr_turn = nxt")
                     f.line("c.actor = c.window if c.window >= 0 else nxt")
                     f.line("c.steps = 1")
+                # Logged once carried out, the trick taken and the rules after it too: a
+                # failure there leaves the card out of the log, and the state rolls back to
+                # before it (as the step does).
+                f.line("if log is not None:")
+                f.line(f"    log.append({lit(d)} | (card + 1) << 16)")
+                f.line("taken += 1")
             f.line("return taken")
 
 
