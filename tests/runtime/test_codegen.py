@@ -205,7 +205,7 @@ def test_options_that_switch_obligations_off_leave_them_out_of_the_source() -> N
     trump_if_void = "m = allowed & TRUMPS[ti]"  # the narrowing to trumps of a player who cannot follow
     assert trump_if_void in on and trump_if_void not in off
     assert "if not follow and c.trump >= 0:" in on and "if not follow and c.trump >= 0" not in off
-    assert on.count("why |= 2") == 2 and "why |= 2" not in off  # (allowed_D and why_D: 'must trump if void')
+    assert "why |= 2" in on and "why |= 2" not in off  # (the reason told: 'must trump if void')
     state = interpreter.new_game(tricklang.load("ecarte", options={"must_trump_when_void": False}), seed=1)
     assert "must_trump_when_void" not in state.game.generated.source
 

@@ -12,7 +12,6 @@ field for field, across deal changes.
 from __future__ import annotations
 
 import random
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -34,8 +33,8 @@ def _kept(state: interpreter.State) -> tuple[Any, ...]:
     return state.to_json(), state.events(None), list(state.actors), _core(state._c)
 
 
-Call = tuple[int, int, int, str]
-"""A counted event: (actions taken before it, events of the deal before it, of the match, the function logging it)."""
+Call = tuple[int, int, int]
+"""A counted event: (actions taken before it, events the deal counted before it, the match)."""
 
 
 @contextmanager
@@ -48,7 +47,7 @@ def _counting(game: Any, state_of: list[interpreter.State]) -> Iterator[list[Cal
     def ev(c: Any) -> None:
         if not c.rec:
             taken = state_of[0].action_count if state_of else -1
-            calls.append((taken, c.nev, c.nevm + c.nev, sys._getframe(1).f_code.co_name))
+            calls.append((taken, c.nev, c.nevm + c.nev))
         real(c)
 
     m["_ev"] = ev
@@ -106,31 +105,39 @@ def _fails_at(rules: tricklang.Ruleset, seed: int, action: int, message: str) ->
 ECARTE = tricklang.load("ecarte")
 
 
-def _deal_change(calls: list[Call]) -> list[Call]:
-    """The events counted by the action that ends the first deal and lays out the second."""
-    action = next(taken for taken, _, _, fn in calls if fn == "_end_deal")
-    return [call for call in calls if call[0] == action]
+def _first_deal_change(rules: tricklang.Ruleset, seed: int) -> tuple[list[Call], list[str]]:
+    """The events counted by the action that ends the first deal and lays out the second,
+    and the types of the events it logs."""
+    calls = _match(rules, seed)
+    state, rng = interpreter.new_game(rules, seed=seed), random.Random(seed)
+    while state.deal_number == 1:
+        n = state.event_count
+        state.apply(state.sample_action(rng))
+    action = state.action_count - 1
+    return [call for call in calls if call[0] == action], [e["type"] for e in state.events(None, start=n)]
 
 
-def test_a_deal_change_counts_the_events_of_the_deals_end_and_the_next_ones_start() -> None:
-    change = _deal_change(_match(ECARTE, seed=4))
-    loggers = [fn for *_, fn in change]
-    end = loggers.index("_end_deal")
-    assert "_add_score" in loggers[:end]  # the deal scored first
-    assert loggers[end:end + 2] == ["_end_deal", "start_deal"] and loggers.count("_deal") == 2  # dealt to each seat
-    assert {"_set_trump", "b3"} <= set(loggers[end:])  # the turn-up (its block) and the trump
-    totals = [total for _, _, total, _ in change]
-    assert totals == list(range(totals[0], totals[0] + len(totals)))  # one by one, none uncounted
-    deals = [nev for _, nev, _, _ in change[end:]]
-    assert deals[0] > 0 and deals[1:] == list(range(len(deals) - 1))  # the new deal counts from 0
+def test_a_deal_change_counts_each_event_it_logs_but_the_cards_played() -> None:
+    """The events counted are those logged, but a card played and a trick taken (a deal's
+    cards bound those); the new deal counts from 0, the match goes on counting."""
+    change, logged = _first_deal_change(ECARTE, seed=4)
+    assert logged[:2] == ["play", "trick"] and {"score", "deal_end", "deal", "dealt", "turn_up", "trump"} <= set(logged)
+    counted = [kind for kind in logged if kind not in ("play", "trick")]
+    assert len(change) == len(counted) >= 7
+    totals = [total for _, _, total in change]
+    assert totals == list(range(totals[0], totals[0] + len(totals)))  # one by one
+    new_deal = counted.index("deal")
+    deals = [nev for _, nev, _ in change]
+    assert deals[new_deal:] == list(range(len(deals) - new_deal))  # the new deal counts from 0
+    assert deals[:new_deal] == list(range(deals[0], deals[0] + new_deal)) and deals[0] > 0
 
 
 @pytest.mark.parametrize("at", range(7))
 def test_the_match_event_limit_stops_a_deal_change_at_the_event_that_passes_it(at: int) -> None:
-    change = _deal_change(_match(ECARTE, seed=4))
-    if at >= len(change):  # pragma: no cover - Écarté's deal change logs 7 events or more
-        pytest.fail(f"the deal change counts {len(change)} events")
-    action, _, total, _ = change[at]
+    """Each of the seven events Écarté's first deal change counts (the score, the deal's
+    end, the next deal, the cards dealt to each seat, the turn-up, the trump) in turn."""
+    change, _ = _first_deal_change(ECARTE, seed=4)
+    action, _, total = change[at]
     with _limits(ECARTE, match=total):  # that event is one too many
         _fails_at(ECARTE, 4, action, f"the match logged more than {total} events")
 
@@ -139,9 +146,9 @@ def test_the_match_event_limit_stops_a_deal_change_at_the_event_that_passes_it(a
 def test_the_deal_event_limit_stops_the_first_deal_that_passes_it(game: str) -> None:
     rules = tricklang.load(game)
     calls = _match(rules, seed=2, limit=300)
-    most = max(nev for _, nev, _, _ in calls)  # the most events a deal counted before one more
+    most = max(nev for _, nev, _ in calls)  # the most events a deal counted before one more
     for limit in (1, 2, most // 2, most):
-        action = next(taken for taken, nev, _, _ in calls if nev >= limit)
+        action = next(taken for taken, nev, _ in calls if nev >= limit)
         with _limits(rules, deal=limit):
             _fails_at(rules, 2, action, f"the deal logged more than {limit} events")
 

@@ -144,15 +144,17 @@ each event as it is logged, the others deal, score, set the trump, lay out a dea
 
 
 @contextmanager
-def _failing(state: interpreter.State, at: int, error: BaseException | None) -> Iterator[list[int]]:
-    """The generated module's functions in HOOKS (and each trick play's ``play_D`` and
-    ``finish_D``) raise ``error`` at the ``at``-th call of any of them (0: never) while the
-    rules run; the list yielded counts the calls. The state's recorder is caught up
-    first, so that only the live core calls them."""
+def _failing(state: interpreter.State, at: int, error: BaseException | None,
+             plays: bool = True) -> Iterator[list[int]]:
+    """The generated module's functions in HOOKS (and each trick play's ``finish_D``, and
+    with ``plays`` its ``play_D``) raise ``error`` at the ``at``-th call of any of them (0:
+    never) while the rules run; the list yielded counts the calls. The state's recorder is
+    caught up first, so that only the live core calls them."""
     state.events(None)
     m = state.game.m
-    plays = [d for d, dp in enumerate(state.game.dps) if dp.kind == "play"]
-    names = [name for name in (*HOOKS, *(f"{f}_{d}" for d in plays for f in ("play", "finish"))) if name in m]
+    points = [d for d, dp in enumerate(state.game.dps) if dp.kind == "play"]
+    kinds = ("play", "finish") if plays else ("finish",)
+    names = [name for name in (*HOOKS, *(f"{f}_{d}" for d in points for f in kinds)) if name in m]
     real = {name: m[name] for name in names}
     calls = [0]
 
@@ -187,10 +189,10 @@ def _seen(state: interpreter.State) -> tuple[Any, ...]:
     return *_kept(state), state.observation(None), state.legal_actions().texts()
 
 
-def _calls_of(state: interpreter.State, step: Callable[[interpreter.State], object]) -> int:
+def _calls_of(state: interpreter.State, step: Callable[[interpreter.State], object], plays: bool = True) -> int:
     """How many calls of the hooked functions ``step`` makes (on a clone)."""
     twin = state.clone()
-    with _failing(twin, 0, None) as calls:
+    with _failing(twin, 0, None, plays) as calls:
         step(twin)
     return calls[0]
 
@@ -403,7 +405,7 @@ def test_a_rule_failing_anywhere_in_a_playout_keeps_the_actions_before_it(game: 
     stepped, rng2 = start.clone(), _twin(rng)
     for _ in range(6):
         twin = _twin(rng2)
-        logged.append(_calls_of(stepped, lambda s, twin=twin: s.apply(s.sample_action(twin))))  # type: ignore[misc]
+        logged.append(_calls_of(stepped, lambda s, twin=twin: s.apply(s.sample_action(twin)), plays=False))  # type: ignore[misc]
         stepped.apply(stepped.sample_action(rng2))
 
     def expect(trial: interpreter.State) -> None:
@@ -414,12 +416,12 @@ def test_a_rule_failing_anywhere_in_a_playout_keeps_the_actions_before_it(game: 
         assert sum(logged[:trial.action_count]) < failing[0] <= sum(logged[:trial.action_count + 1])
 
     failing = [0]
-    n = _calls_of(start, playout)
+    n = _calls_of(start, playout, plays=False)  # (a playout plays its cards written out, not by play_D)
     assert n == sum(logged) and n >= 3
     for at in range(1, n + 1):
         failing[0] = at
         trial = start.clone()
-        with _failing(trial, at, Fault(0)), pytest.raises(interpreter.RuleRuntimeError):
+        with _failing(trial, at, Fault(0), plays=False), pytest.raises(interpreter.RuleRuntimeError):
             playout(trial)
         expect(trial)
 
