@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..players import MAX_ACTIONS_PER_MATCH, Agent, is_agent_name, make_agent
 from ..errors import GameError, IllegalActionError, InvalidActionError
+from ..players import MAX_ACTIONS_PER_MATCH, Agent, is_agent_name, make_agent
 from ..record import Record
 from ..state import State, new_game
 from . import views
