@@ -6,9 +6,9 @@ This script needs the old runtime: run it with the Python of a checkout from bef
 one runtime landed (main at 2b7cd91 is the last such commit), from this repository's
 root, for example::
 
-    git worktree add /tmp/old-runtime 2b7cd91
-    (cd /tmp/old-runtime && make .venv/.installed)
-    PYTHONDONTWRITEBYTECODE=1 /tmp/old-runtime/.venv/bin/python tests/make_reference_traces.py
+    git worktree add ../old-runtime 2b7cd91
+    (cd ../old-runtime && make .venv/.installed)
+    PYTHONDONTWRITEBYTECODE=1 ../old-runtime/.venv/bin/python tests/make_reference_traces.py
 
 It refuses to run on the new runtime (the file would then compare the runtime with
 itself). The bundled games are those of the old checkout: when a bundled rule file
