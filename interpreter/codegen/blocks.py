@@ -38,16 +38,38 @@ DECISIONS = (m.Choose, m.Discard, m.Take, m.Keep, m.NameTrump, m.Bid, m.Auction,
 """The statements at which a player decides."""
 
 
+MAX_INLINE_LOOPS = 8
+"""The most loops written inline (Python ``for``) one inside another: a loop with that many
+nested in it is written as blocks, as a loop that waits is (CPython compiles at most 20
+loops nested in one function: 21 nested ``repeat`` were a SyntaxError)."""
+
+
+def loop_depth(stmts: tuple[m.Statement, ...]) -> int:
+    """How many loops nest in one another in these statements (0: none)."""
+    deepest = 0
+    for st in stmts:
+        if isinstance(st, (m.Repeat, m.ForEach)):
+            deepest = max(deepest, 1 + loop_depth(st.body))
+        elif isinstance(st, m.Phase):
+            deepest = max(deepest, loop_depth(st.body))
+        elif isinstance(st, m.If):
+            deepest = max(deepest, loop_depth(st.orelse), *(loop_depth(body) for _, body in st.branches))
+    return deepest
+
+
 def waits(st: m.Statement, pauses: frozenset[str]) -> bool:
     """Whether a statement may wait for a decision (``pauses``: the referee's moments
-    the rule file's irregularities name, after which a pause may wait)."""
+    the rule file's irregularities name, after which a pause may wait), or is written as
+    blocks all the same (a loop with MAX_INLINE_LOOPS loops nested in it)."""
     if isinstance(st, DECISIONS):
         return True
     if isinstance(st, m.DealCards):
         return "deal" in pauses
     if isinstance(st, m.If):
         return any(waits_any(body, pauses) for _, body in st.branches) or waits_any(st.orelse, pauses)
-    if isinstance(st, (m.Repeat, m.ForEach, m.Phase)):
+    if isinstance(st, (m.Repeat, m.ForEach)):
+        return waits_any(st.body, pauses) or loop_depth(st.body) >= MAX_INLINE_LOOPS
+    if isinstance(st, m.Phase):
         return waits_any(st.body, pauses)
     return False
 

@@ -56,10 +56,13 @@ class TrickRunner(Parts):
                 self._runner_draw(f)
                 f.line("c.steps = 0")
                 self._play_card(f, dp, obligations)
+                self._runner_after(f, dp)
+                # Logged once carried out, the trick taken and the rules after it too: a
+                # failure there leaves the card out of the log, and the state rolls back to
+                # before it (as the step does).
                 f.line("if log is not None:")
                 f.line(f"    log.append({lit(d)} | (card + 1) << 16)")
                 f.line("taken += 1")
-                self._runner_after(f, dp)
             f.line("return taken")
 
 

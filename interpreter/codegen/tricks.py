@@ -26,10 +26,13 @@ WHY = {"follow_suit": 1, "trump_if_void": 2, "beat_if_able": 4, "lead_until_brok
 """The bits of the reasons a play is refused (``why_D``), by obligation."""
 
 
-def _narrow(f: Writer, cond: str, narrowed: str, kind: str) -> None:
-    """An obligation applied if able: the cards narrow to ``narrowed`` when that leaves some."""
+def _narrow(f: Writer, cond: str, narrowed: str, kind: str, first: str | None = None) -> None:
+    """An obligation applied if able: the cards narrow to ``narrowed`` when that leaves some
+    (``first``: a line written before, once the condition holds)."""
     f.line(f"{cond}:")
     with f.indented():
+        if first is not None:
+            f.line(first)
         f.line(f"m = {narrowed}")
         f.line("if m and m != allowed:")
         f.line("    allowed = m")
@@ -39,6 +42,13 @@ def _narrow(f: Writer, cond: str, narrowed: str, kind: str) -> None:
 def _guard(test: str | bool) -> str:
     """An obligation's guard, as a condition's tail (nothing when it always holds)."""
     return "" if test is True else f" and ({test})"
+
+
+def _guarded(test: str | bool, cond: str) -> str:
+    """``if`` an obligation's guard holds and then ``cond``: a player who follows to a trick
+    has the guard of every obligation of the chain tested, whether it could narrow his
+    cards or not (a guard that fails at run time fails for every card that follows)."""
+    return f"if {cond}" if test is True else f"if ({test}) and ({cond})"
 
 
 class TrickInfo:
@@ -274,23 +284,24 @@ class TrickPlay(TrickRunner, Decisions):
         for ob, test in chain:
             kind = ob.kind
             if kind == "follow_suit":
-                if may_trump:
+                first = None
+                if may_trump:  # (their guards tested only for a player able to follow)
                     may = " or ".join("True" if t is True else f"({t})" for _, t in may_trump)
-                    f.line(f"may = c.trump >= 0 and led != c.trump and ({may})")
+                    first = f"may = c.trump >= 0 and led != c.trump and ({may})"
                     narrowed = "allowed & (SUITS[ti * NS + led] | (TRUMPS[ti] if may else 0))"
                 else:
                     narrowed = "allowed & SUITS[ti * NS + led]"
-                _narrow(f, "if follow" + _guard(test), narrowed, kind)
+                _narrow(f, _guarded(test, "follow"), narrowed, kind, first)
             elif kind == "trump_if_void":
-                _narrow(f, "if not follow and c.trump >= 0" + _guard(test), "allowed & TRUMPS[ti]", kind)
+                _narrow(f, _guarded(test, "not follow and c.trump >= 0"), "allowed & TRUMPS[ti]", kind)
             elif kind == "not_first_trick":
                 assert ob.pattern is not None  # pragma: no cover - checked
-                _narrow(f, "if c.tr_no == 0" + _guard(test),
+                _narrow(f, _guarded(test, "c.tr_no == 0"),
                         f"allowed & ~PAT[{lit(self.lay.pattern(ob.pattern))} * NT + ti]", kind)
             elif kind == "beat_if_able":
                 # A duty of a player who follows suit, or who must trump (then he must
                 # over-trump if he can); a void player free to discard is not made to trump.
-                f.line(f"if (follow or why & {lit(WHY['trump_if_void'])}){_guard(test)}:")
+                f.line(_guarded(test, f"follow or why & {lit(WHY['trump_if_void'])}") + ":")
                 with f.indented():
                     f.line("base = (ti * NS + led) * NC")
                     f.line("bc = c.tr_c[0]")
