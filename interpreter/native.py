@@ -54,6 +54,7 @@ from tricklang import Ruleset
 from tricklang.checkcache import cache_dir
 
 from .codegen import generate
+from .codegen.native_c import C_NAMES
 from .errors import ArgumentError, GameError
 from .state.compiled import use_module
 
@@ -199,7 +200,7 @@ def check_source(source: str) -> None:
             if sym.is_global() or (table is top and sym.is_referenced()):
                 read.add(sym.get_name())
         tables.extend(table.get_children())
-    allowed = defined | set(vars(builtins))
+    allowed = defined | set(vars(builtins)) | C_NAMES
     stray = sorted(n for n in read if n not in allowed or n.startswith("__"))
     if stray:
         raise NativeBuildError(f"the generated source reads names it may not: {', '.join(stray[:5])}")

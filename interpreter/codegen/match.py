@@ -106,13 +106,37 @@ def _pack_order(c: Core, deal_no: cython.int) -> list:
         return list(reversed(c.deck))
     if c.decks and deal_no in c.decks:
         return list(reversed(c.decks[deal_no]))
-    return _deal_order(_seed_of(c, deal_no) if c.reseeds else c.seed, deal_no, NC)
+    seed = _seed_of(c, deal_no) if c.reseeds else c.seed
+    if cython.compiled and _c_seed(seed):  # the same draw in C (no hashlib, no sort of Python ints)
+        base: cython.int = PACK_STACK * NC
+        if tl_deal_order(seed, deal_no, NC, cython.address(c.stk[base])) == 0:
+            return [c.stk[base + i] for i in range(NC)]
+    return _deal_order(seed, deal_no, NC)
+
+
+def _shuffled_in_c(c: Core) -> cython.bint:
+    """Natively, the seeded shuffle of the deal in progress laid out as the pack's stack,
+    in C; False (nothing done) when the deal is prearranged or its seed is not drawn from
+    in C."""
+    deal_no: cython.int = c.deal_no
+    if (deal_no == 0 and c.deck is not None) or (c.decks and deal_no in c.decks):
+        return False
+    seed = _seed_of(c, deal_no) if c.reseeds else c.seed
+    return _c_seed(seed) and tl_deal_order(seed, deal_no, NC, cython.address(c.stk[PACK_STACK * NC])) == 0
+
+
+def _c_seed(seed: object) -> cython.bint:
+    """Whether a seed is drawn from in C natively: an int (not a bool) of 64 bits."""
+    return type(seed) is int and -(1 << 63) <= seed < (1 << 63)
 
 
 def _reset_deal(c: Core) -> None:
     i: cython.int
-    for i in range(NV):
-        c.v[i] = UNSET
+    if cython.compiled:
+        for i in range(NV):
+            c.v[i] = UNSET
+    else:
+        c.v[:] = UNSETS
     c.trump = -1
     c.ti = NS
     c.maker = -1
@@ -138,13 +162,24 @@ def _reset_deal(c: Core) -> None:
     c.au_passed = 0
     c.ncalls = 0
     c.exp = 0
+    c.nevm += c.nev
+    c.nev = 0
+    if not cython.compiled:  # (the same, by slices: CPython)
+        c.tw[:] = NO_TRICKS
+        c.bids[:] = NO_BIDS
+        c.dsc[:] = c.sc
+        if HOLDERS:
+            c.dealt_to[:] = NOBODY_CARDS
+            c.taken_by[:] = NOBODY_CARDS
+        c.played_by[:] = NOBODY_CARDS
+        if CANCEL:
+            c.lt[:] = NO_LABELS
+        return
     for i in range(N):
         c.tw[i] = 0
         c.bids[i] = -1
     for i in range(NSIDES):
         c.dsc[i] = c.sc[i]
-    c.nevm += c.nev
-    c.nev = 0
     if HOLDERS:
         for i in range(NC):
             c.dealt_to[i] = -1
@@ -167,19 +202,24 @@ def start_deal(c: Core) -> None:
         c.z[i] = 0
     for i in range(NSTK):
         c.sl[i] = 0
+    order = None
     if c.tape is not None and not (c.deal_no == 0 and c.deck is not None) and not (c.decks and c.deal_no in c.decks):
         _reset_deal(c)
         order = _chance_draw(c.tape, c.tape_pos, "deck", range(NC), NC)[::-1]
         c.tape_pos += NC
+    elif cython.compiled and _shuffled_in_c(c):
+        pass  # (the seeded shuffle laid the pack out where it lies)
     else:
         order = _pack_order(c, c.deal_no)
-    m: MASK = 0
-    for i in range(NC):
-        card: cython.int = order[i]
-        c.stk[PACK_STACK * NC + i] = card
-        m |= BIT[card]
+    if order is None:
+        pass
+    elif cython.compiled:
+        for i in range(NC):
+            c.stk[PACK_STACK * NC + i] = order[i]
+    else:
+        c.stk[PACK_STACK * NC:PACK_STACK * NC + NC] = order
     c.sl[PACK_STACK] = NC
-    c.z[PACK] = m
+    c.z[PACK] = FULL  # (the whole pack: a permutation of the cards)
     _reset_deal(c)
     c.steps += NC
     _ev(c)
@@ -235,6 +275,8 @@ def begin(c: Core, dealer: object) -> None:
             _reset_deal(c)
             dealer = _chance_draw(tape, 0, "dealer", range(N), 1)[0]
             c.tape_pos = 1
+        elif cython.compiled and _c_seed(c.seed):
+            dealer = tl_first_dealer(c.seed, N)
         else:
             dealer = _first_dealer(c.seed, N)
     c.first_dealer = dealer

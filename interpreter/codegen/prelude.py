@@ -177,6 +177,60 @@ def _ith(c: Core, m: MASK, i: cython.int) -> cython.int:
     return _low(m)
 
 
+def _comb(n: cython.longlong, k: cython.longlong) -> cython.longlong:
+    """The number of ways to choose k of n, or COMB_CAP when it is larger."""
+    if k < 0 or k > n:
+        return 0
+    if k > n - k:
+        k = n - k
+    r: cython.longlong = 1
+    i: cython.longlong
+    for i in range(1, k + 1):
+        if r > COMB_CAP // (n - k + i):
+            return COMB_CAP
+        r = r * (n - k + i) // i
+    return r
+
+
+def _select_total(c: Core) -> cython.longlong:
+    """How many subsets the selection pending offers (MAX_CHOICES + 1 when more)."""
+    n: cython.longlong = _pc(c.sel_cards)
+    total: cython.longlong = 0
+    k: cython.longlong
+    for k in range(c.sel_lo, c.sel_hi + 1):
+        total += _comb(n, k)
+        if total > MAX_CHOICES:
+            return MAX_CHOICES + 1
+    return total
+
+
+def _draw_select(c: Core, rng: object, total: cython.longlong) -> MASK:
+    """The cards of a subset of the selection pending drawn at random (``total`` of them):
+    the draw of the state's listed selection, ``randbelow(total)``-th in its order (smaller
+    subsets first, then in the order of the cards as listed)."""
+    cards: list = _in_order(c, c.sel_cards)
+    n: cython.longlong = len(cards)
+    i: cython.longlong = _randbelow(rng, total)
+    k: cython.longlong = c.sel_lo
+    cnt: cython.longlong = _comb(n, k)
+    while i >= cnt:
+        i -= cnt
+        k += 1
+        cnt = _comb(n, k)
+    out: MASK = 0
+    j: cython.longlong = 0
+    block: cython.longlong
+    while k:
+        block = _comb(n - j - 1, k - 1)
+        if i < block:
+            out |= BIT[cards[j]]
+            k -= 1
+        else:
+            i -= block
+        j += 1
+    return out
+
+
 def _push(c: Core, k: cython.int, card: cython.int) -> None:
     c.stk[k * NC + c.sl[k]] = card
     c.sl[k] += 1
@@ -315,28 +369,76 @@ def _put_under(c: Core, k: cython.int, z: cython.int, moved: list) -> None:
 
 def _deal(c: Core, first: cython.int, packets: tuple, f: cython.int) -> None:
     """Deal packets round the table from ``first`` off the top of the pack."""
-    got: list = [[] for _ in range(N)]
+    t0 = c.tick
+    if not cython.compiled:
+        _deal_by_slices(c, first, packets, f)
+        _dealt(c, first, t0)
+        return
     i: cython.int
-    for k in packets:
+    j: cython.int
+    k: cython.int
+    p: cython.int
+    card: cython.int
+    for packet in packets:
+        k = packet
         for i in range(N):
-            p: cython.int = (first + i) % N
+            p = (first + i) % N
             if k > c.sl[PACK_STACK]:
                 raise Fault(f)
-            for _ in range(k):
+            for j in range(k):
                 c.sl[PACK_STACK] -= 1
-                card: cython.int = c.stk[PACK_STACK * NC + c.sl[PACK_STACK]]
+                card = c.stk[PACK_STACK * NC + c.sl[PACK_STACK]]
                 c.z[PACK] ^= BIT[card]
                 c.z[HAND + p] |= BIT[card]
                 c.st[card] = c.tick
                 c.tick += 1
-                got[p].append(card)
                 if HOLDERS and c.dealt_to[card] < 0:
                     c.dealt_to[card] = p
+    _dealt(c, first, t0)
+
+
+def _deal_by_slices(c: Core, first: cython.int, packets: tuple, f: cython.int) -> None:
+    """:func:`_deal` in CPython: each packet taken off the stack as a slice (never run
+    natively, where the names below would be copies of the core's arrays)."""
+    stk: object = c.stk
+    st: object = c.st
+    z: object = c.z
+    bit: object = BIT
+    base: cython.int = PACK_STACK * NC
+    top: cython.int = c.sl[PACK_STACK]
+    tick = c.tick
+    for k in packets:
+        for i in range(N):
+            p = (first + i) % N
+            if k > top:
+                c.sl[PACK_STACK] = top
+                c.tick = tick
+                raise Fault(f)
+            m = 0
+            for card in reversed(stk[base + top - k:base + top]):
+                m |= bit[card]
+                st[card] = tick
+                tick += 1
+                if HOLDERS and c.dealt_to[card] < 0:
+                    c.dealt_to[card] = p
+            top -= k
+            z[PACK] ^= m
+            z[HAND + p] |= m
+    c.sl[PACK_STACK] = top
+    c.tick = tick
+
+
+def _dealt(c: Core, first: cython.int, t0: cython.longlong) -> None:
+    """Count the events of a deal just made, and (recording) log them: each player's
+    cards in the order dealt, read back from the stamps (from ``t0`` on, counting up in
+    dealing order)."""
+    i: cython.int
     for i in range(N):
         p = (first + i) % N
         _ev(c)
         if c.rec:
-            c.log.append((DEALT, p, tuple(got[p])))
+            cards: list = [k for k in _by_stamp(c, c.z[HAND + p]) if c.st[k] >= t0]
+            c.log.append((DEALT, p, tuple(cards)))
 
 
 def _add_score(c: Core, side: cython.int, amount: cython.longlong, label: cython.int, laws: cython.int) -> None:
@@ -459,8 +561,40 @@ def _randbelow(rng: object, n: cython.longlong) -> cython.longlong:
     if type(rng) is not _Random:
         return rng.randrange(n)
     k = n.bit_length() if not cython.compiled else _bitlen(n)
-    r: cython.longlong = _getrandbits(rng, k)
+    r: cython.longlong = _bits(rng, k)
     while r >= n:
-        r = _getrandbits(rng, k)
+        r = _bits(rng, k)
     return r
+
+
+@cython.cfunc
+@cython.inline
+def _bits(rng: object, k: cython.int) -> cython.ulonglong:
+    """``rng.getrandbits(k)`` of a plain Random (0 <= k <= 64): natively stepped in C when
+    the generator's layout was checked (:func:`_mt_in_c`), else CPython's own."""
+    if cython.compiled and MT_IN_C:
+        return tl_getrandbits(rng, k)
+    return _getrandbits(rng, k)
+
+
+def _mt_in_c() -> cython.bint:
+    """Natively: whether random.Random's Mersenne Twister can be stepped in C here: its
+    base's size is the layout's, and 2,000 draws of every width from 1 to 64 bits (the
+    state twisted several times) are the generator's own."""
+    if not cython.compiled:
+        return False
+    if not tl_mt_layout(_Random.mro()[1]):
+        return False
+    a = _Random(20261201)
+    b = _Random(20261201)
+    i: cython.int
+    k: cython.int
+    for i in range(2000):
+        k = 1 + i % 64
+        if tl_getrandbits(a, k) != _getrandbits(b, k):
+            return False
+    return a.getstate() == b.getstate()
+
+
+MT_IN_C = cython.declare(cython.bint, _mt_in_c())
 '''

@@ -210,20 +210,61 @@ def zmask(c: Core, z: cython.int) -> cython.longlong:
     return _zmask(c, z)
 
 
-def playout(c: Core, rng: object, most: cython.longlong, log: list, stop_deal: cython.int) -> cython.longlong:
-    """Random legal actions (non-selection decisions only) until the match is over, a
-    selection is to be made, ``most`` are taken or (``stop_deal`` >= 0) the deal changes;
-    each taken is logged as ``dp | (code + 1) << 16``. Returns how many were taken."""
+def playout(c: Core, rng: object, most: cython.longlong, log: object, stop_deal: cython.int) -> cython.longlong:
+    """Random legal actions until the match is over, ``most`` are taken, (``stop_deal``
+    >= 0) the deal changes or a selection has more than MAX_CHOICES subsets; each taken
+    is logged as ``dp | (code + 1) << 16`` (a selection's code: its cards' mask) unless
+    ``log`` is None. The same draws as the state's ``sample_action``. Returns how many
+    were taken."""
     taken: cython.longlong = 0
+    code: cython.longlong
+    total: cython.longlong
     while not c.terminal and taken < most and (stop_deal < 0 or c.deal_no == stop_deal):
         dp: cython.int = c.dp
-        sample = SAMPLE[dp]
-        if sample is None:
-            break
-        code = sample(c, rng)
-        c.steps = 0
-        APPLY[dp](c, code)
-        log.append(dp | (code + 1) << 16)
+        if TRICK_DPS[dp]:
+            got: cython.longlong = _run_at(c, dp, rng, most - taken, log, stop_deal)
+            if got:
+                taken += got
+                continue
+        if SELECTS[dp]:
+            total = _select_total(c)
+            if total > MAX_CHOICES:
+                break
+            mask: MASK = _draw_select(c, rng, total)
+            c.steps = 0
+            _select_at(c, dp, _in_order(c, mask))
+            if log is not None:
+                log.append(dp | (mask + 1) << 16)
+        else:
+            code = _sample_at(c, dp, rng)
+            c.steps = 0
+            _apply_at(c, dp, code)
+            if log is not None:
+                log.append(dp | (code + 1) << 16)
         taken += 1
+    return taken
+
+
+def random_matches(first_seed: cython.longlong, count: cython.longlong, rng: object, scores: list) -> cython.longlong:
+    """``count`` matches, from seeds ``first_seed``, ``first_seed + 1``..., each played to its
+    end by random legal actions (the draws of :func:`playout`) and logging nothing: the
+    final scores of each (a tuple, by side) are appended to ``scores``. Returns the
+    actions taken; stops early (``scores`` shorter) at a selection of more than
+    MAX_CHOICES subsets.
+
+    Raises:
+        Fault, GameLimitError: a rule failed, or ran over a limit, in the last match begun.
+    """
+    taken: cython.longlong = 0
+    i: cython.longlong
+    s: cython.int
+    for i in range(count):
+        c: Core = new_core(first_seed + i, None, None, False, None, None, None, False)
+        c.steps = 0
+        advance(c)
+        taken += playout(c, rng, 1 << 62, None, -1)
+        if not c.terminal:
+            break
+        scores.append(tuple([c.sc[s] for s in range(NSIDES)]))
     return taken
 '''

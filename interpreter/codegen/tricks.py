@@ -146,12 +146,24 @@ class TrickPlay(Decisions):
         f.comment(f"line {dp.line}: trick play")
         self._allowed(f, d, obligations, lead_rules, why=False)
         self._allowed(f, d, obligations, lead_rules, why=True)
-        self._declarations(f, d, decls, declarer)
+        offer_tests = self._declarations(f, d, decls, declarer)
         self._play(f, dp, obligations)
         self._finish(f, d)
-        self._dispatch(f, dp, [x for x in decls if x[0].deadline != "after_leading_it"])
+        self._dispatch(f, dp, [x for x in decls if x[0].deadline != "after_leading_it"], decls)
+        self._runner(f, dp, obligations, lead_rules, offer_tests)
 
-    def _dispatch(self, f: Writer, dp: DecisionPoint, plain_decls: list[tuple[m.Declaration, str | bool, int]]) -> None:
+    @staticmethod
+    def _decl_order(decls: list[tuple[m.Declaration, str | bool, int]], window: bool) -> list[int]:
+        """The name ids of the declarations offered before playing (or, ``window``, right
+        after leading), each once, in the order the legal actions list them."""
+        out: list[int] = []
+        for dcl, _test, k in decls:
+            if (dcl.deadline == "after_leading_it") == window and k not in out:
+                out.append(k)
+        return out
+
+    def _dispatch(self, f: Writer, dp: DecisionPoint, plain_decls: list[tuple[m.Declaration, str | bool, int]],
+                  all_decls: list[tuple[m.Declaration, str | bool, int]]) -> None:
         """``legal_D``, ``apply_D`` and ``sample_D`` of a trick play (cards, declarations, a window's continue)."""
         lay = self.lay
         d = dp.id
@@ -160,12 +172,21 @@ class TrickPlay(Decisions):
         with f.block(f"def legal_{d}(c: Core) -> list:"):
             if dp.tricks.window:
                 f.line("if c.window >= 0:")
-                f.line(f"    return [{lit(lay.nc)} + k for k in window_{d}(c, c.window)] + [{nd_code}]")
+                with f.indented():
+                    f.line(f"got = window_{d}(c, c.window)")
+                    f.line("out = []")
+                    for k in self._decl_order(all_decls, True):
+                        f.line(f"if got >> {lit(k)} & 1:")
+                        f.line(f"    out.append({lit(lay.nc + k)})")
+                    f.line(f"out.append({nd_code})")
+                    f.line("return out")
             f.line("p = c.tr_turn")
             f.line(f"out = _in_order(c, allowed_{d}(c, c.z[{lit(hand)} + p]))")
             if plain_decls:
-                f.line(f"for k in offered_{d}(c, p):")
-                f.line(f"    out.append({lit(lay.nc)} + k)")
+                f.line(f"got = offered_{d}(c, p)")
+                for k in self._decl_order(plain_decls, False):
+                    f.line(f"if got >> {lit(k)} & 1:")
+                    f.line(f"    out.append({lit(lay.nc + k)})")
             f.line("return out")
         with f.block(f"def apply_{d}(c: Core, code: cython.longlong) -> None:"):
             if dp.tricks.window:
@@ -203,20 +224,29 @@ class TrickPlay(Decisions):
         """``allowed_D(c, hand)``: the cards that may be played from ``hand`` now (``why_D``: the
         bits of the obligations that narrowed them, for the state's refusals)."""
         name = f"why_{d}" if why else f"allowed_{d}"
-        chain = [(ob, t) for ob, t in obligations if ob.kind not in ("may_trump", "first_lead_trump", "lead_first")]
         with f.block(f"def {name}(c: Core, hand: MASK) -> {'cython.int' if why else 'MASK'}:"):
-            f.line("allowed = hand")
-            f.line("why = 0")
-            f.line("ti = c.ti")
-            f.line("if c.tr_n == 0:")
-            with f.indented():
-                self._lead_chain(f, obligations, lead_rules)
-                f.line(f"return {'why' if why else 'allowed'}")
+            self._allowed_chain(f, obligations, lead_rules)
+            f.line(f"return {'why' if why else 'allowed'}")
+
+    def _allowed_chain(self, f: Writer, obligations: list[tuple[m.Obligation, str | bool]],
+                       lead_rules: list[tuple[int, str | bool, m.Obligation]]) -> None:
+        """Statements leaving in ``allowed`` the cards of ``hand`` that may be played now and
+        in ``why`` the bits of the obligations that narrowed them (the body of ``allowed_D``,
+        and inline in the trick play's runner)."""
+        chain = [(ob, t) for ob, t in obligations if ob.kind not in ("may_trump", "first_lead_trump", "lead_first")]
+        f.line("allowed = hand")
+        f.line("why = 0")
+        f.line("ti = c.ti")
+        f.line("if c.tr_n == 0:")
+        with f.indented():
+            self._lead_chain(f, obligations, lead_rules)
+        f.line("else:")
+        with f.indented():
+            f.line("pass")
             if any(ob.kind in ("follow_suit", "trump_if_void", "beat_if_able") for ob, _ in chain):
                 f.line("led = EFF[ti * NC + c.tr_c[0]]")
                 f.line("follow = hand & SUITS[ti * NS + led]")
             self._follow_chain(f, chain, [(ob, t) for ob, t in obligations if ob.kind == "may_trump"])
-            f.line(f"return {'why' if why else 'allowed'}")
 
     def _lead_chain(self, f: Writer, obligations: list[tuple[m.Obligation, str | bool]],
                     lead_rules: list[tuple[int, str | bool, m.Obligation]]) -> None:
@@ -278,10 +308,11 @@ class TrickPlay(Decisions):
 
 
     def _declarations(self, f: Writer, d: int, decls: list[tuple[m.Declaration, str | bool, int]],
-                      declarer: int) -> None:
-        """``offered_D(c, p)``: the declarations p may make before playing (name ids, in order);
+                      declarer: int) -> list[str]:
+        """``offered_D(c, p)``: the declarations p may make before playing (a mask of name ids);
         ``window_D(c, p)``: those he may make right after leading; ``declare_D(c, p, k, window)``:
-        make one (the first declaration of that name whose conditions hold), and its effects."""
+        make one (the first declaration of that name whose conditions hold), and its effects.
+        Returns the tests of the declarations offered before playing (for the runner)."""
         lay = self.lay
         hand = lay.hand
         conds: list[tuple[m.Declaration, int, str]] = []
@@ -302,18 +333,21 @@ class TrickPlay(Decisions):
                     f.line("return ok")
                 cond += f" and guard_{d}_{j}(c, p)"
             conds.append((dcl, k, cond))
+        offer_tests = [f"not c.decl >> ({lit(k)} * N + p) & 1 and {cond}" for dcl, k, cond in conds
+                       if dcl.deadline != "after_leading_it"]
+        mask = "object" if len(lay.declaration_names) > 64 else "cython.ulonglong"
         for window in (False, True):
             name = f"window_{d}" if window else f"offered_{d}"
-            with f.block(f"def {name}(c: Core, p: cython.int) -> list:"):
-                f.line("out = []")
+            with f.block(f"def {name}(c: Core, p: cython.int) -> {mask}:"):
+                f.line(f"out: {mask} = 0")
                 if window:
                     f.line("if c.tr_n != 1 or c.tr_p[0] != p:")
                     f.line("    return out")
                 for dcl, k, cond in conds:
                     if (dcl.deadline == "after_leading_it") != window:
                         continue
-                    f.line(f"if {lit(k)} not in out and not _forbidden(c, {lit(k)}, p) and {cond}:")
-                    f.line(f"    out.append({lit(k)})")
+                    f.line(f"if not out >> {lit(k)} & 1 and not _forbidden(c, {lit(k)}, p) and {cond}:")
+                    f.line(f"    out |= DBIT[{lit(k)}]")
                 f.line("return out")
         for j, (dcl, _test, _k) in enumerate(decls):
             inner = Writer()
@@ -334,6 +368,7 @@ class TrickPlay(Decisions):
                 f.line(f"    effects_{d}_{j}(c)")
             if first:
                 f.line("pass")
+        return offer_tests
 
 
     def _effects(self, w: Writer, stmts: tuple[m.Statement, ...], cite: m.Citation | None) -> None:
@@ -368,33 +403,112 @@ class TrickPlay(Decisions):
 
 
     def _play(self, f: Writer, dp: DecisionPoint, obligations: list[tuple[m.Obligation, str | bool]]) -> None:
-        lay = self.lay
         d = dp.id
-        hand = lay.hand
-        sets_trump = [ob for ob, _ in obligations if ob.kind == "first_lead_trump"]
         with f.block(f"def play_{d}(c: Core, card: cython.int) -> None:"):
-            f.line("p = c.tr_turn")
-            if sets_trump:
-                f.line("if c.trump < 0 and c.tr_no == 0 and c.tr_n == 0:")
-                f.line(f"    _set_trump(c, SUIT[card], p, {lit(lay.law(sets_trump[0].cite))})")
-            f.line(f"c.z[{lit(hand)} + p] ^= BIT[card]")
-            f.line("i = c.tr_n")
-            f.line("c.tr_c[i] = card")
-            f.line("c.tr_p[i] = p")
-            f.line("c.tr_n = i + 1")
-            f.line("c.tr_pm |= 1 << p")
-            f.line("c.played |= 1 << p")
-            if lay.uses.replay:
-                f.line("c.played_by[card] = p")
-            f.line("if c.rec: c.log.append((c.tr_no + 1) << 15 | card << 5 | p)")
-            if dp.tricks.window:
-                f.line(f"if i == 0 and window_{d}(c, p):")
-                f.line("    c.window = p")
-            f.line("nxt = _next_with_cards(c, p)")
+            self._play_card(f, dp, obligations)
             f.line("if nxt == c.tr_leader or nxt == p or c.tr_pm >> nxt & 1:")
             f.line(f"    finish_{d}(c)")
             f.line("else:")
             f.line("    c.tr_turn = nxt")
+
+    def _play_card(self, f: Writer, dp: DecisionPoint, obligations: list[tuple[m.Obligation, str | bool]]) -> None:
+        """Statements playing ``card`` from the hand of ``c.tr_turn`` to the trick, leaving in
+        ``p`` the player and in ``nxt`` the next with cards (the trick is full when ``nxt``
+        is its leader, the player or has played to it)."""
+        lay = self.lay
+        d = dp.id
+        sets_trump = [ob for ob, _ in obligations if ob.kind == "first_lead_trump"]
+        f.line("p = c.tr_turn")
+        if sets_trump:
+            f.line("if c.trump < 0 and c.tr_no == 0 and c.tr_n == 0:")
+            f.line(f"    _set_trump(c, SUIT[card], p, {lit(lay.law(sets_trump[0].cite))})")
+        f.line(f"c.z[{lit(lay.hand)} + p] ^= BIT[card]")
+        f.line("i = c.tr_n")
+        f.line("c.tr_c[i] = card")
+        f.line("c.tr_p[i] = p")
+        f.line("c.tr_n = i + 1")
+        f.line("c.tr_pm |= 1 << p")
+        f.line("c.played |= 1 << p")
+        if lay.uses.replay:
+            f.line("c.played_by[card] = p")
+        f.line("if c.rec: c.log.append((c.tr_no + 1) << 15 | card << 5 | p)")
+        if dp.tricks.window:
+            f.line(f"if i == 0 and window_{d}(c, p):")
+            f.line("    c.window = p")
+        f.line("nxt = _next_with_cards(c, p)")
+
+    def _runner(self, f: Writer, dp: DecisionPoint, obligations: list[tuple[m.Obligation, str | bool]],
+                lead_rules: list[tuple[int, str | bool, m.Obligation]], offer_tests: list[str]) -> None:
+        """``run_D(c, rng, most, log, stop_deal)``: the playout's inner loop over this trick
+        play: random card plays (the draws of ``sample_D``, the moves of ``apply_D``, written
+        inline) while no declaration or window is offered; returns how many were taken."""
+        d = dp.id
+        ready = lit(dp.extra["ready"])
+        with f.block(f"def run_{d}(c: Core, rng: object, most: cython.longlong, log: object, "
+                     "stop_deal: cython.int) -> cython.longlong:"):
+            f.line("taken: cython.longlong = 0")
+            f.line("plain: cython.bint = type(rng) is _Random")
+            f.line("n: cython.longlong")
+            f.line("r: cython.longlong")
+            f.line("card: cython.int")
+            f.line(f"while taken < most and c.dp == {lit(d)} and not c.terminal "
+                   "and (stop_deal < 0 or c.deal_no == stop_deal):")
+            with f.indented():
+                if dp.tricks.window:
+                    f.line("if c.window >= 0:")
+                    f.line("    break")
+                f.line("p = c.tr_turn")
+                if offer_tests:  # (offered_D, written out)
+                    f.line(f"if {' or '.join(f'({t})' for t in offer_tests)}:")
+                    f.line("    break")
+                f.line(f"hand: MASK = c.z[{lit(self.lay.hand)} + p]")
+                self._allowed_chain(f, obligations, lead_rules)
+                f.line("if cython.compiled and not WIDE:")
+                f.line("    n = popcountll(allowed)")
+                f.line("else:")
+                f.line("    n = allowed.bit_count()")
+                f.line("if plain and n < 256:")
+                with f.indented():
+                    f.line("r = _bits(rng, BITLEN[n])")
+                    f.line("while r >= n:")
+                    f.line("    r = _bits(rng, BITLEN[n])")
+                f.line("else:")
+                f.line("    r = _randbelow(rng, n)")
+                f.line("if allowed & TRUMPS[ti]:")
+                f.line("    card = _ith(c, allowed, r)")
+                f.line("else:  # (no trump among them: the r-th lowest card)")
+                with f.indented():
+                    f.line("while r:")
+                    f.line("    allowed &= allowed - 1")
+                    f.line("    r -= 1")
+                    f.line("if cython.compiled and not WIDE:")
+                    f.line("    card = ctzll(allowed)")
+                    f.line("else:")
+                    f.line("    card = (allowed & -allowed).bit_length() - 1")
+                f.line("c.steps = 0")
+                self._play_card(f, dp, obligations)
+                f.line("if log is not None:")
+                f.line(f"    log.append({lit(d)} | (card + 1) << 16)")
+                f.line("taken += 1")
+                hands = " | ".join(f"c.z[{lit(self.lay.hand + q)}]" for q in range(self.lay.n))
+                f.line("if nxt == c.tr_leader or nxt == p or c.tr_pm >> nxt & 1:")
+                with f.indented():
+                    f.line(f"finish_{d}(c)")
+                    f.line(f"if c.tr_no < c.tr_total and ({hands}):  # (the next trick: advance, written out)")
+                    with f.indented():
+                        f.line(f"if not c.z[{lit(self.lay.hand)} + c.tr_turn]:")
+                        f.line("    c.tr_turn = _next_with_cards(c, c.tr_turn)")
+                        f.line("c.actor = c.window if c.window >= 0 else c.tr_turn")
+                        f.line("c.steps = 1")
+                    f.line("else:")
+                    f.line(f"    c.pc = {ready}")
+                    f.line("    advance(c)")
+                f.line("else:  # (the trick goes on: what advance would do, written out)")
+                with f.indented():
+                    f.line("c.tr_turn = nxt")
+                    f.line("c.actor = c.window if c.window >= 0 else nxt")
+                    f.line("c.steps = 1")
+            f.line("return taken")
 
 
     def _finish(self, f: Writer, d: int) -> None:

@@ -19,6 +19,7 @@ from typing import Any, Self, cast
 
 from tricklang import Ruleset
 
+from ..codegen.module import MAX_CHOICES as _MAX_CHOICES
 from ..errors import GameError, GameLimitError, IllegalActionError, RuleRuntimeError
 from ..runtime.faults import Fault, LimitFault
 from .actions import Action
@@ -35,8 +36,8 @@ from .snapshot import Outcome as Outcome
 from .snapshot import Snapshot as Snapshot
 from .views import Views
 
-MAX_CHOICES = 20_000
-"""The most card selections one decision may offer."""
+MAX_CHOICES = _MAX_CHOICES
+"""The most card selections one decision may offer (the generated playout's bound too)."""
 
 _RULE_FAILURES = (ArithmeticError, LookupError, RecursionError, TypeError, ValueError, AttributeError, AssertionError)
 """Exceptions that, raised while rules run, are reported as :class:`RuleRuntimeError`."""
