@@ -133,3 +133,25 @@ def test_the_readme_keeps_the_api_example_the_package_check_runs() -> None:
     readme = README.read_text(encoding="utf-8")
     example = re.search(r"```python\n(.*?)```", readme[readme.index("## Python API"):], re.DOTALL)
     assert example is not None and "interpreter.new_game" in example.group(1) and ">>> " in example.group(1)
+
+
+def test_the_cli_reference_names_every_command_and_option() -> None:
+    """docs/cli.md has a section per command of the real parser, naming each of its
+    options (`-o`/`--option` and `--help` are described once, for all)."""
+    import argparse
+
+    from interpreter.cli import build_parser
+
+    reference = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    sections = {part.partition("\n")[0].strip(): part for part in re.split(r"^## ", reference, flags=re.MULTILINE)}
+    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)).choices
+    missing = []
+    for name, command in commands.items():
+        section = sections.get(name)
+        if section is None:
+            missing.append(f"## {name}")
+            continue
+        for action in command._actions:
+            missing += [f"{name} {o}" for o in action.option_strings
+                        if o not in ("-h", "--help", "-o", "--option") and not re.search(rf"`{o}\b", section)]
+    assert missing == []
