@@ -30,7 +30,18 @@ class StatementChecker(Visitor[None]):
         self.c = checker
 
     def generic_visit(self, node: m.Node, *args: Any) -> None:
-        """Statements with nothing to check (``pass``, ``end the deal``, ``redeal``...)."""
+        """A statement without a ``visit_`` method here.
+
+        Raises:
+            TypeError: always: every kind of statement is checked by a method of its own.
+        """
+        raise TypeError(f"the checker does not handle {type(node).__name__}")
+
+    def visit_Pass(self, st: m.Statement, scope: Scope) -> None:  # noqa: N802
+        """Statements with nothing to check: ``pass``, ``end the deal``, ``end the match``,
+        ``redeal``, ``replay the tricks``."""
+
+    visit_EndDeal = visit_EndMatch = visit_Redeal = visit_ReplayTricks = visit_Pass  # noqa: N815
 
     def block(self, stmts: Iterable[m.Statement], scope: Scope) -> None:
         """Check a block: each statement, and report a statement after the block was left."""
@@ -40,7 +51,7 @@ class StatementChecker(Visitor[None]):
                 self.c.warn("unreachable-code", "this statement can never run: the block was left above it", st.span)
                 ended = False
             self.visit(st, scope)
-            if isinstance(st, (m.StopLoop, m.EndDeal)):
+            if st.ends in ("loop", "deal", "play"):  # what follows a redeal is the lints' phase-unreachable
                 ended = True
 
     def _zone(self, ref: m.ZoneRef, scope: Scope, subject: bool = False) -> None:

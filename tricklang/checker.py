@@ -22,10 +22,11 @@ from dataclasses import dataclass, field
 from . import model as m
 from .check_statements import MAX_CARDS, StatementChecker
 from .diagnostics import Diagnostic, origin
+from .support import RUNTIME, constructs, words
 from .types import (
     ANY,
     BOOL,
-    BUILTIN_PLAYERS,
+    BUILTIN_NAMES,
     CARD,
     INT,
     LOOP_NAMES,
@@ -38,6 +39,7 @@ from .types import (
     Symbols,
     Type,
     Typer,
+    declared_names,
 )
 from .walk import fold_int, statements, statements_of
 from .words import RESERVED_WORDS, plural
@@ -67,6 +69,8 @@ class Checker:
     rules: m.RuleFile
     diagnostics: list[Diagnostic] = field(default_factory=list)
     used_names: set[str] = field(default_factory=set)
+    typed_constructs: list[tuple[str, m.Span | None]] = field(default_factory=list)
+    """Built-in names and forms met by the typer (see :mod:`tricklang.support`)."""
 
     # ------------------------------------------------------------ reporting
     def error(self, code: str, message: str, span: m.Span | None, hint: str = "") -> None:
@@ -86,6 +90,7 @@ class Checker:
     def run(self) -> list[Diagnostic]:
         r = self.rules
         self._check_header()
+        self.declared = declared_names(r)
         self.suits = {s.name: s for s in r.deck.suits} if r.deck else {}
         self.ranks = set(r.deck.ranks) if r.deck else set()
         self.zones = {z.name: z for z in r.zones}
@@ -111,6 +116,7 @@ class Checker:
         self._check_trick_remedies()
         self._check_name_lengths()
         self._check_card_counts()
+        self._check_support()
         for name, opt in self.options.items():
             # An option a variant inherits but no longer uses (its phase was replaced)
             # cannot be removed by the variant: not worth a warning there.
@@ -123,7 +129,7 @@ class Checker:
         for name, span in first_let.items():
             if name not in self.used_names:
                 self.warn("unused-variable", f"variable '{name}' is never used", span)
-        self.symbols = Symbols(self.env, self.variables, self.choice_values, r)
+        self.symbols = Symbols(self.env, self.variables, self.choice_values, r, self.declared)
         return self.diagnostics
 
     # ------------------------------------------------------------ sections
@@ -267,9 +273,7 @@ class Checker:
 
     # ------------------------------------------------------------ names and types
     def _global_names(self) -> dict[str, Type]:
-        env: dict[str, Type] = {name: PLAYER for name in BUILTIN_PLAYERS}
-        env.update({"bid": INT, "true": BOOL, "false": BOOL, "deal_number": INT, "total_bids": INT, "trump": SUIT,
-                    "leader": PLAYER, "played_to_trick": INT})
+        env: dict[str, Type] = dict(BUILTIN_NAMES)
         self._check_global_clashes(set(env))
         for o in self.rules.options:
             env[o.name] = INT if o.type == "int" else BOOL if o.type == "bool" else ChoiceOf(o.name)
@@ -394,26 +398,15 @@ class Checker:
         return {d.name for st in statements(self.rules.deal) if isinstance(st, m.Tricks) for d in st.declarations}
 
     def _decision_kinds(self) -> set[str]:
+        """What ``during KIND`` may name: every kind of decision of the deal, ``any``, and the
+        referee's pauses (``deal``: right after a deal statement; ``end_of_play``: after the last card)."""
         kinds = {"any"}
         for st in statements(self.rules.deal):
+            kinds.update(st.decision_kinds())
             if isinstance(st, m.DealCards):
-                kinds.add("deal")  # the referee's pause right after the cards are dealt (table mode)
-            if isinstance(st, m.Tricks):
-                kinds.update(("play", "end_of_play"))  # end_of_play: the pause after the last card
-            elif isinstance(st, m.Auction):
-                kinds.add("auction")
-            elif isinstance(st, m.NameTrump):
-                kinds.add("naming")
-            elif isinstance(st, m.Bid):
-                kinds.add("bidding")
-            elif isinstance(st, m.Choose):
-                kinds.add("choice")
-            elif isinstance(st, m.Discard):
-                kinds.add("discard")
-            elif isinstance(st, (m.Take, m.Keep)):
-                kinds.add(st.verb)
-                if isinstance(st, m.Keep):
-                    kinds.add("discard")
+                kinds.add("deal")
+        if "play" in kinds:
+            kinds.add("end_of_play")
         return kinds
 
     def _check_irregularities(self) -> None:
@@ -494,6 +487,18 @@ class Checker:
                            f"irregularity '{irr.name}' is offered during {during}", st.span,
                            hint + (" (or 'during play, end_of_play')" if isinstance(st, m.ReplayTricks) else ""))
 
+    # ------------------------------------------------------------ what the runtime plays
+    def _check_support(self) -> None:
+        """Every construct the file uses is one the runtime plays (:mod:`tricklang.support`): a
+        construct of the language whose runtime half has not landed is refused where it is used."""
+        reported: set[str] = set()
+        for key, span in [*constructs(self.rules), *self.typed_constructs]:
+            if key in RUNTIME or key in reported:
+                continue
+            reported.add(key)
+            self.error("unsupported-construct", f"{words(key)} is part of the language but this runtime cannot play "
+                       "it yet", span, "see docs/language/README.md for what each construct needs")
+
     # ------------------------------------------------------------ card counts
     def _check_card_counts(self) -> None:
         r = self.rules
@@ -539,7 +544,7 @@ class _CheckingTyper(Typer):
     """The typer of :mod:`tricklang.types`, reporting to a checker (and noting used names)."""
 
     def __init__(self, checker: Checker, report: bool) -> None:
-        super().__init__(checker.rules, checker.choice_values)
+        super().__init__(checker.rules, checker.choice_values, checker.declared)
         self.checker = checker
         self.report = report
 
@@ -549,6 +554,10 @@ class _CheckingTyper(Typer):
 
     def use(self, name: str) -> None:
         self.checker.used_names.add(name)
+
+    def construct(self, key: str, span: m.Span) -> None:
+        if self.report:
+            self.checker.typed_constructs.append((key, span))
 
     def pattern(self, p: m.Pattern) -> None:
         self.checker._check_pattern(p, self.report)

@@ -57,6 +57,7 @@ CODES: dict[str, str] = {
     "limit-exceeded": "a number, name, loop, file or work budget over the language's limits",
     "bad-parameter": "an irregularity parameter with an empty or out-of-bounds count range, named twice, or a card used where it cannot be",
     "bad-call": "a function called with the wrong number or kind of arguments",
+    "unsupported-construct": "a construct of the language that this runtime cannot play yet (tricklang/support.py)",
     "remedy-outside-play": "'P leads' or 'replay the tricks' outside an irregularity offered only during play",
     "unreachable-code": "(warning) a statement after 'stop' or 'end the deal'",
     "unused-option": "(warning) an option that is never read",

@@ -306,10 +306,20 @@ class Prose(Visitor[list[Item]]):
         return [self.item(capitalised(text), st.cite, lines=[st.span.line])]
 
     def generic_visit(self, node: m.Node, *args: Any) -> list[Item]:
-        """A statement with no reading of its own: its source line, as code."""
-        st: Any = node
+        """A node without a ``visit_`` method.
+
+        Raises:
+            TypeError: always: every kind of statement has a reading of its own.
+        """
+        raise TypeError(f"the prose does not word {type(node).__name__}")
+
+    def as_code(self, st: m.Statement) -> list[Item]:
+        """A statement read as its own source line, in code style."""
         text = self.source_line(st.span.line) or type(st).__name__
         return [self.item(f"`{CITE_RE.sub('', text).strip()}`", st.cite, lines=[st.span.line])]
+
+    def visit_EndMatch(self, st: m.EndMatch) -> list[Item]:  # noqa: N802 - visitor naming
+        return self.as_code(st)  # `end the match` reads as itself
 
     def visit_DealCards(self, st: m.DealCards) -> list[Item]:  # noqa: N802 - visitor naming
         packets = [self.expr(p) for p in st.packets]

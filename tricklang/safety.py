@@ -22,7 +22,7 @@ from typing import Any
 
 from . import model as m
 from .diagnostics import Diagnostic
-from .walk import nodes, statements_of
+from .walk import blocks, nodes, statements_of
 
 MAX_ROLE_CHAIN = 16
 """Roles defined through other roles, at most this many deep."""
@@ -166,9 +166,6 @@ def _work(rules: m.RuleFile) -> list[Diagnostic]:
     return out
 
 
-_DECISIONS = (m.Choose, m.Auction, m.Bid, m.Tricks, m.NameTrump)
-
-
 def _block_steps(stmts: tuple[m.Statement, ...], players: int) -> tuple[int, bool]:
     """A static bound on statements run in a block between two decisions, and
     whether the block may stop for a decision."""
@@ -181,23 +178,22 @@ def _block_steps(stmts: tuple[m.Statement, ...], players: int) -> tuple[int, boo
 
 
 def _steps(st: m.Statement, players: int) -> tuple[int, bool]:
-    if isinstance(st, m.Repeat) or isinstance(st, m.ForEach):
-        times = players if isinstance(st, m.ForEach) else (st.bound.value if isinstance(st.bound, m.IntLit) else 1)
-        body, decides = _block_steps(st.body, players)
+    """From the statement's facts: its own step, and its bodies as they run.
+
+    Raises:
+        TypeError: its bodies run in a way this bound does not know.
+    """
+    found = [_block_steps(body, players) for body in blocks(st)]
+    decides = st.decides or any(d for _, d in found)
+    if st.runs in ("", "play"):  # trick play's declarations run between the decisions of play
+        return 1, decides
+    if st.runs == "all":
+        return sum(n for n, _ in found), decides
+    if st.runs == "one":
+        return 1 + max((n for n, _ in found), default=0), decides
+    if st.runs == "loop":
+        times = players if isinstance(st, m.ForEach) else (st.bound.value if isinstance(st, m.Repeat) and isinstance(st.bound, m.IntLit) else 1)
+        body = sum(n for n, _ in found)
         # A loop that stops for a decision runs at most twice its body between two of them.
         return 1 + (2 * body if decides else times * (body + 1)), decides
-    if isinstance(st, m.Phase):
-        return _block_steps(st.body, players)
-    if isinstance(st, m.If):
-        blocks = [b for _, b in st.branches] + [st.orelse]
-        found = [_block_steps(b, players) for b in blocks]
-        return 1 + max(n for n, _ in found), any(d for _, d in found)
-    if isinstance(st, m.Choose):
-        found = [_block_steps(o.body, players) for o in st.options]
-        return 1 + max((n for n, _ in found), default=0), True
-    return 1, isinstance(st, _DECISIONS) or any(isinstance(st, t) for t in _decision_types())
-
-
-def _decision_types() -> tuple[type, ...]:
-    names = ("Discard", "Take")
-    return tuple(getattr(m, n) for n in names if hasattr(m, n))
+    raise TypeError(f"the work budget does not know how the bodies of {type(st).__name__} run ({st.runs!r})")

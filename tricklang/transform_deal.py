@@ -3,24 +3,41 @@ patterns and expressions."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Literal, cast
 
 from lark import Token, Transformer, v_args
 
 from . import model as m
 from .tree import (
+    EXPR_TYPES,
     Block,
     ExceptMarker,
     FromMarker,
     Guard,
     Matching,
     Tagged,
+    build_statement,
     cite_of,
     exprs_of,
     one_of,
+    snake,
     span_of,
     stmts_of,
 )
+
+
+@cache
+def statement_rules() -> dict[str, type[m.Stmt]]:
+    """Every kind of statement, by its grammar rule's name (``end_play``: ``EndPlay``)."""
+    found: dict[str, type[m.Stmt]] = {}
+    pending = list(m.Stmt.__subclasses__())
+    while pending:
+        cls = pending.pop()
+        if cls.__module__.startswith("tricklang.model"):
+            found[snake(cls.__name__)] = cls
+        pending.extend(cls.__subclasses__())
+    return found
 
 
 @v_args(meta=True)
@@ -28,6 +45,14 @@ class DealRules(Transformer[Token, m.RuleFile]):
     """Rules of the parser's transformer for the deal and its expressions."""
 
     path: str
+
+    def __default__(self, data: Any, children: list[Any], meta: Any) -> Any:
+        """A rule named after a statement class (``end_play`` for ``EndPlay``) with no method here
+        builds that statement by convention (:func:`tricklang.tree.build_statement`)."""
+        cls = statement_rules().get(str(data))
+        if cls is None:
+            return super().__default__(data, children, meta)  # type: ignore[no-untyped-call]
+        return build_statement(cls, children, span_of(meta))
 
     # ------------------------------------------------------------ the deal
     def deal_section(self, meta: Any, children: list[Any]) -> Tagged:
@@ -215,7 +240,7 @@ class DealRules(Transformer[Token, m.RuleFile]):
 
     def irregularity(self, meta: Any, children: list[Any]) -> m.Irregularity:
         name = str(children[0])
-        by = next((c for c in children[1:] if isinstance(c, (m.IntLit, m.Name, m.Of, m.Call, m.BinOp, m.Not, m.Neg, m.Has))), None)
+        by = next((c for c in children[1:] if isinstance(c, EXPR_TYPES)), None)
         phases = tuple(str(c) for c in children[1:] if isinstance(c, Token) and c.type == "NAME")
         guard = one_of(children, Guard)
         cite = cite_of(children)

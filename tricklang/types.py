@@ -23,9 +23,9 @@ from enum import StrEnum
 from typing import Any
 
 from . import model as m
-from .walk import Visitor
+from .walk import Visitor, statements_of
 
-__all__ = ["BUILTIN_PLAYERS", "FUNCTIONS", "OF_FORMS", "ChoiceOf", "Kind", "Scope", "Symbols", "Type", "Typer", "describe"]
+__all__ = ["BUILTIN_NAMES", "BUILTIN_PLAYERS", "FUNCTIONS", "LOOP_NAMES", "OF_FORMS", "ChoiceOf", "Kind", "Scope", "Symbols", "Type", "Typer", "describe"]
 
 
 class Kind(StrEnum):
@@ -64,6 +64,12 @@ OF_FORMS: dict[str, Type] = {"left": PLAYER, "right": PLAYER, "partner": PLAYER,
 """The built-in ``X of Y`` forms and the type they give."""
 LOOP_NAMES: dict[str, Type] = {"player": PLAYER, "side": SIDE, "offender": PLAYER, "declarer": PLAYER}
 """Names bound inside a loop, a declaration or an irregularity."""
+BUILTIN_NAMES: dict[str, Type] = {
+    **{name: PLAYER for name in BUILTIN_PLAYERS},
+    "bid": INT, "true": BOOL, "false": BOOL, "deal_number": INT, "total_bids": INT, "trump": SUIT,
+    "leader": PLAYER, "played_to_trick": INT,
+}
+"""The built-in names of every rule file, with their types (besides :data:`LOOP_NAMES`)."""
 
 
 def describe(t: Type) -> str:
@@ -93,6 +99,8 @@ class Symbols:
     choice_values: Mapping[str, str]
     """Each value of a ``choice`` option, with that option's name."""
     rules: m.RuleFile = field(repr=False, compare=False)
+    declared: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+    """The names the rule file declares (see :func:`declared_names`)."""
 
     def scope(self, context: Mapping[str, Type] | None = None) -> Scope:
         """The names visible inside the deal (globals, variables, loop names, then ``context``)."""
@@ -105,16 +113,26 @@ class Symbols:
 
     def type_of(self, expr: m.Expr, context: Mapping[str, Type] | None = None) -> Type:
         """The type of an expression of a checked rule file (``context``: names bound around it)."""
-        return Typer(self.rules, self.choice_values).visit(expr, self.scope(context))
+        return Typer(self.rules, self.choice_values, self.declared).visit(expr, self.scope(context))
+
+
+def declared_names(rules: m.RuleFile) -> frozenset[str]:
+    """The names a rule file declares (options, choice values, zones, roles, counters, variables):
+    where one is also a built-in name, the file's wins."""
+    found = {o.name for o in rules.options} | {c for o in rules.options for c in o.choices}
+    found |= {z.name for z in rules.zones} | {r.name for r in rules.roles} | {c.name for c in rules.counters}
+    found |= {st.name for st in statements_of(rules) if isinstance(st, m.Let)}
+    return frozenset(found)
 
 
 class Typer(Visitor[Type]):
     """The type of an expression in a scope. The hooks (:meth:`error`, :meth:`use`,
     :meth:`pattern`, :meth:`suggest`) do nothing here; the checker overrides them."""
 
-    def __init__(self, rules: m.RuleFile, choice_values: Mapping[str, str]) -> None:
+    def __init__(self, rules: m.RuleFile, choice_values: Mapping[str, str], declared: frozenset[str] | None = None) -> None:
         self.rules = rules
         self.choice_values = choice_values
+        self.declared = declared_names(rules) if declared is None else declared
         self.options = {o.name: o for o in rules.options}
         self.zones = {z.name: z for z in rules.zones}
         self.counters = {c.name for c in rules.counters}
@@ -133,6 +151,10 @@ class Typer(Visitor[Type]):
         """A hint for an undefined name (none unless overridden)."""
         return ""
 
+    def construct(self, key: str, span: m.Span) -> None:
+        """A built-in form is used: ``Name.dealer``, ``Of.left`` (see :mod:`tricklang.support`;
+        ignored unless overridden)."""
+
     def expect(self, e: m.Expr, wanted: Type, scope: Scope) -> None:
         """Type an expression and report a type other than ``wanted`` (or ANY)."""
         t = self.visit(e, scope)
@@ -141,13 +163,20 @@ class Typer(Visitor[Type]):
 
     # ------------------------------------------------------------ expressions
     def generic_visit(self, node: m.Node, *args: Any) -> Type:
-        return ANY  # pragma: no cover - every expression has a visit method
+        """A node without a ``visit_`` method.
+
+        Raises:
+            TypeError: always: every kind of expression is typed by a method of its own.
+        """
+        raise TypeError(f"the typer does not handle {type(node).__name__}")
 
     def visit_IntLit(self, e: m.IntLit, scope: Scope) -> Type:  # noqa: N802 - visitor naming
         return INT
 
     def visit_Name(self, e: m.Name, scope: Scope) -> Type:  # noqa: N802
         if e.name in scope.names:
+            if e.name not in self.declared and (e.name in BUILTIN_NAMES or e.name in LOOP_NAMES):
+                self.construct(f"Name.{e.name}", e.span)
             self.use(e.name)
             if e.name in self.choice_values and e.name not in self.options:
                 self.use(self.choice_values[e.name])
@@ -165,6 +194,8 @@ class Typer(Visitor[Type]):
     def visit_Of(self, e: m.Of, scope: Scope) -> Type:  # noqa: N802
         if e.name != "suit":
             self.not_nobody(e.arg, f"'{e.name} of'")
+        if e.name in OF_FORMS or (e.name == "suit" and e.name not in self.zones):
+            self.construct(f"Of.{e.name}", e.span)
         if e.name in OF_FORMS:
             return self._of_form(e, scope)
         if e.name in self.zones:

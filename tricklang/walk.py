@@ -174,23 +174,29 @@ def _rebuilt(value: Any, replace: Callable[[m.Node], m.Node | None]) -> Any:
 
 
 def blocks(st: m.Node) -> Iterator[tuple[m.Statement, ...]]:
-    """The blocks of statements directly inside a statement: the branches and the
-    ``else`` of an ``if``, each option of a choice, the body of a loop or a phase,
-    each declaration's body in trick play."""
-    if isinstance(st, m.If):
-        for _, body in st.branches:
-            yield body
-        yield st.orelse
-    elif isinstance(st, m.Choose):
-        for opt in st.options:
-            yield opt.body
-    elif isinstance(st, m.Tricks):
-        for dec in st.declarations:
-            yield dec.body
+    """The blocks of statements directly inside a statement, from the fields its class
+    names in ``bodies``: the branches and the ``else`` of an ``if``, each option of a
+    choice, the body of a loop or a phase, each declaration's body in trick play.
+
+    Raises:
+        TypeError: a field named in ``bodies`` holds something other than a block,
+            ``(condition, block)`` pairs or nodes with a ``body``.
+    """
+    for name in getattr(type(st), "bodies", ()):
+        yield from _blocks_in(getattr(st, name), st, name)
+
+
+def _blocks_in(value: Any, st: m.Node, name: str) -> Iterator[tuple[m.Statement, ...]]:
+    if isinstance(value, tuple) and all(isinstance(item, m.Stmt) for item in value):
+        yield value  # a block (an empty `else` too)
+    elif isinstance(value, tuple) and all(isinstance(item, tuple) and len(item) == 2 for item in value):
+        for _, block in value:  # an if's (condition, block) branches
+            yield from _blocks_in(block, st, name)
+    elif isinstance(value, tuple) and all(isinstance(getattr(item, "body", None), tuple) for item in value):
+        for item in value:  # choice options, declarations: nodes with a body
+            yield item.body
     else:
-        inner = getattr(st, "body", None)
-        if isinstance(inner, tuple):
-            yield inner
+        raise TypeError(f"{type(st).__name__}.{name} is named in 'bodies' but holds no statements")
 
 
 def statements(stmts: Iterable[m.Statement]) -> Iterator[m.Statement]:

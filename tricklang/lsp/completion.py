@@ -183,16 +183,13 @@ def _declarations(prefix: str, section: str, block: str, names: _Names) -> list[
 
 
 def _decision_kinds(names: _Names) -> list[str]:
-    from .analysis import nodes
+    from ..walk import statements
 
     kinds = ["any"]
-    for node in nodes(names.rules.deal if names.rules is not None else ()):
-        kind = {m.Tricks: "play", m.Auction: "auction", m.NameTrump: "naming", m.Bid: "bidding",
-                m.Choose: "choice", m.Discard: "discard", m.DealCards: "deal"}.get(type(node))
-        if isinstance(node, m.Take):
-            kind = node.verb
-        for k in (kind, "end_of_play" if kind == "play" else None):  # the referee's pauses: deal, end_of_play
-            if k is not None and k not in kinds:
+    for st in statements(names.rules.deal if names.rules is not None else ()):
+        found = list(st.decision_kinds()) + (["deal"] if isinstance(st, m.DealCards) else [])
+        for k in found + (["end_of_play"] if "play" in found else []):  # the referee's pauses: deal, end_of_play
+            if k not in kinds:
                 kinds.append(k)
     return kinds
 

@@ -1,0 +1,108 @@
+"""The typed syntax model of a rule file: frozen pydantic nodes with source spans.
+
+The parser (:mod:`tricklang.parser`) builds these nodes from the Lark tree; nothing
+after the parser imports Lark. Every node carries a :class:`Span` so that the
+checker and the interpreter can point at the line that caused a problem. Nodes are
+pydantic models with ``defer_build``: one built by hand is validated; the parser
+(trusted) uses ``model_construct``, so a check builds no validator. Annotations are
+values, strings only for forward references: creating the classes evaluates none.
+
+The nodes live in four modules, read as one namespace (``from tricklang import model
+as m``; ``m.Tricks``): :mod:`~tricklang.model.base`, :mod:`~tricklang.model.expressions`
+(with card patterns), :mod:`~tricklang.model.statements` (each kind of statement with
+its facts) and :mod:`~tricklang.model.sections`.
+"""
+
+from .base import NO_SPAN, Citation, Node, Span
+from .expressions import (
+    Arg,
+    BinaryOp,
+    BinOp,
+    Call,
+    CardChoice,
+    CardHolder,
+    Expr,
+    Has,
+    IntLit,
+    Name,
+    Neg,
+    Not,
+    Of,
+    PatCard,
+    PatNot,
+    PatOr,
+    Pattern,
+    PatWord,
+    SuitRef,
+)
+from .sections import (
+    Counter,
+    Deck,
+    Irregularity,
+    IrregularityParam,
+    Match,
+    Option,
+    OptionType,
+    Players,
+    PointCard,
+    Role,
+    RuleFile,
+    SuitDecl,
+    Zone,
+)
+from .statements import (
+    FACTS,
+    Add,
+    Auction,
+    BecomesDealer,
+    Bid,
+    Cancel,
+    ChoiceOption,
+    Choose,
+    Count,
+    Cut,
+    DealCards,
+    Declaration,
+    Discard,
+    Draw,
+    EndDeal,
+    EndMatch,
+    Ends,
+    Expose,
+    Forbid,
+    ForEach,
+    If,
+    Keep,
+    Leads,
+    Let,
+    Move,
+    NameTrump,
+    Obligation,
+    ObligationKind,
+    Pass,
+    Phase,
+    Redeal,
+    Repeat,
+    ReplayTricks,
+    Runs,
+    Score,
+    SetTrump,
+    Statement,
+    Stmt,
+    StopLoop,
+    Take,
+    Tricks,
+    TurnUp,
+    ZoneRef,
+)
+
+__all__ = [
+    "FACTS", "NO_SPAN", "Add", "Arg", "Auction", "BecomesDealer", "BinOp", "BinaryOp", "Bid", "Call", "Cancel",
+    "CardChoice", "CardHolder", "ChoiceOption", "Choose", "Citation", "Count", "Counter", "Cut", "DealCards",
+    "Declaration", "Deck", "Discard", "Draw", "EndDeal", "EndMatch", "Ends", "Expose", "Expr", "ForEach", "Forbid",
+    "Has", "If", "IntLit", "Irregularity", "IrregularityParam", "Keep", "Leads", "Let", "Match", "Move", "Name",
+    "NameTrump", "Neg", "Node", "Not", "Obligation", "ObligationKind", "Of", "Option", "OptionType", "Pass",
+    "PatCard", "PatNot", "PatOr", "PatWord", "Pattern", "Phase", "PointCard", "Players", "Redeal", "Repeat",
+    "ReplayTricks", "Role", "RuleFile", "Runs", "Score", "SetTrump", "Span", "Statement", "Stmt", "StopLoop",
+    "SuitDecl", "SuitRef", "Take", "Tricks", "TurnUp", "Zone", "ZoneRef",
+]

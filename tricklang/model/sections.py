@@ -1,0 +1,142 @@
+"""The sections of a rule file (header, deck, options, zones, counters, points, match,
+irregularities) and the whole :class:`RuleFile`."""
+
+from typing import Literal
+
+from .base import Citation, Node, Span
+from .expressions import Expr, Pattern
+from .statements import Statement, ZoneRef
+
+
+class Players(Node):
+    count: int
+    teams: tuple[tuple[int, ...], ...] = ()
+    cite: Citation | None = None
+    span: Span
+
+
+class Role(Node):
+    name: str
+    value: Expr
+    cite: Citation | None = None
+    span: Span
+
+
+class SuitDecl(Node):
+    name: str
+    colour: str
+    span: Span
+
+
+class Deck(Node):
+    suits: tuple[SuitDecl, ...]
+    ranks: tuple[str, ...]
+    trump_ranks: tuple[str | Pattern, ...] | None = None
+    cite: Citation | None = None
+    span: Span
+    ranks_span: Span
+    trump_span: Span | None = None
+
+
+OptionType = Literal["int", "bool", "choice"]
+
+
+class Option(Node):
+    name: str
+    type: OptionType
+    default: int | bool | str
+    choices: tuple[str, ...] = ()
+    low: int | None = None
+    high: int | None = None
+    doc: str = ""
+    cite: Citation | None = None
+    span: Span
+
+
+class Zone(Node):
+    name: str
+    owner: Literal["player", "side", "shared"]
+    visibility: Literal["public", "owner", "hidden"]
+    pack: bool = False
+    cite: Citation | None = None
+    span: Span
+
+
+class Counter(Node):
+    """A tally per side or player kept across the match (e.g. bags)."""
+
+    name: str
+    owner: Literal["player", "side", "shared"]
+    cite: Citation | None = None
+    span: Span
+
+
+class PointCard(Node):
+    table: str = ""
+    label: str
+    pattern: Pattern
+    value: int
+    cite: Citation | None = None
+    span: Span
+
+
+class Match(Node):
+    first_dealer: int | Literal["random"] = "random"
+    rotation: Literal["left", "right", "never"] = "left"
+    target: Expr | None = None
+    target_when: Literal["at_once", "after_deal"] = "after_deal"
+    ties: Expr | None = None
+    deal_limit: int | None = None
+    lowest_wins: bool = False
+    cite: Citation | None = None
+    span: Span
+    cites: tuple[Citation, ...] = ()
+
+
+class IrregularityParam(Node):
+    """A parameter of an irregularity: a count in ``low..high``, a card (of a zone, matching a pattern), or a suit."""
+
+    name: str
+    kind: Literal["count", "card", "suit"]
+    low: int = 0
+    high: int = 0
+    zone: ZoneRef | None = None
+    matching: Pattern | None = None
+    span: Span
+
+
+class Irregularity(Node):
+    """A named irregularity: who may commit it, when, and the law's remedy."""
+
+    name: str
+    params: tuple[IrregularityParam, ...] = ()
+    by: Expr | None = None
+    phases: tuple[str, ...] = ()
+    guard: Expr | None = None
+    body: tuple[Statement, ...]
+    cite: Citation | None = None
+    span: Span
+
+
+class RuleFile(Node):
+    """A whole parsed rule file, before checking."""
+
+    path: str
+    version: int | None = None
+    version_span: Span | None = None
+    game: str | None = None
+    source: str | None = None
+    players: Players | None = None
+    roles: tuple[Role, ...] = ()
+    deck: Deck | None = None
+    options: tuple[Option, ...] = ()
+    zones: tuple[Zone, ...] = ()
+    points: tuple[PointCard, ...] = ()
+    match: Match | None = None
+    deal: tuple[Statement, ...] = ()
+    deal_span: Span | None = None
+    irregularities: tuple[Irregularity, ...] = ()
+    counters: tuple[Counter, ...] = ()
+    extends: str | None = None
+    extends_span: Span | None = None
+    sections: tuple[tuple[str, Span], ...] = ()

@@ -1,0 +1,349 @@
+"""Statements of the deal, with the facts of each kind.
+
+Every kind of statement states its facts as class variables (:class:`Stmt` lists
+them): whether it stops for a decision, moves cards, scores, ends the block it is in,
+and which of its fields hold nested statement lists. The passes over statements
+(checker, lints, static bounds, safety, walk) read these facts instead of keeping
+their own lists of statement classes; a kind that does not state every fact is a
+``TypeError`` when its class is created.
+"""
+
+from typing import Any, ClassVar, Literal
+
+from .base import Citation, Node, Span
+from .expressions import Expr, Pattern
+
+Ends = Literal["loop", "deal", "redeal", "play"] | None
+"""How a statement leaves its block for good: ``stop`` leaves the loop, ``end the deal``
+the deal, ``redeal`` the deal (to deal again), ``end the play`` the trick play; None: it does not."""
+
+Runs = Literal["", "one", "all", "loop", "play"]
+"""How a statement's bodies run: '' it has none; ``one`` at most one of them (an ``if``, a
+choice); ``all`` each once, in order (a phase); ``loop`` each any bounded number of times
+(``repeat``, ``for each``); ``play`` during trick play, at its moments (declarations)."""
+
+
+FACTS = ("decides", "decision", "moves_cards", "scores", "ends", "bodies", "runs")
+"""The facts each kind of statement states (see :class:`Stmt`)."""
+
+
+class Count(Node):
+    """How many cards: exactly N, N..M, at least N, or to N (fill the hand)."""
+
+    form = "kind"
+
+    kind: Literal["exact", "range", "at_least", "to"]
+    low: Expr
+    high: Expr | None = None
+    span: Span
+
+
+class ZoneRef(Node):
+    name: str
+    owner: Expr | None = None
+    span: Span
+
+
+class Stmt(Node):
+    """The base of every statement. Each kind states its facts in its class line
+    (``class Draw(Stmt, decision="", moves_cards=True, scores=False, ends=None)``): the
+    four without a default must be given, so that no kind is added without saying them."""
+
+    decides: ClassVar[bool]
+    """It may stop for a player's decision (itself; what its bodies do is theirs)."""
+    decision: ClassVar[str]
+    """The kind of decision, as an irregularity's ``during KIND`` names it ('' when it decides
+    nothing; a take's is its verb: see :meth:`decision_kinds`)."""
+    moves_cards: ClassVar[bool]
+    """It may move cards from one zone to another (itself)."""
+    scores: ClassVar[bool]
+    """It may add points to a score (itself; ``cancel`` takes points back and does not score)."""
+    ends: ClassVar[Ends]
+    """Control never goes on past it (see :data:`Ends`)."""
+    bodies: ClassVar[tuple[str, ...]] = ()
+    """The fields that hold nested statement lists: a block, ``(condition, block)`` pairs, or
+    nodes with a ``body`` (see :func:`tricklang.walk.blocks`)."""
+    runs: ClassVar[Runs] = ""
+    """How those bodies run (see :data:`Runs`)."""
+
+    cite: Citation | None = None
+    span: Span
+
+    def __init_subclass__(cls, *, decision: str, moves_cards: bool, scores: bool, ends: Ends,
+                          bodies: tuple[str, ...] = (), runs: Runs = "", **kwargs: Any) -> None:
+        """Record a kind's facts.
+
+        Raises:
+            TypeError: a fact is missing (Python's own message names it), or ``bodies`` and
+                ``runs`` are not given together.
+        """
+        super().__init_subclass__(**kwargs)
+        if bool(bodies) != bool(runs):
+            raise TypeError(f"statement {cls.__name__}: 'bodies' and 'runs' go together")
+        cls.decides, cls.decision, cls.moves_cards, cls.scores = bool(decision), decision, moves_cards, scores
+        cls.ends, cls.bodies, cls.runs = ends, bodies, runs
+
+    def decision_kinds(self) -> tuple[str, ...]:
+        """The kinds of decision it asks for (``during KIND``), none when it decides nothing."""
+        return (self.decision,) if self.decision else ()
+
+
+class DealCards(Stmt, decision="", moves_cards=True, scores=False, ends=None):
+    packets: tuple[Expr, ...]
+    first: Expr | None = None
+
+
+class TurnUp(Stmt, decision="", moves_cards=True, scores=False, ends=None):
+    count: Expr
+    to: ZoneRef
+
+
+class SetTrump(Stmt, decision="", moves_cards=False, scores=False, ends=None):
+    form = "source"
+
+    source: Literal["zone", "none", "fixed"]
+    zone: ZoneRef | None = None
+    suit: str | None = None
+
+
+class NameTrump(Stmt, decision="naming", moves_cards=False, scores=False, ends=None):
+    player: Expr
+    exclude: Expr | None = None
+
+
+class Bid(Stmt, decision="bidding", moves_cards=False, scores=False, ends=None):
+    """A player's own bid: `player bids 0..13 [but not EXPR]`."""
+
+    player: Expr
+    low: Expr
+    high: Expr
+    forbidden: Expr | None = None
+
+
+class Add(Stmt, decision="", moves_cards=False, scores=False, ends=None):
+    """`add N to bags of side`: change a counter."""
+
+    amount: Expr
+    counter: str
+    owner: Expr
+
+
+class Phase(Stmt, decision="", moves_cards=False, scores=False, ends=None, bodies=("body",), runs="all"):
+    """A named part of the deal, which an extending rule file may replace."""
+
+    name: str
+    body: "tuple[Statement, ...]"
+
+
+class Score(Stmt, decision="", moves_cards=False, scores=True, ends=None):
+    who: Expr
+    amount: Expr
+    label: str = ""
+    negative: bool = False
+
+
+class Let(Stmt, decision="", moves_cards=False, scores=False, ends=None):
+    name: str
+    value: Expr
+    rebind: bool = False  # True for `set`
+
+
+class StopLoop(Stmt, decision="", moves_cards=False, scores=False, ends="loop"):
+    pass
+
+
+class Pass(Stmt, decision="", moves_cards=False, scores=False, ends=None):
+    pass
+
+
+class EndDeal(Stmt, decision="", moves_cards=False, scores=False, ends="deal"):
+    pass
+
+
+class EndMatch(Stmt, decision="", moves_cards=False, scores=False, ends=None):
+    """This is the last deal of the match (Oh Hell's fixed series of deals)."""
+
+
+class Discard(Stmt, decision="discard", moves_cards=True, scores=False, ends=None):
+    player: Expr
+    count: Count
+    matching: Pattern | None = None
+    to: ZoneRef
+
+
+class Take(Stmt, decision="take", moves_cards=True, scores=False, ends=None):
+    player: Expr
+    count: Count
+    matching: Pattern | None = None
+    source: ZoneRef
+    verb: str = "take"
+
+    def decision_kinds(self) -> tuple[str, ...]:
+        return (self.verb,)
+
+
+class Keep(Stmt, decision="take", moves_cards=True, scores=False, ends=None):
+    """`P takes all from Z and keeps N [as VERB][, the rest to Z2]`: P chooses N cards
+    among his hand and Z together; the others go back to Z (or to Z2)."""
+
+    player: Expr
+    source: ZoneRef
+    count: Expr
+    verb: str = "take"
+    rest: ZoneRef | None = None
+
+    def decision_kinds(self) -> tuple[str, ...]:
+        return (self.verb, "discard")  # the cards taken, then those thrown down
+
+
+class Cut(Stmt, decision="", moves_cards=True, scores=False, ends=None):
+    """`cut Z`: a random number of cards (at least one, never all) from the top of Z go under it."""
+
+    zone: ZoneRef
+
+
+class Leads(Stmt, decision="", moves_cards=True, scores=False, ends=None):
+    """`P leads`: the trick in progress starts again with P to lead (cards played to it go back)."""
+    player: Expr
+
+
+class ReplayTricks(Stmt, decision="", moves_cards=True, scores=False, ends=None):
+    """`replay the tricks`: trick play again from the first trick, every card played back in its hand."""
+
+
+class BecomesDealer(Stmt, decision="", moves_cards=False, scores=False, ends=None):
+    """`P becomes dealer`: P is the dealer from now on (the roles follow him)."""
+    player: Expr
+
+
+class Draw(Stmt, decision="", moves_cards=True, scores=False, ends=None):
+    player: Expr
+    count: Count
+    source: ZoneRef
+    fallback: ZoneRef | None = None
+    fallback_matching: Pattern | None = None
+
+
+class Move(Stmt, decision="", moves_cards=True, scores=False, ends=None):
+    """`move all|N|N at random [matching P] from Z to Z`."""
+
+    mode: Literal["all", "top", "random"] = "all"
+    amount: Expr | None = None
+    matching: Pattern | None = None
+    source: ZoneRef
+    to: ZoneRef
+    bottom: bool = False  # `to bottom of Z`: under the cards already there
+
+
+class Redeal(Stmt, decision="", moves_cards=False, scores=False, ends="redeal"):
+    """Abandon the deal (its points are cancelled) and deal again."""
+
+    same_dealer: bool
+
+
+class Expose(Stmt, decision="", moves_cards=False, scores=False, ends=None):
+    """A zone is shown to everybody for the rest of the deal (an exposed hand)."""
+
+    zone: ZoneRef
+
+
+class Forbid(Stmt, decision="", moves_cards=False, scores=False, ends=None):
+    """`forbid declare king for offender`: a declaration is no longer allowed;
+    `forbid choice refuse for dealer`: that option is withheld the next time."""
+
+    kind: Literal["declare", "choice", "bidding"] = "declare"
+    declaration: str
+    who: Expr
+
+
+class Cancel(Stmt, decision="", moves_cards=False, scores=False, ends=None):
+    """`cancel "king" for offender`: take back this deal's points under a label."""
+
+    label: str
+    who: Expr
+
+
+class If(Stmt, decision="", moves_cards=False, scores=False, ends=None, bodies=("branches", "orelse"), runs="one"):
+    branches: "tuple[tuple[Expr, tuple[Statement, ...]], ...]"
+    orelse: "tuple[Statement, ...]" = ()
+
+
+class Repeat(Stmt, decision="", moves_cards=False, scores=False, ends=None, bodies=("body",), runs="loop"):
+    bound: Expr
+    condition: Expr | None = None
+    body: "tuple[Statement, ...]"
+
+
+class ForEach(Stmt, decision="", moves_cards=False, scores=False, ends=None, bodies=("body",), runs="loop"):
+    kind: Literal["player", "side"]
+    start: Expr | None = None
+    exclude: Expr | None = None
+    body: "tuple[Statement, ...]"
+
+
+class ChoiceOption(Node):
+    name: str
+    body: "tuple[Statement, ...]"
+    span: Span
+
+
+class Choose(Stmt, decision="choice", moves_cards=False, scores=False, ends=None, bodies=("options",), runs="one"):
+    player: Expr
+    options: tuple[ChoiceOption, ...]
+
+
+class Auction(Stmt, decision="auction", moves_cards=False, scores=False, ends=None):
+    form = "kind"
+
+    kind: Literal["once_around", "until_passes"]
+    start: Expr
+    low: Expr
+    high: Expr
+    all_pass: Literal["maker", "redeal"] = "redeal"
+    all_pass_maker: Expr | None = None
+    all_pass_bid: Expr | None = None
+    all_pass_cite: Citation | None = None
+
+
+ObligationKind = Literal[
+    "lead_first", "not_first_trick", "first_lead_trump",
+    "follow_suit", "may_trump", "trump_if_void", "beat_if_able", "lead_until_broken"
+]
+
+
+class Obligation(Node):
+    form = "kind"
+
+    kind: ObligationKind
+    pattern: Pattern | None = None
+    guard: Expr | None = None
+    cite: Citation | None = None
+    span: Span
+
+
+class Declaration(Node):
+    form = "deadline"
+
+    name: str
+    holding: Pattern
+    deadline: Literal["before_first_card", "before_playing_it", "after_leading_it"]
+    guard: Expr | None = None
+    body: "tuple[Statement, ...]"
+    cite: Citation | None = None
+    span: Span
+
+
+class Tricks(Stmt, decision="play", moves_cards=True, scores=False, ends=None, bodies=("declarations",), runs="play"):
+    count: Expr
+    leader: Expr
+    obligations: tuple[Obligation, ...] = ()
+    declarations: tuple[Declaration, ...] = ()
+
+
+Statement = (
+    Bid | Add | Phase | DealCards | TurnUp | SetTrump | NameTrump | Score | Let | StopLoop | Pass | EndDeal
+    | Discard | Take | Keep | Cut | Leads | ReplayTricks | BecomesDealer | Draw | Move | EndMatch | Redeal
+    | Expose | Forbid | Cancel | If | Repeat | ForEach | Choose | Auction | Tricks
+)
+
+
