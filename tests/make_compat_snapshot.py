@@ -40,7 +40,7 @@ def language_facts(path: Path) -> dict[str, Any]:
     import tricklang
     from tricklang.deck import CardModel
     from tricklang.explain import explain
-    from tricklang.fmt import meaning
+    from tricklang.fmt import _without_spans
 
     text = path.read_text(encoding="utf-8")
     rules = tricklang.load(path)
@@ -49,7 +49,8 @@ def language_facts(path: Path) -> dict[str, Any]:
     tables = None if cards is None else [cards.codes, cards.eff_suit, cards.trump_strength, cards.order, cards.power,
                                          cards.point_values]
     return {
-        "model": digest(meaning(parsed)),
+        # Fields at their defaults are left out: a new field (with its default) changes no old file.
+        "model": digest(_without_spans(parsed.model_dump(exclude_defaults=True))),
         "diagnostics": [[d.code, d.line, d.column, d.severity, d.message] for d in rules.warnings],
         "explain": digest(explain(rules).replace(str(path), path.name)),
         "cards": digest(tables),
