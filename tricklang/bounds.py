@@ -146,11 +146,15 @@ class _Bounder:
             if a is None or b is None:
                 return None
             return a + b if e.op in ("+", "-") else a * b
+        if isinstance(e, m.BinOp) and e.op == "/":
+            return self.abs_bound(e.left)  # |a // b| <= |a| for any whole b other than 0
         if isinstance(e, m.Call):
             if e.name in ("count", "tricks"):
                 return self.deck
             if e.name == "points":
                 return self.points
+            if e.name == "abs" and e.args:
+                return self.abs_bound(e.args[0].value)
             if e.name in ("min", "max"):
                 vals = [self.abs_bound(a.value) for a in e.args]
                 return None if any(v is None for v in vals) else max((v for v in vals if v is not None), default=0)
@@ -165,6 +169,8 @@ class _Bounder:
             return st.bound.value if isinstance(st.bound, m.IntLit) else 10_000
         if isinstance(st, m.ForEach):
             return self.n if st.kind == "player" else self.sides
+        if isinstance(st, m.ForCard):
+            return self.deck
         raise TypeError(f"the static bounds do not know how often {type(st).__name__} loops")
 
     def _blocks(self, st: m.Statement) -> tuple[str, list[Sequence[m.Statement]]] | None:

@@ -108,6 +108,15 @@ class StatementChecker(Visitor[None]):
                          "write the lowest bid first: 'bids 1..5'")
         if st.forbidden is not None:
             self.c._expect(st.forbidden, INT, scope)
+        self._step(st.step, scope)
+
+    def _step(self, step: m.Expr | None, scope: Scope) -> None:
+        """`bids LO..HI by STEP`: a number, 1 or more."""
+        if step is None:
+            return
+        self.c._expect(step, INT, scope)
+        if isinstance(step, m.IntLit) and step.value < 1:
+            self.c.error("bad-count", f"bids go up by at least 1, not {step.value}", step.span)
 
     def visit_Add(self, st: m.Add, scope: Scope) -> None:  # noqa: N802
         self.c._expect(st.amount, INT, scope)
@@ -138,16 +147,19 @@ class StatementChecker(Visitor[None]):
     def visit_Discard(self, st: m.Discard, scope: Scope) -> None:  # noqa: N802
         self.c._seat(st.player, scope)
         self.count(st.count, scope)
-        if st.matching is not None:
-            self.c._check_pattern(st.matching)
+        self._patterns(scope, st.matching, st.fallback)
         self._zone(st.to, scope, subject=True)
 
     def visit_Take(self, st: m.Take, scope: Scope) -> None:  # noqa: N802
         self.c._seat(st.player, scope)
         self.count(st.count, scope)
-        if st.matching is not None:
-            self.c._check_pattern(st.matching)
+        self._patterns(scope, st.matching, st.fallback)
         self._zone(st.source, scope, subject=True)
+
+    def _patterns(self, scope: Scope, *patterns: m.Pattern | None) -> None:
+        for p in patterns:
+            if p is not None:
+                self.c._check_pattern(p, scope=scope)
 
     def visit_Keep(self, st: m.Keep, scope: Scope) -> None:  # noqa: N802
         self.c._seat(st.player, scope)
@@ -168,11 +180,11 @@ class StatementChecker(Visitor[None]):
         if st.fallback is not None:
             self._zone(st.fallback, scope, subject=True)
         if st.fallback_matching is not None:
-            self.c._check_pattern(st.fallback_matching)
+            self.c._check_pattern(st.fallback_matching, scope=scope)
 
     def visit_Move(self, st: m.Move, scope: Scope) -> None:  # noqa: N802
         if st.matching is not None:
-            self.c._check_pattern(st.matching)
+            self.c._check_pattern(st.matching, scope=scope)
         if st.amount is not None:
             self.c._expect(st.amount, INT, scope)
         self._zone(st.source, scope)
@@ -186,8 +198,14 @@ class StatementChecker(Visitor[None]):
     def visit_Expose(self, st: m.Expose, scope: Scope) -> None:  # noqa: N802
         if st.zone.owner is None and scope.names.get(st.zone.name) == CARD:
             self.c.used_names.add(st.zone.name)
+            if st.matching is not None or st.to is not None:
+                self.c.error("type-error", f"'{st.zone.name}' is a card, shown to everybody; 'matching' and 'to' "
+                             "need a zone", st.span)
             return  # `expose shown`: a card parameter of an irregularity
         self._zone(st.zone, scope)
+        self._patterns(scope, st.matching)
+        if st.to is not None:
+            self.c._seat(st.to, scope)
 
     def visit_Forbid(self, st: m.Forbid, scope: Scope) -> None:  # noqa: N802
         self.c._seat(st.who, scope)
@@ -233,6 +251,13 @@ class StatementChecker(Visitor[None]):
         inner.names[st.kind] = PLAYER if st.kind == "player" else SIDE
         self.block(st.body, inner)
 
+    def visit_ForCard(self, st: m.ForCard, scope: Scope) -> None:  # noqa: N802
+        self._zone(st.zone, scope)
+        self._patterns(scope, st.matching)
+        inner = Scope(dict(scope.names), True)
+        inner.names["card"] = CARD
+        self.block(st.body, inner)
+
     def visit_Choose(self, st: m.Choose, scope: Scope) -> None:  # noqa: N802
         self.c._seat(st.player, scope)
         seen: set[str] = set()
@@ -240,9 +265,13 @@ class StatementChecker(Visitor[None]):
             if opt.name in seen:
                 self.c.error("duplicate-choice", f"choice '{opt.name}' is offered twice", opt.span)
             seen.add(opt.name)
-            if opt.name in RESERVED_WORDS:
+            if opt.name == "pass":
+                self.c.construct("ChoiceOption.pass", opt.span)  # the action is the word `pass`, as in an auction
+            elif opt.name in RESERVED_WORDS:
                 self.c.error("reserved-name", f"a choice cannot be named '{opt.name}': {RESERVED_WORDS[opt.name]}", opt.span,
                              "choose another name (e.g. 'decline', 'waive')")
+            if opt.guard is not None:
+                self.c._expect(opt.guard, BOOL, scope)
             self.block(opt.body, scope)
 
     def visit_Auction(self, st: m.Auction, scope: Scope) -> None:  # noqa: N802
@@ -255,6 +284,7 @@ class StatementChecker(Visitor[None]):
             self.c._seat(st.all_pass_maker, scope)
         if st.all_pass_bid is not None:
             self.c._expect(st.all_pass_bid, INT, scope)
+        self._step(st.step, scope)
 
     def visit_Tricks(self, st: m.Tricks, scope: Scope) -> None:  # noqa: N802
         self.c._expect(st.count, INT, scope)
@@ -265,9 +295,9 @@ class StatementChecker(Visitor[None]):
             if ob.guard is not None:
                 self.c._expect(ob.guard, BOOL, scope)
             if ob.pattern is not None:
-                self.c._check_pattern(ob.pattern)
+                self.c._check_pattern(ob.pattern, scope=scope)
         for dec in st.declarations:
-            self.c._check_pattern(dec.holding)
+            self.c._check_pattern(dec.holding, scope=scope)
             inner = Scope(dict(scope.names), scope.in_loop)
             inner.names["declarer"] = PLAYER  # in the guard too: the player who would declare
             if dec.guard is not None:
@@ -291,7 +321,7 @@ class StatementChecker(Visitor[None]):
             return
         if st.name not in self.c.variables:
             self.c.error("undefined-name", f"'set {st.name}' before any 'let {st.name} = ...'", st.span)
-        elif st.name in self.c.env:
+        elif st.name in self.c.env and st.name not in self.c.suits:  # a variable may take a suit's name
             self.c.error("duplicate-name", f"variable '{st.name}' shadows a name already defined", st.span)
         else:
             t = self.c._type(st.value, scope)

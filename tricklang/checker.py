@@ -20,7 +20,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from . import model as m
-from .check_statements import MAX_CARDS, StatementChecker
+from .check_cards import CardChecks
+from .check_statements import StatementChecker
 from .diagnostics import Diagnostic, origin
 from .support import RUNTIME, constructs, words
 from .types import (
@@ -47,12 +48,10 @@ from .words import RESERVED_WORDS, plural
 LANGUAGE_VERSION = 1
 MAX_PLAYERS = 16
 MAX_NAME = 64
-MAX_SUITS = 26
 MAX_PARAMETER_VALUES = 64
 """The most values a count parameter of an irregularity may range over."""
 MAX_PARAMETER_IDS = 20_000
 """The most actions one irregularity may offer: its parameters' values multiplied, times the seats."""
-COLOURS = ("red", "black", "blue", "green", "yellow", "white", "none")
 
 
 _REQUIRED_SECTIONS = (
@@ -168,45 +167,7 @@ class Checker:
         return self.rules.zones[0].span if self.rules.zones else self._header_span()
 
     def _check_deck(self) -> None:
-        d = self.rules.deck
-        if d is None:
-            return
-        names: set[str] = set()
-        letters: dict[str, str] = {}
-        for s in d.suits:
-            if s.name in names:
-                self.error("duplicate-name", f"suit '{s.name}' is declared twice", s.span)
-            names.add(s.name)
-            if s.colour not in COLOURS:
-                self.error("bad-colour", f"unknown colour '{s.colour}'", s.span, "colours are " + ", ".join(COLOURS))
-            letter = s.name[0].upper()
-            if letter in letters:
-                self.error("ambiguous-card-code", f"suits '{letters[letter]}' and '{s.name}' both start with '{letter}', so card codes would be ambiguous", s.span)
-            letters[letter] = s.name
-        seen: set[str] = set()
-        for rank in d.ranks:
-            if rank in seen:
-                self.error("bad-rank", f"rank '{rank}' is listed twice", d.ranks_span)
-            seen.add(rank)
-            if len(rank) > 3:
-                self.error("bad-rank", f"rank '{rank}' is too long: ranks are written as 1 to 3 characters (K, 10, 7)", d.ranks_span)
-        if not d.suits or not d.ranks:
-            self.error("missing-section", "the deck needs 'suits' and 'ranks' lines", d.span)
-        if len(d.suits) > MAX_SUITS:
-            self.error("limit-exceeded", f"the deck has {len(d.suits)} suits; at most {MAX_SUITS} are allowed", d.span)
-        if len(d.suits) * len(d.ranks) > MAX_CARDS:
-            self.error("limit-exceeded", f"the deck would have {len(d.suits) * len(d.ranks)} cards; at most {MAX_CARDS} are allowed", d.span)
-        if d.trump_ranks is not None:
-            for item in d.trump_ranks:
-                if isinstance(item, str):
-                    if item not in seen:
-                        self.error("bad-rank", f"trump rank '{item}' is not a rank of the deck", d.trump_span)
-                else:
-                    self._check_pattern(item)
-            listed = {i for i in d.trump_ranks if isinstance(i, str)}
-            missing = [r for r in d.ranks if r not in listed]
-            if missing:
-                self.error("bad-rank", "the trump order leaves out rank(s) " + " ".join(missing), d.trump_span, "list every rank of the trump suit, high to low")
+        CardChecks(self).deck()
 
     def _check_options(self) -> None:
         seen: set[str] = set()
@@ -288,6 +249,9 @@ class Checker:
             if c.name in env or c.name in seen:
                 self.error("duplicate-name", f"counter '{c.name}' reuses a name already declared", c.span)
             seen.add(c.name)
+        for suit in self.suits:  # a suit as a value (`trump == spades`), unless the file names something so
+            if suit not in seen and suit not in self.declared:
+                env.setdefault(suit, SUIT)
         return env
 
     def _check_global_clashes(self, builtins: set[str]) -> None:
@@ -298,6 +262,7 @@ class Checker:
         named: list[tuple[str, str, m.Span]] = [("option", o.name, o.span) for o in self.rules.options]
         named += [("zone", z.name, z.span) for z in self.rules.zones]
         named += [("role", r.name, r.span) for r in self.rules.roles]
+        named += [("table", t.name, t.span) for t in self.rules.tables]
         for kind, name, span in named:
             first = declared.get(name)
             if name in builtins:
@@ -339,28 +304,14 @@ class Checker:
         close = difflib.get_close_matches(name, list(scope.names) + list(self.zones), n=1)
         return f"did you mean '{close[0]}'?" if close else ""
 
-    def _check_pattern(self, p: m.Pattern, report: bool = True) -> None:
-        if not report or self.rules.deck is None:
-            return  # without a deck (reported once) every card would be unknown
-        if isinstance(p, m.PatWord):
-            if p.word not in self.ranks and p.word not in self.suits and p.word not in ("trump", "any"):
-                self.error("bad-rank", f"'{p.word}' is not a rank, a suit, 'trump' or 'any'", p.span, self._suggest_card(p.word))
-        elif isinstance(p, m.PatCard):
-            if p.rank not in self.ranks:
-                self.error("bad-rank", f"'{p.rank}' is not a rank of the deck", p.span, self._suggest_card(p.rank))
-            if p.suit.name != "trump" and p.suit.name not in self.suits:
-                self.error("bad-suit", f"'{p.suit.name}' is not a suit of the deck", p.suit.span, self._suggest_card(p.suit.name))
-        elif isinstance(p, m.PatNot):
-            self._check_pattern(p.operand)
-        elif isinstance(p, m.PatOr):
-            for o in p.options:
-                self._check_pattern(o)
+    def _check_pattern(self, p: m.Pattern, report: bool = True, scope: Scope | None = None) -> None:
+        """Check a card pattern (``scope``: the names around it, for a suit named by a variable)."""
+        if report and self.rules.deck is not None:  # without a deck (reported once) every card would be unknown
+            CardChecks(self).pattern(p, scope)
 
-    def _suggest_card(self, word: str) -> str:
-        import difflib
-
-        close = difflib.get_close_matches(word, list(self.ranks) + list(self.suits) + ["trump"], n=1)
-        return f"did you mean '{close[0]}'?" if close else ""
+    def construct(self, key: str, span: m.Span | None) -> None:
+        """A construct found while checking, which only the checker can name (see :mod:`tricklang.support`)."""
+        self.typed_constructs.append((key, span))
 
     # ------------------------------------------------------------ statements
     def _check_block(self, stmts: Iterable[m.Statement], scope: Scope) -> None:
@@ -559,8 +510,8 @@ class _CheckingTyper(Typer):
         if self.report:
             self.checker.typed_constructs.append((key, span))
 
-    def pattern(self, p: m.Pattern) -> None:
-        self.checker._check_pattern(p, self.report)
+    def pattern(self, p: m.Pattern, scope: Scope) -> None:
+        self.checker._check_pattern(p, self.report, scope)
 
     def suggest(self, name: str, scope: Scope) -> str:
         return self.checker._suggest(name, scope) if self.report else ""

@@ -57,6 +57,9 @@ CODES: dict[str, str] = {
     "limit-exceeded": "a number, name, loop, file or work budget over the language's limits",
     "bad-parameter": "an irregularity parameter with an empty or out-of-bounds count range, named twice, or a card used where it cannot be",
     "bad-call": "a function called with the wrong number or kind of arguments",
+    "bad-seat": "'seat N' with no such seat",
+    "bad-index": "a lookup table read at a constant position it does not have",
+    "ambiguous-pattern-word": "a card-pattern word that is both a colour of the deck's suits and a rank or a suit",
     "unsupported-construct": "a construct of the language that this runtime cannot play yet (tricklang/support.py)",
     "remedy-outside-play": "'P leads' or 'replay the tricks' outside an irregularity offered only during play",
     "unreachable-code": "(warning) a statement after 'stop' or 'end the deal'",
@@ -69,7 +72,7 @@ CODES: dict[str, str] = {
     "phase-unreachable": "(warning) a branch, loop, obligation, declaration or irregularity that can never run",
     # the limits of untrusted rule files (tricklang.safety)
     "circular-role": "a role defined through itself",
-    "division-by-zero": "'%' by a constant zero",
+    "division-by-zero": "'%' or '/' by a constant zero",
     # the formatter (tricklang.fmt)
     "format-failed": "the formatter would change what the file means (a bug in tricklang fmt)",
     # the command line (interpreter.cli)

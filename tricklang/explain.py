@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from . import model as m
-from .prose import CITE_RE, Item, Prose, cited_laws, in_words, joined, strip_comment
+from .prose import CITE_RE, Item, cited_laws, in_words, joined, strip_comment
+from .prose_statements import Prose
 from .ruleset import Ruleset
 
 _MOMENTS = {"deal": "the pause after the deal (before what follows it)",
@@ -72,7 +73,7 @@ class _Explainer(Prose):
             "",
         ]
         out += self.players() + self.deck() + self.options_table() + self.zone_list() + self.points()
-        out += self.match() + self.deal() + self.irregularities()
+        out += self.lookup_tables() + self.match() + self.deal() + self.irregularities()
         out += self.leftovers()
         return "\n".join(out).rstrip() + "\n"
 
@@ -162,6 +163,14 @@ class _Explainer(Prose):
             n = p.value
             out.append(f"- **{p.label}**: {self.pattern(p.pattern)}, {n} point{'s' if n != 1 else ''}"
                        f"{self.cite(p.cite, lines=[p.span.line])}.")
+        return out + [""]
+
+    def lookup_tables(self) -> list[str]:
+        if not self.rules.tables:
+            return []
+        out = ["## Tables", "", "Numbers the rules read by position, from 0:", ""]
+        for t in self.rules.tables:
+            out.append(f"- `{t.name}`: {', '.join(str(v) for v in t.values)}{self.cite(t.cite, lines=[t.span.line])}.")
         return out + [""]
 
     def match(self) -> list[str]:

@@ -186,8 +186,8 @@ class _Linter:
             return _weakest(inner)
         if st.runs == "all":
             return _weakest([_first(inner)])
-        if st.runs == "loop":  # a loop leaves the deal when its body always does (and a repeat always runs it)
-            runs_always = not isinstance(st, m.Repeat) or st.condition is None
+        if st.runs == "loop":  # a loop leaves the deal when it surely runs its body and the body always does
+            runs_always = isinstance(st, m.ForEach) or (isinstance(st, m.Repeat) and st.condition is None)
             return "deal" if runs_always and _weakest(inner) == "deal" else None
         raise TypeError(f"the lints do not know how the bodies of {type(st).__name__} run ({st.runs!r})")
 
@@ -384,7 +384,7 @@ class _Cards(Visitor[bool]):
         # came before: go on unless the block itself may move cards.
         return not any(s.moves_cards for s in list(statements([st]))[1:])
 
-    visit_Choose = visit_Repeat = visit_If  # noqa: N815
+    visit_Choose = visit_Repeat = visit_ForCard = visit_If  # noqa: N815
 
     def visit_Phase(self, st: m.Phase, each: int) -> bool:  # noqa: N802
         return self.block(st.body, each)  # a named phase: its statements run in order

@@ -17,8 +17,9 @@ the model and the built-in tables; a test keeps this table inside it.
 
 >>> "Tricks" in RUNTIME and "Obligation.follow_suit" in RUNTIME
 True
->>> key_of(__import__("tricklang").model.Pass(span=__import__("tricklang").model.NO_SPAN))
-'Pass'
+>>> from tricklang import model as m
+>>> keys_of(m.Expose(zone=m.ZoneRef(name="hand", span=m.NO_SPAN), to=m.Name(name="dealer", span=m.NO_SPAN), span=m.NO_SPAN))
+['Expose', 'Expose.to']
 """
 
 from __future__ import annotations
@@ -61,55 +62,87 @@ RUNTIME: Final[frozenset[str]] = frozenset({
 here when it learns the construct; the checker refuses every other key."""
 
 WORDS: Final[dict[str, str]] = {
+    # step 1: the small gaps
+    "BinOp./": "integer division ('/')",
+    "Call.abs": "'abs(...)'",
+    "Call.deal_score": "'deal_score(...)', what a player or side scored this deal",
+    "Call.table": "reading a lookup table ('NAME(i)')",
+    "Call.points_of_cards": "'points(...)' of a zone or a card",
+    "SeatLit": "a seat by number ('seat N')",
+    "Table": "a lookup table ('table NAME = ...')",
+    "PatAnd": "'and' in a card pattern",
+    "PatWord.colour": "a colour as a card pattern ('red')",
+    "PatCard.colour": "a rank of a colour ('4 of black')",
+    "PatWord.suit_variable": "a suit named by a variable in a card pattern",
+    "PatCard.suit_variable": "a rank of a suit named by a variable ('K of s')",
+    "Name.suit": "a suit as a value ('trump == spades')",
+    "Of.suit_of_card": "'suit of' a card",
+    "ForCard": "'for each card in'",
+    "ChoiceOption.guard": "an option offered only 'when' a condition holds",
+    "ChoiceOption.pass": "a choice option named 'pass'",
+    "Discard.fallback": "'matching P, else Q' in a discard",
+    "Take.fallback": "'matching P, else Q' in a take",
+    "Expose.matching": "'expose ... matching'",
+    "Expose.to": "'expose ... to' one player",
+    "Bid.step": "bids 'by' a step",
+    "Auction.step": "auction bids 'by' a step",
+    "Counter.per_deal": "a counter 'per deal'",
 }
 """What each construct of the language that the runtime cannot play yet is, in words, for the
 ``unsupported-construct`` message (a test keeps one for every such construct)."""
 
+CHECKED: Final[frozenset[str]] = frozenset({
+    "Call.points_of_cards", "PatWord.colour", "PatCard.colour", "PatWord.suit_variable", "PatCard.suit_variable",
+    "Name.suit", "Of.suit_of_card", "ChoiceOption.pass",
+})
+"""Constructs that only the checker can tell apart (by types, or the deck's words), besides the
+built-in names: it reports them as it meets them."""
+
 _TYPED_FORMS = (m.Name, m.Of)
-"""Classes whose form is a built-in name: the typer reports those (see :func:`key_of`)."""
+"""Classes whose form is a built-in name: the typer reports those (see :func:`keys_of`)."""
 
 
-def key_of(node: m.Node) -> str | None:
-    """The construct a node is, by its class and form; None for a name or an ``X of Y``, whose
-    construct (a built-in one, or a name the file declares) only the typer knows."""
+def keys_of(node: m.Node) -> list[str]:
+    """The constructs a node is, by its class and form, and each optional part it has; none for a name
+    or an ``X of Y``, whose construct (a built-in one, or a name the file declares) only the typer knows."""
     cls = type(node)
     if isinstance(node, _TYPED_FORMS):
-        return None
+        return []
     if not cls.form:
-        return cls.__name__
-    value = getattr(node, cls.form)
-    if isinstance(value, bool):
-        return f"{cls.__name__}.{cls.form}" if value else cls.__name__
-    return f"{cls.__name__}.{value}"
+        keys = [cls.__name__]
+    else:
+        value = getattr(node, cls.form)
+        if isinstance(node, m.Call) and value not in FUNCTIONS:
+            value = "table"
+        keys = [f"{cls.__name__}.{value}"]
+    keys += [f"{cls.__name__}.{part}" for part in cls.parts if getattr(node, part) not in (None, False, ())]
+    return keys
 
 
 def constructs(rules: m.RuleFile) -> Iterator[tuple[str, m.Span | None]]:
     """Every construct a rule file uses, with where (the node's span, or None), in source order
-    of discovery; names and ``X of Y`` forms are left to the typer."""
+    of discovery; names and ``X of Y`` forms, and :data:`CHECKED`, are left to the checker."""
     for node in nodes(rules):
-        key = key_of(node)
-        if key is not None:
+        for key in keys_of(node):
             yield key, getattr(node, "span", None)
 
 
 def language_constructs() -> frozenset[str]:
     """Every construct of the language: each model class (a class with a form field once per
-    value of it) and each built-in name, ``X of`` form and function."""
-    found: set[str] = set()
+    value of it), each optional part, each built-in name, ``X of`` form and function, and
+    :data:`CHECKED`."""
+    found: set[str] = set(CHECKED)
     for cls in _node_classes(m.Node):
         if cls is m.Span or cls is m.Stmt:
             continue
+        found.update(f"{cls.__name__}.{part}" for part in cls.parts)
         if not cls.form:
             found.add(cls.__name__)
-            continue
-        annotation = cls.model_fields[cls.form].annotation
-        if annotation is bool:
-            found.update((cls.__name__, f"{cls.__name__}.{cls.form}"))
         else:  # a name's built-ins come below; every other form is a Literal
-            found.update(f"{cls.__name__}.{v}" for v in typing.get_args(annotation))
+            found.update(f"{cls.__name__}.{v}" for v in typing.get_args(cls.model_fields[cls.form].annotation))
     found.update(f"Name.{n}" for n in (*BUILTIN_NAMES, *LOOP_NAMES))
     found.update(f"Of.{n}" for n in (*OF_FORMS, "suit"))
-    found.update(f"Call.{n}" for n in FUNCTIONS)
+    found.update(f"Call.{n}" for n in (*FUNCTIONS, "table"))
     return frozenset(found)
 
 

@@ -13,6 +13,7 @@ from .tree import (
     EXPR_TYPES,
     Block,
     ExceptMarker,
+    Fallback,
     FromMarker,
     Guard,
     Matching,
@@ -143,23 +144,33 @@ class DealRules(Transformer[Token, m.RuleFile]):
         return m.EndMatch.model_construct(span=span_of(meta))
 
     def discard(self, meta: Any, children: list[Any]) -> m.Discard:
+        fallback = one_of(children, Fallback)
         return m.Discard.model_construct(
             player=children[0],
             count=children[1],
             matching=one_of(children, Matching) and one_of(children, Matching).pattern,
             to=children[-1],
+            fallback=fallback.pattern if fallback else None,
             span=span_of(meta),
         )
+
+    def fallback(self, meta: Any, children: list[Any]) -> Fallback:
+        return Fallback(children[0])
+
+    def step(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("step", children[0])
 
     def take(self, meta: Any, children: list[Any]) -> m.Take:
         verb = next((str(c) for c in children if isinstance(c, Token) and c.type == "NAME"), "take")
         matching = one_of(children, Matching)
+        fallback = one_of(children, Fallback)
         return m.Take.model_construct(
             player=children[0],
             count=children[1],
             matching=matching.pattern if matching else None,
             source=one_of(children, m.ZoneRef),
             verb=verb,
+            fallback=fallback.pattern if fallback else None,
             span=span_of(meta),
         )
 
@@ -226,7 +237,10 @@ class DealRules(Transformer[Token, m.RuleFile]):
         return Tagged("next")
 
     def expose(self, meta: Any, children: list[Any]) -> m.Expose:
-        return m.Expose.model_construct(zone=children[0], span=span_of(meta))
+        matching = one_of(children, Matching)
+        to = exprs_of(children[1:])
+        return m.Expose.model_construct(zone=children[0], matching=matching.pattern if matching else None,
+                                        to=to[0] if to else None, span=span_of(meta))
 
     def forbid(self, meta: Any, children: list[Any]) -> m.Forbid:
         kind: Literal["declare", "choice"] = "choice" if str(children[0]) == "choice" else "declare"
@@ -331,16 +345,26 @@ class DealRules(Transformer[Token, m.RuleFile]):
         options = tuple(c for c in children if isinstance(c, m.ChoiceOption))
         return m.Choose.model_construct(player=children[0], options=options, cite=cite_of(children), span=span_of(meta))
 
+    def option_name(self, meta: Any, children: list[Any]) -> str:
+        return str(children[0])
+
+    def pass_name(self, meta: Any, children: list[Any]) -> str:
+        return "pass"
+
     def choice_option(self, meta: Any, children: list[Any]) -> m.ChoiceOption:
-        block: Block = children[1]
-        body = block.stmts
-        return m.ChoiceOption.model_construct(name=str(children[0]), body=body, span=span_of(meta))
+        block: Block = children[-1]
+        guard = one_of(children, Guard)
+        return m.ChoiceOption.model_construct(name=str(children[0]), guard=guard.expr if guard else None,
+                                              body=block.stmts, span=span_of(meta))
 
     def auction_stmt(self, meta: Any, children: list[Any]) -> m.Auction:
         kind: Tagged = children[0]
         exprs = exprs_of(children[1:])
         fields: dict[str, Any] = {}
-        allpass = next((c for c in children[1:] if isinstance(c, Tagged)), None)
+        allpass = next((c for c in children[1:] if isinstance(c, Tagged) and c.tag.startswith("all_pass")), None)
+        step = next((c.value for c in children if isinstance(c, Tagged) and c.tag == "step"), None)
+        if step is not None:
+            fields["step"] = step
         if allpass is not None:
             if allpass.tag == "all_pass_maker":
                 fields["all_pass"] = "maker"
@@ -399,8 +423,9 @@ class DealRules(Transformer[Token, m.RuleFile]):
 
     def bid_stmt(self, meta: Any, children: list[Any]) -> m.Bid:
         exprs = exprs_of(children)
+        step = next((c.value for c in children if isinstance(c, Tagged) and c.tag == "step"), None)
         return m.Bid.model_construct(player=exprs[0], low=exprs[1], high=exprs[2],
-                     forbidden=exprs[3] if len(exprs) > 3 else None, span=span_of(meta))
+                                     forbidden=exprs[3] if len(exprs) > 3 else None, step=step, span=span_of(meta))
 
     def add_stmt(self, meta: Any, children: list[Any]) -> m.Add:
         return m.Add.model_construct(amount=children[0], counter=str(children[1]), owner=children[2], span=span_of(meta))
@@ -485,6 +510,9 @@ class DealRules(Transformer[Token, m.RuleFile]):
             return children[0]
         return m.PatOr.model_construct(options=tuple(children), span=span_of(meta))
 
+    def pat_all(self, meta: Any, children: list[Any]) -> m.PatAnd:
+        return m.PatAnd.model_construct(options=tuple(children), span=span_of(meta))
+
     def pat_negate(self, meta: Any, children: list[Any]) -> m.PatNot:
         return m.PatNot.model_construct(operand=children[0], span=span_of(meta))
 
@@ -503,6 +531,9 @@ class DealRules(Transformer[Token, m.RuleFile]):
     # ------------------------------------------------------------ expressions
     def int_lit(self, meta: Any, children: list[Any]) -> m.IntLit:
         return m.IntLit.model_construct(value=int(children[0]), span=span_of(meta))
+
+    def seat_lit(self, meta: Any, children: list[Any]) -> m.SeatLit:
+        return m.SeatLit.model_construct(value=int(children[0]), span=span_of(meta))
 
     def name(self, meta: Any, children: list[Any]) -> m.Name:
         return m.Name.model_construct(name=str(children[0]), span=span_of(meta))

@@ -51,6 +51,7 @@ class SectionRules(Transformer[Token, m.RuleFile]):
         zones: list[m.Zone] = []
         irregularities: list[m.Irregularity] = []
         counters: list[m.Counter] = []
+        tables: list[m.Table] = []
         points: list[m.PointCard] = []
         sections: list[tuple[str, m.Span]] = []
         for child in children:
@@ -79,6 +80,8 @@ class SectionRules(Transformer[Token, m.RuleFile]):
                 irregularities.append(child)
             elif isinstance(child, m.Counter):
                 counters.append(child)
+            elif isinstance(child, m.Table):
+                tables.append(child)
         return m.RuleFile.model_construct(
             **fields,
             roles=tuple(roles),
@@ -87,6 +90,7 @@ class SectionRules(Transformer[Token, m.RuleFile]):
             points=tuple(points),
             irregularities=tuple(irregularities),
             counters=tuple(counters),
+            tables=tuple(tables),
             sections=tuple(sections),
         )
 
@@ -94,7 +98,16 @@ class SectionRules(Transformer[Token, m.RuleFile]):
         return Tagged("extends", (str(children[0])[1:-1], span_of(meta)))
 
     def counter(self, meta: Any, children: list[Any]) -> m.Counter:
-        return m.Counter.model_construct(name=str(children[0]), owner=children[1].tag, cite=cite_of(children), span=span_of(meta))
+        per_deal = any(isinstance(c, Tagged) and c.tag == "per_deal" for c in children)
+        return m.Counter.model_construct(name=str(children[0]), owner=children[1].tag, per_deal=per_deal,
+                                         cite=cite_of(children), span=span_of(meta))
+
+    def per_deal(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("per_deal")
+
+    def table(self, meta: Any, children: list[Any]) -> m.Table:
+        values = tuple(int(c) for c in children if isinstance(c, Token) and c.type == "SIGNED_INT")
+        return m.Table.model_construct(name=str(children[0]), values=values, cite=cite_of(children), span=span_of(meta))
 
     def version(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("version", (int(children[0]), span_of(meta)))

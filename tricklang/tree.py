@@ -83,6 +83,13 @@ class Matching:
         self.pattern = pattern
 
 
+class Fallback:
+    """`, else Q` after `matching P`."""
+
+    def __init__(self, pattern: Any) -> None:
+        self.pattern = pattern
+
+
 class Guard:
     def __init__(self, expr: Any) -> None:
         self.expr = expr

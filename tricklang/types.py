@@ -58,7 +58,7 @@ CARD = Kind.CARD
 
 BUILTIN_PLAYERS = ("dealer", "maker", "nobody")
 FUNCTIONS = {"count": (1, 1), "tricks": (1, 1), "points": (1, 2), "score": (1, 1), "bids": (1, 1),
-             "min": (1, 16), "max": (1, 16)}
+             "min": (1, 16), "max": (1, 16), "abs": (1, 1), "deal_score": (1, 1)}
 """The built-in functions with their least and most numbers of arguments."""
 OF_FORMS: dict[str, Type] = {"left": PLAYER, "right": PLAYER, "partner": PLAYER, "side": SIDE, "opponents": SIDE}
 """The built-in ``X of Y`` forms and the type they give."""
@@ -136,6 +136,8 @@ class Typer(Visitor[Type]):
         self.options = {o.name: o for o in rules.options}
         self.zones = {z.name: z for z in rules.zones}
         self.counters = {c.name for c in rules.counters}
+        self.tables = {t.name: t for t in rules.tables}
+        self.suits = {s.name for s in rules.deck.suits} if rules.deck is not None else set()
 
     # ------------------------------------------------------------ hooks
     def error(self, code: str, message: str, span: m.Span | None, hint: str = "") -> None:
@@ -144,8 +146,8 @@ class Typer(Visitor[Type]):
     def use(self, name: str) -> None:
         """A global name or variable is used (ignored unless overridden)."""
 
-    def pattern(self, p: m.Pattern) -> None:
-        """A card pattern met in an expression (ignored unless overridden)."""
+    def pattern(self, p: m.Pattern, scope: Scope) -> None:
+        """A card pattern met in an expression, in a scope (ignored unless overridden)."""
 
     def suggest(self, name: str, scope: Scope) -> str:
         """A hint for an undefined name (none unless overridden)."""
@@ -177,6 +179,8 @@ class Typer(Visitor[Type]):
         if e.name in scope.names:
             if e.name not in self.declared and (e.name in BUILTIN_NAMES or e.name in LOOP_NAMES):
                 self.construct(f"Name.{e.name}", e.span)
+            elif e.name not in self.declared and e.name in self.suits and scope.names[e.name] == SUIT:
+                self.construct("Name.suit", e.span)  # `trump == spades`: a suit as a value
             self.use(e.name)
             if e.name in self.choice_values and e.name not in self.options:
                 self.use(self.choice_values[e.name])
@@ -202,7 +206,11 @@ class Typer(Visitor[Type]):
             self.expect(e.arg, PLAYER if self.zones[e.name].owner == "player" else ANY, scope)
             return ZONE
         if e.name == "suit":
-            self.expect(e.arg, ZONE, scope)
+            arg = self.visit(e.arg, scope)
+            if arg == CARD:
+                self.construct("Of.suit_of_card", e.span)
+            elif arg not in (ZONE, ANY):
+                self.error("type-error", f"'suit of' needs a zone or a card, not {describe(arg)}", e.arg.span)
             return SUIT
         if e.name in self.counters:
             t = self.visit(e.arg, scope)
@@ -227,6 +235,8 @@ class Typer(Visitor[Type]):
         return OF_FORMS[e.name]
 
     def visit_Call(self, e: m.Call, scope: Scope) -> Type:  # noqa: N802
+        if e.name in self.tables and e.name not in FUNCTIONS:
+            return self._table(e, self.tables[e.name], scope)
         if e.name not in FUNCTIONS:
             self.error("undefined-name", f"unknown function '{e.name}'", e.span, "functions: " + ", ".join(FUNCTIONS))
             return ANY
@@ -242,11 +252,13 @@ class Typer(Visitor[Type]):
         if a.matching is not None:
             if call.name != "count":
                 self.error("bad-call", "only count() takes 'matching'", a.span)
-            self.pattern(a.matching)
+            self.pattern(a.matching, scope)
         if call.name == "count":
             self.expect(a.value, ZONE, scope)
-        elif call.name in ("min", "max"):
+        elif call.name in ("min", "max", "abs"):
             self.expect(a.value, INT, scope)
+        elif call.name == "points" and a is call.args[0] and self._cards_counted(a, scope):
+            return
         elif call.name == "points" and a is not call.args[0]:
             tables = {pc.table for pc in self.rules.points if pc.table}
             if not (isinstance(a.value, m.Name) and a.value.name in tables):
@@ -257,6 +269,34 @@ class Typer(Visitor[Type]):
             t = self.visit(a.value, scope)
             if t not in (PLAYER, SIDE, ANY):
                 self.error("type-error", f"'{call.name}' needs a player or a side, not {t}", a.span)
+
+    def _cards_counted(self, a: m.Arg, scope: Scope) -> bool:
+        """``points(ZONE)``, ``points(CARD)``: the points of cards rather than of a player or side."""
+        t = Typer(self.rules, self.choice_values, self.declared).visit(a.value, scope)
+        if t not in (ZONE, CARD):
+            return False
+        self.visit(a.value, scope)  # again, reporting
+        self.construct("Call.points_of_cards", a.span)
+        return True
+
+    def _table(self, e: m.Call, table: m.Table, scope: Scope) -> Type:
+        """`NAME(i)`: an entry of a lookup table, by position from 0."""
+        if len(e.args) != 1:
+            self.error("bad-call", f"table '{e.name}' takes one argument (a position), not {len(e.args)}", e.span)
+        for a in e.args:
+            self.expect(a.value, INT, scope)
+            if isinstance(a.value, m.IntLit) and not a.value.value < len(table.values):
+                self.error("bad-index", f"table '{e.name}' has {len(table.values)} entries (0 to "
+                           f"{len(table.values) - 1}), not {a.value.value}", a.span)
+            elif isinstance(a.value, m.Neg) and isinstance(a.value.operand, m.IntLit) and a.value.operand.value:
+                self.error("bad-index", f"a position in table '{e.name}' cannot be negative", a.span)
+        return INT
+
+    def visit_SeatLit(self, e: m.SeatLit, scope: Scope) -> Type:  # noqa: N802
+        players = self.rules.players.count if self.rules.players is not None else None
+        if players is not None and not e.value < players:
+            self.error("bad-seat", f"there is no seat {e.value}: the seats are 0 to {players - 1}", e.span)
+        return PLAYER
 
     def visit_BinOp(self, e: m.BinOp, scope: Scope) -> Type:  # noqa: N802
         if e.op in ("and", "or"):
@@ -284,12 +324,14 @@ class Typer(Visitor[Type]):
 
     def visit_Has(self, e: m.Has, scope: Scope) -> Type:  # noqa: N802
         self.expect(e.zone, ZONE, scope)
-        if isinstance(e.pattern, m.PatWord) and scope.names.get(e.pattern.word) == SUIT:
-            self.use(e.pattern.word)  # `hand of offender has named`: a suit parameter
+        suits = {s.name for s in self.rules.deck.suits} if self.rules.deck is not None else set()
+        word = e.pattern.word if isinstance(e.pattern, m.PatWord) else ""
+        if word and word not in suits and word not in self.declared and scope.names.get(word) == SUIT:
+            self.use(word)  # `hand of offender has named`: a suit parameter of an irregularity
         else:
-            self.pattern(e.pattern)
+            self.pattern(e.pattern, scope)
         return BOOL
 
     def visit_CardHolder(self, e: m.CardHolder, scope: Scope) -> Type:  # noqa: N802
-        self.pattern(e.card.pattern)
+        self.pattern(e.card.pattern, scope)
         return PLAYER

@@ -79,7 +79,7 @@ UNKNOWN: Final = Unknown()
 """What :func:`fold` returns for an expression whose value is not known statically."""
 
 BINARY: Final[dict[m.BinaryOp, Callable[[Any, Any], Any]]] = {
-    "+": operator.add, "-": operator.sub, "*": operator.mul, "%": operator.mod,
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv, "%": operator.mod,
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
     ">": operator.gt, ">=": operator.ge,
     "and": lambda a, b: bool(a) and bool(b), "or": lambda a, b: bool(a) or bool(b),
@@ -257,12 +257,14 @@ class _Folder(Visitor["Value | Unknown"]):
         return UNKNOWN if isinstance(v, (Unknown, bool, str)) else -v
 
     def visit_Call(self, e: m.Call) -> Value | Unknown:  # noqa: N802
-        if e.name not in ("min", "max") or not e.args:
+        if e.name not in ("min", "max", "abs") or not e.args:
             return UNKNOWN
         values = [self.visit(a.value) for a in e.args]
         ints = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
         if len(ints) != len(values):
             return UNKNOWN
+        if e.name == "abs":
+            return abs(ints[0]) if len(ints) == 1 else UNKNOWN
         return min(ints) if e.name == "min" else max(ints)
 
     def visit_BinOp(self, e: m.BinOp) -> Value | Unknown:  # noqa: N802
@@ -286,7 +288,8 @@ class _Folder(Visitor["Value | Unknown"]):
 
 def fold(e: m.Expr, env: Mapping[str, Value]) -> Value | Unknown:
     """The value of an expression whose names all have a value in ``env`` (literals,
-    ``not``, ``-``, ``min``/``max`` and every binary operator), else :data:`UNKNOWN`.
+    ``not``, ``-``, ``min``/``max``/``abs`` and every binary operator; ``/`` rounds down),
+    else :data:`UNKNOWN`.
 
     ``and``/``or`` are decided by one known side when it settles them (``false
     and x`` is false). Never raises on a well-formed expression.

@@ -88,6 +88,7 @@ SNIPPETS: dict[str, str] = {
     "Choose": "elder chooses:\n  stay:\n    pass\n  go:\n    dealer scores 1",
     "Auction": "auction once around from elder, bids 1..3",
     "Tricks": "pass",
+    "ForCard": "for each card in hand of elder matching trump:\n  if card == card:\n    stop",
 }
 """A rule-file snippet for each kind of statement (a deal's lines, or with '!' an
 irregularity's remedy, offered during play)."""

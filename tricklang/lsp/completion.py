@@ -17,11 +17,11 @@ from . import symbols
 from .analysis import Analysis
 
 SECTIONS = ("tricklang", "extends", "game", "source", "players", "role", "deck", "option", "zone", "counter",
-            "points", "match", "deal", "irregularity")
+            "points", "table", "match", "deal", "irregularity")
 DECK_LINES = ("suits", "ranks", "trump ranks")
 MATCH_LINES = ("first dealer is random", "dealer passes left", "game to", "ties go to", "at most", "lowest score wins")
 STATEMENTS = ("deal", "turn up", "trump is", "if", "elif", "else", "repeat at most", "for each player",
-              "for each side", "phase", "let", "set", "stop", "pass", "end the deal", "end the match", "redeal by",
+              "for each side", "for each card in", "phase", "let", "set", "stop", "pass", "end the deal", "end the match", "redeal by",
               "expose", "forbid", "cancel", "move", "add", "tricks", "auction once around from",
               "auction until passes from", "replay the tricks")
 VERBS = ("chooses:", "names trump", "bids", "discards", "takes", "draws", "scores", "loses", "leads", "becomes dealer")
@@ -84,6 +84,10 @@ class _Names:
         out = self.players() + _unique(self.items("option") + self.items("variable") + self.items("counter"))
         out += [Item(n, "value", "built-in") for n in VALUES]
         out += [Item(f"{n}(", "function", "function") for n in FUNCTIONS]
+        out += [Item(f"{t}(", "table", "a lookup table: its entry at a position from 0") for t in self.of("table")]
+        deck = self.rules.deck if self.rules is not None else None
+        out += [Item(s.name, "suit", "a suit, as a value") for s in (deck.suits if deck is not None else ())]
+        out += [Item("seat", "keyword", "a seat by number: seat 0")]
         for opt in self.rules.options if self.rules is not None else ():
             out += [Item(c, "choice", f"a value of option {opt.name}") for c in opt.choices]
         out += [Item(w, "keyword") for w in ("not", "and", "or", "holder of", "original holder of", "taker of",
@@ -97,6 +101,8 @@ class _Names:
         if deck is None:
             return out
         out += [Item(s.name, "suit", f"a card of {s.name} (effective suit)") for s in deck.suits]
+        out += [Item(c, "colour", f"a {c} card (effective suit)") for c in dict.fromkeys(s.colour for s in deck.suits)]
+        out += [Item("and", "keyword", "cards matching both: 4 and black")]
         out += [Item(r, "rank", f"any {r}") for r in deck.ranks]
         codes = iter(card_codes(deck))
         out += [Item(f"{r} of {s.name}", "card", f"the card {next(codes)}") for s in deck.suits for r in deck.ranks]

@@ -28,11 +28,13 @@ from .expressions import (
     Neg,
     Not,
     Of,
+    PatAnd,
     PatCard,
     PatNot,
     PatOr,
     Pattern,
     PatWord,
+    SeatLit,
     SuitRef,
 )
 from .sections import (
@@ -48,6 +50,7 @@ from .sections import (
     Role,
     RuleFile,
     SuitDecl,
+    Table,
     Zone,
 )
 from .statements import (
@@ -70,6 +73,7 @@ from .statements import (
     Ends,
     Expose,
     Forbid,
+    ForCard,
     ForEach,
     If,
     Keep,
@@ -99,10 +103,10 @@ from .statements import (
 __all__ = [
     "FACTS", "NO_SPAN", "Add", "Arg", "Auction", "BecomesDealer", "BinOp", "BinaryOp", "Bid", "Call", "Cancel",
     "CardChoice", "CardHolder", "ChoiceOption", "Choose", "Citation", "Count", "Counter", "Cut", "DealCards",
-    "Declaration", "Deck", "Discard", "Draw", "EndDeal", "EndMatch", "Ends", "Expose", "Expr", "ForEach", "Forbid",
+    "Declaration", "Deck", "Discard", "Draw", "EndDeal", "EndMatch", "Ends", "Expose", "Expr", "ForCard", "ForEach", "Forbid",
     "Has", "If", "IntLit", "Irregularity", "IrregularityParam", "Keep", "Leads", "Let", "Match", "Move", "Name",
     "NameTrump", "Neg", "Node", "Not", "Obligation", "ObligationKind", "Of", "Option", "OptionType", "Pass",
-    "PatCard", "PatNot", "PatOr", "PatWord", "Pattern", "Phase", "PointCard", "Players", "Redeal", "Repeat",
-    "ReplayTricks", "Role", "RuleFile", "Runs", "Score", "SetTrump", "Span", "Statement", "Stmt", "StopLoop",
-    "SuitDecl", "SuitRef", "Take", "Tricks", "TurnUp", "Zone", "ZoneRef",
+    "PatAnd", "PatCard", "PatNot", "PatOr", "PatWord", "Pattern", "Phase", "PointCard", "Players", "Redeal", "Repeat",
+    "ReplayTricks", "Role", "RuleFile", "Runs", "Score", "SeatLit", "SetTrump", "Span", "Statement", "Stmt", "StopLoop",
+    "SuitDecl", "SuitRef", "Table", "Take", "Tricks", "TurnUp", "Zone", "ZoneRef",
 ]

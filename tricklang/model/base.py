@@ -14,6 +14,9 @@ class Node(BaseModel):
     """The field whose value says which form of the construct a node is (``op`` of a
     binary operation, ``kind`` of an obligation...), or '' when the class is one form:
     :mod:`tricklang.support` names constructs by class and form."""
+    parts: ClassVar[tuple[str, ...]] = ()
+    """Optional fields that are constructs of their own when given (``to`` of ``expose Z to
+    P``, ``guard`` of a choice option): ``Expose.to``, ``ChoiceOption.guard``."""
 
 
 class Span(Node):

@@ -45,7 +45,7 @@ class Call(Node):
     span: Span
 
 
-BinaryOp = Literal["+", "-", "*", "%", "==", "!=", "<", "<=", ">", ">=", "and", "or"]
+BinaryOp = Literal["+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "and", "or"]
 """The binary operators of expressions (see :data:`tricklang.walk.BINARY` for their meaning)."""
 
 
@@ -55,6 +55,13 @@ class BinOp(Node):
     op: BinaryOp
     left: "Expr"
     right: "Expr"
+    span: Span
+
+
+class SeatLit(Node):
+    """`seat 0`: a player given by seat number."""
+
+    value: int
     span: Span
 
 
@@ -105,6 +112,7 @@ Expr = (
     | Neg
     | Has
     | CardHolder
+    | SeatLit
 )
 
 
@@ -139,6 +147,13 @@ class PatNot(Node):
     span: Span
 
 
+class PatAnd(Node):
+    """`4 and black`: cards matching every part."""
+
+    options: "tuple[Pattern, ...]"
+    span: Span
+
+
 class PatOr(Node):
     options: "tuple[Pattern, ...]"
     span: Span
@@ -149,6 +164,7 @@ Pattern = (
     | PatCard
     | PatNot
     | PatOr
+    | PatAnd
 )
 
 

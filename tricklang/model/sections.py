@@ -63,10 +63,22 @@ class Zone(Node):
 
 
 class Counter(Node):
-    """A tally per side or player kept across the match (e.g. bags)."""
+    """A tally per side or player kept across the match (e.g. bags), or `per deal`: from 0 every deal."""
+
+    parts = ("per_deal",)
 
     name: str
     owner: Literal["player", "side", "shared"]
+    per_deal: bool = False
+    cite: Citation | None = None
+    span: Span
+
+
+class Table(Node):
+    """`table NAME = 1, 2, 3`: numbers read by position from 0 (`NAME(i)`)."""
+
+    name: str
+    values: tuple[int, ...]
     cite: Citation | None = None
     span: Span
 
@@ -137,6 +149,7 @@ class RuleFile(Node):
     deal_span: Span | None = None
     irregularities: tuple[Irregularity, ...] = ()
     counters: tuple[Counter, ...] = ()
+    tables: tuple[Table, ...] = ()
     extends: str | None = None
     extends_span: Span | None = None
     sections: tuple[tuple[str, Span], ...] = ()

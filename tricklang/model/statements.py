@@ -112,12 +112,15 @@ class NameTrump(Stmt, decision="naming", moves_cards=False, scores=False, ends=N
 
 
 class Bid(Stmt, decision="bidding", moves_cards=False, scores=False, ends=None):
-    """A player's own bid: `player bids 0..13 [but not EXPR]`."""
+    """A player's own bid: `player bids 0..13 [by STEP] [but not EXPR]`."""
+
+    parts = ("step",)
 
     player: Expr
     low: Expr
     high: Expr
     forbidden: Expr | None = None
+    step: Expr | None = None
 
 
 class Add(Stmt, decision="", moves_cards=False, scores=False, ends=None):
@@ -165,18 +168,24 @@ class EndMatch(Stmt, decision="", moves_cards=False, scores=False, ends=None):
 
 
 class Discard(Stmt, decision="discard", moves_cards=True, scores=False, ends=None):
+    parts = ("fallback",)
+
     player: Expr
     count: Count
     matching: Pattern | None = None
     to: ZoneRef
+    fallback: Pattern | None = None  # `matching P, else Q`: Q
 
 
 class Take(Stmt, decision="take", moves_cards=True, scores=False, ends=None):
+    parts = ("fallback",)
+
     player: Expr
     count: Count
     matching: Pattern | None = None
     source: ZoneRef
     verb: str = "take"
+    fallback: Pattern | None = None  # `matching P, else Q`: Q
 
     def decision_kinds(self) -> tuple[str, ...]:
         return (self.verb,)
@@ -242,9 +251,14 @@ class Redeal(Stmt, decision="", moves_cards=False, scores=False, ends="redeal"):
 
 
 class Expose(Stmt, decision="", moves_cards=False, scores=False, ends=None):
-    """A zone is shown to everybody for the rest of the deal (an exposed hand)."""
+    """A zone is shown to everybody for the rest of the deal (an exposed hand); `matching P`:
+    only those cards, now; `to P`: to that seat only, for the rest of the deal."""
+
+    parts = ("matching", "to")
 
     zone: ZoneRef
+    matching: Pattern | None = None
+    to: Expr | None = None
 
 
 class Forbid(Stmt, decision="", moves_cards=False, scores=False, ends=None):
@@ -281,8 +295,20 @@ class ForEach(Stmt, decision="", moves_cards=False, scores=False, ends=None, bod
     body: "tuple[Statement, ...]"
 
 
+class ForCard(Stmt, decision="", moves_cards=False, scores=False, ends=None, bodies=("body",), runs="loop"):
+    """`for each card in Z [matching P]:` the body runs once for each card the zone holds when the
+    loop starts (in deck order), naming it `card`."""
+
+    zone: ZoneRef
+    matching: Pattern | None = None
+    body: "tuple[Statement, ...]"
+
+
 class ChoiceOption(Node):
+    parts = ("guard",)
+
     name: str
+    guard: Expr | None = None
     body: "tuple[Statement, ...]"
     span: Span
 
@@ -294,6 +320,7 @@ class Choose(Stmt, decision="choice", moves_cards=False, scores=False, ends=None
 
 class Auction(Stmt, decision="auction", moves_cards=False, scores=False, ends=None):
     form = "kind"
+    parts = ("step",)
 
     kind: Literal["once_around", "until_passes"]
     start: Expr
@@ -303,6 +330,7 @@ class Auction(Stmt, decision="auction", moves_cards=False, scores=False, ends=No
     all_pass_maker: Expr | None = None
     all_pass_bid: Expr | None = None
     all_pass_cite: Citation | None = None
+    step: Expr | None = None
 
 
 ObligationKind = Literal[
@@ -343,7 +371,7 @@ class Tricks(Stmt, decision="play", moves_cards=True, scores=False, ends=None, b
 Statement = (
     Bid | Add | Phase | DealCards | TurnUp | SetTrump | NameTrump | Score | Let | StopLoop | Pass | EndDeal
     | Discard | Take | Keep | Cut | Leads | ReplayTricks | BecomesDealer | Draw | Move | EndMatch | Redeal
-    | Expose | Forbid | Cancel | If | Repeat | ForEach | Choose | Auction | Tricks
+    | Expose | Forbid | Cancel | If | Repeat | ForEach | Choose | Auction | Tricks | ForCard
 )
 
 

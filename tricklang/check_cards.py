@@ -1,0 +1,131 @@
+"""The checker's pass over cards: the deck and card patterns (see
+:class:`tricklang.checker.Checker` for the codes; ``ambiguous-pattern-word`` is this
+module's: a pattern word that is both a colour and a rank or a suit)."""
+
+from __future__ import annotations
+
+import difflib
+from typing import TYPE_CHECKING
+
+from . import model as m
+from .check_statements import MAX_CARDS
+from .types import SUIT, Scope
+
+if TYPE_CHECKING:
+    from .checker import Checker
+
+MAX_SUITS = 26
+COLOURS = ("red", "black", "blue", "green", "yellow", "white", "none")
+
+
+class CardChecks:
+    """Checks the deck and card patterns for a :class:`~tricklang.checker.Checker`, reporting through it."""
+
+    def __init__(self, checker: Checker) -> None:
+        self.c = checker
+        deck = checker.rules.deck
+        self.ranks = set(deck.ranks) if deck is not None else set()
+        self.suits = {s.name for s in deck.suits} if deck is not None else set()
+        self.colours = {s.colour for s in deck.suits} if deck is not None else set()
+
+    # ------------------------------------------------------------ the deck
+    def deck(self) -> None:
+        d = self.c.rules.deck
+        if d is None:
+            return
+        names: set[str] = set()
+        letters: dict[str, str] = {}
+        for s in d.suits:
+            if s.name in names:
+                self.c.error("duplicate-name", f"suit '{s.name}' is declared twice", s.span)
+            names.add(s.name)
+            if s.colour not in COLOURS:
+                self.c.error("bad-colour", f"unknown colour '{s.colour}'", s.span, "colours are " + ", ".join(COLOURS))
+            letter = s.name[0].upper()
+            if letter in letters:
+                self.c.error("ambiguous-card-code", f"suits '{letters[letter]}' and '{s.name}' both start with "
+                             f"'{letter}', so card codes would be ambiguous", s.span)
+            letters[letter] = s.name
+        seen: set[str] = set()
+        for rank in d.ranks:
+            if rank in seen:
+                self.c.error("bad-rank", f"rank '{rank}' is listed twice", d.ranks_span)
+            seen.add(rank)
+            if len(rank) > 3:
+                self.c.error("bad-rank", f"rank '{rank}' is too long: ranks are written as 1 to 3 characters (K, 10, 7)",
+                             d.ranks_span)
+        if not d.suits or not d.ranks:
+            self.c.error("missing-section", "the deck needs 'suits' and 'ranks' lines", d.span)
+        if len(d.suits) > MAX_SUITS:
+            self.c.error("limit-exceeded", f"the deck has {len(d.suits)} suits; at most {MAX_SUITS} are allowed", d.span)
+        if len(d.suits) * len(d.ranks) > MAX_CARDS:
+            self.c.error("limit-exceeded", f"the deck would have {len(d.suits) * len(d.ranks)} cards; at most "
+                         f"{MAX_CARDS} are allowed", d.span)
+        if d.trump_ranks is not None:
+            self._trump_ranks(d, seen)
+
+    def _trump_ranks(self, d: m.Deck, ranks: set[str]) -> None:
+        assert d.trump_ranks is not None
+        for item in d.trump_ranks:
+            if isinstance(item, str):
+                if item not in ranks:
+                    self.c.error("bad-rank", f"trump rank '{item}' is not a rank of the deck", d.trump_span)
+            else:
+                self.pattern(item)
+        listed = {i for i in d.trump_ranks if isinstance(i, str)}
+        missing = [r for r in d.ranks if r not in listed]
+        if missing:
+            self.c.error("bad-rank", "the trump order leaves out rank(s) " + " ".join(missing), d.trump_span,
+                         "list every rank of the trump suit, high to low")
+
+    # ------------------------------------------------------------ patterns
+    def pattern(self, p: m.Pattern, scope: Scope | None = None) -> None:
+        """Check a pattern: every word a rank, a suit, a colour of the deck's suits, ``trump``, ``any``,
+        or (in a scope that has one) a name whose value is a suit."""
+        if isinstance(p, m.PatWord):
+            self._word(p, scope)
+        elif isinstance(p, m.PatCard):
+            if p.rank not in self.ranks:
+                self.c.error("bad-rank", f"'{p.rank}' is not a rank of the deck", p.span, self._suggest(p.rank))
+            self._suit_ref(p.suit, scope)
+        elif isinstance(p, m.PatNot):
+            self.pattern(p.operand, scope)
+        elif isinstance(p, (m.PatOr, m.PatAnd)):
+            for o in p.options:
+                self.pattern(o, scope)
+        else:
+            raise TypeError(f"the checker does not handle the pattern {type(p).__name__}")
+
+    def _word(self, p: m.PatWord, scope: Scope | None) -> None:
+        w = p.word
+        if w in self.ranks or w in self.suits or w in ("trump", "any"):
+            if w in self.colours:
+                self._ambiguous(w, p.span)
+        elif w in self.colours:
+            self.c.construct("PatWord.colour", p.span)
+        elif scope is not None and scope.names.get(w) == SUIT:
+            self.c.used_names.add(w)
+            self.c.construct("PatWord.suit_variable", p.span)
+        else:
+            self.c.error("bad-rank", f"'{w}' is not a rank, a suit, 'trump' or 'any'", p.span, self._suggest(w))
+
+    def _suit_ref(self, ref: m.SuitRef, scope: Scope | None) -> None:
+        name = ref.name
+        if ref.same_colour or name == "trump" or name in self.suits:
+            if name in self.colours and not ref.same_colour:
+                self._ambiguous(name, ref.span)
+        elif name in self.colours:
+            self.c.construct("PatCard.colour", ref.span)
+        elif scope is not None and scope.names.get(name) == SUIT:
+            self.c.used_names.add(name)
+            self.c.construct("PatCard.suit_variable", ref.span)
+        else:
+            self.c.error("bad-suit", f"'{name}' is not a suit of the deck", ref.span, self._suggest(name))
+
+    def _ambiguous(self, word: str, span: m.Span) -> None:
+        self.c.error("ambiguous-pattern-word", f"'{word}' is both a colour of the deck's suits and a rank or a suit, "
+                     "so this pattern could mean either", span, "rename the rank or the suit")
+
+    def _suggest(self, word: str) -> str:
+        close = difflib.get_close_matches(word, [*self.ranks, *self.suits, *self.colours, "trump"], n=1)
+        return f"did you mean '{close[0]}'?" if close else ""
