@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from . import model as m
+from .check_play import PlayChecks
 from .types import ANY, BOOL, CARD, INT, PLAYER, SIDE, SUIT, ZONE, Scope, Type, describe
 from .walk import Visitor, statements
 from .words import RESERVED_WORDS
@@ -291,29 +292,7 @@ class StatementChecker(Visitor[None]):
         self.c._seat(st.leader, scope)
         if "won" not in self.c.zones:
             self.c.error("missing-section", "trick play needs a 'won' zone for the tricks taken", st.span, "declare 'zone won: per side, public'")
-        for ob in st.obligations:
-            if ob.guard is not None:
-                self.c._expect(ob.guard, BOOL, scope)
-            if ob.pattern is not None:
-                self.c._check_pattern(ob.pattern, scope=scope)
-        for dec in st.declarations:
-            self.c._check_pattern(dec.holding, scope=scope)
-            inner = Scope(dict(scope.names), scope.in_loop)
-            inner.names["declarer"] = PLAYER  # in the guard too: the player who would declare
-            if dec.guard is not None:
-                self.c._expect(dec.guard, BOOL, inner)
-            self._check_declaration_body(dec.body)
-            self.block(dec.body, inner)
-
-    def _check_declaration_body(self, body: tuple[m.Statement, ...]) -> None:
-        """A declaration's effect runs in the middle of a trick: it may score, set
-        variables and test conditions, nothing that moves cards or asks for a decision."""
-        for st in statements(body):
-            builtin = st.name if isinstance(st, m.Let) and st.rebind and st.name in ASSIGNABLE_BUILTINS else ""
-            if not isinstance(st, (m.Score, m.Let, m.If, m.Pass)) or builtin:
-                what = f"'set {builtin}'" if builtin else f"'{type(st).__name__.lower()}'"
-                self.c.error("bad-declaration-body", f"a declaration may only score, set variables or test conditions, "
-                             f"not {what}", st.span, "do it in the deal, after the tricks, reading a variable the declaration sets")
+        PlayChecks(self).rules(st, scope.in_trick(self.c.declared))
 
     def visit_Let(self, st: m.Let, scope: Scope) -> None:  # noqa: N802
         if st.rebind and st.name in ASSIGNABLE_BUILTINS:

@@ -90,6 +90,7 @@ class Checker:
         r = self.rules
         self._check_header()
         self.declared = declared_names(r)
+        self.variable_names = frozenset(st.name for st in statements_of(r) if isinstance(st, m.Let) and not st.rebind)
         self.suits = {s.name: s for s in r.deck.suits} if r.deck else {}
         self.ranks = set(r.deck.ranks) if r.deck else set()
         self.zones = {z.name: z for z in r.zones}
@@ -369,6 +370,8 @@ class Checker:
             seen.add(irr.name)
             scope = Scope(dict(self.env))
             scope.names.update(self.variables)
+            if irr.phases and set(irr.phases) <= {"play"}:
+                scope = scope.in_trick(self.declared)  # a remedy offered only during play reads the trick
             scope.names["offender"] = PLAYER
             self._check_parameters(irr, scope)
             if irr.by is not None:
@@ -495,7 +498,7 @@ class _CheckingTyper(Typer):
     """The typer of :mod:`tricklang.types`, reporting to a checker (and noting used names)."""
 
     def __init__(self, checker: Checker, report: bool) -> None:
-        super().__init__(checker.rules, checker.choice_values, checker.declared)
+        super().__init__(checker.rules, checker.choice_values, checker.declared, checker.variable_names)
         self.checker = checker
         self.report = report
 

@@ -70,6 +70,9 @@ CODES: dict[str, str] = {
     "no-legal-card": "(warning) more tricks to play than cards in each hand",
     "point-total-mismatch": "(warning) the top bid is not what the point cards are worth",
     "phase-unreachable": "(warning) a branch, loop, obligation, declaration or irregularity that can never run",
+    "rule-matches-nothing": "(warning) a card rule whose pattern matches no card, or a tie rule in a deck without equal cards",
+    "not-in-trick": "a name or form of the trick in progress used outside trick play",
+    "ambiguous-name": "a variable named like a name of the trick in progress, read in trick play",
     # the limits of untrusted rule files (tricklang.safety)
     "circular-role": "a role defined through itself",
     "division-by-zero": "'%' or '/' by a constant zero",

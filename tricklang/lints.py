@@ -34,6 +34,11 @@ resolved) and returns warnings; it never raises on a well-formed file. Codes:
     which ends the deal or leaves the loop. (A statement right after ``stop`` or
     ``end the deal`` is the checker's ``unreachable-code``.)
 
+``rule-matches-nothing``
+    A card rule of trick play (``may play P at any time``...) whose pattern matches no card
+    of the deck under any trump, or a tie rule (``of equal cards ...``) in a deck with no
+    two equal cards.
+
 The checker's own warnings ``unreachable-code`` and ``unused-option`` are not
 repeated here.
 """
@@ -52,7 +57,7 @@ from .walk import Unknown, Value, Visitor, blocks, fold, nodes, statements
 from .walk import names as walk_names
 from .words import plural
 
-CODES = ("cards-exceed-deck", "no-legal-card", "point-total-mismatch", "phase-unreachable")
+CODES = ("cards-exceed-deck", "no-legal-card", "point-total-mismatch", "phase-unreachable", "rule-matches-nothing")
 
 MAX_COMBINATIONS = 4096
 """Option combinations tried when deciding whether a condition is constant."""
@@ -222,6 +227,25 @@ class _Linter:
             if dec.guard is not None and self.always(dec.guard) is False:
                 self.warn("phase-unreachable", f"declaration '{dec.name}' is never offered: its condition is "
                           "always false", dec.span)
+        rules: list[m.CardRule | m.TieRule] = [*st.card_rules, *st.ties]
+        for rule in rules:
+            if rule.guard is not None and self.always(rule.guard) is False:
+                self.warn("phase-unreachable", "this rule never applies: its condition is always false", rule.span)
+        for card_rule in st.card_rules:
+            if not self._matches_some_card(card_rule.pattern):
+                self.warn("rule-matches-nothing", "no card of the deck matches this rule's pattern, whatever the "
+                          "trump", card_rule.span)
+        for tie in st.ties:  # two cards of equal power are two copies of one card
+            self.warn("rule-matches-nothing", "this deck has no two equal cards, so this rule never decides a "
+                      "trick", tie.span, "a double pack is 'copies 2' in the deck")
+
+    def _matches_some_card(self, pattern: m.Pattern) -> bool:
+        assert self.rules.deck is not None
+        try:
+            table = CardModel(self.rules.deck).pattern_table(pattern)
+        except ValueError:  # a suit named by a variable: it may match anything
+            return True
+        return any(any(row) for row in table)
 
     # ------------------------------------------------------------ point totals
     def _point_totals(self) -> None:

@@ -36,6 +36,7 @@ from . import model as m
 from .diagnostics import Diagnostic, RulesError
 from .stored_parser import PLUGINS
 from .transform_deal import DealRules
+from .transform_exprs import ExprRules
 from .transform_sections import SectionRules
 from .tree import MAX_DIGITS, NumberTooLargeError
 
@@ -360,7 +361,7 @@ def _bad_dedent_diagnostic(err: _BadDedentError, path: str) -> Diagnostic:
     )
 
 
-class _ToModel(SectionRules, DealRules):
+class _ToModel(SectionRules, DealRules, ExprRules):
     """Lark's tree to the model; the rules are in the two mixins."""
 
     def __init__(self, path: str) -> None:

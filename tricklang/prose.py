@@ -10,6 +10,7 @@ from typing import Any
 
 from . import model as m
 from .ruleset import Ruleset
+from .types import declared_names
 from .walk import Unknown, Value, Visitor, fold
 
 CITE_RE = re.compile(r"\[[A-Z]+[0-9]+[a-z]?(?:-[A-Z]*[0-9]+[a-z]?)?(?:, *[A-Z]+[0-9]+[a-z]?(?:-[A-Z]*[0-9]+[a-z]?)?)*\]")
@@ -76,8 +77,21 @@ _OBLIGATIONS = {
     "trump_if_void": "a player who cannot follow suit must trump if able",
     "beat_if_able": "a player who follows suit (or must trump) must beat the best card played so far if able",
     "first_lead_trump": "the suit of the first card led becomes trumps",
+    "overtrump_if_able": "a player who can beat the highest trump of the trick must do so (with a trump)",
+    "no_undertrump": "a player may not play a trump that does not beat the highest trump of the trick, unless he "
+                     "holds nothing else he may play",
 }
 """The reading of each trick obligation that has no pattern."""
+
+_TRICK_WORDS = {
+    "to_play": "the player to play", "led_suit": "the suit led", "led_card": "the card led",
+    "winner": "the player winning the trick so far", "winning_card": "the card winning the trick so far",
+    "highest_trump": "the highest trump of the trick", "trick": "the cards of the trick",
+    "trick_number": "the number of the trick (1 for the first)", "last_trick": "this is the last trick",
+    "no_suit": "no suit", "no_card": "no card", "card": "the card",
+}
+"""The built-in names of the trick in progress (and the no-value literals), in words."""
+_CARD_NAMES = frozenset({"led_card", "winning_card", "highest_trump", "no_card"})
 
 _PRECEDENCE: dict[m.BinaryOp, int] = {"or": 1, "and": 2, "==": 3, "!=": 3, "<": 3, "<=": 3, ">": 3, ">=": 3, "+": 4, "-": 4,
                "*": 5, "/": 5, "%": 5}
@@ -107,6 +121,7 @@ class Words(Visitor[list[Item]]):
         self.colours = {s.colour for s in self.rules.deck.suits} if self.rules.deck else set()
         self.ranks = set(self.rules.deck.ranks) if self.rules.deck else set()
         self.tables = {t.name for t in self.rules.tables}
+        self.declared = declared_names(self.rules)
         self.constants: dict[str, Value] = {c: c for o in self.rules.options if o.type == "choice" for c in o.choices}
         self.constants.update({name: ruleset.options.get(name, o.default) for name, o in self.options.items()})
 
@@ -154,6 +169,10 @@ class Words(Visitor[list[Item]]):
             return f"the {e.name} of {arg}"
         if isinstance(e, m.Call):
             return self.call(e)
+        if isinstance(e, m.BinOp) and e.op in ("==", "!=") and isinstance(e.right, m.Name) \
+                and e.right.name in ("no_card", "no_suit") and e.right.name not in self.declared:
+            noun = self.expr(e.left).removeprefix("the ")
+            return f"there is {'no' if e.op == '==' else 'a'} {noun}"
         if isinstance(e, m.BinOp):
             left, right = self.expr(e.left), self.expr(e.right)
             # Keep the grouping: a weaker operator inside a stronger one is bracketed.
@@ -185,6 +204,14 @@ class Words(Visitor[list[Item]]):
             return f"{who} {card}"
         if isinstance(e, m.SeatLit):
             return f"seat {e.value}"
+        if isinstance(e, m.CardIs):
+            return f"{self.expr(e.card)} is {self.pattern(e.pattern)}"
+        if isinstance(e, m.CardBeats):
+            return f"{self.expr(e.card)} beats {self.expr(e.other)}"
+        if isinstance(e, m.CardPlayedBy):
+            return f"the card played by {self.expr(e.player)} to the trick"
+        if isinstance(e, m.WhoPlayed):
+            return f"the player who played {self.card_named(e.card)} to the trick"
         raise TypeError(f"the prose does not word the expression {type(e).__name__}")
 
     def name(self, name: str) -> str:
@@ -199,6 +226,8 @@ class Words(Visitor[list[Item]]):
             return "the leader of the trick in progress"
         if name == "played_to_trick":
             return "the number of cards played to the trick in progress"
+        if name in _TRICK_WORDS and name not in self.declared:
+            return _TRICK_WORDS[name]
         if name in self.roles or name in ("dealer", "maker", "player", "side", "declarer", "offender"):
             return f"the {name}"
         if name in self.zones:
@@ -232,6 +261,14 @@ class Words(Visitor[list[Item]]):
             which = ("smaller" if e.name == "min" else "larger") if len(args) == 2 else ("smallest" if e.name == "min" else "largest")
             return f"the {which} of {joined(args)}"
         return f"{e.name}({', '.join(args)})"
+
+    def card_named(self, choice: m.CardChoice) -> str:
+        """A card choice: a card value (``winning_card``) or a pattern, highest or lowest."""
+        p = choice.pattern
+        if choice.ranking is None and isinstance(p, m.PatWord) and (p.word in _CARD_NAMES or p.word == "card"):
+            return self.name(p.word)
+        card = self.pattern(p)
+        return f"the {choice.ranking} {card}" if choice.ranking is not None else card
 
     def is_cards(self, e: Any) -> bool:
         """Whether an expression is a zone or a card (``points(hand of maker)``, ``points(card)``)."""
@@ -311,3 +348,19 @@ class Words(Visitor[list[Item]]):
         if c.kind == "at_least":
             return f"at least {cards(c.low)}"
         return f"cards until holding {self.expr(c.low)}" if verb != "discard" else f"down to {cards(c.low)}"
+
+    # ------------------------------------------------------------ blocks
+    def block(self, stmts: Sequence[Any]) -> list[Item]:
+        out: list[Item] = []
+        for st in stmts:
+            out.extend(self.visit(st))
+        return out
+
+    def inline(self, lead: str, body: Sequence[Any], *cites: m.Citation | None, lines: Iterable[int] = ()) -> list[Item]:
+        """``lead, body`` as one sentence when the body is one simple statement, else ``lead:`` and a list."""
+        items = self.block(body)
+        laws = self.laws(*cites, lines=lines)
+        if len(items) == 1 and not items[0][2]:
+            text, inner, _ = items[0]
+            return [(f"{lead}, {lowered(text)}", list(dict.fromkeys(laws + inner)), [])]
+        return [(lead, laws, items)]

@@ -4,34 +4,19 @@ method per kind of statement, on the words of :mod:`tricklang.prose`."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
 from typing import Any
 
 from . import model as m
-from .prose import _OBLIGATIONS, CITE_RE, Item, Words, capitalised, joined, lowered
+from .prose import CITE_RE, Item, capitalised, joined
+from .prose_play import PlayWords
 
 __all__ = ["Prose"]
 
 
-class Prose(Words):
+class Prose(PlayWords):
     """Reads a ruleset's pieces as English; :class:`tricklang.explain` assembles a document."""
 
     # ------------------------------------------------------------ statements
-    def block(self, stmts: Sequence[Any]) -> list[Item]:
-        out: list[Item] = []
-        for st in stmts:
-            out.extend(self.stmt(st))
-        return out
-
-    def inline(self, lead: str, body: Sequence[Any], *cites: m.Citation | None, lines: Iterable[int] = ()) -> list[Item]:
-        """``lead, body`` as one sentence when the body is one simple statement, else ``lead:`` and a list."""
-        items = self.block(body)
-        laws = self.laws(*cites, lines=lines)
-        if len(items) == 1 and not items[0][2]:
-            text, inner, _ = items[0]
-            return [(f"{lead}, {lowered(text)}", list(dict.fromkeys(laws + inner)), [])]
-        return [(lead, laws, items)]
-
     # ------------------------------------------------------------ statements, one method each
     def stmt(self, st: Any) -> list[Item]:
         """The reading of one statement, as list items."""
@@ -272,38 +257,5 @@ class Prose(Words):
         else:
             sub = "If all pass, the cards are thrown in and dealt again"
         return [self.item(text, st.cite, lines=[st.span.line], subs=[self.item(sub, st.all_pass_cite, lines=pass_line)])]
-
-    def tricks(self, st: m.Tricks) -> list[Item]:
-        text = (f"Play {self.expr(st.count)} tricks: {self.expr(st.leader)} leads to the first, and the winner "
-                f"of each trick leads to the next")
-        subs: list[Item] = []
-        if not st.obligations:
-            subs.append(("Any card may be played to any trick", [], []))
-        for ob in st.obligations:
-            subs.append(self.obligation(ob))
-        for d in st.declarations:
-            subs.extend(self.declaration(d))
-        return [self.item(text, st.cite, lines=[st.span.line], subs=subs)]
-
-    def obligation(self, ob: m.Obligation) -> Item:
-        if ob.kind == "lead_until_broken" and ob.pattern is not None:
-            rule = f"nobody may lead {self.pattern(ob.pattern)} until such a card has been played to a trick"
-        elif ob.kind == "lead_first" and ob.pattern is not None:
-            rule = f"the first trick must be led with {self.pattern(ob.pattern)} if the leader holds it"
-        elif ob.kind == "not_first_trick" and ob.pattern is not None:
-            rule = f"nobody may play {self.pattern(ob.pattern)} to the first trick unless he has nothing else he may play"
-        else:
-            rule = _OBLIGATIONS.get(ob.kind, ob.kind.replace("_", " "))
-        if ob.guard is not None:
-            rule += f", but only when {self.condition(ob.guard)}"
-        return self.item(capitalised(rule), ob.cite, lines=[ob.span.line])
-
-    def declaration(self, d: m.Declaration) -> list[Item]:
-        deadline = ("before playing their own first card" if d.deadline == "before_first_card"
-                    else "at the latest as they play that card")
-        lead = f"A player holding {self.pattern(d.holding)} may declare **{d.name}** {deadline}"
-        if d.guard is not None:
-            lead += f", but only when {self.condition(d.guard)}"
-        return self.inline(lead + "; then", d.body, d.cite, lines=[d.span.line])
 
     # ------------------------------------------------------------ sections

@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from . import model as m
-from .types import BUILTIN_NAMES, FUNCTIONS, LOOP_NAMES, OF_FORMS
+from .types import BUILTIN_NAMES, FUNCTIONS, LOOP_NAMES, OF_FORMS, TRICK_NAMES
 from .walk import nodes
 
 RUNTIME: Final[frozenset[str]] = frozenset({
@@ -87,6 +87,22 @@ WORDS: Final[dict[str, str]] = {
     "Bid.step": "bids 'by' a step",
     "Auction.step": "auction bids 'by' a step",
     "Counter.per_deal": "a counter 'per deal'",
+    # step 2: the trick in progress and the legal-play chain
+    **{f"Name.{n}": f"the trick's '{n}'" for n in TRICK_NAMES},
+    "Name.no_suit": "'no_suit'",
+    "Name.no_card": "'no_card'",
+    "Name.card": "the card named 'card' (a loop over cards, a card rule)",
+    "CardIs": "'C is P' (a card matching a pattern)",
+    "CardBeats": "'C beats D'",
+    "CardPlayedBy": "'the card played by'",
+    "WhoPlayed": "'who played'",
+    "Obligation.overtrump_if_able": "'must overtrump if able'",
+    "Obligation.no_undertrump": "'may not undertrump'",
+    "CardRule.free": "'may play P at any time'",
+    "CardRule.never_wins": "'a trick is never won by'",
+    "CardRule.sets_no_suit": "'the suit led is not set by'",
+    "TieRule.first": "'of equal cards the first wins'",
+    "TieRule.later": "'of equal cards the later wins'",
 }
 """What each construct of the language that the runtime cannot play yet is, in words, for the
 ``unsupported-construct`` message (a test keeps one for every such construct)."""
@@ -140,7 +156,7 @@ def language_constructs() -> frozenset[str]:
             found.add(cls.__name__)
         else:  # a name's built-ins come below; every other form is a Literal
             found.update(f"{cls.__name__}.{v}" for v in typing.get_args(cls.model_fields[cls.form].annotation))
-    found.update(f"Name.{n}" for n in (*BUILTIN_NAMES, *LOOP_NAMES))
+    found.update(f"Name.{n}" for n in (*BUILTIN_NAMES, *LOOP_NAMES, *TRICK_NAMES))
     found.update(f"Of.{n}" for n in (*OF_FORMS, "suit"))
     found.update(f"Call.{n}" for n in (*FUNCTIONS, "table"))
     return frozenset(found)

@@ -4,7 +4,7 @@ patterns and expressions."""
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from lark import Token, Transformer, v_args
 
@@ -401,6 +401,8 @@ class DealRules(Transformer[Token, m.RuleFile]):
             leader=exprs[1],
             obligations=tuple(c for c in children if isinstance(c, m.Obligation)),
             declarations=tuple(c for c in children if isinstance(c, m.Declaration)),
+            card_rules=tuple(c for c in children if isinstance(c, m.CardRule)),
+            ties=tuple(c for c in children if isinstance(c, m.TieRule)),
             cite=cite_of(children),
             span=span_of(meta),
         )
@@ -474,6 +476,41 @@ class DealRules(Transformer[Token, m.RuleFile]):
     def lead_until_broken(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("lead_until_broken", children[0])
 
+    def overtrump_if_able(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("overtrump_if_able")
+
+    def no_undertrump(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("no_undertrump")
+
+    def card_rule(self, meta: Any, children: list[Any]) -> m.CardRule:
+        kind: Tagged = children[0]
+        guard = one_of(children, Guard)
+        return m.CardRule.model_construct(kind=kind.tag, pattern=kind.value,  # type: ignore[arg-type]
+                                          guard=guard.expr if guard else None, cite=cite_of(children),
+                                          span=span_of(meta))
+
+    def free_card(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("free", children[0])
+
+    def never_wins(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("never_wins", children[0])
+
+    def sets_no_suit(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("sets_no_suit", children[0])
+
+    def tie_rule(self, meta: Any, children: list[Any]) -> m.TieRule:
+        matching = one_of(children, Matching)
+        guard = one_of(children, Guard)
+        return m.TieRule.model_construct(winner=children[0].tag, matching=matching.pattern if matching else None,
+                                         guard=guard.expr if guard else None, cite=cite_of(children),
+                                         span=span_of(meta))
+
+    def tie_first(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("first")
+
+    def tie_later(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("later")
+
     def guard(self, meta: Any, children: list[Any]) -> Guard:
         return Guard(children[0])
 
@@ -503,88 +540,3 @@ class DealRules(Transformer[Token, m.RuleFile]):
 
     def after_leading_it(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("after_leading_it")
-
-    # ------------------------------------------------------------ patterns
-    def pattern(self, meta: Any, children: list[Any]) -> Any:
-        if len(children) == 1:
-            return children[0]
-        return m.PatOr.model_construct(options=tuple(children), span=span_of(meta))
-
-    def pat_all(self, meta: Any, children: list[Any]) -> m.PatAnd:
-        return m.PatAnd.model_construct(options=tuple(children), span=span_of(meta))
-
-    def pat_negate(self, meta: Any, children: list[Any]) -> m.PatNot:
-        return m.PatNot.model_construct(operand=children[0], span=span_of(meta))
-
-    def pat_word(self, meta: Any, children: list[Any]) -> m.PatWord:
-        return m.PatWord.model_construct(word=str(children[0]), span=span_of(meta))
-
-    def pat_card(self, meta: Any, children: list[Any]) -> m.PatCard:
-        return m.PatCard.model_construct(rank=str(children[0]), suit=children[1], span=span_of(meta))
-
-    def suit_named(self, meta: Any, children: list[Any]) -> m.SuitRef:
-        return m.SuitRef.model_construct(name=str(children[0]), span=span_of(meta))
-
-    def suit_same_colour(self, meta: Any, children: list[Any]) -> m.SuitRef:
-        return m.SuitRef.model_construct(name=str(children[0]), same_colour=True, span=span_of(meta))
-
-    # ------------------------------------------------------------ expressions
-    def int_lit(self, meta: Any, children: list[Any]) -> m.IntLit:
-        return m.IntLit.model_construct(value=int(children[0]), span=span_of(meta))
-
-    def seat_lit(self, meta: Any, children: list[Any]) -> m.SeatLit:
-        return m.SeatLit.model_construct(value=int(children[0]), span=span_of(meta))
-
-    def name(self, meta: Any, children: list[Any]) -> m.Name:
-        return m.Name.model_construct(name=str(children[0]), span=span_of(meta))
-
-    def of_expr(self, meta: Any, children: list[Any]) -> m.Of:
-        return m.Of.model_construct(name=str(children[0]), arg=children[1], span=span_of(meta))
-
-    def call(self, meta: Any, children: list[Any]) -> m.Call:
-        args = tuple(c for c in children[1:] if isinstance(c, m.Arg))
-        return m.Call.model_construct(name=str(children[0]), args=args, span=span_of(meta))
-
-    def arg(self, meta: Any, children: list[Any]) -> m.Arg:
-        matching = one_of(children, Matching)
-        return m.Arg.model_construct(value=children[0], matching=matching.pattern if matching else None, span=span_of(meta))
-
-    def _chain(self, meta: Any, children: list[Any], ops: list[str] | None = None) -> Any:
-        node = children[0]
-        i = 1
-        while i < len(children):
-            if ops is not None:
-                op, right = ops[0], children[i]
-                i += 1
-            else:
-                op, right = str(children[i]), children[i + 1]
-                i += 2
-            # Each link of a chain like `5 - 2 - 1` spans its own operands only.
-            first, last = node.span, right.span
-            span = m.Span.model_construct(line=first.line, column=first.column, end_line=last.end_line, end_column=last.end_column)
-            node = m.BinOp.model_construct(op=cast(m.BinaryOp, op), left=node, right=right, span=span)
-        return node
-
-    def or_expr(self, meta: Any, children: list[Any]) -> Any:
-        return self._chain(meta, children, ["or"])
-
-    def and_expr(self, meta: Any, children: list[Any]) -> Any:
-        return self._chain(meta, children, ["and"])
-
-    def comparison(self, meta: Any, children: list[Any]) -> Any:
-        return self._chain(meta, children)
-
-    def sum(self, meta: Any, children: list[Any]) -> Any:
-        return self._chain(meta, children)
-
-    def product(self, meta: Any, children: list[Any]) -> Any:
-        return self._chain(meta, children)
-
-    def not_op(self, meta: Any, children: list[Any]) -> m.Not:
-        return m.Not.model_construct(operand=children[0], span=span_of(meta))
-
-    def neg(self, meta: Any, children: list[Any]) -> m.Neg:
-        return m.Neg.model_construct(operand=children[0], span=span_of(meta))
-
-    def has(self, meta: Any, children: list[Any]) -> m.Has:
-        return m.Has.model_construct(zone=children[0], pattern=children[1], span=span_of(meta))

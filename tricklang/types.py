@@ -25,7 +25,7 @@ from typing import Any
 from . import model as m
 from .walk import Visitor, statements_of
 
-__all__ = ["BUILTIN_NAMES", "BUILTIN_PLAYERS", "FUNCTIONS", "LOOP_NAMES", "OF_FORMS", "ChoiceOf", "Kind", "Scope", "Symbols", "Type", "Typer", "describe"]
+__all__ = ["BUILTIN_NAMES", "BUILTIN_PLAYERS", "FUNCTIONS", "LOOP_NAMES", "TRICK_NAMES", "OF_FORMS", "ChoiceOf", "Kind", "Scope", "Symbols", "Type", "Typer", "describe"]
 
 
 class Kind(StrEnum):
@@ -62,12 +62,17 @@ FUNCTIONS = {"count": (1, 1), "tricks": (1, 1), "points": (1, 2), "score": (1, 1
 """The built-in functions with their least and most numbers of arguments."""
 OF_FORMS: dict[str, Type] = {"left": PLAYER, "right": PLAYER, "partner": PLAYER, "side": SIDE, "opponents": SIDE}
 """The built-in ``X of Y`` forms and the type they give."""
-LOOP_NAMES: dict[str, Type] = {"player": PLAYER, "side": SIDE, "offender": PLAYER, "declarer": PLAYER}
-"""Names bound inside a loop, a declaration or an irregularity."""
+LOOP_NAMES: dict[str, Type] = {"player": PLAYER, "side": SIDE, "offender": PLAYER, "declarer": PLAYER, "card": CARD}
+"""Names bound inside a loop, a declaration, a card rule or an irregularity."""
+TRICK_NAMES: dict[str, Type] = {
+    "to_play": PLAYER, "led_suit": SUIT, "led_card": CARD, "winner": PLAYER, "winning_card": CARD,
+    "highest_trump": CARD, "trick": ZONE, "trick_number": INT, "last_trick": BOOL,
+}
+"""The names of the trick in progress, defined only in trick play (elsewhere: ``not-in-trick``)."""
 BUILTIN_NAMES: dict[str, Type] = {
     **{name: PLAYER for name in BUILTIN_PLAYERS},
     "bid": INT, "true": BOOL, "false": BOOL, "deal_number": INT, "total_bids": INT, "trump": SUIT,
-    "leader": PLAYER, "played_to_trick": INT,
+    "leader": PLAYER, "played_to_trick": INT, "no_suit": SUIT, "no_card": CARD,
 }
 """The built-in names of every rule file, with their types (besides :data:`LOOP_NAMES`)."""
 
@@ -86,6 +91,17 @@ class Scope:
 
     names: dict[str, Type] = field(default_factory=dict)
     in_loop: bool = False
+    trick: bool = False
+    """Inside trick play (a tricks block, or a remedy offered during play): the trick's names are
+    defined (see :data:`TRICK_NAMES`)."""
+
+    def in_trick(self, declared: frozenset[str] = frozenset()) -> Scope:
+        """This scope inside trick play: with the trick's names, except those the file declares."""
+        names = dict(self.names)
+        for name, t in TRICK_NAMES.items():
+            if name not in declared:
+                names.setdefault(name, t)
+        return Scope(names, self.in_loop, True)
 
 
 @dataclass(frozen=True)
@@ -113,7 +129,8 @@ class Symbols:
 
     def type_of(self, expr: m.Expr, context: Mapping[str, Type] | None = None) -> Type:
         """The type of an expression of a checked rule file (``context``: names bound around it)."""
-        return Typer(self.rules, self.choice_values, self.declared).visit(expr, self.scope(context))
+        return Typer(self.rules, self.choice_values, self.declared, frozenset(self.variables)).visit(
+            expr, self.scope(context))
 
 
 def declared_names(rules: m.RuleFile) -> frozenset[str]:
@@ -129,10 +146,12 @@ class Typer(Visitor[Type]):
     """The type of an expression in a scope. The hooks (:meth:`error`, :meth:`use`,
     :meth:`pattern`, :meth:`suggest`) do nothing here; the checker overrides them."""
 
-    def __init__(self, rules: m.RuleFile, choice_values: Mapping[str, str], declared: frozenset[str] | None = None) -> None:
+    def __init__(self, rules: m.RuleFile, choice_values: Mapping[str, str], declared: frozenset[str] | None = None,
+                 variables: frozenset[str] = frozenset()) -> None:
         self.rules = rules
         self.choice_values = choice_values
         self.declared = declared_names(rules) if declared is None else declared
+        self.variables = variables
         self.options = {o.name: o for o in rules.options}
         self.zones = {z.name: z for z in rules.zones}
         self.counters = {c.name for c in rules.counters}
@@ -177,7 +196,12 @@ class Typer(Visitor[Type]):
 
     def visit_Name(self, e: m.Name, scope: Scope) -> Type:  # noqa: N802
         if e.name in scope.names:
-            if e.name not in self.declared and (e.name in BUILTIN_NAMES or e.name in LOOP_NAMES):
+            if scope.trick and e.name in TRICK_NAMES and e.name in self.variables:
+                self.error("ambiguous-name", f"'{e.name}' is both a variable of the deal and the trick's "
+                           f"'{e.name}' ({describe(TRICK_NAMES[e.name])})", e.span,
+                           "rename the variable: inside trick play the name could mean either")
+            if e.name not in self.declared and (e.name in BUILTIN_NAMES or e.name in LOOP_NAMES
+                                                or e.name in TRICK_NAMES):
                 self.construct(f"Name.{e.name}", e.span)
             elif e.name not in self.declared and e.name in self.suits and scope.names[e.name] == SUIT:
                 self.construct("Name.suit", e.span)  # `trump == spades`: a suit as a value
@@ -185,8 +209,16 @@ class Typer(Visitor[Type]):
             if e.name in self.choice_values and e.name not in self.options:
                 self.use(self.choice_values[e.name])
             return scope.names[e.name]
+        if e.name in TRICK_NAMES:
+            self.not_in_trick(f"'{e.name}'", e.span)
+            return TRICK_NAMES[e.name]
         self.error("undefined-name", f"undefined name '{e.name}'", e.span, self.suggest(e.name, scope))
         return ANY
+
+    def not_in_trick(self, what: str, span: m.Span) -> None:
+        self.error("not-in-trick", f"{what} reads the trick in progress; it is defined only in the rules of a tricks "
+                   "block and in an irregularity offered during play", span,
+                   "read it in a trick rule, a declaration or a hook; to keep it, set a variable there")
 
     def not_nobody(self, e: m.Expr, what: str) -> None:
         """`nobody` where a seat is needed: an error (at run time, a player expression that
@@ -291,6 +323,33 @@ class Typer(Visitor[Type]):
             elif isinstance(a.value, m.Neg) and isinstance(a.value.operand, m.IntLit) and a.value.operand.value:
                 self.error("bad-index", f"a position in table '{e.name}' cannot be negative", a.span)
         return INT
+
+    def visit_CardIs(self, e: m.CardIs, scope: Scope) -> Type:  # noqa: N802
+        self.expect(e.card, CARD, scope)
+        self.pattern(e.pattern, scope)
+        return BOOL
+
+    def visit_CardBeats(self, e: m.CardBeats, scope: Scope) -> Type:  # noqa: N802
+        self.expect(e.card, CARD, scope)
+        self.expect(e.other, CARD, scope)
+        return BOOL
+
+    def visit_CardPlayedBy(self, e: m.CardPlayedBy, scope: Scope) -> Type:  # noqa: N802
+        if not scope.trick:
+            self.not_in_trick("'the card played by'", e.span)
+        self.not_nobody(e.player, "'the card played by'")
+        self.expect(e.player, PLAYER, scope)
+        return CARD
+
+    def visit_WhoPlayed(self, e: m.WhoPlayed, scope: Scope) -> Type:  # noqa: N802
+        if not scope.trick:
+            self.not_in_trick("'who played'", e.span)
+        p = e.card.pattern
+        if e.card.ranking is None and isinstance(p, m.PatWord) and scope.names.get(p.word) == CARD:
+            self.visit(m.Name.model_construct(name=p.word, span=p.span), scope)  # a card value: `who played card`
+        else:
+            self.pattern(p, scope)
+        return PLAYER
 
     def visit_SeatLit(self, e: m.SeatLit, scope: Scope) -> Type:  # noqa: N802
         players = self.rules.players.count if self.rules.players is not None else None

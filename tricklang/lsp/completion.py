@@ -26,8 +26,14 @@ STATEMENTS = ("deal", "turn up", "trump is", "if", "elif", "else", "repeat at mo
               "auction until passes from", "replay the tricks")
 VERBS = ("chooses:", "names trump", "bids", "discards", "takes", "draws", "scores", "loses", "leads", "becomes dealer")
 OBLIGATIONS = ("must follow suit", "may trump instead of following", "must trump if void", "must beat if able",
-               "must lead", "may not play", "may not lead", "the first card led sets trump", "declare")
-VALUES = ("true", "false", "bid", "trump", "deal_number", "total_bids", "leader", "played_to_trick")
+               "must lead", "may not play", "may not lead", "the first card led sets trump", "declare",
+               "must overtrump if able", "may not undertrump", "may play", "a trick is never won by",
+               "the suit led is not set by", "of equal cards the")
+VALUES = ("true", "false", "bid", "trump", "deal_number", "total_bids", "leader", "played_to_trick", "no_suit",
+          "no_card")
+TRICK_VALUES = ("to_play", "led_suit", "led_card", "winner", "winning_card", "highest_trump", "trick", "trick_number",
+                "last_trick", "the card played by", "who played")
+"""The names and forms of the trick in progress (in trick play only)."""
 CONTEXT_PLAYERS = ("player", "side", "declarer", "offender")
 
 
@@ -83,6 +89,7 @@ class _Names:
     def expressions(self) -> list[Item]:
         out = self.players() + _unique(self.items("option") + self.items("variable") + self.items("counter"))
         out += [Item(n, "value", "built-in") for n in VALUES]
+        out += [Item(n, "value", "the trick in progress (in trick play)") for n in TRICK_VALUES]
         out += [Item(f"{n}(", "function", "function") for n in FUNCTIONS]
         out += [Item(f"{t}(", "table", "a lookup table: its entry at a position from 0") for t in self.of("table")]
         deck = self.rules.deck if self.rules is not None else None

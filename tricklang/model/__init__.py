@@ -19,8 +19,11 @@ from .expressions import (
     BinaryOp,
     BinOp,
     Call,
+    CardBeats,
     CardChoice,
     CardHolder,
+    CardIs,
+    CardPlayedBy,
     Expr,
     Has,
     IntLit,
@@ -36,6 +39,7 @@ from .expressions import (
     PatWord,
     SeatLit,
     SuitRef,
+    WhoPlayed,
 )
 from .sections import (
     Counter,
@@ -60,6 +64,7 @@ from .statements import (
     BecomesDealer,
     Bid,
     Cancel,
+    CardRule,
     ChoiceOption,
     Choose,
     Count,
@@ -95,6 +100,7 @@ from .statements import (
     Stmt,
     StopLoop,
     Take,
+    TieRule,
     Tricks,
     TurnUp,
     ZoneRef,
@@ -102,11 +108,11 @@ from .statements import (
 
 __all__ = [
     "FACTS", "NO_SPAN", "Add", "Arg", "Auction", "BecomesDealer", "BinOp", "BinaryOp", "Bid", "Call", "Cancel",
-    "CardChoice", "CardHolder", "ChoiceOption", "Choose", "Citation", "Count", "Counter", "Cut", "DealCards",
+    "CardBeats", "CardChoice", "CardHolder", "CardIs", "CardPlayedBy", "CardRule", "ChoiceOption", "Choose", "Citation", "Count", "Counter", "Cut", "DealCards",
     "Declaration", "Deck", "Discard", "Draw", "EndDeal", "EndMatch", "Ends", "Expose", "Expr", "ForCard", "ForEach", "Forbid",
     "Has", "If", "IntLit", "Irregularity", "IrregularityParam", "Keep", "Leads", "Let", "Match", "Move", "Name",
     "NameTrump", "Neg", "Node", "Not", "Obligation", "ObligationKind", "Of", "Option", "OptionType", "Pass",
     "PatAnd", "PatCard", "PatNot", "PatOr", "PatWord", "Pattern", "Phase", "PointCard", "Players", "Redeal", "Repeat",
     "ReplayTricks", "Role", "RuleFile", "Runs", "Score", "SeatLit", "SetTrump", "Span", "Statement", "Stmt", "StopLoop",
-    "SuitDecl", "SuitRef", "Table", "Take", "Tricks", "TurnUp", "Zone", "ZoneRef",
+    "SuitDecl", "SuitRef", "Table", "Take", "TieRule", "Tricks", "TurnUp", "WhoPlayed", "Zone", "ZoneRef",
 ]

@@ -58,6 +58,36 @@ class BinOp(Node):
     span: Span
 
 
+class CardIs(Node):
+    """`C is P`: card C matches pattern P (under the order in force)."""
+
+    card: "Expr"
+    pattern: "Pattern"
+    span: Span
+
+
+class CardBeats(Node):
+    """`C beats D`: C would win over D in this trick."""
+
+    card: "Expr"
+    other: "Expr"
+    span: Span
+
+
+class CardPlayedBy(Node):
+    """`the card played by P`: P's card in the trick in progress (`no_card` if none)."""
+
+    player: "Expr"
+    span: Span
+
+
+class WhoPlayed(Node):
+    """`who played C`: the player who played that card to the trick in progress (`nobody` if no one)."""
+
+    card: "CardChoice"
+    span: Span
+
+
 class SeatLit(Node):
     """`seat 0`: a player given by seat number."""
 
@@ -113,6 +143,10 @@ Expr = (
     | Has
     | CardHolder
     | SeatLit
+    | CardIs
+    | CardBeats
+    | CardPlayedBy
+    | WhoPlayed
 )
 
 

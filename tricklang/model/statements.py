@@ -335,7 +335,8 @@ class Auction(Stmt, decision="auction", moves_cards=False, scores=False, ends=No
 
 ObligationKind = Literal[
     "lead_first", "not_first_trick", "first_lead_trump",
-    "follow_suit", "may_trump", "trump_if_void", "beat_if_able", "lead_until_broken"
+    "follow_suit", "may_trump", "trump_if_void", "beat_if_able", "lead_until_broken",
+    "overtrump_if_able", "no_undertrump",
 ]
 
 
@@ -344,6 +345,31 @@ class Obligation(Node):
 
     kind: ObligationKind
     pattern: Pattern | None = None
+    guard: Expr | None = None
+    cite: Citation | None = None
+    span: Span
+
+
+class CardRule(Node):
+    """A rule of trick play about some cards: `may play P at any time` (free), `a trick is never
+    won by P` (never_wins), `the suit led is not set by P` (sets_no_suit)."""
+
+    form = "kind"
+
+    kind: Literal["free", "never_wins", "sets_no_suit"]
+    pattern: Pattern
+    guard: Expr | None = None
+    cite: Citation | None = None
+    span: Span
+
+
+class TieRule(Node):
+    """`of equal cards the first|later wins [matching P] [when G]`."""
+
+    form = "winner"
+
+    winner: Literal["first", "later"]
+    matching: Pattern | None = None
     guard: Expr | None = None
     cite: Citation | None = None
     span: Span
@@ -366,6 +392,8 @@ class Tricks(Stmt, decision="play", moves_cards=True, scores=False, ends=None, b
     leader: Expr
     obligations: tuple[Obligation, ...] = ()
     declarations: tuple[Declaration, ...] = ()
+    card_rules: tuple[CardRule, ...] = ()
+    ties: tuple[TieRule, ...] = ()
 
 
 Statement = (
