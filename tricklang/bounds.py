@@ -210,8 +210,9 @@ class _Bounder:
         if isinstance(st, m.Score):
             return self.abs_bound(st.amount)
         if isinstance(st, m.Tricks):
-            parts = [self.score_total(d.body) for d in st.declarations]
-            return None if any(p is None for p in parts) else sum(p for p in parts if p is not None) * self.n
+            parts = [self._times_in_play(st, part) * v if v is not None else None
+                     for part, body in self._play_bodies(st) for v in [self.score_total(body)]]
+            return None if any(p is None for p in parts) else sum(p for p in parts if p is not None)
         if self._blocks(st) is not None:
             return self._fold(st, self.score_total)
         if not st.scores:
@@ -230,19 +231,40 @@ class _Bounder:
         if isinstance(st, m.Auction):
             return self._auction_calls(st)
         if isinstance(st, m.Tricks):
-            count = self.const(st.count)
-            plays = self.deck if count is None else min(self.deck, max(0, count) * self.n)
-            v = plays + len({d.name for d in st.declarations}) * self.n
+            v = self._plays(st) + len({d.name for d in st.declarations}) * self.n
             if any(d.deadline == "after_leading_it" for d in st.declarations):
-                v += plays  # at most one `declare NAME` / `continue` window after each lead
+                v += self._plays(st)  # at most one `declare NAME` / `continue` window after each lead
+            for part, body in self._play_bodies(st):  # what the effects and hooks decide, each time they run
+                inner = self.decisions(body)
+                if inner is None:
+                    return None
+                v += inner * self._times_in_play(st, part)
             return v
-        if isinstance(st, (m.Discard, m.Take, m.NameTrump, m.Bid)):
+        if isinstance(st, (m.Discard, m.Take, m.Shows, m.NameTrump, m.NameLed, m.Bid)):
             return 1  # one choice of cards, one suit, one bid
         if self._blocks(st) is not None:
             return self._fold(st, self.decisions)
         if not st.decides:
             return 0
         raise TypeError(f"the static bounds do not know how many decisions {type(st).__name__} asks for")
+
+    def _plays(self, st: m.Tricks) -> int:
+        """The most cards played in a trick play."""
+        count = self.const(st.count)
+        return self.deck if count is None else min(self.deck, max(0, count) * self.n)
+
+    @staticmethod
+    def _play_bodies(st: m.Tricks) -> list[tuple[m.Declaration | m.Hook, tuple[m.Statement, ...]]]:
+        return [(d, d.body) for d in st.declarations] + [(h, h.body) for h in st.hooks]
+
+    def _times_in_play(self, st: m.Tricks, part: m.Declaration | m.Hook) -> int:
+        """How often a declaration's effect (once per player) or a hook (per card, or per trick) may run."""
+        if isinstance(part, m.Declaration):
+            return self.n
+        if part.event in ("each_trick", "leading"):
+            count = self.const(st.count)
+            return self.deck if count is None else max(0, count)
+        return self._plays(st)
 
     def _auction_calls(self, st: m.Auction) -> int | None:
         if st.kind == "once_around":
@@ -312,6 +334,8 @@ class _Bounder:
                     dealt = None if d is None or dealt is None else dealt + d
                     target = max(target, t)
                     add(e, 1)
+            elif isinstance(st, m.Tricks) and any(s.moves_cards for _, b in self._play_bodies(st) for s in statements(b)):
+                add(None, mult)  # an effect or a hook that moves cards in the middle of trick play
             elif st.moves_cards and not isinstance(st, (m.Cut, m.Leads, m.ReplayTricks, m.Tricks)):
                 # A cut keeps the cards where they are; a lead taken back or a replay gives back
                 # cards played from the hand (never more than it held); trick play only takes.

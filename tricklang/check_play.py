@@ -9,14 +9,13 @@ from typing import TYPE_CHECKING
 from . import model as m
 from .types import BOOL, CARD, PLAYER, Scope
 from .walk import statements, statements_of
+from .words import snake
 
 if TYPE_CHECKING:
     from .check_statements import StatementChecker
 
 ASSIGNABLE_IN_PLAY = frozenset({"maker", "bid"})
 """Built-in names a declaration may not set (they are the auction's)."""
-DECLARATION_BODY = (m.Score, m.Let, m.If, m.Pass)
-"""What a declaration's effect may do in the middle of a trick (else ``bad-declaration-body``)."""
 
 
 class PlayChecks:
@@ -38,12 +37,46 @@ class PlayChecks:
                 self.c._check_pattern(tie.matching, scope=scope)
             self.guard(tie.guard, scope)
         for dec in st.declarations:
-            self.c._check_pattern(dec.holding, scope=scope)
-            inner = Scope(dict(scope.names), scope.in_loop, scope.trick)
-            inner.names["declarer"] = PLAYER  # in the guard too: the player who would declare
-            self.guard(dec.guard, inner)
-            self.declaration_body(dec.body)
-            self.sc.block(dec.body, inner)
+            self.declaration(dec, scope)
+        for hook in st.hooks:
+            self.hook(hook, scope)
+
+    def declaration(self, dec: m.Declaration, scope: Scope) -> None:
+        self.c._check_pattern(dec.holding, scope=scope)
+        if dec.deadline == "before_nth_card" and (dec.card_number or 0) < 1:
+            self.c.error("bad-bound", f"'before own card {dec.card_number}': a player's cards are counted from 1",
+                         dec.span, "write 'before own card 1' (or 'before own first card')")
+        inner = scope.nested(hook="declaration")
+        inner.names["declarer"] = PLAYER  # in the guard too: the player who would declare
+        self.guard(dec.guard, inner)
+        self.in_play(dec.body, "a declaration")
+        self.sc.block(dec.body, inner)
+
+    def hook(self, hook: m.Hook, scope: Scope) -> None:
+        inner = scope.nested(hook=hook.event)
+        if hook.pattern is not None:
+            self.c._check_pattern(hook.pattern, scope=scope)
+            inner.names["player"] = PLAYER  # who played the card, and the card
+            inner.names["card"] = CARD
+        self.guard(hook.guard, inner)
+        self.in_play(hook.body, "a hook")
+        self.sc.block(hook.body, inner)
+
+    def in_play(self, body: tuple[m.Statement, ...], where: str) -> None:
+        """Statements that run in the middle of trick play (a hook, a declaration's effect): not one
+        that deals, plays tricks, holds an auction or takes played cards back (``bad-hook-statement``),
+        nor one that sets the auction's ``maker`` or ``bid`` (``bad-declaration-body``); the runtime
+        names those it can run there in :mod:`tricklang.support` (``InPlay.Score``...)."""
+        for st in statements(body):
+            builtin = st.name if isinstance(st, m.Let) and st.rebind and st.name in ASSIGNABLE_IN_PLAY else ""
+            if not st.in_play:
+                self.c.error("bad-hook-statement", f"'{snake(type(st).__name__).replace('_', ' ')}' cannot run in the "
+                             f"middle of trick play, in {where}", st.span,
+                             "do it in the deal, after the tricks, reading a variable set here")
+            elif builtin:
+                self.c.error("bad-declaration-body", f"{where} may not 'set {builtin}': it is the auction's", st.span)
+            else:
+                self.c.construct(f"InPlay.{type(st).__name__}", st.span)
 
     def obligation(self, ob: m.Obligation, scope: Scope) -> None:
         self.guard(ob.guard, scope)
@@ -76,13 +109,3 @@ class PlayChecks:
             if isinstance(st, m.Tricks) and any(ob.kind == "first_lead_trump" for ob in st.obligations):
                 return True
         return False
-
-    def declaration_body(self, body: tuple[m.Statement, ...]) -> None:
-        """A declaration's effect runs in the middle of a trick: it may score, set
-        variables and test conditions, nothing that moves cards or asks for a decision."""
-        for st in statements(body):
-            builtin = st.name if isinstance(st, m.Let) and st.rebind and st.name in ASSIGNABLE_IN_PLAY else ""
-            if not isinstance(st, DECLARATION_BODY) or builtin:
-                what = f"'set {builtin}'" if builtin else f"'{type(st).__name__.lower()}'"
-                self.c.error("bad-declaration-body", f"a declaration may only score, set variables or test conditions, "
-                             f"not {what}", st.span, "do it in the deal, after the tricks, reading a variable the declaration sets")

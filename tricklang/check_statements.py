@@ -238,7 +238,7 @@ class StatementChecker(Visitor[None]):
             self.c.error("limit-exceeded", f"a repeat bound must be 1..{MAX_REPEAT}", st.bound.span)
         if st.condition is not None:
             self.c._expect(st.condition, BOOL, scope)
-        self.block(st.body, Scope(scope.names, True))
+        self.block(st.body, scope.nested(in_loop=True))
 
     def visit_ForEach(self, st: m.ForEach, scope: Scope) -> None:  # noqa: N802
         if st.start is not None:
@@ -248,14 +248,32 @@ class StatementChecker(Visitor[None]):
             want = PLAYER if st.kind == "player" else SIDE
             if t not in (want, ANY):
                 self.c.error("type-error", f"'except' here needs a {want}, not {describe(t)}", st.exclude.span)
-        inner = Scope(dict(scope.names), True)
+        inner = scope.nested(in_loop=True)
         inner.names[st.kind] = PLAYER if st.kind == "player" else SIDE
         self.block(st.body, inner)
+
+    def visit_NameLed(self, st: m.NameLed, scope: Scope) -> None:  # noqa: N802
+        self.c._seat(st.player, scope)
+        if st.exclude is not None:
+            self.c._expect(st.exclude, SUIT, scope)
+        if scope.hook != "leading":
+            self.c.error("bad-hook-statement", "'names the suit led' belongs in an 'after leading' hook, where the "
+                         "trick has a first card and no suit led yet", st.span)
+
+    def visit_Shows(self, st: m.Shows, scope: Scope) -> None:  # noqa: N802
+        self.c._seat(st.player, scope)
+        self.count(st.count, scope)
+        self._patterns(scope, st.matching, st.fallback)
+
+    def visit_EndPlay(self, st: m.EndPlay, scope: Scope) -> None:  # noqa: N802
+        if scope.hook != "each_trick":
+            self.c.error("bad-hook-statement", "'end the play' belongs in an 'after each trick' hook, between two "
+                         "tricks", st.span)
 
     def visit_ForCard(self, st: m.ForCard, scope: Scope) -> None:  # noqa: N802
         self._zone(st.zone, scope)
         self._patterns(scope, st.matching)
-        inner = Scope(dict(scope.names), True)
+        inner = scope.nested(in_loop=True)
         inner.names["card"] = CARD
         self.block(st.body, inner)
 

@@ -67,7 +67,8 @@ MAX_LINT_WORK = 200_000
 file; beyond this budget the lints stop judging conditions (they say nothing rather
 than take long)."""
 
-Leave = Literal["deal", "loop"] | None
+Leave = Literal["deal", "loop", "play"] | None
+_LEAVES = {"deal": "ends the deal", "loop": "leaves the loop", "play": "ends the play"}
 
 
 def lint(rules: m.RuleFile) -> list[Diagnostic]:
@@ -161,10 +162,10 @@ class _Linter:
         for st in stmts:
             if leaves is not None:
                 self.warn("phase-unreachable", "this statement can never run: every path above it "
-                          + ("ends the deal" if leaves == "deal" else "leaves the loop"), st.span)
+                          + _LEAVES[leaves], st.span)
                 return leaves
             leaves = self._statement(st)
-            if st.ends in ("loop", "deal"):
+            if st.ends in ("loop", "deal", "play"):
                 return leaves  # the checker's unreachable-code reports what follows
         return leaves
 
@@ -175,7 +176,7 @@ class _Linter:
             TypeError: its bodies run in a way this pass does not know.
         """
         if st.ends is not None:
-            return "loop" if st.ends == "loop" else "deal"
+            return "deal" if st.ends == "redeal" else st.ends
         if isinstance(st, m.If):
             return self._if(st)
         if isinstance(st, m.Tricks):
@@ -423,4 +424,5 @@ def _weakest(outcomes: Sequence[Leave]) -> Leave:
     """How a statement with these alternative blocks leaves: only if all of them do."""
     if not outcomes or any(o is None for o in outcomes):
         return None
-    return "deal" if all(o == "deal" for o in outcomes) else "loop"
+    first = outcomes[0]
+    return first if all(o == first for o in outcomes) else "loop"

@@ -26,6 +26,8 @@ class PlayWords(Words):
             subs.append(self.tie_rule(tie))
         for d in st.declarations:
             subs.extend(self.declaration(d))
+        for hook in st.hooks:
+            subs.extend(self.hook(hook))
         return [self.item(text, st.cite, lines=[st.span.line], subs=subs)]
 
     def obligation(self, ob: m.Obligation) -> Item:
@@ -58,10 +60,23 @@ class PlayWords(Words):
             text += f", but only when {self.condition(tie.guard)}"
         return self.item(capitalised(text), tie.cite, lines=[tie.span.line])
 
+    def hook(self, hook: m.Hook) -> list[Item]:
+        if hook.event == "each_trick" or hook.pattern is None:
+            when = "After each trick (once it is won)"
+        else:
+            verb = "is played to a trick" if hook.event == "playing" else "leads a trick"
+            when = f"After a card that is {self.pattern(hook.pattern)} {verb}"
+        if hook.guard is not None:
+            when += f", when {self.condition(hook.guard)}"
+        return self.inline(when, hook.body, hook.cite, lines=[hook.span.line])
+
     def declaration(self, d: m.Declaration) -> list[Item]:
-        deadline = ("before playing their own first card" if d.deadline == "before_first_card"
-                    else "at the latest as they play that card")
-        lead = f"A player holding {self.pattern(d.holding)} may declare **{d.name}** {deadline}"
+        deadline = {"before_first_card": "before playing their own first card",
+                    "before_nth_card": f"before playing their own card {d.card_number}",
+                    "at_own_turn": "at any of their turns to play (once a deal)",
+                    }.get(d.deadline, "at the latest as they play that card")
+        who = "A player" if d.no_holding else f"A player holding {self.pattern(d.holding)}"
+        lead = f"{who} may declare **{d.name}** {deadline}"
         if d.guard is not None:
             lead += f", but only when {self.condition(d.guard)}"
         return self.inline(lead + "; then", d.body, d.cite, lines=[d.span.line])

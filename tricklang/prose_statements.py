@@ -205,6 +205,17 @@ class Prose(PlayWords):
             lead += f", except {self.expr(st.exclude)}"
         return self.inline(lead, st.body, st.cite, lines=[st.span.line])
 
+    def visit_NameLed(self, st: m.NameLed) -> list[Item]:  # noqa: N802 - visitor naming
+        but = f", but not {self.expr(st.exclude)}" if st.exclude is not None else ""
+        return self.say(st, f"{self.expr(st.player)} names the suit led, the suit the others must follow{but}")
+
+    def visit_Shows(self, st: m.Shows) -> list[Item]:  # noqa: N802 - visitor naming
+        return self.say(st, f"{self.expr(st.player)} shows {self.count(st.count, 'show')}"
+                            f"{self.only(st.matching, st.fallback)} to everybody; they stay in his hand")
+
+    def visit_EndPlay(self, st: m.EndPlay) -> list[Item]:  # noqa: N802 - visitor naming
+        return self.say(st, "no more tricks are played this deal; the cards left stay in the hands")
+
     def visit_ForCard(self, st: m.ForCard) -> list[Item]:  # noqa: N802 - visitor naming
         which = f" that is {self.pattern(st.matching)}" if st.matching is not None else ""
         return self.inline(f"For each card{which} in {self.zone(st.zone)} (in deck order; the body names it *card*)",

@@ -31,11 +31,14 @@ from typing import Final
 from . import model as m
 from .types import BUILTIN_NAMES, FUNCTIONS, LOOP_NAMES, OF_FORMS, TRICK_NAMES
 from .walk import nodes
+from .words import snake
 
 RUNTIME: Final[frozenset[str]] = frozenset({
     # sections and their parts
     "RuleFile", "Citation", "Players", "Role", "Deck", "SuitDecl", "Option", "Zone", "Counter", "PointCard", "Match",
     "Irregularity", "IrregularityParam",
+    # what a declaration's effect may do in the middle of trick play
+    "InPlay.Score", "InPlay.Let", "InPlay.If", "InPlay.Pass",
     # statements and their parts
     "DealCards", "TurnUp", "SetTrump.zone", "SetTrump.none", "SetTrump.fixed", "NameTrump", "Bid", "Add", "Phase",
     "Score", "Let", "StopLoop", "Pass", "EndDeal", "EndMatch", "Discard", "Take", "Keep", "Cut", "Leads",
@@ -103,6 +106,17 @@ WORDS: Final[dict[str, str]] = {
     "CardRule.sets_no_suit": "'the suit led is not set by'",
     "TieRule.first": "'of equal cards the first wins'",
     "TieRule.later": "'of equal cards the later wins'",
+    # step 3: hooks and mid-trick effects
+    "Hook.playing": "'after playing P:'",
+    "Hook.leading": "'after leading P:'",
+    "Hook.each_trick": "'after each trick:'",
+    "NameLed": "'names the suit led'",
+    "Shows": "'shows' (cards shown to everybody)",
+    "Shows.fallback": "'matching P, else Q' in 'shows'",
+    "EndPlay": "'end the play'",
+    "Declaration.before_nth_card": "the deadline 'before own card N'",
+    "Declaration.at_own_turn": "the deadline 'at own turn'",
+    "Declaration.no_holding": "a declaration without 'holding'",
 }
 """What each construct of the language that the runtime cannot play yet is, in words, for the
 ``unsupported-construct`` message (a test keeps one for every such construct)."""
@@ -159,6 +173,7 @@ def language_constructs() -> frozenset[str]:
     found.update(f"Name.{n}" for n in (*BUILTIN_NAMES, *LOOP_NAMES, *TRICK_NAMES))
     found.update(f"Of.{n}" for n in (*OF_FORMS, "suit"))
     found.update(f"Call.{n}" for n in (*FUNCTIONS, "table"))
+    found.update(in_play_keys())
     return frozenset(found)
 
 
@@ -169,6 +184,13 @@ def _node_classes(root: type[m.Node]) -> Iterator[type[m.Node]]:
             yield from _node_classes(cls)
 
 
+def in_play_keys() -> dict[str, str]:
+    """``InPlay.<Statement>`` for each kind of statement that may run in the middle of trick play (a hook,
+    a declaration's effect), in words: the runtime names in :data:`RUNTIME` those it can run there."""
+    return {f"InPlay.{cls.__name__}": f"'{snake(cls.__name__).replace('_', ' ')}' in the middle of trick play "
+            "(in a declaration or a hook)" for cls in _node_classes(m.Node) if issubclass(cls, m.Stmt) and cls.in_play}
+
+
 def words(key: str) -> str:
     """A construct in words, for messages."""
-    return WORDS.get(key, f"'{key}'")
+    return WORDS.get(key) or in_play_keys().get(key) or f"'{key}'"

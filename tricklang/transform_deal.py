@@ -22,10 +22,10 @@ from .tree import (
     cite_of,
     exprs_of,
     one_of,
-    snake,
     span_of,
     stmts_of,
 )
+from .words import snake
 
 
 @cache
@@ -403,6 +403,7 @@ class DealRules(Transformer[Token, m.RuleFile]):
             declarations=tuple(c for c in children if isinstance(c, m.Declaration)),
             card_rules=tuple(c for c in children if isinstance(c, m.CardRule)),
             ties=tuple(c for c in children if isinstance(c, m.TieRule)),
+            hooks=tuple(c for c in children if isinstance(c, m.Hook)),
             cite=cite_of(children),
             span=span_of(meta),
         )
@@ -517,20 +518,51 @@ class DealRules(Transformer[Token, m.RuleFile]):
     def declaration(self, meta: Any, children: list[Any]) -> m.Declaration:
         block: Block = children[-1]
         guard = one_of(children, Guard)
-        deadline: Tagged = children[2]
+        deadline: Tagged = next(c for c in children if isinstance(c, Tagged))
+        holding = children[1] if not isinstance(children[1], Tagged) else None
+        if holding is None:
+            holding = m.PatWord.model_construct(word="any", span=span_of(meta))
         cite = block.cite
         body = block.stmts
         if cite is None and len(body) == 1 and body[0].cite is not None:
             cite = body[0].cite
         return m.Declaration.model_construct(
             name=str(children[0]),
-            holding=children[1],
+            holding=holding,
+            no_holding=isinstance(children[1], Tagged),
             deadline=deadline.tag,  # type: ignore[arg-type]
+            card_number=deadline.value,
             guard=guard.expr if guard else None,
             body=body,
             cite=cite,
             span=span_of(meta),
         )
+
+    def before_nth_card(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("before_nth_card", int(children[0]))
+
+    def at_own_turn(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("at_own_turn")
+
+    def hook(self, meta: Any, children: list[Any]) -> m.Hook:
+        event: Tagged = children[0]
+        guard = one_of(children, Guard)
+        cite = cite_of(children)
+        body = stmts_of(children)
+        if cite is not None:
+            body = tuple(s if s.cite is not None else s.model_copy(update={"cite": cite}) for s in body)
+        return m.Hook.model_construct(event=event.tag, pattern=event.value,  # type: ignore[arg-type]
+                                      guard=guard.expr if guard else None,
+                                      body=body, cite=cite, span=span_of(meta))
+
+    def after_playing(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("playing", children[0])
+
+    def after_leading(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("leading", children[0])
+
+    def after_each_trick(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("each_trick")
 
     def before_first_card(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("before_first_card")

@@ -10,6 +10,7 @@ from typing import Any
 from lark import Token
 
 from . import model as m
+from .words import snake
 
 MAX_DIGITS = 18
 """Numbers longer than this many digits are refused (``limit-exceeded``)."""
@@ -108,13 +109,9 @@ class ExceptMarker:
 # ---------------------------------------------------------------- statements built by convention
 
 _MARKERS: dict[type, tuple[str, str]] = {Matching: ("matching", "pattern"), Guard: ("guard", "expr"),
-                                         FromMarker: ("start", "expr"), ExceptMarker: ("exclude", "expr")}
+                                         FromMarker: ("start", "expr"), ExceptMarker: ("exclude", "expr"),
+                                         Fallback: ("fallback", "pattern")}
 """Each marker, the field it fills, and the marker's attribute holding the value."""
-
-
-def snake(name: str) -> str:
-    """``EndPlay`` as ``end_play``: a statement class's grammar rule name."""
-    return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
 
 
 def build_statement(cls: type[m.Stmt], children: list[Any], span: m.Span) -> m.Stmt:

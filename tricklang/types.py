@@ -94,6 +94,14 @@ class Scope:
     trick: bool = False
     """Inside trick play (a tricks block, or a remedy offered during play): the trick's names are
     defined (see :data:`TRICK_NAMES`)."""
+    hook: str = ""
+    """Inside a hook (its event: ``playing``, ``leading``, ``each_trick``) or a declaration's effect
+    (``declaration``)."""
+
+    def nested(self, *, in_loop: bool | None = None, hook: str | None = None) -> Scope:
+        """A copy of this scope for a block inside it (a loop's body, a hook's)."""
+        return Scope(dict(self.names), self.in_loop if in_loop is None else in_loop, self.trick,
+                     self.hook if hook is None else hook)
 
     def in_trick(self, declared: frozenset[str] = frozenset()) -> Scope:
         """This scope inside trick play: with the trick's names, except those the file declares."""
@@ -101,7 +109,7 @@ class Scope:
         for name, t in TRICK_NAMES.items():
             if name not in declared:
                 names.setdefault(name, t)
-        return Scope(names, self.in_loop, True)
+        return Scope(names, self.in_loop, True, self.hook)
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 
+def snake(name: str) -> str:
+    """``EndPlay`` as ``end_play``: a statement class's grammar rule name."""
+    return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
+
+
 def plural(n: int, word: str) -> str:
     """'1 card', '2 cards', '1 match', '3 matches'."""
     if n == 1:

@@ -53,7 +53,7 @@ deal
     must follow suit
     declare king holding K of trump, before own first card:
       declarer scores bonus "king"
-{irregularity}"""
+{hook}{irregularity}"""
 
 SNIPPETS: dict[str, str] = {
     "DealCards": "deal 1 to each",
@@ -89,9 +89,12 @@ SNIPPETS: dict[str, str] = {
     "Auction": "auction once around from elder, bids 1..3",
     "Tricks": "pass",
     "ForCard": "for each card in hand of elder matching trump:\n  if card == card:\n    stop",
+    "NameLed": "@after leading K:\n  player names the suit led except hearts",
+    "Shows": "@after playing Q:\n  player shows 1 matching A, else any",
+    "EndPlay": "@after each trick:\n  if last_trick:\n    end the play",
 }
-"""A rule-file snippet for each kind of statement (a deal's lines, or with '!' an
-irregularity's remedy, offered during play)."""
+"""A rule-file snippet for each kind of statement (a deal's lines; with '!' an
+irregularity's remedy, offered during play; with '@' a hook of trick play)."""
 
 
 def _kinds() -> list[type[m.Stmt]]:
@@ -111,8 +114,10 @@ def text_for(kind: str) -> str:
     snippet = SNIPPETS[kind]
     if snippet.startswith("!"):
         body = textwrap.indent(snippet[1:], "  ")
-        return TEMPLATE.format(deal="  pass", irregularity=f"irregularity slip during play:\n{body}\n")
-    return TEMPLATE.format(deal=textwrap.indent(snippet, "  "), irregularity="")
+        return TEMPLATE.format(deal="  pass", hook="", irregularity=f"irregularity slip during play:\n{body}\n")
+    if snippet.startswith("@"):
+        return TEMPLATE.format(deal="  pass", hook=textwrap.indent(snippet[1:], "    ") + "\n", irregularity="")
+    return TEMPLATE.format(deal=textwrap.indent(snippet, "  "), hook="", irregularity="")
 
 
 def language_only(text: str) -> tuple[m.RuleFile, Ruleset, list[tricklang.Diagnostic]]:
@@ -173,8 +178,9 @@ def test_each_kind_states_its_facts(kind: str) -> None:
 def _holds_statements(annotation: Any) -> bool:
     """Whether a field's type mentions statements (or nodes with a body of them), resolved or not."""
     if isinstance(annotation, (str, typing.ForwardRef)):
-        return any(word in str(annotation) for word in ("Statement", "ChoiceOption", "Declaration"))
-    if isinstance(annotation, type) and issubclass(annotation, (m.Stmt, m.ChoiceOption, m.Declaration)):
+        return any(word in str(annotation) for word in ("Statement", "ChoiceOption", "Declaration", "Hook"))
+    if isinstance(annotation, type) and (issubclass(annotation, m.Stmt) or (
+            issubclass(annotation, m.Node) and "body" in annotation.model_fields)):
         return True
     return any(_holds_statements(arg) for arg in typing.get_args(annotation))
 

@@ -22,13 +22,15 @@ DECK_LINES = ("suits", "ranks", "trump ranks")
 MATCH_LINES = ("first dealer is random", "dealer passes left", "game to", "ties go to", "at most", "lowest score wins")
 STATEMENTS = ("deal", "turn up", "trump is", "if", "elif", "else", "repeat at most", "for each player",
               "for each side", "for each card in", "phase", "let", "set", "stop", "pass", "end the deal", "end the match", "redeal by",
-              "expose", "forbid", "cancel", "move", "add", "tricks", "auction once around from",
+              "expose", "forbid", "cancel", "move", "add", "tricks", "end the play", "auction once around from",
               "auction until passes from", "replay the tricks")
-VERBS = ("chooses:", "names trump", "bids", "discards", "takes", "draws", "scores", "loses", "leads", "becomes dealer")
+VERBS = ("chooses:", "names trump", "bids", "discards", "takes", "draws", "scores", "loses", "leads", "becomes dealer",
+         "names the suit led", "shows")
 OBLIGATIONS = ("must follow suit", "may trump instead of following", "must trump if void", "must beat if able",
                "must lead", "may not play", "may not lead", "the first card led sets trump", "declare",
                "must overtrump if able", "may not undertrump", "may play", "a trick is never won by",
-               "the suit led is not set by", "of equal cards the")
+               "the suit led is not set by", "of equal cards the", "after playing", "after leading",
+               "after each trick:")
 VALUES = ("true", "false", "bid", "trump", "deal_number", "total_bids", "leader", "played_to_trick", "no_suit",
           "no_card")
 TRICK_VALUES = ("to_play", "led_suit", "led_card", "winner", "winning_card", "highest_trump", "trick", "trick_number",

@@ -23,7 +23,7 @@ choice); ``all`` each once, in order (a phase); ``loop`` each any bounded number
 (``repeat``, ``for each``); ``play`` during trick play, at its moments (declarations)."""
 
 
-FACTS = ("decides", "decision", "moves_cards", "scores", "ends", "bodies", "runs")
+FACTS = ("decides", "decision", "moves_cards", "scores", "ends", "in_play", "bodies", "runs")
 """The facts each kind of statement states (see :class:`Stmt`)."""
 
 
@@ -60,6 +60,9 @@ class Stmt(Node):
     """It may add points to a score (itself; ``cancel`` takes points back and does not score)."""
     ends: ClassVar[Ends]
     """Control never goes on past it (see :data:`Ends`)."""
+    in_play: ClassVar[bool] = True
+    """It may run in the middle of trick play (in a hook or a declaration): not trick play, an
+    auction, dealing, a redeal or the remedies that take cards back (``bad-hook-statement``)."""
     bodies: ClassVar[tuple[str, ...]] = ()
     """The fields that hold nested statement lists: a block, ``(condition, block)`` pairs, or
     nodes with a ``body`` (see :func:`tricklang.walk.blocks`)."""
@@ -69,7 +72,7 @@ class Stmt(Node):
     cite: Citation | None = None
     span: Span
 
-    def __init_subclass__(cls, *, decision: str, moves_cards: bool, scores: bool, ends: Ends,
+    def __init_subclass__(cls, *, decision: str, moves_cards: bool, scores: bool, ends: Ends, in_play: bool = True,
                           bodies: tuple[str, ...] = (), runs: Runs = "", **kwargs: Any) -> None:
         """Record a kind's facts.
 
@@ -81,14 +84,14 @@ class Stmt(Node):
         if bool(bodies) != bool(runs):
             raise TypeError(f"statement {cls.__name__}: 'bodies' and 'runs' go together")
         cls.decides, cls.decision, cls.moves_cards, cls.scores = bool(decision), decision, moves_cards, scores
-        cls.ends, cls.bodies, cls.runs = ends, bodies, runs
+        cls.ends, cls.in_play, cls.bodies, cls.runs = ends, in_play, bodies, runs
 
     def decision_kinds(self) -> tuple[str, ...]:
         """The kinds of decision it asks for (``during KIND``), none when it decides nothing."""
         return (self.decision,) if self.decision else ()
 
 
-class DealCards(Stmt, decision="", moves_cards=True, scores=False, ends=None):
+class DealCards(Stmt, decision="", moves_cards=True, scores=False, ends=None, in_play=False):
     packets: tuple[Expr, ...]
     first: Expr | None = None
 
@@ -211,12 +214,12 @@ class Cut(Stmt, decision="", moves_cards=True, scores=False, ends=None):
     zone: ZoneRef
 
 
-class Leads(Stmt, decision="", moves_cards=True, scores=False, ends=None):
+class Leads(Stmt, decision="", moves_cards=True, scores=False, ends=None, in_play=False):
     """`P leads`: the trick in progress starts again with P to lead (cards played to it go back)."""
     player: Expr
 
 
-class ReplayTricks(Stmt, decision="", moves_cards=True, scores=False, ends=None):
+class ReplayTricks(Stmt, decision="", moves_cards=True, scores=False, ends=None, in_play=False):
     """`replay the tricks`: trick play again from the first trick, every card played back in its hand."""
 
 
@@ -244,7 +247,7 @@ class Move(Stmt, decision="", moves_cards=True, scores=False, ends=None):
     bottom: bool = False  # `to bottom of Z`: under the cards already there
 
 
-class Redeal(Stmt, decision="", moves_cards=False, scores=False, ends="redeal"):
+class Redeal(Stmt, decision="", moves_cards=False, scores=False, ends="redeal", in_play=False):
     """Abandon the deal (its points are cancelled) and deal again."""
 
     same_dealer: bool
@@ -318,7 +321,7 @@ class Choose(Stmt, decision="choice", moves_cards=False, scores=False, ends=None
     options: tuple[ChoiceOption, ...]
 
 
-class Auction(Stmt, decision="auction", moves_cards=False, scores=False, ends=None):
+class Auction(Stmt, decision="auction", moves_cards=False, scores=False, ends=None, in_play=False):
     form = "kind"
     parts = ("step",)
 
@@ -377,29 +380,70 @@ class TieRule(Node):
 
 class Declaration(Node):
     form = "deadline"
+    parts = ("no_holding",)
 
     name: str
     holding: Pattern
-    deadline: Literal["before_first_card", "before_playing_it", "after_leading_it"]
+    no_holding: bool = False  # written without `holding P`: it needs no card (`holding` is then `any`)
+    deadline: Literal["before_first_card", "before_playing_it", "after_leading_it", "before_nth_card", "at_own_turn"]
+    card_number: int | None = None  # N of `before own card N`
     guard: Expr | None = None
     body: "tuple[Statement, ...]"
     cite: Citation | None = None
     span: Span
 
 
-class Tricks(Stmt, decision="play", moves_cards=True, scores=False, ends=None, bodies=("declarations",), runs="play"):
+class Hook(Node):
+    """`after playing P:`, `after leading P:`, `after each trick:` with its statements."""
+
+    form = "event"
+
+    event: Literal["playing", "leading", "each_trick"]
+    pattern: Pattern | None = None
+    guard: Expr | None = None
+    body: "tuple[Statement, ...]"
+    cite: Citation | None = None
+    span: Span
+
+
+class NameLed(Stmt, decision="naming", moves_cards=False, scores=False, ends=None):
+    """`P names the suit led [except S]` (in an `after leading` hook)."""
+
+    player: Expr
+    exclude: Expr | None = None
+
+
+class Shows(Stmt, decision="show", moves_cards=False, scores=False, ends=None):
+    """`P shows COUNT [matching P[, else Q]]`: cards shown to everybody, left where they are."""
+
+    parts = ("fallback",)
+
+    player: Expr
+    count: Count
+    matching: Pattern | None = None
+    fallback: Pattern | None = None
+
+
+class EndPlay(Stmt, decision="", moves_cards=False, scores=False, ends="play"):
+    """`end the play` (in an `after each trick` hook): no more tricks this deal."""
+
+
+class Tricks(Stmt, decision="play", moves_cards=True, scores=False, ends=None, in_play=False,
+             bodies=("declarations", "hooks"), runs="play"):
     count: Expr
     leader: Expr
     obligations: tuple[Obligation, ...] = ()
     declarations: tuple[Declaration, ...] = ()
     card_rules: tuple[CardRule, ...] = ()
     ties: tuple[TieRule, ...] = ()
+    hooks: tuple[Hook, ...] = ()
 
 
 Statement = (
     Bid | Add | Phase | DealCards | TurnUp | SetTrump | NameTrump | Score | Let | StopLoop | Pass | EndDeal
     | Discard | Take | Keep | Cut | Leads | ReplayTricks | BecomesDealer | Draw | Move | EndMatch | Redeal
-    | Expose | Forbid | Cancel | If | Repeat | ForEach | Choose | Auction | Tricks | ForCard
+    | Expose | Forbid | Cancel | If | Repeat | ForEach | Choose | Auction | Tricks | ForCard | NameLed | Shows
+    | EndPlay
 )
 
 
