@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import model as m
-from .deck import CardModel
+from .deck import NO_TRUMP, CardModel
+from .melds import instances
 from .ruleset import Ruleset
 from .walk import blocks, fold_int, statements
 
@@ -153,12 +154,28 @@ class _Bounder:
                 return self.deck
             if e.name == "points":
                 return self.points
+            if e.name in ("melds", "melded"):
+                return self.meld_points()
             if e.name == "abs" and e.args:
                 return self.abs_bound(e.args[0].value)
             if e.name in ("min", "max"):
                 vals = [self.abs_bound(a.value) for a in e.args]
                 return None if any(v is None for v in vals) else max((v for v in vals if v is not None), default=0)
         return None
+
+    def meld_points(self) -> int:
+        """The most any cards may be worth under the file's meld tables: every meld of every line, at its
+        higher value, under the trump that names the most (melded by every player)."""
+        assert self.rules.deck is not None
+        cards = CardModel(self.rules.deck)
+        total = 0
+        for table in self.rules.melds:
+            for group in table.classes:
+                for line in group.lines:
+                    most = max(len(instances(line, cards, t if t < cards.nsuits else NO_TRUMP))
+                               for t in range(cards.nsuits + 1))
+                    total += most * max(abs(line.value), abs(line.double or 0))
+        return total * self.n
 
     # -------------------------------------------------------- statements
     # Each pass reads the statements' facts (tricklang.model.statements.Stmt); a statement the

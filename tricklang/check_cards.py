@@ -5,10 +5,13 @@ module's: a pattern word that is both a colour and a rank or a suit)."""
 from __future__ import annotations
 
 import difflib
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from . import model as m
 from .check_statements import MAX_CARDS
+from .deck import NO_TRUMP, CardModel
+from .melds import MAX_INSTANCES, Instance, instances
 from .types import SUIT, Scope
 
 if TYPE_CHECKING:
@@ -121,6 +124,74 @@ class CardChecks:
             self.c.construct("PatCard.suit_variable", ref.span)
         else:
             self.c.error("bad-suit", f"'{name}' is not a suit of the deck", ref.span, self._suggest(name))
+
+    # ------------------------------------------------------------ meld tables
+    def melds(self) -> None:
+        """Every meld table: names once each, lines that name cards of the deck (``bad-meld``), at most
+        :data:`~tricklang.melds.MAX_INSTANCES` instances, and lines in an order that lets each count
+        (``meld-order``, a warning)."""
+        seen: set[str] = set()
+        for table in self.c.rules.melds:
+            if table.name in seen:
+                self.c.error("duplicate-name", f"meld table '{table.name}' is declared twice", table.span)
+            seen.add(table.name)
+            if self.c.rules.deck is None:
+                continue
+            cards = CardModel(self.c.rules.deck)
+            found = {id(line): self._meld_line(line, cards) for group in table.classes for line in group.lines}
+            total = max((sum(len(found[id(line)][t]) for group in table.classes for line in group.lines
+                             if found[id(line)]) for t in range(cards.nsuits + 1)), default=0)
+            if total > MAX_INSTANCES:
+                self.c.error("limit-exceeded", f"meld table '{table.name}' names {total} melds; at most "
+                             f"{MAX_INSTANCES} are allowed", table.span)
+            for group in table.classes:
+                self._meld_order(group, found)
+
+    def _meld_line(self, line: m.MeldLine, cards: CardModel) -> list[list[Instance]]:
+        """The line's instances under each trump index, after reporting what is wrong with it."""
+        for p in (*line.cards, *([line.rank_pattern] if line.rank_pattern is not None else [])):
+            self.pattern(p)
+        for ref in (line.suit, line.exclude):
+            if ref is not None and not ref.same_colour and ref.name != "trump" and ref.name not in self.suits:
+                self.c.error("bad-meld", f"'{ref.name}' is not a suit of the deck", ref.span)
+                return []
+        bad = [r for r in line.ranks if r not in self.ranks]
+        if bad:
+            self.c.error("bad-meld", f"'{bad[0]}' is not a rank of the deck", line.span)
+            return []
+        if line.kind == "run" and not 2 <= line.length <= len(line.ranks):
+            self.c.error("bad-meld", f"a sequence of {line.length} in {len(line.ranks)} ranks: it must be 2 to "
+                         f"{len(line.ranks)} long", line.span)
+            return []
+        try:
+            found = [instances(line, cards, t if t < cards.nsuits else NO_TRUMP) for t in range(cards.nsuits + 1)]
+        except ValueError as err:
+            self.c.error("bad-meld", f"meld '{line.label}': {err}", line.span)
+            return []
+        copies = 1
+        if any(n > copies for per_trump in found for inst in per_trump for n in Counter(inst).values()):
+            self.c.error("bad-meld", f"meld '{line.label}' needs the same card twice, and the pack has it once",
+                         line.span)
+        return found
+
+    def _meld_order(self, group: m.MeldClass, found: dict[int, list[list[Instance]]]) -> None:
+        """A line none of whose cards a later line of its class lacks uses them first: the later one can
+        never count in full."""
+        for i, line in enumerate(group.lines):
+            later = next((other for other in group.lines[i + 1:] if self._inside(found[id(line)], found[id(other)])),
+                         None)
+            if later is not None:
+                self.c.warn("meld-order", f"'{line.label}' comes before '{later.label}', which holds all its cards: "
+                            f"'{later.label}' can never count in full", line.span,
+                            "write the larger meld first (lines are counted in the order written)")
+
+    @staticmethod
+    def _inside(small: list[list[Instance]], large: list[list[Instance]]) -> bool:
+        for per_trump_small, per_trump_large in zip(small, large, strict=False):
+            for a in per_trump_small:
+                if any(Counter(a) <= Counter(b) for b in per_trump_large):
+                    return True
+        return False
 
     def _ambiguous(self, word: str, span: m.Span) -> None:
         self.c.error("ambiguous-pattern-word", f"'{word}' is both a colour of the deck's suits and a rank or a suit, "

@@ -265,6 +265,14 @@ class StatementChecker(Visitor[None]):
         self.count(st.count, scope)
         self._patterns(scope, st.matching, st.fallback)
 
+    def visit_Melds(self, st: m.Melds, scope: Scope) -> None:  # noqa: N802
+        self.c._seat(st.player, scope)
+        if st.table not in {t.name for t in self.c.rules.melds}:
+            self.c.error("undefined-name", f"no meld table named '{st.table}'", st.span,
+                         "declare it, e.g. 'melds pinochle' with its lines")
+        if st.zone is not None:
+            self._zone(st.zone, scope)
+
     def visit_EndPlay(self, st: m.EndPlay, scope: Scope) -> None:  # noqa: N802
         if scope.hook != "each_trick":
             self.c.error("bad-hook-statement", "'end the play' belongs in an 'after each trick' hook, between two "

@@ -169,6 +169,7 @@ class Checker:
 
     def _check_deck(self) -> None:
         CardChecks(self).deck()
+        CardChecks(self).melds()
 
     def _check_options(self) -> None:
         seen: set[str] = set()

@@ -59,6 +59,8 @@ CODES: dict[str, str] = {
     "bad-parameter": "an irregularity parameter with an empty or out-of-bounds count range, named twice, or a card used where it cannot be",
     "bad-call": "a function called with the wrong number or kind of arguments",
     "bad-seat": "'seat N' with no such seat",
+    "bad-meld": "a meld line naming a rank, suit or card the deck does not have, or a card more times than the pack has it",
+    "meld-order": "(warning) a meld line all of whose cards a later line of its class holds: the later one never counts in full",
     "bad-index": "a lookup table read at a constant position it does not have",
     "ambiguous-pattern-word": "a card-pattern word that is both a colour of the deck's suits and a rank or a suit",
     "unsupported-construct": "a construct of the language that this runtime cannot play yet (tricklang/support.py)",

@@ -73,7 +73,7 @@ class _Explainer(Prose):
             "",
         ]
         out += self.players() + self.deck() + self.options_table() + self.zone_list() + self.points()
-        out += self.lookup_tables() + self.match() + self.deal() + self.irregularities()
+        out += self.lookup_tables() + self.meld_tables() + self.match() + self.deal() + self.irregularities()
         out += self.leftovers()
         return "\n".join(out).rstrip() + "\n"
 
@@ -172,6 +172,40 @@ class _Explainer(Prose):
         for t in self.rules.tables:
             out.append(f"- `{t.name}`: {', '.join(str(v) for v in t.values)}{self.cite(t.cite, lines=[t.span.line])}.")
         return out + [""]
+
+    def meld_tables(self) -> list[str]:
+        out: list[str] = []
+        for table in self.rules.melds:
+            out += [f"## Melds: {table.name}{self.cite(table.cite, lines=[table.span.line])}", "",
+                    "Counted in the order written; within a class a card serves in one meld only:", ""]
+            for group in table.classes:
+                lines = [f"- {self.meld_line(line)}." for line in group.lines]
+                out += ([f"- {group.name}:"] + ["    " + x for x in lines]) if group.name else lines
+            out.append("")
+        return out
+
+    def meld_line(self, line: m.MeldLine) -> str:
+        ranks = self.pattern(line.rank_pattern) if line.rank_pattern is not None else joined(list(line.ranks))
+        if line.kind == "cards":
+            assert line.suit is not None
+            cards = f"the {ranks} of {self.suit_words(line.suit)}"
+        elif line.kind == "listed":
+            cards = joined([self.pattern(p) for p in line.cards])
+        elif line.kind == "run":
+            cards = f"{line.length} cards in sequence in one suit (in the order {' '.join(line.ranks)})"
+        else:
+            but = f", but not {self.suit_words(line.exclude)}" if line.exclude is not None else ""
+            cards = (f"the {ranks} of one suit{but}" if line.scope == "any"
+                     else f"the {ranks} of every suit{but}")
+        worth = f"{line.value} point{'s' if line.value != 1 else ''}"
+        if line.double is not None:
+            worth += f" ({line.double} for two at once)"
+        return f"**{line.label}**: {cards}, {worth}{self.cite(line.cite, lines=[line.span.line])}"
+
+    def suit_words(self, ref: m.SuitRef) -> str:
+        if ref.same_colour:
+            return "the other suit of the trump colour"
+        return "trumps" if ref.name == "trump" else ref.name
 
     def match(self) -> list[str]:
         mt = self.rules.match

@@ -247,6 +247,12 @@ class Words(Visitor[list[Item]]):
             return f"the card points of {args[0]}"
         if e.name == "points" and args:
             return f"the card points won by {args[0]}"
+        if e.name == "melds" and len(args) == 2:
+            return f"what the melds of the table **{e.args[1].value.name if isinstance(e.args[1].value, m.Name) else ''}**" \
+                   f" in {args[0]} are worth"
+        if e.name == "melded" and args:
+            table = f" with the table {args[1]}" if len(args) > 1 else ""
+            return f"what {args[0]} has melded this deal{table}"
         if e.name == "abs" and args:
             return f"the absolute value of {args[0]}"
         if e.name == "deal_score" and args:

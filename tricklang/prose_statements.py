@@ -213,6 +213,11 @@ class Prose(PlayWords):
         return self.say(st, f"{self.expr(st.player)} shows {self.count(st.count, 'show')}"
                             f"{self.only(st.matching, st.fallback)} to everybody; they stay in his hand")
 
+    def visit_Melds(self, st: m.Melds) -> list[Item]:  # noqa: N802 - visitor naming
+        where = self.zone(st.zone) if st.zone is not None else "his hand"
+        return self.say(st, f"{self.expr(st.player)} melds: the melds of the table **{st.table}** in {where} are "
+                            "counted for him and shown to everybody")
+
     def visit_EndPlay(self, st: m.EndPlay) -> list[Item]:  # noqa: N802 - visitor naming
         return self.say(st, "no more tricks are played this deal; the cards left stay in the hands")
 

@@ -117,6 +117,16 @@ WORDS: Final[dict[str, str]] = {
     "Declaration.before_nth_card": "the deadline 'before own card N'",
     "Declaration.at_own_turn": "the deadline 'at own turn'",
     "Declaration.no_holding": "a declaration without 'holding'",
+    # step 4: melds
+    "MeldTable": "a meld table ('melds NAME')",
+    "MeldClass": "a class of melds in a meld table",
+    "MeldLine.cards": "a meld of ranks of a suit ('A 10 K Q J of trump')",
+    "MeldLine.listed": "a meld of listed cards ('(Q of spades) (J of diamonds)')",
+    "MeldLine.suits": "a meld in any or every suit ('K Q in any suit')",
+    "MeldLine.run": "a meld in sequence ('sequence of 3 in ...')",
+    "Melds": "'P melds T'",
+    "Call.melds": "'melds(ZONE, TABLE)'",
+    "Call.melded": "'melded(X)'",
 }
 """What each construct of the language that the runtime cannot play yet is, in words, for the
 ``unsupported-construct`` message (a test keeps one for every such construct)."""

@@ -58,7 +58,7 @@ CARD = Kind.CARD
 
 BUILTIN_PLAYERS = ("dealer", "maker", "nobody")
 FUNCTIONS = {"count": (1, 1), "tricks": (1, 1), "points": (1, 2), "score": (1, 1), "bids": (1, 1),
-             "min": (1, 16), "max": (1, 16), "abs": (1, 1), "deal_score": (1, 1)}
+             "min": (1, 16), "max": (1, 16), "abs": (1, 1), "deal_score": (1, 1), "melds": (2, 2), "melded": (1, 2)}
 """The built-in functions with their least and most numbers of arguments."""
 OF_FORMS: dict[str, Type] = {"left": PLAYER, "right": PLAYER, "partner": PLAYER, "side": SIDE, "opponents": SIDE}
 """The built-in ``X of Y`` forms and the type they give."""
@@ -293,7 +293,12 @@ class Typer(Visitor[Type]):
             if call.name != "count":
                 self.error("bad-call", "only count() takes 'matching'", a.span)
             self.pattern(a.matching, scope)
-        if call.name == "count":
+        if call.name in ("melds", "melded") and a is not call.args[0]:
+            tables = {t.name for t in self.rules.melds}
+            if not (isinstance(a.value, m.Name) and a.value.name in tables):
+                self.error("undefined-name", f"the second argument of {call.name}() names a meld table", a.span,
+                           "tables: " + (", ".join(sorted(tables)) or "none (declare 'melds NAME')"))
+        elif call.name in ("count", "melds"):
             self.expect(a.value, ZONE, scope)
         elif call.name in ("min", "max", "abs"):
             self.expect(a.value, INT, scope)

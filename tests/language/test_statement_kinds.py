@@ -46,6 +46,8 @@ zone turnup: shared, public
 zone discards: per player, public
 zone won: per player, public
 counter bags: per player
+melds pinochle
+  "marriage" K Q in any suit = 20
 deal
   deal 3 to each
 {deal}
@@ -92,6 +94,7 @@ SNIPPETS: dict[str, str] = {
     "NameLed": "@after leading K:\n  player names the suit led except hearts",
     "Shows": "@after playing Q:\n  player shows 1 matching A, else any",
     "EndPlay": "@after each trick:\n  if last_trick:\n    end the play",
+    "Melds": "for each player:\n  player melds pinochle",
 }
 """A rule-file snippet for each kind of statement (a deal's lines; with '!' an
 irregularity's remedy, offered during play; with '@' a hook of trick play)."""

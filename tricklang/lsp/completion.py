@@ -17,7 +17,7 @@ from . import symbols
 from .analysis import Analysis
 
 SECTIONS = ("tricklang", "extends", "game", "source", "players", "role", "deck", "option", "zone", "counter",
-            "points", "table", "match", "deal", "irregularity")
+            "points", "table", "melds", "match", "deal", "irregularity")
 DECK_LINES = ("suits", "ranks", "trump ranks")
 MATCH_LINES = ("first dealer is random", "dealer passes left", "game to", "ties go to", "at most", "lowest score wins")
 STATEMENTS = ("deal", "turn up", "trump is", "if", "elif", "else", "repeat at most", "for each player",
@@ -25,7 +25,7 @@ STATEMENTS = ("deal", "turn up", "trump is", "if", "elif", "else", "repeat at mo
               "expose", "forbid", "cancel", "move", "add", "tricks", "end the play", "auction once around from",
               "auction until passes from", "replay the tricks")
 VERBS = ("chooses:", "names trump", "bids", "discards", "takes", "draws", "scores", "loses", "leads", "becomes dealer",
-         "names the suit led", "shows")
+         "names the suit led", "shows", "melds")
 OBLIGATIONS = ("must follow suit", "may trump instead of following", "must trump if void", "must beat if able",
                "must lead", "may not play", "may not lead", "the first card led sets trump", "declare",
                "must overtrump if able", "may not undertrump", "may play", "a trick is never won by",

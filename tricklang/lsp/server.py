@@ -39,6 +39,7 @@ SYMBOL_KINDS = {
     "role": t.SymbolKind.Variable,
     "irregularity": t.SymbolKind.Event,
     "table": t.SymbolKind.Array,
+    "melds": t.SymbolKind.Struct,
 }
 
 

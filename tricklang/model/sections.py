@@ -4,7 +4,7 @@ irregularities) and the whole :class:`RuleFile`."""
 from typing import Literal
 
 from .base import Citation, Node, Span
-from .expressions import Expr, Pattern
+from .expressions import Expr, Pattern, SuitRef
 from .statements import Statement, ZoneRef
 
 
@@ -83,6 +83,47 @@ class Table(Node):
     span: Span
 
 
+class MeldLine(Node):
+    """A line of a meld table: its label, its shape, its value (and the value of two at once).
+
+    Shapes (``kind``): ``cards`` (``ranks of suit``: one meld), ``listed`` (``(P) (Q)``: one card
+    each), ``suits`` (``ranks in any|every suit [except S]``), ``run`` (``sequence of N in RANKS``).
+    """
+
+    form = "kind"
+
+    label: str
+    kind: Literal["cards", "listed", "suits", "run"]
+    ranks: tuple[str, ...] = ()
+    rank_pattern: Pattern | None = None  # `(A or 10 or K or Q) in every suit`
+    suit: SuitRef | None = None
+    cards: tuple[Pattern, ...] = ()
+    scope: Literal["any", "every"] = "any"
+    exclude: SuitRef | None = None
+    length: int = 0
+    value: int
+    double: int | None = None
+    cite: Citation | None = None
+    span: Span
+
+
+class MeldClass(Node):
+    """A class of meld lines: a card serves in at most one meld of a class ('' for lines outside any)."""
+
+    name: str = ""
+    lines: tuple[MeldLine, ...]
+    span: Span
+
+
+class MeldTable(Node):
+    """`melds NAME`: classes of meld lines, counted in the order written."""
+
+    name: str
+    classes: tuple[MeldClass, ...]
+    cite: Citation | None = None
+    span: Span
+
+
 class PointCard(Node):
     table: str = ""
     label: str
@@ -150,6 +191,7 @@ class RuleFile(Node):
     irregularities: tuple[Irregularity, ...] = ()
     counters: tuple[Counter, ...] = ()
     tables: tuple[Table, ...] = ()
+    melds: tuple[MeldTable, ...] = ()
     extends: str | None = None
     extends_span: Span | None = None
     sections: tuple[tuple[str, Span], ...] = ()

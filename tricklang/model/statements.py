@@ -424,6 +424,14 @@ class Shows(Stmt, decision="show", moves_cards=False, scores=False, ends=None):
     fallback: Pattern | None = None
 
 
+class Melds(Stmt, decision="", moves_cards=False, scores=False, ends=None):
+    """`P melds T [from Z]`: the melds of table T in Z (his hand) are counted, recorded for P and shown."""
+
+    player: Expr
+    table: str
+    zone: ZoneRef | None = None
+
+
 class EndPlay(Stmt, decision="", moves_cards=False, scores=False, ends="play"):
     """`end the play` (in an `after each trick` hook): no more tricks this deal."""
 
@@ -443,7 +451,7 @@ Statement = (
     Bid | Add | Phase | DealCards | TurnUp | SetTrump | NameTrump | Score | Let | StopLoop | Pass | EndDeal
     | Discard | Take | Keep | Cut | Leads | ReplayTricks | BecomesDealer | Draw | Move | EndMatch | Redeal
     | Expose | Forbid | Cancel | If | Repeat | ForEach | Choose | Auction | Tricks | ForCard | NameLed | Shows
-    | EndPlay
+    | EndPlay | Melds
 )
 
 
