@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import model as m
+from .bids import expand
 from .deck import NO_TRUMP, CardModel
 from .melds import instances
 from .ruleset import Ruleset
@@ -142,6 +143,9 @@ class _Bounder:
             return None
         if isinstance(e, m.Neg):
             return self.abs_bound(e.operand)
+        if isinstance(e, m.Of) and e.name in ("level", "worth") and self.rules.bids:
+            found = expand(self.rules.bids[0], self.rules, self.options).bids
+            return max((abs(b.level if e.name == "level" else (b.worth or 0)) for b in found), default=0)
         if isinstance(e, m.BinOp) and e.op in ("+", "-", "*"):
             a, b = self.abs_bound(e.left), self.abs_bound(e.right)
             if a is None or b is None:
@@ -245,7 +249,7 @@ class _Bounder:
             return None if inner is None else 1 + inner
         if isinstance(st, m.Keep):
             return 2  # the cards taken, then those thrown
-        if isinstance(st, m.Auction):
+        if isinstance(st, (m.Auction, m.TableAuction)):
             return self._auction_calls(st)
         if isinstance(st, m.Tricks):
             v = self._plays(st) + len({d.name for d in st.declarations}) * self.n
@@ -257,13 +261,21 @@ class _Bounder:
                     return None
                 v += inner * self._times_in_play(st, part)
             return v
-        if isinstance(st, (m.Discard, m.Take, m.Shows, m.NameTrump, m.NameLed, m.Bid)):
+        if isinstance(st, (m.Discard, m.Take, m.Shows, m.NameTrump, m.NameLed, m.Bid, m.TableBid)):
             return 1  # one choice of cards, one suit, one bid
         if self._blocks(st) is not None:
             return self._fold(st, self.decisions)
         if not st.decides:
             return 0
         raise TypeError(f"the static bounds do not know how many decisions {type(st).__name__} asks for")
+
+    def _table_bids(self) -> int:
+        return len(expand(self.rules.bids[0], self.rules, self.options).bids) if self.rules.bids else 0
+
+    def _range_bids(self, st: m.Auction) -> int | None:
+        lo, hi = self.const(st.low), self.const(st.high)
+        step = self.const(st.step) if st.step is not None else 1
+        return None if lo is None or hi is None or not step else max(0, (hi - lo) // max(1, step) + 1)
 
     def _plays(self, st: m.Tricks) -> int:
         """The most cards played in a trick play."""
@@ -283,9 +295,14 @@ class _Bounder:
             return self.deck if count is None else max(0, count)
         return self._plays(st)
 
-    def _auction_calls(self, st: m.Auction) -> int | None:
+    def _auction_calls(self, st: m.Auction | m.TableAuction) -> int | None:
         if st.kind == "once_around":
             return self.n
+        if isinstance(st, m.TableAuction) or st.kind == "until_n_passes" or st.rules:
+            # every call: a pass or a bid above the last, each bid open to doubling, redoubling and holds
+            bids = self._table_bids() if isinstance(st, m.TableAuction) else self._range_bids(st)
+            holds = sum(1 for rule in st.rules if rule.kind == "hold")
+            return None if bids is None else (bids + 1) * (3 + holds) * self.n
         # every pass, and every bid above the last
         c_lo, c_hi = self.const(st.low), self.const(st.high)
         hi, lo = self.abs_bound(st.high), self.abs_bound(st.low)

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from . import model as m
+from .check_bids import BidChecks
 from .check_play import PlayChecks
 from .types import ANY, BOOL, CARD, INT, PLAYER, SIDE, SUIT, ZONE, Scope, Type, describe
 from .walk import Visitor, statements
@@ -100,16 +101,10 @@ class StatementChecker(Visitor[None]):
         if st.exclude is not None:
             self.c._expect(st.exclude, SUIT, scope)
 
-    def visit_Bid(self, st: m.Bid, scope: Scope) -> None:  # noqa: N802
-        self.c._seat(st.player, scope)
-        self.c._expect(st.low, INT, scope)
-        self.c._expect(st.high, INT, scope)
-        if isinstance(st.low, m.IntLit) and isinstance(st.high, m.IntLit) and not 0 <= st.low.value <= st.high.value <= 10_000:
-            self.c.error("bad-count", f"bids {st.low.value}..{st.high.value} are not a valid range", st.span,
-                         "write the lowest bid first: 'bids 1..5'")
-        if st.forbidden is not None:
-            self.c._expect(st.forbidden, INT, scope)
-        self._step(st.step, scope)
+    def visit_Bid(self, st: m.Bid | m.TableBid, scope: Scope) -> None:  # noqa: N802
+        BidChecks(self).bid(st, scope)
+
+    visit_TableBid = visit_Bid  # noqa: N815
 
     def _step(self, step: m.Expr | None, scope: Scope) -> None:
         """`bids LO..HI by STEP`: a number, 1 or more."""
@@ -301,17 +296,10 @@ class StatementChecker(Visitor[None]):
                 self.c._expect(opt.guard, BOOL, scope)
             self.block(opt.body, scope)
 
-    def visit_Auction(self, st: m.Auction, scope: Scope) -> None:  # noqa: N802
-        self.c._seat(st.start, scope)
-        self.c._expect(st.low, INT, scope)
-        self.c._expect(st.high, INT, scope)
-        if isinstance(st.low, m.IntLit) and isinstance(st.high, m.IntLit) and not 0 <= st.low.value <= st.high.value <= 10_000:
-            self.c.error("bad-count", f"bids {st.low.value}..{st.high.value} are not a valid range", st.span)
-        if st.all_pass_maker is not None:
-            self.c._seat(st.all_pass_maker, scope)
-        if st.all_pass_bid is not None:
-            self.c._expect(st.all_pass_bid, INT, scope)
-        self._step(st.step, scope)
+    def visit_Auction(self, st: m.Auction | m.TableAuction, scope: Scope) -> None:  # noqa: N802
+        BidChecks(self).auction(st, scope)
+
+    visit_TableAuction = visit_Auction  # noqa: N815
 
     def visit_Tricks(self, st: m.Tricks, scope: Scope) -> None:  # noqa: N802
         self.c._expect(st.count, INT, scope)
@@ -322,7 +310,8 @@ class StatementChecker(Visitor[None]):
 
     def visit_Let(self, st: m.Let, scope: Scope) -> None:  # noqa: N802
         if st.rebind and st.name in ASSIGNABLE_BUILTINS:
-            self.c._expect(st.value, ASSIGNABLE_BUILTINS[st.name], scope)
+            want = self.c.env["bid"] if st.name == "bid" else ASSIGNABLE_BUILTINS[st.name]
+            self.c._expect(st.value, want, scope)
             return
         if st.name not in self.c.variables:
             self.c.error("undefined-name", f"'set {st.name}' before any 'let {st.name} = ...'", st.span)

@@ -20,17 +20,20 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from . import model as m
+from .check_bids import check_tables
 from .check_cards import CardChecks
 from .check_statements import StatementChecker
 from .diagnostics import Diagnostic, origin
 from .support import RUNTIME, constructs, words
 from .types import (
     ANY,
+    BID,
     BOOL,
     BUILTIN_NAMES,
     CARD,
     INT,
     LOOP_NAMES,
+    NEW_NAMES,
     PLAYER,
     SIDE,
     SUIT,
@@ -40,6 +43,7 @@ from .types import (
     Symbols,
     Type,
     Typer,
+    bid_type,
     declared_names,
 )
 from .walk import fold_int, statements, statements_of
@@ -170,6 +174,7 @@ class Checker:
     def _check_deck(self) -> None:
         CardChecks(self).deck()
         CardChecks(self).melds()
+        self.bids = check_tables(self)
 
     def _check_options(self) -> None:
         seen: set[str] = set()
@@ -254,6 +259,14 @@ class Checker:
         for suit in self.suits:  # a suit as a value (`trump == spades`), unless the file names something so
             if suit not in seen and suit not in self.declared:
                 env.setdefault(suit, SUIT)
+        env["bid"] = bid_type(self.rules)  # a bid of the bid table, or a number
+        for name, t in NEW_NAMES.items():
+            if name not in self.declared:
+                env.setdefault(name, t)
+        for table in self.rules.bids[:1]:
+            for line in table.lines:
+                if isinstance(line, m.NamedBid) and line.name not in seen and line.name not in self.declared:
+                    env.setdefault(line.name, BID)  # a named bid, as a value
         return env
 
     def _check_global_clashes(self, builtins: set[str]) -> None:

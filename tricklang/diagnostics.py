@@ -59,6 +59,8 @@ CODES: dict[str, str] = {
     "bad-parameter": "an irregularity parameter with an empty or out-of-bounds count range, named twice, or a card used where it cannot be",
     "bad-call": "a function called with the wrong number or kind of arguments",
     "bad-seat": "'seat N' with no such seat",
+    "bad-bids": "a bid table with a code twice, a strain that is no suit nor order, a worth that is not constant, or a misplaced bid",
+    "bad-auction": "an auction rule that does not fit the game (doubling without partnerships...) or all-pass rules twice",
     "bad-meld": "a meld line naming a rank, suit or card the deck does not have, or a card more times than the pack has it",
     "meld-order": "(warning) a meld line all of whose cards a later line of its class holds: the later one never counts in full",
     "bad-index": "a lookup table read at a constant position it does not have",

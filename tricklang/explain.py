@@ -73,7 +73,8 @@ class _Explainer(Prose):
             "",
         ]
         out += self.players() + self.deck() + self.options_table() + self.zone_list() + self.points()
-        out += self.lookup_tables() + self.meld_tables() + self.match() + self.deal() + self.irregularities()
+        out += self.lookup_tables() + self.meld_tables() + self.bid_tables() + self.match() + self.deal()
+        out += self.irregularities()
         out += self.leftovers()
         return "\n".join(out).rstrip() + "\n"
 
@@ -172,6 +173,32 @@ class _Explainer(Prose):
         for t in self.rules.tables:
             out.append(f"- `{t.name}`: {', '.join(str(v) for v in t.values)}{self.cite(t.cite, lines=[t.span.line])}.")
         return out + [""]
+
+    def bid_tables(self) -> list[str]:
+        out: list[str] = []
+        for table in self.rules.bids:
+            out += [f"## Bids: {table.name}{self.cite(table.cite, lines=[table.span.line])}", "",
+                    "From low to high (bids of equal worth do not outbid each other):", ""]
+            for line in table.lines:
+                out.append(f"- {self.bid_line(line)}{self.cite(line.cite, lines=[line.span.line])}.")
+            out.append("")
+        return out
+
+    def bid_line(self, line: m.BidGrid | m.NamedBid | m.BidNumbers) -> str:
+        if isinstance(line, m.BidGrid):
+            strains = joined([s.name.replace("_", " ") + (f" ({s.code})" if s.code else "") for s in line.strains])
+            worth = f", each worth {self.expr(line.worth)}" if line.worth is not None else ""
+            return f"levels {line.low} to {line.high} in {strains}: a bid is a level and a strain{worth}"
+        if isinstance(line, m.NamedBid):
+            parts = [f"worth {self.expr(line.worth)}"] if line.worth is not None else []
+            if line.plays:
+                parts.append(f"played as {line.plays.replace('_', ' ')}")
+            if line.place is not None:
+                parts.append(f"just {line.place} {line.anchor}")
+            return f"**{line.name}**" + (f" ({', '.join(parts)})" if parts else "")
+        items = [str(lo) if lo == hi else f"{lo} to {hi}" + (f" by {step}" if step != 1 else "")
+                 for lo, hi, step in line.items]
+        return "the numbers " + joined(items)
 
     def meld_tables(self) -> list[str]:
         out: list[str] = []

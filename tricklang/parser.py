@@ -35,6 +35,7 @@ from lark.lexer import TerminalDef
 from . import model as m
 from .diagnostics import Diagnostic, RulesError
 from .stored_parser import PLUGINS
+from .transform_bids import BidRules
 from .transform_deal import DealRules
 from .transform_exprs import ExprRules
 from .transform_sections import SectionRules
@@ -361,7 +362,7 @@ def _bad_dedent_diagnostic(err: _BadDedentError, path: str) -> Diagnostic:
     )
 
 
-class _ToModel(SectionRules, DealRules, ExprRules):
+class _ToModel(SectionRules, DealRules, ExprRules, BidRules):
     """Lark's tree to the model; the rules are in the two mixins."""
 
     def __init__(self, path: str) -> None:

@@ -89,6 +89,8 @@ _TRICK_WORDS = {
     "highest_trump": "the highest trump of the trick", "trick": "the cards of the trick",
     "trick_number": "the number of the trick (1 for the first)", "last_trick": "this is the last trick",
     "no_suit": "no suit", "no_card": "no card", "card": "the card",
+    "no_bid": "no bid", "no_trump": "no trump", "doubling": "the doubling (0, 1 doubled, 2 redoubled)",
+    "caller": "the player to call", "high_bid": "the highest bid so far", "high_bidder": "the highest bidder",
 }
 """The built-in names of the trick in progress (and the no-value literals), in words."""
 _CARD_NAMES = frozenset({"led_card", "winning_card", "highest_trump", "no_card"})

@@ -8,12 +8,13 @@ from typing import Any
 
 from . import model as m
 from .prose import CITE_RE, Item, capitalised, joined
+from .prose_bids import BidWords
 from .prose_play import PlayWords
 
 __all__ = ["Prose"]
 
 
-class Prose(PlayWords):
+class Prose(PlayWords, BidWords):
     """Reads a ruleset's pieces as English; :class:`tricklang.explain` assembles a document."""
 
     # ------------------------------------------------------------ statements
@@ -184,12 +185,6 @@ class Prose(PlayWords):
     def visit_Phase(self, st: m.Phase) -> list[Item]:  # noqa: N802 - visitor naming
         return self.inline(f"Phase **{st.name}**", st.body, st.cite, lines=[st.span.line])
 
-    def visit_Bid(self, st: m.Bid) -> list[Item]:  # noqa: N802 - visitor naming
-        but = f", but not {self.expr(st.forbidden)}" if st.forbidden is not None else ""
-        step = f" in steps of {self.expr(st.step)}" if st.step is not None else ""
-        return self.say(st, f"{self.expr(st.player)} bids a number from {self.expr(st.low)} to {self.expr(st.high)}"
-                            f"{step}{but}")
-
     def visit_Add(self, st: m.Add) -> list[Item]:  # noqa: N802 - visitor naming
         return self.say(st, f"{self.expr(st.amount)} is added to the {st.counter} of {self.expr(st.owner)}")
 
@@ -233,8 +228,15 @@ class Prose(PlayWords):
             options.extend(self.inline(lead, opt.body, lines=[opt.span.line]))
         return [self.item(f"{capitalised(self.expr(st.player))} chooses one of", st.cite, lines=[st.span.line], subs=options)]
 
-    def visit_Auction(self, st: m.Auction) -> list[Item]:  # noqa: N802 - visitor naming
+    def visit_Auction(self, st: m.Auction | m.TableAuction) -> list[Item]:  # noqa: N802 - visitor naming
         return self.auction(st)
+
+    visit_TableAuction = visit_Auction  # noqa: N815
+
+    def visit_Bid(self, st: m.Bid | m.TableBid) -> list[Item]:  # noqa: N802 - visitor naming
+        return self.say(st, self.own_bid(st))
+
+    visit_TableBid = visit_Bid  # noqa: N815
 
     def visit_Tricks(self, st: m.Tricks) -> list[Item]:  # noqa: N802 - visitor naming
         return self.tricks(st)
@@ -256,22 +258,5 @@ class Prose(PlayWords):
             if re.match(r"\s*else\s*:", self.source_line(n)):
                 return [n]
         return []
-
-    def auction(self, st: m.Auction) -> list[Item]:
-        bids = f"bids run from {self.expr(st.low)} to {self.expr(st.high)}"
-        if st.step is not None:
-            bids += f" in steps of {self.expr(st.step)}"
-        if st.kind == "once_around":
-            text = (f"An auction, once around the table starting with {self.expr(st.start)}: each player passes "
-                    f"or bids more than the highest bid so far; {bids}; the highest bidder becomes the maker")
-        else:
-            text = (f"An auction starting with {self.expr(st.start)}, going round until all but one have passed: "
-                    f"{bids}; the highest bidder becomes the maker")
-        pass_line = [st.all_pass_cite.span.line] if st.all_pass_cite is not None else []
-        if st.all_pass == "maker" and st.all_pass_maker is not None and st.all_pass_bid is not None:
-            sub = (f"If all pass, {self.expr(st.all_pass_maker)} becomes the maker at {self.expr(st.all_pass_bid)}")
-        else:
-            sub = "If all pass, the cards are thrown in and dealt again"
-        return [self.item(text, st.cite, lines=[st.span.line], subs=[self.item(sub, st.all_pass_cite, lines=pass_line)])]
 
     # ------------------------------------------------------------ sections

@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from . import model as m
+from .kinds import AUCTION_NAMES, BID_FORMS, NEW_NAMES
 from .types import BUILTIN_NAMES, FUNCTIONS, LOOP_NAMES, OF_FORMS, TRICK_NAMES
 from .walk import nodes
 from .words import snake
@@ -127,13 +128,44 @@ WORDS: Final[dict[str, str]] = {
     "Melds": "'P melds T'",
     "Call.melds": "'melds(ZONE, TABLE)'",
     "Call.melded": "'melded(X)'",
+    # step 5: bids and auctions
+    "BidTable": "a bid table ('bids NAME')",
+    "BidGrid": "bids of levels and strains ('levels 1..7 in ...')",
+    "Strain": "a strain of a bid grid",
+    "NamedBid": "a bid by name",
+    "BidNumbers": "bids that are numbers ('numbers 18, 20, ...')",
+    "TableAuction.once_around": "an auction over the bid table",
+    "TableAuction.until_passes": "an auction over the bid table",
+    "TableAuction.until_n_passes": "an auction over the bid table, 'until N passes'",
+    "Auction.until_n_passes": "an auction 'until N passes'",
+    "TableBid": "a player's bid from the bid table",
+    "TableBid.above": "a bid 'above' another",
+    "TableBid.or_pass": "a bid ', or passes'",
+    "Bid.above": "a bid 'above' a number",
+    "Bid.or_pass": "a bid ', or passes'",
+    "AuctionRule.double": "'double and redouble'",
+    "AuctionRule.hold": "'P may hold'",
+    "AuctionRule.no_pass": "'may not pass' (a forced bid)",
+    "AuctionRule.no_bid": "'may not bid B'",
+    "AuctionRule.first_of_side": "'first of the side to bid the strain declares'",
+    "Auction.no_contract": "'if all pass: no contract'",
+    "Name.no_bid": "'no_bid'",
+    "Name.no_trump": "'no_trump'",
+    "Name.doubling": "'doubling'",
+    "Name.caller": "the auction's 'caller'",
+    "Name.high_bid": "the auction's 'high_bid'",
+    "Name.high_bidder": "the auction's 'high_bidder'",
+    "Name.bid_constant": "a named bid as a value",
+    "Of.level": "'level of' a bid",
+    "Of.strain": "'strain of' a bid",
+    "Of.worth": "'worth of' a bid",
 }
 """What each construct of the language that the runtime cannot play yet is, in words, for the
 ``unsupported-construct`` message (a test keeps one for every such construct)."""
 
 CHECKED: Final[frozenset[str]] = frozenset({
     "Call.points_of_cards", "PatWord.colour", "PatCard.colour", "PatWord.suit_variable", "PatCard.suit_variable",
-    "Name.suit", "Of.suit_of_card", "ChoiceOption.pass",
+    "Name.suit", "Of.suit_of_card", "ChoiceOption.pass", "Name.bid_constant", "Auction.no_contract",
 })
 """Constructs that only the checker can tell apart (by types, or the deck's words), besides the
 built-in names: it reports them as it meets them."""
@@ -180,7 +212,8 @@ def language_constructs() -> frozenset[str]:
             found.add(cls.__name__)
         else:  # a name's built-ins come below; every other form is a Literal
             found.update(f"{cls.__name__}.{v}" for v in typing.get_args(cls.model_fields[cls.form].annotation))
-    found.update(f"Name.{n}" for n in (*BUILTIN_NAMES, *LOOP_NAMES, *TRICK_NAMES))
+    found.update(f"Name.{n}" for n in (*BUILTIN_NAMES, *NEW_NAMES, *LOOP_NAMES, *TRICK_NAMES, *AUCTION_NAMES))
+    found.update(f"Of.{n}" for n in BID_FORMS)
     found.update(f"Of.{n}" for n in (*OF_FORMS, "suit"))
     found.update(f"Call.{n}" for n in (*FUNCTIONS, "table"))
     found.update(in_play_keys())

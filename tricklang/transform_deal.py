@@ -157,8 +157,6 @@ class DealRules(Transformer[Token, m.RuleFile]):
     def fallback(self, meta: Any, children: list[Any]) -> Fallback:
         return Fallback(children[0])
 
-    def step(self, meta: Any, children: list[Any]) -> Tagged:
-        return Tagged("step", children[0])
 
     def take(self, meta: Any, children: list[Any]) -> m.Take:
         verb = next((str(c) for c in children if isinstance(c, Token) and c.type == "NAME"), "take")
@@ -357,43 +355,6 @@ class DealRules(Transformer[Token, m.RuleFile]):
         return m.ChoiceOption.model_construct(name=str(children[0]), guard=guard.expr if guard else None,
                                               body=block.stmts, span=span_of(meta))
 
-    def auction_stmt(self, meta: Any, children: list[Any]) -> m.Auction:
-        kind: Tagged = children[0]
-        exprs = exprs_of(children[1:])
-        fields: dict[str, Any] = {}
-        allpass = next((c for c in children[1:] if isinstance(c, Tagged) and c.tag.startswith("all_pass")), None)
-        step = next((c.value for c in children if isinstance(c, Tagged) and c.tag == "step"), None)
-        if step is not None:
-            fields["step"] = step
-        if allpass is not None:
-            if allpass.tag == "all_pass_maker":
-                fields["all_pass"] = "maker"
-                fields["all_pass_maker"], fields["all_pass_bid"], fields["all_pass_cite"] = allpass.value
-            else:
-                fields["all_pass"] = "redeal"
-                fields["all_pass_cite"] = allpass.value
-        return m.Auction.model_construct(
-            kind=kind.tag,  # type: ignore[arg-type]
-            start=exprs[0],
-            low=exprs[1],
-            high=exprs[2],
-            cite=next((c for c in children if isinstance(c, m.Citation)), None),
-            span=span_of(meta),
-            **fields,
-        )
-
-    def once_around(self, meta: Any, children: list[Any]) -> Tagged:
-        return Tagged("once_around")
-
-    def until_passes(self, meta: Any, children: list[Any]) -> Tagged:
-        return Tagged("until_passes")
-
-    def all_pass_maker(self, meta: Any, children: list[Any]) -> Tagged:
-        return Tagged("all_pass_maker", (children[0], children[1], cite_of(children)))
-
-    def all_pass_redeal(self, meta: Any, children: list[Any]) -> Tagged:
-        return Tagged("all_pass_redeal", cite_of(children))
-
     def tricks_stmt(self, meta: Any, children: list[Any]) -> m.Tricks:
         exprs = exprs_of(children)
         return m.Tricks.model_construct(
@@ -423,12 +384,6 @@ class DealRules(Transformer[Token, m.RuleFile]):
         if cite is not None:
             body = tuple(s if s.cite is not None else s.model_copy(update={"cite": cite}) for s in body)
         return m.Phase.model_construct(name=str(children[0]), body=body, cite=cite, span=span_of(meta))
-
-    def bid_stmt(self, meta: Any, children: list[Any]) -> m.Bid:
-        exprs = exprs_of(children)
-        step = next((c.value for c in children if isinstance(c, Tagged) and c.tag == "step"), None)
-        return m.Bid.model_construct(player=exprs[0], low=exprs[1], high=exprs[2],
-                                     forbidden=exprs[3] if len(exprs) > 3 else None, step=step, span=span_of(meta))
 
     def add_stmt(self, meta: Any, children: list[Any]) -> m.Add:
         return m.Add.model_construct(amount=children[0], counter=str(children[1]), owner=children[2], span=span_of(meta))

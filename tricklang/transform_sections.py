@@ -53,6 +53,7 @@ class SectionRules(Transformer[Token, m.RuleFile]):
         counters: list[m.Counter] = []
         tables: list[m.Table] = []
         melds: list[m.MeldTable] = []
+        bids: list[m.BidTable] = []
         points: list[m.PointCard] = []
         sections: list[tuple[str, m.Span]] = []
         for child in children:
@@ -85,6 +86,8 @@ class SectionRules(Transformer[Token, m.RuleFile]):
                 tables.append(child)
             elif isinstance(child, m.MeldTable):
                 melds.append(child)
+            elif isinstance(child, m.BidTable):
+                bids.append(child)
         return m.RuleFile.model_construct(
             **fields,
             roles=tuple(roles),
@@ -95,6 +98,7 @@ class SectionRules(Transformer[Token, m.RuleFile]):
             counters=tuple(counters),
             tables=tuple(tables),
             melds=tuple(melds),
+            bids=tuple(bids),
             sections=tuple(sections),
         )
 

@@ -74,9 +74,10 @@ class Block:
 class Tagged:
     """A keyword alternative (e.g. ``at_once``) passed up the tree."""
 
-    def __init__(self, tag: str, value: Any = None) -> None:
+    def __init__(self, tag: str, value: Any = None, span: m.Span | None = None) -> None:
         self.tag = tag
         self.value = value
+        self.span = span
 
 
 class Matching:

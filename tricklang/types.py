@@ -19,97 +19,40 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
 from . import model as m
+from .kinds import (
+    ANY,
+    AUCTION_NAMES,
+    BID,
+    BID_FORMS,
+    BOOL,
+    BUILTIN_NAMES,
+    BUILTIN_PLAYERS,
+    CARD,
+    FUNCTIONS,
+    INT,
+    LOOP_NAMES,
+    NEW_NAMES,
+    OF_FORMS,
+    ORDER,
+    PLAYER,
+    SIDE,
+    SUIT,
+    TRICK_NAMES,
+    ZONE,
+    ChoiceOf,
+    Kind,
+    Scope,
+    Type,
+    describe,
+)
 from .walk import Visitor, statements_of
 
-__all__ = ["BUILTIN_NAMES", "BUILTIN_PLAYERS", "FUNCTIONS", "LOOP_NAMES", "TRICK_NAMES", "OF_FORMS", "ChoiceOf", "Kind", "Scope", "Symbols", "Type", "Typer", "describe"]
-
-
-class Kind(StrEnum):
-    """The kinds of value an expression may have (``ANY``: unknown, after an error)."""
-
-    INT = "int"
-    BOOL = "bool"
-    PLAYER = "player"
-    SIDE = "side"
-    ZONE = "zone"
-    SUIT = "suit"
-    CARD = "card"
-    ANY = "any"
-
-
-@dataclass(frozen=True)
-class ChoiceOf:
-    """The type of the values of a ``choice`` option (``choice:OPTION`` in messages)."""
-
-    option: str
-
-    def __str__(self) -> str:
-        return f"choice:{self.option}"
-
-
-Type = Kind | ChoiceOf
-
-INT, BOOL, PLAYER, SIDE, ZONE, SUIT, ANY = Kind.INT, Kind.BOOL, Kind.PLAYER, Kind.SIDE, Kind.ZONE, Kind.SUIT, Kind.ANY
-CARD = Kind.CARD
-
-BUILTIN_PLAYERS = ("dealer", "maker", "nobody")
-FUNCTIONS = {"count": (1, 1), "tricks": (1, 1), "points": (1, 2), "score": (1, 1), "bids": (1, 1),
-             "min": (1, 16), "max": (1, 16), "abs": (1, 1), "deal_score": (1, 1), "melds": (2, 2), "melded": (1, 2)}
-"""The built-in functions with their least and most numbers of arguments."""
-OF_FORMS: dict[str, Type] = {"left": PLAYER, "right": PLAYER, "partner": PLAYER, "side": SIDE, "opponents": SIDE}
-"""The built-in ``X of Y`` forms and the type they give."""
-LOOP_NAMES: dict[str, Type] = {"player": PLAYER, "side": SIDE, "offender": PLAYER, "declarer": PLAYER, "card": CARD}
-"""Names bound inside a loop, a declaration, a card rule or an irregularity."""
-TRICK_NAMES: dict[str, Type] = {
-    "to_play": PLAYER, "led_suit": SUIT, "led_card": CARD, "winner": PLAYER, "winning_card": CARD,
-    "highest_trump": CARD, "trick": ZONE, "trick_number": INT, "last_trick": BOOL,
-}
-"""The names of the trick in progress, defined only in trick play (elsewhere: ``not-in-trick``)."""
-BUILTIN_NAMES: dict[str, Type] = {
-    **{name: PLAYER for name in BUILTIN_PLAYERS},
-    "bid": INT, "true": BOOL, "false": BOOL, "deal_number": INT, "total_bids": INT, "trump": SUIT,
-    "leader": PLAYER, "played_to_trick": INT, "no_suit": SUIT, "no_card": CARD,
-}
-"""The built-in names of every rule file, with their types (besides :data:`LOOP_NAMES`)."""
-
-
-def describe(t: Type) -> str:
-    """A type in words, for messages: ``a number``, ``a choice of option 'moon'``."""
-    if isinstance(t, ChoiceOf):
-        return f"a choice of option '{t.option}'"
-    return {INT: "a number", BOOL: "a condition", PLAYER: "a player", SIDE: "a side", ZONE: "a zone",
-            SUIT: "a suit", CARD: "a card"}.get(t, str(t))
-
-
-@dataclass
-class Scope:
-    """The names visible at a point of a rule file, with their types."""
-
-    names: dict[str, Type] = field(default_factory=dict)
-    in_loop: bool = False
-    trick: bool = False
-    """Inside trick play (a tricks block, or a remedy offered during play): the trick's names are
-    defined (see :data:`TRICK_NAMES`)."""
-    hook: str = ""
-    """Inside a hook (its event: ``playing``, ``leading``, ``each_trick``) or a declaration's effect
-    (``declaration``)."""
-
-    def nested(self, *, in_loop: bool | None = None, hook: str | None = None) -> Scope:
-        """A copy of this scope for a block inside it (a loop's body, a hook's)."""
-        return Scope(dict(self.names), self.in_loop if in_loop is None else in_loop, self.trick,
-                     self.hook if hook is None else hook)
-
-    def in_trick(self, declared: frozenset[str] = frozenset()) -> Scope:
-        """This scope inside trick play: with the trick's names, except those the file declares."""
-        names = dict(self.names)
-        for name, t in TRICK_NAMES.items():
-            if name not in declared:
-                names.setdefault(name, t)
-        return Scope(names, self.in_loop, True, self.hook)
+__all__ = ["ANY", "BID", "BOOL", "BUILTIN_NAMES", "BUILTIN_PLAYERS", "CARD", "FUNCTIONS", "INT", "LOOP_NAMES", "NEW_NAMES", "OF_FORMS",
+           "ORDER", "PLAYER", "SIDE", "SUIT", "TRICK_NAMES", "ZONE", "ChoiceOf", "Kind", "Scope", "Symbols", "Type", "Typer",
+           "bid_type", "declared_names", "describe"]
 
 
 @dataclass(frozen=True)
@@ -141,6 +84,12 @@ class Symbols:
             expr, self.scope(context))
 
 
+def bid_type(rules: m.RuleFile) -> Type:
+    """The type of bids in a rule file: ``bid`` with a bid table of levels or named bids, else a number."""
+    typed = any(isinstance(line, (m.BidGrid, m.NamedBid)) for table in rules.bids for line in table.lines)
+    return BID if typed else INT
+
+
 def declared_names(rules: m.RuleFile) -> frozenset[str]:
     """The names a rule file declares (options, choice values, zones, roles, counters, variables):
     where one is also a built-in name, the file's wins."""
@@ -164,6 +113,7 @@ class Typer(Visitor[Type]):
         self.zones = {z.name: z for z in rules.zones}
         self.counters = {c.name for c in rules.counters}
         self.tables = {t.name: t for t in rules.tables}
+        self.bid_type = bid_type(rules)
         self.suits = {s.name for s in rules.deck.suits} if rules.deck is not None else set()
 
     # ------------------------------------------------------------ hooks
@@ -208,9 +158,11 @@ class Typer(Visitor[Type]):
                 self.error("ambiguous-name", f"'{e.name}' is both a variable of the deal and the trick's "
                            f"'{e.name}' ({describe(TRICK_NAMES[e.name])})", e.span,
                            "rename the variable: inside trick play the name could mean either")
-            if e.name not in self.declared and (e.name in BUILTIN_NAMES or e.name in LOOP_NAMES
-                                                or e.name in TRICK_NAMES):
+            if e.name not in self.declared and (e.name in BUILTIN_NAMES or e.name in LOOP_NAMES or e.name in NEW_NAMES
+                                                or e.name in TRICK_NAMES or e.name in AUCTION_NAMES):
                 self.construct(f"Name.{e.name}", e.span)
+            elif e.name not in self.declared and scope.names[e.name] == BID:
+                self.construct("Name.bid_constant", e.span)  # a named bid of the bid table
             elif e.name not in self.declared and e.name in self.suits and scope.names[e.name] == SUIT:
                 self.construct("Name.suit", e.span)  # `trump == spades`: a suit as a value
             self.use(e.name)
@@ -238,6 +190,10 @@ class Typer(Visitor[Type]):
     def visit_Of(self, e: m.Of, scope: Scope) -> Type:  # noqa: N802
         if e.name != "suit":
             self.not_nobody(e.arg, f"'{e.name} of'")
+        if e.name in BID_FORMS and e.name not in self.zones and e.name not in self.counters:
+            self.construct(f"Of.{e.name}", e.span)
+            self.expect(e.arg, BID, scope)
+            return BID_FORMS[e.name]
         if e.name in OF_FORMS or (e.name == "suit" and e.name not in self.zones):
             self.construct(f"Of.{e.name}", e.span)
         if e.name in OF_FORMS:
@@ -286,7 +242,7 @@ class Typer(Visitor[Type]):
                        e.span)
         for a in e.args:
             self._argument(e, a, scope)
-        return INT
+        return self.bid_type if e.name == "bids" else INT
 
     def _argument(self, call: m.Call, a: m.Arg, scope: Scope) -> None:
         if a.matching is not None:
@@ -377,10 +333,16 @@ class Typer(Visitor[Type]):
             return BOOL
         left = self.visit(e.left, scope)
         right = self.visit(e.right, scope)
+        if e.op in ("==", "!=", "<", "<=", ">", ">=") and {left, right} == {INT, BID}:
+            self.error("type-error", "cannot compare a bid with a number" if self.bid_type == BID
+                       else "bids are numbers here: compare with 0, not 'no_bid'", e.span)
+            return BOOL
         if e.op in ("==", "!="):
-            if ANY not in (left, right) and left != right:
+            if ANY not in (left, right) and left != right and {left, right} != {ORDER, SUIT}:
                 self.error("type-error", f"cannot compare {describe(left)} with {describe(right)}", e.span)
             return BOOL
+        if e.op in ("<", "<=", ">", ">=") and left == right == BID:
+            return BOOL  # bids are ranked
         for side, t in ((e.left, left), (e.right, right)):
             if t not in (INT, ANY):
                 self.error("type-error", f"'{e.op}' needs numbers, not {describe(t)}", side.span)

@@ -48,7 +48,7 @@ zone won: per player, public
 counter bags: per player
 melds pinochle
   "marriage" K Q in any suit = 20
-deal
+{top}deal
   deal 3 to each
 {deal}
   tricks 3, elder leads first
@@ -95,9 +95,13 @@ SNIPPETS: dict[str, str] = {
     "Shows": "@after playing Q:\n  player shows 1 matching A, else any",
     "EndPlay": "@after each trick:\n  if last_trick:\n    end the play",
     "Melds": "for each player:\n  player melds pinochle",
+    "TableAuction": "%bids contracts\n  levels 1..2 in spades, hearts\n  misere\n%%\n"
+                    "auction until 2 passes from elder, bids contracts\n  elder may hold\n  if all pass: no contract",
+    "TableBid": "%bids contracts\n  numbers 18, 20, 22\n%%\nelder bids contracts above 18, or passes",
 }
 """A rule-file snippet for each kind of statement (a deal's lines; with '!' an
-irregularity's remedy, offered during play; with '@' a hook of trick play)."""
+irregularity's remedy, offered during play; with '@' a hook of trick play; with '%' top-level
+sections, then '%%' and a deal's lines)."""
 
 
 def _kinds() -> list[type[m.Stmt]]:
@@ -117,10 +121,13 @@ def text_for(kind: str) -> str:
     snippet = SNIPPETS[kind]
     if snippet.startswith("!"):
         body = textwrap.indent(snippet[1:], "  ")
-        return TEMPLATE.format(deal="  pass", hook="", irregularity=f"irregularity slip during play:\n{body}\n")
+        return TEMPLATE.format(top="", deal="  pass", hook="", irregularity=f"irregularity slip during play:\n{body}\n")
     if snippet.startswith("@"):
-        return TEMPLATE.format(deal="  pass", hook=textwrap.indent(snippet[1:], "    ") + "\n", irregularity="")
-    return TEMPLATE.format(deal=textwrap.indent(snippet, "  "), hook="", irregularity="")
+        return TEMPLATE.format(top="", deal="  pass", hook=textwrap.indent(snippet[1:], "    ") + "\n", irregularity="")
+    if snippet.startswith("%"):
+        top, deal = snippet[1:].split("\n%%\n")
+        return TEMPLATE.format(top=top + "\n", deal=textwrap.indent(deal, "  "), hook="", irregularity="")
+    return TEMPLATE.format(top="", deal=textwrap.indent(snippet, "  "), hook="", irregularity="")
 
 
 def language_only(text: str) -> tuple[m.RuleFile, Ruleset, list[tricklang.Diagnostic]]:

@@ -17,7 +17,7 @@ from . import symbols
 from .analysis import Analysis
 
 SECTIONS = ("tricklang", "extends", "game", "source", "players", "role", "deck", "option", "zone", "counter",
-            "points", "table", "melds", "match", "deal", "irregularity")
+            "points", "table", "melds", "bids", "match", "deal", "irregularity")
 DECK_LINES = ("suits", "ranks", "trump ranks")
 MATCH_LINES = ("first dealer is random", "dealer passes left", "game to", "ties go to", "at most", "lowest score wins")
 STATEMENTS = ("deal", "turn up", "trump is", "if", "elif", "else", "repeat at most", "for each player",
@@ -32,7 +32,10 @@ OBLIGATIONS = ("must follow suit", "may trump instead of following", "must trump
                "the suit led is not set by", "of equal cards the", "after playing", "after leading",
                "after each trick:")
 VALUES = ("true", "false", "bid", "trump", "deal_number", "total_bids", "leader", "played_to_trick", "no_suit",
-          "no_card")
+          "no_card", "no_bid", "no_trump", "doubling", "caller", "high_bid", "high_bidder", "level of", "strain of",
+          "worth of")
+AUCTION_RULES = ("double and redouble", "may not pass", "may not bid", "first of the side to bid the strain declares",
+                 "if all pass: redeal", "if all pass: no contract")
 TRICK_VALUES = ("to_play", "led_suit", "led_card", "winner", "winning_card", "highest_trump", "trick", "trick_number",
                 "last_trick", "the card played by", "who played")
 """The names and forms of the trick in progress (in trick play only)."""
@@ -236,6 +239,8 @@ def _statements(prefix: str, section: str, block: str, names: _Names) -> list[It
     if section in ("deal", "irregularity") and not prefix.strip():
         if block == "tricks" or block in ("must", "may", "declare", "the"):
             return _keywords(OBLIGATIONS)
+        if block == "auction":
+            return _keywords(AUCTION_RULES) + names.players()
         return _keywords(STATEMENTS) + names.players()
     subject = re.fullmatch(r"\s*([\w']+)(\s+of\s+[\w']+)?\s+", prefix)
     if subject and section in ("deal", "irregularity") and (

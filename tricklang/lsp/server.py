@@ -40,6 +40,7 @@ SYMBOL_KINDS = {
     "irregularity": t.SymbolKind.Event,
     "table": t.SymbolKind.Array,
     "melds": t.SymbolKind.Struct,
+    "bids": t.SymbolKind.Enum,
 }
 
 

@@ -42,6 +42,9 @@ from .expressions import (
     WhoPlayed,
 )
 from .sections import (
+    BidGrid,
+    BidNumbers,
+    BidTable,
     Counter,
     Deck,
     Irregularity,
@@ -50,12 +53,14 @@ from .sections import (
     MeldClass,
     MeldLine,
     MeldTable,
+    NamedBid,
     Option,
     OptionType,
     Players,
     PointCard,
     Role,
     RuleFile,
+    Strain,
     SuitDecl,
     Table,
     Zone,
@@ -64,6 +69,7 @@ from .statements import (
     FACTS,
     Add,
     Auction,
+    AuctionRule,
     BecomesDealer,
     Bid,
     Cancel,
@@ -107,6 +113,8 @@ from .statements import (
     Statement,
     Stmt,
     StopLoop,
+    TableAuction,
+    TableBid,
     Take,
     TieRule,
     Tricks,
@@ -115,7 +123,7 @@ from .statements import (
 )
 
 __all__ = [
-    "FACTS", "NO_SPAN", "Add", "Arg", "Auction", "BecomesDealer", "BinOp", "BinaryOp", "Bid", "Call", "Cancel",
+    "FACTS", "NO_SPAN", "Add", "Arg", "Auction", "AuctionRule", "BidGrid", "BidNumbers", "BidTable", "NamedBid", "Strain", "TableAuction", "TableBid", "BecomesDealer", "BinOp", "BinaryOp", "Bid", "Call", "Cancel",
     "CardBeats", "CardChoice", "CardHolder", "CardIs", "CardPlayedBy", "CardRule", "ChoiceOption", "Choose", "Citation", "Count", "Counter", "Cut", "DealCards",
     "Declaration", "Deck", "Discard", "Draw", "EndDeal", "EndMatch", "EndPlay", "Ends", "Expose", "Expr", "ForCard", "ForEach", "Forbid",
     "Has", "Hook", "If", "IntLit", "Irregularity", "IrregularityParam", "Keep", "Leads", "Let", "Match", "MeldClass", "MeldLine", "MeldTable", "Melds", "Move", "Name",

@@ -124,6 +124,56 @@ class MeldTable(Node):
     span: Span
 
 
+class Strain(Node):
+    """A strain of a bid grid: a suit or an order, its code in bids (`NT`), its `base` for `worth`."""
+
+    name: str
+    code: str | None = None
+    base: int | None = None
+    span: Span
+
+
+class BidGrid(Node):
+    """`levels LO..HI in STRAIN, ... [worth EXPR]`: one bid per level and strain, level first."""
+
+    low: int
+    high: int
+    strains: tuple[Strain, ...]
+    worth: Expr | None = None
+    cite: Citation | None = None
+    span: Span
+
+
+class NamedBid(Node):
+    """`NAME ["CODE"] [worth EXPR][, plays ORDER][, above|below "CODE"]`: a bid by name."""
+
+    name: str
+    code: str | None = None
+    worth: Expr | None = None
+    plays: str | None = None
+    place: Literal["above", "below"] | None = None
+    anchor: str | None = None
+    cite: Citation | None = None
+    span: Span
+
+
+class BidNumbers(Node):
+    """`numbers 18, 20, 250..650 by 10`: bids that are numbers (low, high, step each)."""
+
+    items: tuple[tuple[int, int, int], ...]
+    cite: Citation | None = None
+    span: Span
+
+
+class BidTable(Node):
+    """`bids NAME`: the file's bids, read by auctions and players' bids."""
+
+    name: str
+    lines: tuple[BidGrid | NamedBid | BidNumbers, ...]
+    cite: Citation | None = None
+    span: Span
+
+
 class PointCard(Node):
     table: str = ""
     label: str
@@ -192,6 +242,7 @@ class RuleFile(Node):
     counters: tuple[Counter, ...] = ()
     tables: tuple[Table, ...] = ()
     melds: tuple[MeldTable, ...] = ()
+    bids: tuple[BidTable, ...] = ()
     extends: str | None = None
     extends_span: Span | None = None
     sections: tuple[tuple[str, Span], ...] = ()

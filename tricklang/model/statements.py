@@ -115,15 +115,29 @@ class NameTrump(Stmt, decision="naming", moves_cards=False, scores=False, ends=N
 
 
 class Bid(Stmt, decision="bidding", moves_cards=False, scores=False, ends=None):
-    """A player's own bid: `player bids 0..13 [by STEP] [but not EXPR]`."""
+    """A player's own bid: `player bids 0..13 [by STEP] [above X] [but not EXPR][, or passes]`."""
 
-    parts = ("step",)
+    parts = ("step", "above", "or_pass")
 
     player: Expr
     low: Expr
     high: Expr
     forbidden: Expr | None = None
     step: Expr | None = None
+    above: Expr | None = None
+    or_pass: bool = False
+
+
+class TableBid(Stmt, decision="bidding", moves_cards=False, scores=False, ends=None):
+    """A player's own bid from the file's bid table: `player bids T [above X] [but not Y][, or passes]`."""
+
+    parts = ("above", "or_pass")
+
+    player: Expr
+    table: str
+    above: Expr | None = None
+    forbidden: Expr | None = None
+    or_pass: bool = False
 
 
 class Add(Stmt, decision="", moves_cards=False, scores=False, ends=None):
@@ -321,19 +335,55 @@ class Choose(Stmt, decision="choice", moves_cards=False, scores=False, ends=None
     options: tuple[ChoiceOption, ...]
 
 
+class AuctionRule(Node):
+    """A rule of an auction: `double and redouble`, `P may hold`, `may not pass`, `may not bid B`,
+    `first of the side to bid the strain declares`."""
+
+    form = "kind"
+
+    kind: Literal["double", "hold", "no_pass", "no_bid", "first_of_side"]
+    who: Expr | None = None
+    bid: str | None = None
+    guard: Expr | None = None
+    cite: Citation | None = None
+    span: Span
+
+
 class Auction(Stmt, decision="auction", moves_cards=False, scores=False, ends=None, in_play=False):
     form = "kind"
     parts = ("step",)
 
-    kind: Literal["once_around", "until_passes"]
+    kind: Literal["once_around", "until_passes", "until_n_passes"]
     start: Expr
     low: Expr
     high: Expr
-    all_pass: Literal["maker", "redeal"] = "redeal"
+    all_pass: Literal["maker", "redeal", "none"] = "redeal"
     all_pass_maker: Expr | None = None
     all_pass_bid: Expr | None = None
     all_pass_cite: Citation | None = None
     step: Expr | None = None
+    passes: int | None = None  # `until N passes`
+    rules: tuple[AuctionRule, ...] = ()
+    extra_all_pass: tuple[Span, ...] = ()  # all-pass rules after the first (the checker refuses them)
+    all_pass_span: Span | None = None
+
+
+class TableAuction(Stmt, decision="auction", moves_cards=False, scores=False, ends=None, in_play=False):
+    """An auction over the file's bid table: `auction KIND from P, bids T` and its rules."""
+
+    form = "kind"
+
+    kind: Literal["once_around", "until_passes", "until_n_passes"]
+    start: Expr
+    table: str
+    passes: int | None = None
+    all_pass: Literal["maker", "redeal", "none"] = "redeal"
+    all_pass_maker: Expr | None = None
+    all_pass_bid: Expr | None = None
+    all_pass_cite: Citation | None = None
+    rules: tuple[AuctionRule, ...] = ()
+    extra_all_pass: tuple[Span, ...] = ()
+    all_pass_span: Span | None = None
 
 
 ObligationKind = Literal[
@@ -451,7 +501,7 @@ Statement = (
     Bid | Add | Phase | DealCards | TurnUp | SetTrump | NameTrump | Score | Let | StopLoop | Pass | EndDeal
     | Discard | Take | Keep | Cut | Leads | ReplayTricks | BecomesDealer | Draw | Move | EndMatch | Redeal
     | Expose | Forbid | Cancel | If | Repeat | ForEach | Choose | Auction | Tricks | ForCard | NameLed | Shows
-    | EndPlay | Melds
+    | EndPlay | Melds | TableAuction | TableBid
 )
 
 
