@@ -44,7 +44,7 @@ bench: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[bench]' || echo "open-spiel could not be installed: the table says so"
 	$(BIN)/python -m benchmarks.bench
 
-## fuzz: the grammar and state/record fuzzers, FUZZ_SECONDS each (default 60); findings in fuzz-findings/
+## fuzz: the grammar, state/record and language-server fuzzers, FUZZ_SECONDS each (default 60); findings in fuzz-findings/
 FUZZ_SECONDS ?= 60
 FUZZ_SEED ?= 1
 fuzz: $(VENV)/.installed

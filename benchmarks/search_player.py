@@ -17,8 +17,8 @@ import time
 
 import tricklang
 from interpreter import new_game
-from interpreter.agents import Agent, HeuristicAgent, play_match
-from interpreter.search import SearchAgent
+from interpreter.players import Agent, HeuristicAgent, play_match
+from interpreter.players.search import SearchAgent
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -66,14 +66,14 @@ def deep_size(obj: object, skip: tuple[type, ...]) -> int:
 
 def state_after_long_match() -> tuple[int, int, int]:
     """(bytes, deals, actions) of a Cinch State after 1000 deals of random play."""
-    from interpreter.program import Program
+    from interpreter.state.compiled import Compiled
 
     rules = tricklang.load(ROOT / "rules" / "cinch.trick", options={"target": 999})
     state = interpreter.new_game(rules, seed=1)
     rng = random.Random(1)
     while not state.is_terminal():
         state.apply(state.sample_action(rng))
-    size = deep_size(state, (Program, tricklang.Ruleset))
+    size = deep_size(state, (Compiled, tricklang.Ruleset))
     return size, state.deal_number, len(state.actions)
 
 

@@ -46,3 +46,9 @@ class ResampleError(ArgumentError):
     """Information-set sampling cannot be done with these arguments: a seat that does
     not exist, a state not in the default modes, or no deal consistent with the seat's
     observations found within the attempt bound (the state is unchanged)."""
+
+
+class NativeBuildError(GameError):
+    """A native build cannot be made or loaded: Cython, setuptools or the C compiler is
+    missing, the build failed, took too long or needed too much memory, the generated
+    source failed its check, or the extension cannot be loaded (:mod:`interpreter.native`)."""

@@ -1,11 +1,13 @@
-"""Fuzzers for untrusted input: rule text generated from the grammar, and mutated
-saved states and records. Every input must be answered with a documented error
+"""Fuzzers for untrusted input: rule text generated from the grammar, mutated saved
+states and records, and the language server driven with random documents and messages
+(:mod:`interpreter.fuzz_lsp`). Every input must be answered with a documented error
 (:class:`tricklang.RulesError`, :class:`tricklang.OptionError`, a
-:class:`interpreter.GameError`) or play normally; anything else is a finding.
+:class:`interpreter.GameError`) or play normally, and every request to the language
+server answered in time without an internal error; anything else is a finding.
 
 ``python -m interpreter.fuzz --seconds 60 --seed 1`` (``make fuzz``, ``FUZZ_SECONDS``)
-runs both for as long as asked and prints, per fuzzer, how many inputs ran and how
-many of them parsed, loaded and played; findings are written to ``--out``.
+runs each for as long as asked and prints, per fuzzer, how many inputs ran and how
+many of them parsed, loaded and played (or were answered); findings are written to ``--out``.
 
 The grammar fuzzer expands ``tricklang/grammar.lark``'s own rules (the statement
 rule) with names drawn from a small valid game, and appends the statements to that
@@ -33,7 +35,7 @@ from tricklang.catalog import find_bundled
 from tricklang.diagnostics import TrickLangError
 
 from .record import Record
-from .state import State, new_game
+from .state.state import State, new_game
 
 BASE = """tricklang 1
 game "Fuzz"
@@ -325,6 +327,36 @@ def fuzz_saves(seed: int, seconds: float, limit: int | None = None) -> Tally:
     return tally
 
 
+# ------------------------------------------------------------------ the language server
+
+
+def fuzz_language_server(seed: int, seconds: float, limit: int | None = None) -> Tally:
+    """The language server over stdio: random documents (generated rule files, shipped
+    ones mid-edit) and random messages (:mod:`interpreter.fuzz_lsp`); ``limit`` counts
+    messages. Without the ``lsp`` extra it runs nothing (its stages say why)."""
+    from . import fuzz_lsp
+
+    tally = Tally("language-server")
+    why = fuzz_lsp.available()
+    if why is not None:
+        tally.reached(f"skipped: {why}")
+        return tally
+    grammar = Grammar(random.Random(seed))
+
+    def documents(rng: random.Random) -> str:
+        grammar.rng = rng
+        return BASE + grammar.statements(rng.randint(1, 4), rng.randint(2, 7))
+
+    def record(kind: str, text: str) -> None:
+        tally.findings.append({"kind": kind, "input": text})
+
+    def count() -> None:
+        tally.inputs += 1
+
+    fuzz_lsp.run(seed, seconds, limit, documents, record, tally.reached, count, PER_INPUT_SECONDS)
+    return tally
+
+
 # ------------------------------------------------------------------ command line
 
 
@@ -336,7 +368,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
     found = 0
-    for fuzzer in (fuzz_grammar, fuzz_saves):
+    for fuzzer in (fuzz_grammar, fuzz_saves, fuzz_language_server):
         tally = fuzzer(args.seed, args.seconds)
         print(json.dumps(tally.summary()))
         if tally.findings:

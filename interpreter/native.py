@@ -7,40 +7,39 @@ For example (a build is tested in ``tests/integrations/test_native.py``, not her
     build.cached, build.path.name                   # (False, 'tricklang_native_<digest>.cpython-311-...so')
 
 From then on every new game of that ruleset and its options in this process (and every
-state rebuilt from a record of it) runs the compiled module: the same functions, the
-same draws and the same results as the Python module, about 1.4 times as fast by
-:meth:`~interpreter.State.playout`. Only the generated module is compiled, and the
-packs' order (``native_pack.pyx``: the same lists as :func:`interpreter.seeding.deal_order`,
-sorted in C; built once and cached like the modules); the State, the program's generic
-instructions and the closure compiler stay Python.
+state rebuilt from a record of it) runs the compiled module: the same source as the
+Python module (:mod:`interpreter.codegen` writes it typed for Cython's pure-Python mode,
+with a ``.pxd`` that types the core), the same draws and the same results. The state
+(:mod:`interpreter.state`) stays Python and calls the module's functions.
 
 What it needs: Cython and setuptools (``pip install 'tricklang[native]'``) and the C
-compiler Python was built with. A build takes about half a minute for Écarté (gcc
-``-O1``); it runs in a child process, with a time limit. Extensions are kept in the
-check cache's folder (:func:`tricklang.checkcache.cache_dir`, under ``native/``), keyed
-by the SHA-256 of the rules and options, the generated source, tricklang's and Python's
-versions and the build settings; with the cache off, each process builds its own in a temporary folder.
+compiler Python was built with. A build takes 10 to 20 s of CPU (gcc ``-O1``); it runs
+in a child process, with a time limit (:data:`TIMEOUT`) and a memory limit
+(:data:`MEMORY_LIMIT`). Extensions are kept in the check cache's folder
+(:func:`tricklang.checkcache.cache_dir`, under ``native/``), keyed by the SHA-256 of the
+generated source and its declarations, tricklang's and Python's versions and the build
+settings; with the cache off (or not private), each process builds its own in a
+temporary folder.
 
-Rule files are untrusted; the generated source is made as for the Python module (no text
-of the rule file in it but ``repr`` of ints), and before it is compiled every global
-name it reads is checked to be one it defines, one handed to it, or one of the builtins
-the Python module is given (:data:`interpreter.codegen.BUILTINS`), and no attribute it
-reads is a dunder. A cached extension is loaded only from a folder and a file that
-belong to this user and that no one else may write; any other is built again.
+Rule files are untrusted; the generated source holds no text of the rule file (only our
+identifiers and ints), and before it is compiled every global name it reads is checked
+to be one it defines or imports, one of the C helpers its declarations give it, or one
+of the builtins it may read (:data:`interpreter.codegen.module.GENERATED_BUILTINS`), and
+no attribute it reads is a dunder (but ``Core.__new__``). What the cache trusts, and how
+only verified bytes are loaded, is :mod:`interpreter.native_cache`: an extension this
+tool did not store there, in a folder only this user can change, is never loaded (it is
+built again in its place).
 """
 
 from __future__ import annotations
 
 import ast
-import contextlib
 import hashlib
-import importlib.machinery
 import importlib.metadata
 import importlib.util
 import json
-import os
+import re
 import shutil
-import stat
 import subprocess
 import symtable
 import sys
@@ -54,23 +53,34 @@ from typing import Any
 import tricklang
 from tricklang import Ruleset
 from tricklang.checkcache import cache_dir
+from tricklang.private import NotPrivateError
 
-from . import codegen, compiler, seeding
-from .errors import ArgumentError, GameError
-from .program import Program
+from . import native_cache
+from .codegen import generate
+from .codegen.module import GENERATED_BUILTINS
+from .codegen.native_c import C_NAMES
+from .errors import ArgumentError, NativeBuildError
+from .state.compiled import use_module
 
-FORMAT = 1
+FORMAT = 3
 """Bumped whenever how a module is built or loaded changes (it is part of the key)."""
 
 CFLAGS = ("-O1", "-g0")
 """The C compiler's flags (after Python's own: the last ``-O`` counts). ``-O1`` builds in
 about half the time of ``-O2`` and runs as fast; ``-O0`` runs slower than Python."""
 
-DIRECTIVES = {"language_level": 3, "binding": False}
-"""Cython's directives (bounds and wrap-around checks stay on)."""
+DIRECTIVES = {"language_level": 3, "binding": False, "infer_types": True}
+"""Cython's directives: locals typed from what they are given (the generated source keeps
+its integers within 64 bits: checked arithmetic, Python ints where a value may be wider);
+bounds and wrap-around checks stay on."""
 
 TIMEOUT = 900.0
 """Seconds a build may take, by default."""
+
+MEMORY_LIMIT = 4_000_000_000
+"""Bytes of address space the build's child process, and each compiler process it starts,
+may use (``RLIMIT_AS``, where the system has it); a build that needs more fails with
+:class:`NativeBuildError`. Écarté's build needs about 0.5 GB."""
 
 MAX_CACHED = 64
 """Extensions kept in the cache's folder; storing one more removes the oldest (by the
@@ -82,14 +92,18 @@ let go (an extension module cannot be loaded twice)."""
 
 _BUILD_SCRIPT = """
 import json, sys
+try:
+    import resource
+    limit = int(sys.argv[5])
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))  # (the compiler's processes inherit it)
+except (ImportError, ValueError, OSError):
+    pass
 from Cython.Build import cythonize
-from Cython.Compiler import Options
 from setuptools import Extension
 from setuptools.dist import Distribution
-Options.error_on_unknown_names = False  # the names handed to the module at load time
 source, folder, name, directives = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
 try:
-    ext = Extension(name, [source], extra_compile_args=sys.argv[5:])
+    ext = Extension(name, [source], extra_compile_args=sys.argv[6:])
     exts = cythonize([ext], quiet=True, compiler_directives=directives, build_dir=folder)
     dist = Distribution({"ext_modules": exts, "script_args": ["--quiet"]})
     cmd = dist.get_command_obj("build_ext")
@@ -97,6 +111,9 @@ try:
     cmd.build_temp = folder + "/tmp"
     cmd.ensure_finalized()
     cmd.run()
+except MemoryError:
+    print("error: out of memory", file=sys.stderr)
+    sys.exit(1)
 except Exception as err:  # the compiler's own messages are above; the command line is not needed
     print(f"{type(err).__name__}: " + ("the command failed" if str(err).startswith("Command") else str(err)),
           file=sys.stderr)
@@ -104,34 +121,24 @@ except Exception as err:  # the compiler's own messages are above; the command l
 """
 
 
-class NativeBuildError(GameError):
-    """A native build cannot be made or loaded: Cython, setuptools or the C compiler is
-    missing, the build failed or took too long, or the generated source failed its check."""
-
-
 @dataclass(frozen=True)
 class NativeBuild:
-    """A native build in use: the extension's file (removed once loaded when the cache is
-    off), its module name, whether it came from the cache, and the seconds the build took
-    (0 when cached)."""
+    """A native build in use: the extension's file (removed once loaded when it is not
+    kept in the cache), its module name, whether it came from the cache, the seconds the
+    build took (0 when cached), and why it is not kept in the cache (None when it is)."""
 
     path: Path
     name: str
     cached: bool
     seconds: float
+    not_kept: str | None = None
 
 
-_BUILDS: dict[int, NativeBuild] = {}
-"""The build of each pinned program (by ``id``: pinned programs live as long as the process)."""
+_BUILDS: dict[tuple[str, str], NativeBuild] = {}
+"""The build in use for each ruleset (its digest and options)."""
 
-_PACK: list[Any] = []
-"""The packs' order in C, once loaded (:func:`_pack_order`)."""
-
-_NAMES: set[str] = set()
-"""The extensions loaded in this process (one load each: :func:`_load`)."""
-
-_LOADED: dict[str, Program] = {}
-"""The program each loaded extension serves (an extension is loaded once a process)."""
+_LOADED: dict[str, tuple[dict[str, Any], NativeBuild]] = {}
+"""Each loaded extension's namespace (an extension is loaded once a process) and its build."""
 
 
 def unavailable() -> str | None:
@@ -161,37 +168,24 @@ def accelerate(ruleset: Ruleset, *, timeout: float = TIMEOUT) -> NativeBuild:
         raise TypeError(f"accelerate() takes a Ruleset (from tricklang.load), not {type(ruleset).__name__}")
     if type(timeout) not in (int, float) or not 0 < timeout < float("inf"):
         raise ArgumentError(f"timeout must be a positive number of seconds, not {timeout!r}")
-    if not codegen.ENABLED:
-        raise NativeBuildError("generated code is switched off (interpreter.codegen.ENABLED)")
-    prog = compiler.pinned(ruleset)
-    if prog is not None:
-        return _BUILDS[id(prog)]
+    key = (ruleset.digest, repr(sorted(ruleset.options.items())))
+    if key in _BUILDS:
+        return _BUILDS[key]
     why = unavailable()
     if why is not None:
         raise NativeBuildError(f"native builds need Cython, setuptools and a C compiler: {why}")
-    if compiler.pinned_count() >= MAX_NATIVE:
+    if len(_BUILDS) >= MAX_NATIVE:
         raise NativeBuildError(f"at most {MAX_NATIVE} rulesets (with their options) can be native in one process")
-    prog = compiler.compile_bare(ruleset)
-    gen = codegen.generate(prog)
-    check_source(gen.source, set(gen.namespace))
-    # The rules and options are part of the name: rule files that differ only where the
-    # module is handed objects (labels, laws, expressions left to the closure compiler)
-    # give the same source, and each needs its own module and program.
-    rules = f"{ruleset.digest} {sorted(ruleset.options.items())!r}\n"
-    name = module_name(rules + gen.source)
-    same = _LOADED.get(name)
-    if same is not None:  # the same rules and options under another path
-        compiler.pin(ruleset, same)
-        return _BUILDS[id(same)]
-    namespace = dict(gen.namespace)
-    if namespace.get("z_deal_order") is seeding.deal_order:  # the packs, in C too
-        namespace["z_deal_order"] = _pack_order(timeout)
-    build, ns = _built(gen.source, name, ".py", namespace, timeout)
-    codegen.bind(prog, gen, ns)
-    compiler.pin(ruleset, prog)
-    _LOADED[name] = prog
-    _BUILDS[id(prog)] = build
-    return build
+    gen = generate(ruleset)
+    check_source(gen.source)
+    name = module_name(gen.source + "\0" + gen.pxd)
+    found = _LOADED.get(name)
+    if found is None:
+        build, namespace = _built(gen.source, gen.pxd, name, timeout)
+        _LOADED[name] = found = (namespace, build)
+    use_module(ruleset, found[0])
+    _BUILDS[key] = found[1]
+    return found[1]
 
 
 def module_name(source: str, prefix: str = "tricklang_native_") -> str:
@@ -202,10 +196,9 @@ def module_name(source: str, prefix: str = "tricklang_native_") -> str:
     return prefix + hashlib.sha256(head.encode() + b"\0" + source.encode()).hexdigest()[:32]
 
 
-def check_source(source: str, given: set[str]) -> None:
+def check_source(source: str) -> None:
     """Check generated source before it is compiled: every global name it reads is
-    defined by it, in ``given`` (the names handed to it) or one of
-    :data:`interpreter.codegen.BUILTINS`, and no attribute it reads is a dunder.
+    defined or imported by it, or a builtin, and no attribute it reads is a dunder.
 
     Raises:
         NativeBuildError: a name or attribute that may not be there (a bug of the generator).
@@ -216,17 +209,22 @@ def check_source(source: str, given: set[str]) -> None:
     tables = [top]
     while tables:
         table = tables.pop()
-        for s in table.get_symbols():
-            if s.is_global() or (table is top and s.is_referenced()):
-                read.add(s.get_name())
+        for sym in table.get_symbols():
+            if sym.is_global() or (table is top and sym.is_referenced()):
+                read.add(sym.get_name())
         tables.extend(table.get_children())
-    allowed = defined | given | set(codegen.BUILTINS)
+    allowed = defined | GENERATED_BUILTINS | C_NAMES
     stray = sorted(n for n in read if n not in allowed or n.startswith("__"))
     if stray:
         raise NativeBuildError(f"the generated source reads names it may not: {', '.join(stray[:5])}")
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Attribute) and node.attr.startswith("__"):
+        if isinstance(node, ast.Attribute) and node.attr.startswith("__") and not _core_new(node):
             raise NativeBuildError(f"the generated source reads a dunder attribute: {node.attr}")
+
+
+def _core_new(node: ast.Attribute) -> bool:
+    """``Core.__new__``: the one dunder the generated source reads (copying a core)."""
+    return node.attr == "__new__" and isinstance(node.value, ast.Name) and node.value.id == "Core"
 
 
 def _cython_version() -> str:
@@ -236,112 +234,79 @@ def _cython_version() -> str:
         return "none"
 
 
-def _built(source: str, name: str, kind: str, namespace: dict[str, Any],
-           timeout: float) -> tuple[NativeBuild, dict[str, Any]]:
-    """The extension ``name`` of ``source`` (a ``kind`` file: ``.py``, ``.pyx``), from the
-    cache or built; and its namespace, loaded with ``namespace``'s objects handed to it.
+def _built(source: str, pxd: str, name: str, timeout: float) -> tuple[NativeBuild, dict[str, Any]]:
+    """The extension ``name`` of ``source`` (typed by ``pxd``), from the cache
+    (:mod:`interpreter.native_cache`: only what it verifies) or built; and its namespace.
 
     Raises:
         NativeBuildError: as :func:`accelerate`.
     """
-    folder = _folder()
-    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    if folder is not None:
-        path = folder / (name + suffix)
-        if _trusted(path):
-            try:
-                loaded = _load(path, name, namespace)
-                with contextlib.suppress(OSError):
-                    os.utime(path)  # (recently used: kept longest)
-                return NativeBuild(path, name, True, 0.0), loaded
-            except NativeBuildError:  # (a damaged file: built again below, in its place)
-                pass
-    start = time.monotonic()
-    work = Path(tempfile.mkdtemp(prefix="build-", dir=folder))
+    file = name + native_cache.SUFFIX
+    cache, why = _cache()
     try:
-        built = _compile(source, work, name + kind, timeout)
-        if folder is None:  # no cache: the build's folder goes once the extension is loaded
-            loaded = _load(built, name, namespace)
-            return NativeBuild(built, name, False, time.monotonic() - start), loaded
-        path = folder / (name + suffix)
-        os.replace(built, path)  # (atomic: a concurrent build of the same module writes the same file)
-    finally:  # (a loaded extension's file may go: the process keeps it mapped)
-        shutil.rmtree(work, ignore_errors=True)
-    _prune(folder, keep=path)
-    return NativeBuild(path, name, False, time.monotonic() - start), _load(path, name, namespace)
-
-
-def _prune(folder: Path, keep: Path) -> None:
-    """Remove the oldest extensions beyond :data:`MAX_CACHED` (never ``keep``); a file
-    removed while another process runs it stays mapped there."""
-    try:
-        found = [(p.stat().st_mtime, p) for p in folder.glob("tricklang_native_*") if p != keep]
-    except OSError:
-        return
-    found.sort()
-    for _, old in found[:max(0, len(found) + 1 - MAX_CACHED)]:
+        if cache is not None:
+            data = cache.read(file)
+            if data is not None:
+                try:
+                    loaded = native_cache.load_extension(data, name, {}, cache.path)
+                    return NativeBuild(cache.path / file, name, True, 0.0), loaded
+                except NativeBuildError:
+                    if native_cache.is_loaded(name):
+                        raise
+                    # (this tool's own file that does not load here: built again below, in its place)
+        start = time.monotonic()
         try:
-            old.unlink()
-        except OSError:
-            pass
+            work = cache.workspace("build-") if cache is not None else Path(tempfile.mkdtemp(prefix="tricklang-build-"))
+        except OSError as err:
+            raise NativeBuildError(f"no folder to build in: {err.strerror or err}") from None
+        try:
+            data = native_cache.built_bytes(_compile(source, pxd, work, name, timeout))
+            path = work / file
+            if cache is not None:
+                try:
+                    path = cache.store(file, data)
+                    cache.prune(keep=file, most=MAX_CACHED)
+                except OSError as err:
+                    why = f"it cannot be stored in the cache: {err.strerror or err}"
+            loaded = native_cache.load_extension(data, name, {}, cache.path if cache is not None else None)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        return NativeBuild(path, name, False, time.monotonic() - start, why), loaded
+    finally:
+        if cache is not None:
+            cache.close()
 
 
-def _pack_order(timeout: float) -> Any:
-    """The packs' order in C (``native_pack.pyx``, built once and cached like the rules'
-    modules): a function that gives exactly :func:`interpreter.seeding.deal_order`'s lists.
-
-    Raises:
-        NativeBuildError: as :func:`accelerate`.
-    """
-    if not _PACK:
-        source = (Path(__file__).parent / "native_pack.pyx").read_text(encoding="utf-8")
-        _, ns = _built(source, module_name(source, "tricklang_native_pack_"), ".pyx", {}, timeout)
-        ns["FALLBACK"] = seeding.deal_order
-        _PACK.append(ns["deal_order"])
-    return _PACK[0]
-
-
-def _folder() -> Path | None:
-    """The cache's ``native`` folder (made, this user's only), or None when the cache is off
-    or the folder cannot be made or trusted."""
+def _cache() -> tuple[native_cache.NativeCache | None, str | None]:
+    """The cache's ``native`` folder, open; or None and why the cache is not used (off,
+    or a folder on its path others could change)."""
     base = cache_dir()
     if base is None:
-        return None
-    folder = base / "native"
+        return None, "the cache is off (TRICKLANG_CACHE_DIR)"
     try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    except OSError:
-        return None
-    return folder if _owned(folder, stat.S_ISDIR) else None
+        return native_cache.NativeCache.open(base), None
+    except NotPrivateError as err:
+        return None, f"the cache is not used: {err}"
 
 
-def _owned(path: Path, kind: Any) -> bool:
-    """Whether ``path`` is of this ``kind`` (``stat.S_ISDIR``...), belongs to this user and
-    may be written by no one else."""
-    try:
-        info = os.lstat(path)
-    except OSError:
-        return False
-    mine = not hasattr(os, "getuid") or info.st_uid == os.getuid()
-    return bool(kind(info.st_mode)) and mine and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+_OUT_OF_MEMORY = re.compile(r"out of memory|memory exhausted|MemoryError|cannot allocate memory|std::bad_alloc",
+                            re.IGNORECASE)
+_COMPILE_ERROR = re.compile(r"Error compiling Cython file|(^|[\s:])(fatal )?error:")
 
 
-def _trusted(path: Path) -> bool:
-    """Whether a cached extension may be loaded: a regular file, as :func:`_owned`."""
-    return _owned(path, stat.S_ISREG)
-
-
-def _compile(source: str, work: Path, file: str, timeout: float) -> Path:
-    """Cython and the C compiler, in a child process, on ``source`` written to ``work`` as
-    ``file``; returns the extension built in ``work``.
+def _compile(source: str, pxd: str, work: Path, name: str, timeout: float) -> Path:
+    """Cython and the C compiler, in a child process, on ``source`` and its ``pxd`` written
+    to ``work`` as module ``name``; returns the extension built in ``work``.
 
     Raises:
-        NativeBuildError: the build failed or took more than ``timeout`` seconds.
+        NativeBuildError: the build failed, took more than ``timeout`` seconds or needed
+            more than :data:`MEMORY_LIMIT` bytes.
     """
-    module = work / file
+    module = work / (name + ".py")
     module.write_text(source, encoding="utf-8")
-    name = module.stem
-    command = [sys.executable, "-c", _BUILD_SCRIPT, str(module), str(work), name, json.dumps(DIRECTIVES), *CFLAGS]
+    (work / (name + ".pxd")).write_text(pxd, encoding="utf-8")
+    command = [sys.executable, "-c", _BUILD_SCRIPT, str(module), str(work), name, json.dumps(DIRECTIVES),
+               str(int(MEMORY_LIMIT)), *CFLAGS]
     try:
         done = subprocess.run(command, cwd=work, capture_output=True, text=True, timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
@@ -351,28 +316,19 @@ def _compile(source: str, work: Path, file: str, timeout: float) -> Path:
     built = [p for p in work.iterdir() if p.name.startswith(name) and p.suffix in (".so", ".pyd")]
     if done.returncode != 0 or not built:
         lines = [line for line in (done.stderr or "").splitlines() if line.strip() and "warning:" not in line]
+        limit = f"{MEMORY_LIMIT / 1e6:,.0f} MB of memory (interpreter.native.MEMORY_LIMIT)"
+        if any(_OUT_OF_MEMORY.search(line) for line in lines):
+            raise NativeBuildError(f"the native build needed more than {limit}")
+        if not any(_COMPILE_ERROR.search(line) for line in lines):
+            # Under an address-space limit, an allocation failing deep in the compiler or in
+            # CPython often surfaces as anything but a memory error (a SystemError, a signal,
+            # nothing at all); a build that stops without a compiler's error is reported so.
+            said = (lines[-1:] or [f"exit status {done.returncode}"])[0]
+            raise NativeBuildError(f"the native build stopped without a compiler error ({said}); "
+                                   f"most likely it needed more than {limit}")
         errors = [line for line in lines if "error" in line.lower()]
         raise NativeBuildError("the native build failed:\n  " + "\n  ".join((errors or lines)[-8:] or ["(no message)"]))
     return built[0]
 
 
-def _load(path: Path, name: str, namespace: dict[str, Any]) -> dict[str, Any]:
-    """Load the extension (not into ``sys.modules``), with ``namespace``'s objects handed
-    to it first; returns its namespace.
-
-    Raises:
-        NativeBuildError: it cannot be loaded.
-    """
-    if name in _NAMES:  # (a second load would give the first module, its objects replaced)
-        raise NativeBuildError(f"the native module {name} is loaded already in this process")
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise NativeBuildError(f"cannot load the native module {path}")
-    try:
-        module = importlib.util.module_from_spec(spec)
-        module.__dict__.update(namespace)
-        spec.loader.exec_module(module)
-    except (ImportError, OSError) as err:
-        raise NativeBuildError(f"cannot load the native module {path}: {err}") from None
-    _NAMES.add(name)
-    return module.__dict__
+__all__ = ["NativeBuild", "NativeBuildError", "accelerate", "check_source", "module_name", "unavailable"]

@@ -25,7 +25,15 @@ changed, and re-checks every action::
     }
 
 A relative rule path is resolved against the record's directory first, then the
-current directory. ``result`` is informational: replay checks that it ends the
+current directory. A game bundled with tricklang (``tricklang list``) is named by its name
+instead of a path, so that the record replays on any machine and from any folder (version 2)::
+
+      "rules": {"bundled": "ecarte", "sha256": "…", "language": 1},
+
+Replay then loads that bundled game and checks its SHA-256; ``replay(rules_file=...)``
+(``tricklang replay --rules FILE``) replays against another copy of the rule file, when its
+SHA-256 is the record's. A version 1 record whose rule path is not found replays against
+the bundled game of the same file name when its SHA-256 is the record's. ``result`` is informational: replay checks that it ends the
 same way. A game that prearranged later deals (``new_game(decks=...)``,
 :meth:`State.prearrange`) or gave them seeds of their own (``reseeds``,
 :meth:`State.reseed`) is recorded with ``"decks"`` (deal number to the deck in dealing
@@ -33,7 +41,7 @@ order) and ``"reseeds"`` (deal number to seed), written only when used; a record
 without them (every one written before they were kept) replays as before.
 
 >>> import tricklang, interpreter
->>> from interpreter.agents import RandomAgent
+>>> from interpreter.players import RandomAgent
 >>> state = interpreter.new_game(tricklang.load("rules/ecarte.trick"), seed=5)
 >>> for _ in range(4):
 ...     state.apply(RandomAgent(1)(state))
@@ -46,22 +54,26 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import tricklang
-from tricklang import Ruleset
-from tricklang.diagnostics import TrickLangError, printable
+from tricklang import Ruleset, catalog
+from tricklang.diagnostics import TrickLangError, printable, quoted
 from tricklang.ruleset import read_limited
 
 from .errors import IllegalActionError, RecordError
-from .saved import MAX_JSON_CHARS, parse_json
-from .state import State, new_game
+from .state.saved import MAX_JSON_CHARS, parse_json
+from .state.state import State, new_game
 
 RECORD_FORMAT = "tricklang-record"
-RECORD_VERSION = 1
+RECORD_VERSION = 2
+"""The newest version read and written: 2 names a bundled game (``rules.bundled``); a record
+that names its rule file by path is still written as version 1, which every release reads."""
 
 Move = tuple[int, str]
 """One recorded action: the seat that took it and the action's text."""
@@ -91,6 +103,8 @@ class Record:
     """Prearranged decks of later deals, by deal number (1 for the first), if any."""
     reseeds: dict[int, int] | None = None
     """Seeds of later deals (that deal and the following ones), by deal number, if any."""
+    bundled: str | None = None
+    """The bundled game the rules are (``ecarte``), named instead of ``rules_path``, if any."""
 
     # ------------------------------------------------------------ building
     @classmethod
@@ -131,15 +145,11 @@ class Record:
         names = list(seats) if seats is not None else []
         if names and len(names) != ruleset.player_count:
             raise RecordError(f"{len(names)} seat names given for {ruleset.player_count} players")
-        outcome = state.outcome()
-        result: dict[str, Any] = {
-            "scores": state.scores,
-            "winners": list(outcome.winners) if outcome is not None and outcome.winner is not None else None,
-            "deals": state.deal_number if outcome is None else outcome.deals,
-            "over": state.is_terminal(),
-        }
+        result = _result_of(state)
+        bundled = bundled_game_of(path, ruleset.digest)
         return cls(
-            rules_path=str(path.resolve()) if rules_path is None else str(path),
+            rules_path="" if bundled else str(path.resolve()) if rules_path is None else str(path),
+            bundled=bundled,
             rules_sha256=ruleset.digest,
             options=dict(ruleset.options),
             seed=int(data["seed"]),
@@ -170,11 +180,12 @@ class Record:
                 path = Path(os.path.relpath(path, Path(relative_to).resolve())).as_posix()
             except ValueError:  # another drive (Windows)
                 pass
+        rules: dict[str, Any] = {"bundled": self.bundled} if self.bundled else {"path": path}
         data: dict[str, Any] = {
             "format": RECORD_FORMAT,
-            "version": RECORD_VERSION,
+            "version": RECORD_VERSION if self.bundled else 1,
             "game": self.game,
-            "rules": {"path": path, "sha256": self.rules_sha256, "language": self.language},
+            "rules": {**rules, "sha256": self.rules_sha256, "language": self.language},
             "options": dict(self.options),
             "seed": self.seed,
             "deck": self.deck,
@@ -204,17 +215,30 @@ class Record:
             parts.append(f"  {json.dumps(key)}: {text}")
         return "{\n" + ",\n".join(parts) + "\n}\n"
 
-    def save(self, path: str | Path) -> Path:
-        """Write the record to ``path`` (the rule path is stored relative to it).
+    def save(self, path: str | Path, *, exclusive: bool = False) -> Path:
+        """Write the record to ``path`` (the rule path is stored relative to it). With
+        ``exclusive``, the file is made new (``O_CREAT | O_EXCL``, and a symbolic link
+        in its place is not followed): nothing that is there already is overwritten.
 
         Raises:
-            RecordError: the file cannot be written.
+            RecordError: the file cannot be written, or (``exclusive``) something is
+                there already.
         """
         out = Path(path)
+        text = self.to_json(relative_to=out.parent).encode("utf-8")
         try:
-            out.write_text(self.to_json(relative_to=out.parent), encoding="utf-8")
+            if not exclusive:
+                out.write_bytes(text)
+                return out
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+            fd = os.open(out, flags, 0o644)
+            with os.fdopen(fd, "wb") as file:
+                file.write(text)
+        except FileExistsError:
+            raise RecordError(f"cannot write record {printable(str(out))!r}: something is there already "
+                              "(a record is never written over a file or a link)") from None
         except OSError as err:
-            raise RecordError(f"cannot write record {str(out)!r}: {err.strerror or err}") from None
+            raise RecordError(f"cannot write record {printable(str(out))!r}: {err.strerror or err}") from None
         return out
 
     @classmethod
@@ -233,13 +257,13 @@ class Record:
             raise RecordError(f"not a tricklang game record (no \"format\": \"{RECORD_FORMAT}\")")
         version = data.get("version")
         if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= RECORD_VERSION:
-            raise RecordError(f"record version {json.dumps(version)[:20]} is not supported (this tricklang reads version {RECORD_VERSION})")
+            raise RecordError(f"record version {quoted(version, 20)} is not supported (this tricklang reads version {RECORD_VERSION})")
         rules = _field(data, "rules", dict)
         moves_raw = _field(data, "actions", list)
         moves: list[Move] = []
         for i, m in enumerate(moves_raw, 1):
             if (not isinstance(m, list) or len(m) != 2 or not _is_int(m[0]) or not isinstance(m[1], str)):
-                raise RecordError(f"step {i}: an action must be [seat, \"text\"], not {json.dumps(m, ensure_ascii=False)}")
+                raise RecordError(f"step {i}: an action must be [seat, \"text\"], not {quoted(m)}")
             moves.append((m[0], m[1]))
         deck = data.get("deck")
         if deck is not None and (not isinstance(deck, list) or not all(isinstance(c, str) for c in deck)):
@@ -252,14 +276,16 @@ class Record:
             raise RecordError("'options' must be an object")
         language = rules.get("language")
         if language is not None and not _is_int(language):
-            raise RecordError(f"'rules.language' must be a number, not {json.dumps(language, ensure_ascii=False)[:40]}")
+            raise RecordError(f"'rules.language' must be a number, not {quoted(language, 40)}")
         result = data.get("result")
         mode = data.get("mode", "strict")
         if mode not in ("strict", "table"):
-            raise RecordError(f"'mode' must be \"strict\" or \"table\", not {json.dumps(mode, ensure_ascii=False)[:40]}")
+            raise RecordError(f"'mode' must be \"strict\" or \"table\", not {quoted(mode, 40)}")
         decks, reseeds = _later_deals(data)
+        bundled = _bundled_field(rules)
         return cls(
-            rules_path=_field(rules, "path", str, "rules.path"),
+            rules_path=_field(rules, "path", str, "rules.path") if bundled is None else "",
+            bundled=bundled,
             rules_sha256=_field(rules, "sha256", str, "rules.sha256"),
             options=options,
             seed=_field(data, "seed", int),
@@ -295,12 +321,21 @@ class Record:
 
     # ------------------------------------------------------------ replay
     def rules_file(self) -> Path:
-        """The rule file this record names, looked up relative to the record's
-        directory, then the current directory.
+        """The rule file this record names: the bundled game of its name, or its path looked
+        up relative to the record's directory, then the current directory (then, for a path
+        that is not found, the bundled game of the same file name, if any: whether it is the
+        record's is for its SHA-256 to say).
 
         Raises:
-            RecordError: no such file.
+            RecordError: no bundled game of that name in this tricklang, or no such file
+                (in :meth:`rules_unusable`'s words).
         """
+        if self.bundled:
+            found = catalog.find_bundled(self.bundled)
+            if found is None:
+                raise RecordError(f"the record is of the bundled game {self.bundled!r}, which this tricklang does not "
+                                  "have: give its rule file (tricklang replay --rules FILE)")
+            return found
         path = Path(self.rules_path)
         if not self.rules_path.endswith(".trick") or "\0" in self.rules_path or len(self.rules_path) > 4096:
             raise RecordError(f"the record's rule file must be a '.trick' file, not {printable(self.rules_path[:80])!r}")
@@ -314,28 +349,57 @@ class Record:
                     return Path(os.path.normpath(c))
             except (OSError, ValueError):
                 break
-        raise RecordError(f"the record's rule file is not found ({printable(self.rules_path)!r})")
+        same_name = catalog.find_bundled(path.name)
+        if same_name is not None and _bundled_digest(same_name.stem) == self.rules_sha256:
+            return same_name  # a record of a bundled game made where it lay at another path
+        raise self.rules_unusable()
 
-    def load_rules(self) -> Ruleset:
+    def rules_unusable(self) -> RecordError:
+        """The one error for the rule file a record names that cannot be used, whether it
+        is missing, unreadable, does not load or is not the text the record was made with:
+        a record (from anyone) must not learn whether a path on this machine exists or
+        loads."""
+        return RecordError(
+            f"the record's rules ({printable(self.rules_path[:200])!r}) could not be used: no rule file with the "
+            f"text the record was made with (sha256 {printable(self.rules_sha256[:12])}…) is there; replay it "
+            "with --rules FILE, the rule file it was made with")
+
+    def load_rules(self, rules_file: str | Path | None = None) -> Ruleset:
         """Load the rule file with the record's options, checking its SHA-256.
 
+        Args:
+            rules_file: the rule file to use instead of the one the record names (a copy
+                elsewhere, or the bundled game as it was): it must have the record's SHA-256.
+
         Raises:
-            RecordError: the file is missing, has changed, has errors, or the
-                options no longer fit.
+            RecordError: the file the record names is missing, unreadable, does not load
+                or has another text than the record's (one message for all:
+                :meth:`rules_unusable`); ``rules_file`` does not load or is not the
+                record's; the bundled game has changed; or the options no longer fit.
         """
-        file = self.rules_file()
-        shown = printable(self.rules_path)
+        if rules_file is not None:
+            file, shown = Path(rules_file), printable(str(rules_file))
+        else:
+            file = self.rules_file()
+            shown = printable(self.rules_path or f"bundled game {self.bundled}")
+        named = rules_file is None and not self.bundled  # (a path the record names: it learns nothing of it)
         try:
-            ruleset = tricklang.load(file, path=self.rules_path)
+            ruleset = tricklang.load(file, path=self.rules_path if named else None)
         except TrickLangError:
             # Nothing of a file that may not be the record's is shown before its digest matches.
-            raise RecordError(f"the record's rule file {shown!r} does not load, so it cannot be the "
-                              "rule file the record was made with (check it with 'tricklang check')") from None
+            if named:
+                raise self.rules_unusable() from None
+            raise RecordError(f"the rule file {shown!r} does not load, so it cannot be the rule file the record "
+                              "was made with (check it with 'tricklang check')") from None
         if ruleset.digest != self.rules_sha256:
+            if named:
+                raise self.rules_unusable()
+            what = (f"the rule file {shown!r} is not the one the record was made with" if rules_file is not None
+                    else f"the bundled game {self.bundled!r} has changed since the record was made")
+            hint = "" if rules_file is not None else ": replay it with --rules FILE, the rule file it was made with"
             raise RecordError(
-                f"the rule file {shown!r} has changed since the record was made "
-                f"(its sha256 is {ruleset.digest[:12]}…, the record's is {printable(self.rules_sha256[:12])}…)"
-            )
+                f"{what} (its sha256 is {ruleset.digest[:12]}…, the record's is {printable(self.rules_sha256[:12])}…)"
+                + hint)
         if self.language is not None and ruleset.rules.version != self.language:
             raise RecordError(f"the record is for tricklang {self.language}, the rule file is tricklang {ruleset.rules.version}")
         try:
@@ -343,7 +407,8 @@ class Record:
         except TrickLangError as err:
             raise RecordError(f"the record's options do not fit the rule file: {err}") from None
 
-    def replay(self, ruleset: Ruleset | None = None, *, check_result: bool = True) -> State:
+    def replay(self, ruleset: Ruleset | None = None, *, check_result: bool = True,
+               rules_file: str | Path | None = None) -> State:
         """Rebuild the game, re-checking every action; returns the final state.
 
         Args:
@@ -351,13 +416,15 @@ class Record:
                 the record's options are applied to them.
             check_result: also check that the game ends as ``result`` says (scores,
                 winners, deals, over).
+            rules_file: a rule file to replay against instead of the one the record
+                names; its SHA-256 must be the record's (:meth:`load_rules`).
 
         Raises:
             RecordError: naming the step and the reason when an action does not fit, or
-                how the replay's result differs from the record's.
+                how the replay's result differs from the record's; or as :meth:`load_rules`.
         """
         if ruleset is None:
-            ruleset = self.load_rules()
+            ruleset = self.load_rules(rules_file)
         else:
             try:
                 ruleset = ruleset.with_options(self.options)
@@ -370,6 +437,33 @@ class Record:
         if check_result and self.result is not None:
             _check_result(self.result, state)
         return state
+
+
+_BUNDLED_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
+"""What a bundled game's name may look like in a record (a file name without ``.trick``)."""
+
+
+@lru_cache(maxsize=64)
+def _bundled_digest(name: str) -> str | None:
+    """The SHA-256 of the bundled game ``name`` as this tricklang ships it (None: no such game
+    or it does not load). Bundled files do not change while a process runs."""
+    file = catalog.find_bundled(name)
+    if file is None:
+        return None
+    try:
+        return tricklang.load(file).digest
+    except TrickLangError:
+        return None
+
+
+def bundled_game_of(path: str | Path, digest: str) -> str | None:
+    """The name of the bundled game whose file name ``path`` has and whose rules have this
+    SHA-256 (the rules are that game, wherever they were read from), or None."""
+    name = Path(path).name
+    stem = name[: -len(".trick")] if name.endswith(".trick") else name
+    if not _BUNDLED_NAME.fullmatch(stem) or catalog.find_bundled(stem) is None:
+        return None
+    return stem if _bundled_digest(stem) == digest else None
 
 
 def rebuild(
@@ -411,17 +505,32 @@ def rebuild(
 
 def _check_result(want: Mapping[str, Any], state: State) -> None:
     """Raise a RecordError naming the first field of ``result`` the replay does not reproduce."""
+    for key, value in _result_of(state).items():
+        if key in want and want[key] != value:
+            raise RecordError(f"the replay ends with {key} {quoted(value, 80)}, the record says {quoted(want[key], 80)}")
+
+
+def _result_of(state: State) -> dict[str, Any]:
+    """How a game stands: its ``result`` in a record (scores, winners, deals, over)."""
     outcome = state.outcome()
-    got: dict[str, Any] = {
+    return {
         "scores": state.scores,
         "winners": list(outcome.winners) if outcome is not None and outcome.winner is not None else None,
         "deals": state.deal_number if outcome is None else outcome.deals,
         "over": state.is_terminal(),
     }
-    for key, value in got.items():
-        if key in want and want[key] != value:
-            shown = json.dumps(want[key], ensure_ascii=False)[:80]
-            raise RecordError(f"the replay ends with {key} {json.dumps(value)}, the record says {shown}")
+
+
+def _bundled_field(rules: Mapping[str, Any]) -> str | None:
+    """A record's ``rules.bundled``: None when absent.
+
+    Raises:
+        RecordError: it is not what a bundled game's name looks like.
+    """
+    bundled = rules.get("bundled")
+    if bundled is not None and (not isinstance(bundled, str) or not _BUNDLED_NAME.fullmatch(bundled)):
+        raise RecordError(f"'rules.bundled' must be the name of a bundled game, not {quoted(bundled, 40)}")
+    return bundled
 
 
 def _is_int(value: object) -> bool:
@@ -433,7 +542,7 @@ def _field(data: Mapping[str, Any], key: str, kind: type, label: str | None = No
         raise RecordError(f"the record has no '{label or key}'")
     value = data[key]
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise RecordError(f"'{label or key}' must be {'a number' if kind is int else 'text' if kind is str else f'a {kind.__name__}'}, not {json.dumps(value, ensure_ascii=False)}")
+        raise RecordError(f"'{label or key}' must be {'a number' if kind is int else 'text' if kind is str else f'a {kind.__name__}'}, not {quoted(value)}")
     return value
 
 

@@ -1,4 +1,11 @@
-"""Readable transcripts of a game, rendered from its event log."""
+"""Readable transcripts of a game, rendered from its event log.
+
+A transcript shows what players at a table would see announced: the moves into and out
+of a zone the rule file marks ``bookkeeping`` (and cuts of it), and the changes of a
+``bookkeeping`` counter, are not printed; tricks are numbered within each deal (a
+one-trick ``tricks`` statement in a loop prints trick 1, 2, 3...), and again from 1 when
+the tricks are replayed. The events themselves (``State.events``) are unchanged.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +15,7 @@ from typing import Any
 from tricklang.diagnostics import printable
 from tricklang.words import plural
 
-from .state import State
+from .state.state import State
 
 
 def _laws(event: dict[str, Any]) -> str:
@@ -21,7 +28,7 @@ def seat_name(state: State, seat: int) -> str:
 
 
 def side_name(state: State, side: int) -> str:
-    members = state.program.sides[side]
+    members = state.sides[side]
     if len(members) == 1:
         return seat_name(state, members[0])
     return "seats " + " & ".join(str(p) for p in members)
@@ -35,13 +42,50 @@ def render(state: State, player: int | None = None) -> str:
 def lines(state: State, player: int | None = None) -> list[str]:
     out: list[str] = []
     name = state.ruleset.name
-    out.append(f"{name}: seed {state.seed}, first dealer seat {state.core.first_dealer}")
+    out.append(f"{name}: seed {state.seed}, first dealer seat {state.first_dealer}")
     opts = ", ".join(f"{k}={v}" for k, v in state.ruleset.options.items())
     if opts:
         out.append(f"options: {opts}")
-    for e in state.events(player):
+    return out + shown_lines(state, state.events(player))
+
+
+def shown_lines(state: State, events: list[Event], start: int = 0) -> list[str]:
+    """The transcript lines of ``events[start:]``, with the tricks numbered within their
+    deal (counting from the deal's first event, which may lie before ``start``) and the
+    bookkeeping zones' moves and counters left out (see the module docstring)."""
+    rules = state.ruleset.rules
+    quiet_zones = frozenset(z.name for z in rules.zones if z.bookkeeping)
+    quiet_counters = frozenset(c.name for c in rules.counters if c.bookkeeping)
+    out: list[str] = []
+    trick = 0
+    for index, e in enumerate(events):
+        kind = e["type"]
+        if kind in ("deal", "replay"):
+            trick = 0
+        elif kind == "trick":
+            trick += 1
+            e = {**e, "trick": trick}
+        if index < start or _bookkeeping(e, quiet_zones, quiet_counters):
+            continue
         out.extend(event_lines(state, e))
     return out
+
+
+def _zone_name(shown: object) -> str:
+    """The zone an event names (``hand of seat 2`` -> ``hand``)."""
+    return str(shown).split(" ", 1)[0]
+
+
+def _bookkeeping(e: Event, zones: frozenset[str], counters: frozenset[str]) -> bool:
+    """Whether an event is the rule file's bookkeeping, which a transcript leaves out."""
+    kind = e["type"]
+    if kind == "move":
+        return _zone_name(e.get("from")) in zones or _zone_name(e.get("to")) in zones
+    if kind == "cut":
+        return _zone_name(e.get("zone")) in zones
+    if kind == "counter":
+        return e.get("counter") in counters
+    return False
 
 
 Event = dict[str, Any]
@@ -157,7 +201,7 @@ def _contract_bid(state: State, e: Event) -> list[str]:
 def _counter(state: State, e: Event) -> list[str]:
     """A counter (e.g. bags) of a side, a player or the table changed."""
     owner = e["owner"]
-    kind = state.program.counters.get(e["counter"], "side")
+    kind = state.game.layout.counters.get(e["counter"], ("side",))[0]
     whose = side_name(state, owner) if kind == "side" else seat_name(state, owner) if kind == "player" else "the table"
     return [f"  {whose}: {e['counter']} {e['change']:+d} = {e['value']}{_laws(e)}"]
 
@@ -223,7 +267,7 @@ def _trick(state: State, e: Event) -> list[str]:
 
 def _score(state: State, e: Event) -> list[str]:
     """A side scored or lost points, with the label and the laws."""
-    plural = len(state.program.sides[e["side"]]) > 1
+    plural = len(state.sides[e["side"]]) > 1
     verb = ("score" if plural else "scores") if e["points"] >= 0 else ("lose" if plural else "loses")
     label = f" ({e['label']})" if e.get("label") else ""
     return [f"  {side_name(state, e['side'])} {verb} {abs(e['points'])}{label}{_laws(e)}"]
@@ -247,7 +291,7 @@ def _match_end(state: State, e: Event) -> list[str]:
         return ["", f"Match abandoned: {e.get('reason', 'no winner')}"]
     tb = " (tie broken by the rules)" if e.get("tie_break") else ""
     score = "-".join(str(v) for v in e["scores"])
-    return ["", f"{side_name(state, e['winner'])} win{'s' if len(state.program.sides[e['winner']]) == 1 else ''} the match {score}{tb}"]
+    return ["", f"{side_name(state, e['winner'])} win{'s' if len(state.sides[e['winner']]) == 1 else ''} the match {score}{tb}"]
 
 
 EVENTS: dict[str, Renderer] = {

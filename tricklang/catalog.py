@@ -64,9 +64,18 @@ def resolve(source: str | Path) -> Path:
     over a name), else the bundled game of that name, else the path unchanged (so that
     reading it reports the missing file)."""
     path = Path(source)
-    if path.is_file() or isinstance(source, Path):
+    if isinstance(source, Path) or _is_file(path):
         return path
     return find_bundled(source) or path
+
+
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is an existing file; False for a name the system refuses
+    (too long, a NUL character), so that reading it reports ``unreadable-file``."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def laws_file() -> Path | None:

@@ -4,24 +4,19 @@ the codes; ``bad-bids`` and ``bad-auction`` are this module's)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from . import model as m
 from .bids import MAX_BIDS, Expanded, expand
+from .check_context import CheckerContext, StatementsContext
 from .kinds import AUCTION_NAMES, BID, BOOL, INT, Scope, Type
 from .types import bid_type
 from .words import RESERVED_WORDS
-
-if TYPE_CHECKING:
-    from .check_statements import StatementChecker
-    from .checker import Checker
 
 CALL_WORDS = {"pass": "a player's pass", "double": "the call 'double'", "redouble": "the call 'redouble'",
               "hold": "the call 'hold'"}
 """The words of an auction's own calls, which a named bid may not take (``reserved-name``)."""
 
 
-def check_tables(c: Checker) -> Expanded | None:
+def check_tables(c: CheckerContext) -> Expanded | None:
     """The file's bid table (at most one: ``duplicate-name``), expanded, after reporting its problems."""
     rules = c.rules
     for extra in rules.bids[1:]:
@@ -54,7 +49,7 @@ def check_tables(c: Checker) -> Expanded | None:
 class BidChecks:
     """Checks auctions and bids for a :class:`~tricklang.check_statements.StatementChecker`."""
 
-    def __init__(self, statements_checker: StatementChecker) -> None:
+    def __init__(self, statements_checker: StatementsContext) -> None:
         self.sc = statements_checker
         self.c = statements_checker.c
         self.bid_kind = bid_type(self.c.rules)

@@ -4,18 +4,15 @@ module's: a pattern word that is both a colour and a rank or a suit)."""
 
 from __future__ import annotations
 
-import difflib
 from collections import Counter
-from typing import TYPE_CHECKING
 
 from . import model as m
+from .budget import deck_limits
+from .check_context import CheckerContext
 from .check_statements import MAX_CARDS
 from .deck import NO_TRUMP, CardModel
 from .melds import MAX_INSTANCES, Instance, instances
 from .types import SUIT, Scope
-
-if TYPE_CHECKING:
-    from .checker import Checker
 
 MAX_SUITS = 26
 COLOURS = ("red", "black", "blue", "green", "yellow", "white", "none")
@@ -24,7 +21,7 @@ COLOURS = ("red", "black", "blue", "green", "yellow", "white", "none")
 class CardChecks:
     """Checks the deck and card patterns for a :class:`~tricklang.checker.Checker`, reporting through it."""
 
-    def __init__(self, checker: Checker) -> None:
+    def __init__(self, checker: CheckerContext) -> None:
         self.c = checker
         deck = checker.rules.deck
         self.ranks = set(deck.ranks) if deck is not None else set()
@@ -59,16 +56,14 @@ class CardChecks:
                              d.ranks_span)
         if not d.suits or not d.ranks:
             self.c.error("missing-section", "the deck needs 'suits' and 'ranks' lines", d.span)
-        if len(d.suits) > MAX_SUITS:
-            self.c.error("limit-exceeded", f"the deck has {len(d.suits)} suits; at most {MAX_SUITS} are allowed", d.span)
-        if len(d.suits) * len(d.ranks) > MAX_CARDS:
-            self.c.error("limit-exceeded", f"the deck would have {len(d.suits) * len(d.ranks)} cards; at most "
-                         f"{MAX_CARDS} are allowed", d.span)
+        for too_large in deck_limits(self.c.rules, MAX_SUITS, MAX_CARDS):
+            self.c.error("limit-exceeded", too_large, d.span)
         if d.trump_ranks is not None:
             self._trump_ranks(d, seen)
 
     def _trump_ranks(self, d: m.Deck, ranks: set[str]) -> None:
         assert d.trump_ranks is not None
+        errors = len(self.c.diagnostics)
         for item in d.trump_ranks:
             if isinstance(item, str):
                 if item not in ranks:
@@ -77,9 +72,24 @@ class CardChecks:
                 self.pattern(item)
         listed = {i for i in d.trump_ranks if isinstance(i, str)}
         missing = [r for r in d.ranks if r not in listed]
+        if missing and len(self.c.diagnostics) == errors and len(ranks) == len(d.ranks):
+            missing = self._left_out_of_trumps(d, missing)
         if missing:
             self.c.error("bad-rank", "the trump order leaves out rank(s) " + " ".join(missing), d.trump_span,
-                         "list every rank of the trump suit, high to low")
+                         "list every rank of the trump suit, high to low, as a rank or in a pattern "
+                         "such as (J of trump)")
+
+    @staticmethod
+    def _left_out_of_trumps(d: m.Deck, missing: list[str]) -> list[str]:
+        """Of the ranks ``missing`` from the trump order's list of ranks, those whose card of
+        the trump suit no pattern of the order places either, under some trump suit."""
+        try:
+            cards = CardModel(d)
+        except (ValueError, IndexError, TypeError):  # pragma: no cover - a deck the checks above refuse
+            return missing
+        nr = len(d.ranks)
+        return [r for r in missing if any(cards.trump_strength[t][t * nr + d.ranks.index(r)] == 0
+                                          for t in range(len(d.suits)))]
 
     # ------------------------------------------------------------ patterns
     def pattern(self, p: m.Pattern, scope: Scope | None = None) -> None:
@@ -198,5 +208,4 @@ class CardChecks:
                      "so this pattern could mean either", span, "rename the rank or the suit")
 
     def _suggest(self, word: str) -> str:
-        close = difflib.get_close_matches(word, [*self.ranks, *self.suits, *self.colours, "trump"], n=1)
-        return f"did you mean '{close[0]}'?" if close else ""
+        return self.c._closest(word, (*self.ranks, *self.suits, *self.colours, "trump"))

@@ -4,15 +4,11 @@ and declarations, all in the scope of the trick in progress (see
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from . import model as m
+from .check_context import StatementsContext
 from .types import BOOL, CARD, PLAYER, Scope
 from .walk import statements, statements_of
-from .words import snake
-
-if TYPE_CHECKING:
-    from .check_statements import StatementChecker
+from .words import statement_words
 
 ASSIGNABLE_IN_PLAY = frozenset({"maker", "bid"})
 """Built-in names a declaration may not set (they are the auction's)."""
@@ -21,7 +17,7 @@ ASSIGNABLE_IN_PLAY = frozenset({"maker", "bid"})
 class PlayChecks:
     """Checks a ``tricks`` statement's rules for a :class:`~tricklang.check_statements.StatementChecker`."""
 
-    def __init__(self, statements_checker: StatementChecker) -> None:
+    def __init__(self, statements_checker: StatementsContext) -> None:
         self.sc = statements_checker
         self.c = statements_checker.c
 
@@ -70,7 +66,7 @@ class PlayChecks:
         for st in statements(body):
             builtin = st.name if isinstance(st, m.Let) and st.rebind and st.name in ASSIGNABLE_IN_PLAY else ""
             if not st.in_play:
-                self.c.error("bad-hook-statement", f"'{snake(type(st).__name__).replace('_', ' ')}' cannot run in the "
+                self.c.error("bad-hook-statement", f"'{statement_words(st)}' cannot run in the "
                              f"middle of trick play, in {where}", st.span,
                              "do it in the deal, after the tricks, reading a variable set here")
             elif builtin:

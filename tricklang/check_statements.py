@@ -5,17 +5,15 @@ patterns (see :class:`tricklang.checker.Checker` for the codes)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import model as m
 from .check_bids import BidChecks
+from .check_context import CheckerContext
 from .check_play import PlayChecks
 from .types import ANY, BOOL, CARD, INT, PLAYER, SIDE, SUIT, ZONE, Scope, Type, describe
 from .walk import Visitor, statements
 from .words import RESERVED_WORDS
-
-if TYPE_CHECKING:
-    from .checker import Checker
 
 MAX_CARDS = 1000
 """The most cards a deck may hold (and a count may name)."""
@@ -28,7 +26,7 @@ ASSIGNABLE_BUILTINS: dict[str, Type] = {"maker": PLAYER, "bid": INT}
 class StatementChecker(Visitor[None]):
     """Checks statements for a :class:`~tricklang.checker.Checker`, reporting through it."""
 
-    def __init__(self, checker: Checker) -> None:
+    def __init__(self, checker: CheckerContext) -> None:
         self.c = checker
 
     def generic_visit(self, node: m.Node, *args: Any) -> None:
@@ -316,7 +314,10 @@ class StatementChecker(Visitor[None]):
         if st.name not in self.c.variables:
             self.c.error("undefined-name", f"'set {st.name}' before any 'let {st.name} = ...'", st.span)
         elif st.name in self.c.env and st.name not in self.c.suits:  # a variable may take a suit's name
-            self.c.error("duplicate-name", f"variable '{st.name}' shadows a name already defined", st.span)
+            if st.name not in self.c.shadowing_reported:  # once, not at every `set` of it
+                self.c.shadowing_reported.add(st.name)
+                self.c.error("duplicate-name", f"variable '{st.name}' shadows {self.c.name_declared_as(st.name)}",
+                             st.span, f"give the variable another name (every 'let {st.name}' and 'set {st.name}')")
         else:
             t = self.c._type(st.value, scope)
             want = self.c.variables[st.name]

@@ -9,26 +9,41 @@ Only successful checks are stored (a failing check is checked again).
 
 The cache lives in ``$TRICKLANG_CACHE_DIR``, else ``$XDG_CACHE_HOME/tricklang`` (else
 ``~/.cache/tricklang``); ``TRICKLANG_CACHE_DIR=off`` (or ``none``, ``0``, ``""``) turns it off.
-Its contents are untrusted: an entry that is not exactly what this module writes (any
-type, size or field out of place, or its own key not matching) is ignored and the file
-is checked in full. At most :data:`MAX_ENTRIES` entries are kept (the oldest are removed).
-This module imports neither the parser nor pydantic.
+Its contents are untrusted:
+
+* the folder is used only if it is private (:mod:`tricklang.private`: this user's,
+  writable by no one else, and so is every folder above it, none a symbolic link);
+  otherwise nothing is read or stored;
+* every entry carries an HMAC of its contents under the folder's secret
+  (:func:`tricklang.private.folder_key`, which a checkout or a copy of the folder cannot
+  bring): an entry this tool did not write is ignored and the file is checked in full,
+  as is one that is not exactly what this module writes (any type, size or field out of
+  place, or its own key not matching);
+* nothing stored is printed as it is: an entry holds the warnings' fields (code,
+  position, message...), validated on reading, and they are rendered again, escaped,
+  as a full check renders them.
+
+At most :data:`MAX_ENTRIES` entries are kept (the oldest are removed). This module imports
+neither the parser nor pydantic.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import hmac
 import json
 import os
 import stat
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import __version__, catalog
+from .diagnostics import CODES, Diagnostic
+from .private import NotPrivateError, folder_key, open_private, read_owned, write_new
 
-FORMAT = 1
+FORMAT = 2
 """Bumped whenever what an entry holds, or how a check result is printed, changes."""
 
 MAX_ENTRIES = 256
@@ -40,14 +55,17 @@ MAX_ENTRY_BYTES = 1_000_000
 MAX_FILE_BYTES = 256_000
 """Rule files larger than this are not cached (the full check refuses them)."""
 
+MAX_WARNINGS = 100
+"""A check with more warnings than this is not cached."""
+
 
 @dataclass(frozen=True)
 class CheckResult:
-    """What `tricklang check` printed for a rule file that passed: the game's name and
-    each warning, rendered (as printed to stderr) and as a JSON-able dict (``--json``)."""
+    """What `tricklang check` found in a rule file that passed: the game's name and its
+    warnings (rendered again, escaped, when printed)."""
 
     game: str
-    warnings: tuple[tuple[str, dict[str, object]], ...]
+    warnings: tuple[Diagnostic, ...]
 
 
 def cache_dir() -> Path | None:
@@ -105,34 +123,77 @@ def key_of(path: str, options: Mapping[str, str]) -> Key | None:
     return Key(_digest(head.encode() + b"\0" + data), text.removeprefix("\ufeff"))
 
 
-def _entry_path(folder: Path, key: str) -> Path:
-    return folder / f"check-{key}.json"
+def _entry_name(key: str) -> str:
+    return f"check-{key}.json"
+
+
+def _folder() -> int | None:
+    """The cache's folder, open, if the cache is on and the folder is private; else None."""
+    base = cache_dir()
+    if base is None:
+        return None
+    try:
+        return open_private(base)
+    except NotPrivateError:
+        return None
+
+
+def _mac(secret: bytes, entry: Mapping[str, object]) -> str:
+    body = json.dumps({k: v for k, v in entry.items() if k != "mac"}, sort_keys=True, ensure_ascii=True)
+    return hmac.new(secret, body.encode("ascii"), hashlib.sha256).hexdigest()
 
 
 def lookup(key: Key) -> CheckResult | None:
-    """The stored result under ``key``, if there is one and it is still valid; else None."""
-    folder = cache_dir()
+    """The stored result under ``key``, if there is one, this tool wrote it and it is still
+    valid; else None."""
+    folder = _folder()
     if folder is None:
         return None
-    raw = _read_bytes(_entry_path(folder, key.digest), MAX_ENTRY_BYTES)
-    if raw is None:
+    try:
+        raw = read_owned(_entry_name(key.digest), folder, MAX_ENTRY_BYTES)
+        secret = folder_key(folder, create=False) if raw is not None else None
+    finally:
+        os.close(folder)
+    if raw is None or secret is None:
         return None
     try:
         entry = json.loads(raw.decode("utf-8"))
     except (ValueError, RecursionError):
         return None
+    if not isinstance(entry, dict) or not isinstance(entry.get("mac"), str):
+        return None
+    if not hmac.compare_digest(entry["mac"], _mac(secret, entry)):
+        return None
     return _valid(entry, key.digest)
 
 
-def _valid(entry: object, key: str) -> CheckResult | None:
+_INTS = ("line", "column", "end_column")
+_TEXTS = ("code", "message", "severity", "hint", "path", "note", "source_line")
+MAX_FIELD_CHARS = 10_000
+
+
+def _diagnostic(data: object) -> Diagnostic | None:
+    """A warning read back from an entry, if every field is what a check gives."""
+    if not isinstance(data, dict) or set(data) != set(_INTS) | set(_TEXTS):
+        return None
+    if not all(type(data[k]) is int and 0 <= data[k] < 10**9 for k in _INTS):
+        return None
+    if not all(isinstance(data[k], str) and len(data[k]) <= MAX_FIELD_CHARS for k in _TEXTS):
+        return None
+    if data["severity"] != "warning" or data["code"] not in CODES:
+        return None
+    return Diagnostic(**data)
+
+
+def _valid(entry: dict[str, object], key: str) -> CheckResult | None:
     """The result an entry holds if it is well formed, its key is ``key`` and its base
     files are unchanged; else None."""
-    if not isinstance(entry, dict) or set(entry) != {"format", "key", "game", "bases", "warnings"}:
+    if set(entry) != {"format", "key", "game", "bases", "warnings", "mac"}:
         return None
     if entry["format"] != FORMAT or entry["key"] != key or not isinstance(entry["game"], str):
         return None
     bases, warnings = entry["bases"], entry["warnings"]
-    if not isinstance(bases, list) or not isinstance(warnings, list):
+    if not isinstance(bases, list) or not isinstance(warnings, list) or len(warnings) > MAX_WARNINGS:
         return None
     for base in bases:
         if not (isinstance(base, list) and len(base) == 3 and all(isinstance(x, str) for x in base)):
@@ -146,11 +207,12 @@ def _valid(entry: object, key: str) -> CheckResult | None:
         data = _read_bytes(Path(real), MAX_FILE_BYTES)
         if data is None or _digest(data) != digest:
             return None
-    out: list[tuple[str, dict[str, object]]] = []
+    out: list[Diagnostic] = []
     for w in warnings:
-        if not (isinstance(w, list) and len(w) == 2 and isinstance(w[0], str) and isinstance(w[1], dict)):
+        d = _diagnostic(w)
+        if d is None:
             return None
-        out.append((w[0], w[1]))
+        out.append(d)
     return CheckResult(entry["game"], tuple(out))
 
 
@@ -158,40 +220,39 @@ def store(key: Key, source: str, bases: Sequence[tuple[Path, Path]], texts: Sequ
           result: CheckResult) -> None:
     """Remember a successful check of the text ``source`` (nothing is stored unless it is the
     text ``key`` was computed from), whose base files ``bases`` held ``texts``. Does
-    nothing when the cache is off or cannot be written."""
-    folder = cache_dir()
-    if folder is None or source != key.text or len(bases) != len(texts):
+    nothing when the cache is off, not private or cannot be written."""
+    if source != key.text or len(bases) != len(texts) or len(result.warnings) > MAX_WARNINGS:
         return
-    listed = [[str(named), str(real), _digest(text.encode("utf-8", "surrogatepass"))]
-              for (named, real), text in zip(bases, texts, strict=True)]
-    entry = {"format": FORMAT, "key": key.digest, "game": result.game, "bases": listed,
-             "warnings": [[text, data] for text, data in result.warnings]}
+    folder = _folder()
+    if folder is None:
+        return
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(prefix=".check-", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(entry, out, ensure_ascii=False)
-            os.replace(temp, _entry_path(folder, key.digest))
-        except BaseException:
-            os.unlink(temp)
-            raise
+        secret = folder_key(folder)
+        if secret is None:
+            return
+        listed = [[str(named), str(real), _digest(text.encode("utf-8", "surrogatepass"))]
+                  for (named, real), text in zip(bases, texts, strict=True)]
+        entry: dict[str, object] = {
+            "format": FORMAT, "key": key.digest, "game": result.game, "bases": listed,
+            "warnings": [{k: getattr(d, k) for k in (*_INTS, *_TEXTS)} for d in result.warnings]}
+        entry["mac"] = _mac(secret, entry)
+        write_new(_entry_name(key.digest), folder, json.dumps(entry, ensure_ascii=True).encode("ascii"))
         _prune(folder)
     except (OSError, ValueError, TypeError):
         return
+    finally:
+        os.close(folder)
 
 
-def _prune(folder: Path) -> None:
+def _prune(folder: int) -> None:
     """Keep the newest :data:`MAX_ENTRIES` entries."""
     entries = []
     for name in os.listdir(folder):
         if name.startswith("check-") and name.endswith(".json"):
             try:
-                entries.append((os.stat(folder / name).st_mtime_ns, name))
+                entries.append((os.stat(name, dir_fd=folder, follow_symlinks=False).st_mtime_ns, name))
             except OSError:
                 continue
     for _, name in sorted(entries)[:max(0, len(entries) - MAX_ENTRIES)]:
-        try:
-            os.unlink(folder / name)
-        except OSError:
-            continue
+        with contextlib.suppress(OSError):
+            os.unlink(name, dir_fd=folder)

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from . import model as m
+from .card_counts import card_count_problems
 from .check_bids import check_tables
 from .check_cards import CardChecks
 from .check_statements import StatementChecker
@@ -30,6 +31,7 @@ from .types import (
     BID,
     BOOL,
     BUILTIN_NAMES,
+    BUILTIN_PLAYERS,
     CARD,
     INT,
     LOOP_NAMES,
@@ -46,8 +48,8 @@ from .types import (
     bid_type,
     declared_names,
 )
-from .walk import fold_int, statements, statements_of
-from .words import RESERVED_WORDS, plural
+from .walk import statements, statements_of
+from .words import RESERVED_WORDS
 
 LANGUAGE_VERSION = 1
 MAX_PLAYERS = 16
@@ -74,6 +76,7 @@ class Checker:
     used_names: set[str] = field(default_factory=set)
     typed_constructs: list[tuple[str, m.Span | None]] = field(default_factory=list)
     """Built-in names and forms met by the typer (see :mod:`tricklang.support`)."""
+    _hints: dict[tuple[str, tuple[str, ...]], str] = field(default_factory=dict, repr=False)
 
     # ------------------------------------------------------------ reporting
     def error(self, code: str, message: str, span: m.Span | None, hint: str = "") -> None:
@@ -110,6 +113,7 @@ class Checker:
         for role in r.roles:
             self._expect(role.value, PLAYER, Scope(dict(self.env)))
         self.variables = self._collect_variables(statements_of(r))
+        self.shadowing_reported: set[str] = set()
         for pc in r.points:
             self._check_pattern(pc.pattern)
         self._check_match()
@@ -221,6 +225,12 @@ class Checker:
             self.error("missing-section", "no 'hand' zone: declare 'zone hand: per player, owner'", self._zones_span())
         elif hand.owner != "player":
             self.error("bad-zone", "the 'hand' zone must be per player", hand.span)
+        for z in self.rules.zones:
+            if z.bookkeeping and (z.pack or z.name in ("hand", "won") or z.visibility == "public"):
+                what = ("the pack" if z.pack else f"the '{z.name}' zone" if z.name in ("hand", "won")
+                        else f"the public zone '{z.name}'")
+                self.error("bad-zone", f"{what} cannot be bookkeeping: the table sees every card go into it and out of it",
+                           z.span, "mark only a scratch zone of your own 'bookkeeping', one nobody sees into")
 
     def _check_match(self) -> None:
         mt = self.rules.match
@@ -269,6 +279,21 @@ class Checker:
                     env.setdefault(line.name, BID)  # a named bid, as a value
         return env
 
+    def name_declared_as(self, name: str) -> str:
+        """What a name already declared is, for messages: "the zone 'won'", "the role 'elder'",
+        "'foster', a value of the option 'multi_turnup_remedy'", "the built-in player 'dealer'"."""
+        if name in self.zones:
+            return f"the zone '{name}'"
+        if name in self.options:
+            return f"the option '{name}'"
+        if any(role.name == name for role in self.rules.roles):
+            return f"the role '{name}'"
+        if name in self.choice_values:
+            return f"'{name}', a value of the option '{self.choice_values[name]}'"
+        if name in BUILTIN_PLAYERS:
+            return f"the built-in player '{name}'"
+        return f"the built-in name '{name}'"
+
     def _check_global_clashes(self, builtins: set[str]) -> None:
         """Options, zones and roles share one namespace: report a role declared
         twice, a name declared as two kinds of thing, and a built-in name reused.
@@ -314,10 +339,18 @@ class Checker:
         _CheckingTyper(self, True).not_nobody(e, what)
 
     def _suggest(self, name: str, scope: Scope) -> str:
-        import difflib
+        return self._closest(name, (*scope.names, *self.zones))
 
-        close = difflib.get_close_matches(name, list(scope.names) + list(self.zones), n=1)
-        return f"did you mean '{close[0]}'?" if close else ""
+    def _closest(self, word: str, candidates: tuple[str, ...]) -> str:
+        """``did you mean 'X'?`` for the candidate closest to ``word`` (each asked once)."""
+        key = (word, candidates)
+        hint = self._hints.get(key)
+        if hint is None:
+            import difflib
+
+            close = difflib.get_close_matches(word, candidates, n=1)
+            hint = self._hints[key] = f"did you mean '{close[0]}'?" if close else ""
+        return hint
 
     def _check_pattern(self, p: m.Pattern, report: bool = True, scope: Scope | None = None) -> None:
         """Check a card pattern (``scope``: the names around it, for a suit named by a variable)."""
@@ -469,34 +502,7 @@ class Checker:
 
     # ------------------------------------------------------------ card counts
     def _check_card_counts(self) -> None:
-        r = self.rules
-        if r.deck is None or r.players is None:
-            return
-        deck_size = len(r.deck.suits) * len(r.deck.ranks)
-        defaults = {o.name: o.default for o in r.options}
-        dealt = 0
-        for st in statements(r.deal):
-            if isinstance(st, m.DealCards):
-                total = 0
-                for p in st.packets:
-                    v = fold_int(p, defaults)
-                    if v is None:
-                        return
-                    if v < 0:
-                        self.error("bad-count", "a packet cannot hold a negative number of cards", p.span)
-                    total += v
-                dealt += total * r.players.count
-                if dealt > deck_size:
-                    self.error("deck-too-small", f"dealing {total} cards to each of {r.players.count} players needs {dealt} cards; the deck has {deck_size}", st.span)
-                    return
-            elif isinstance(st, m.TurnUp):
-                v = fold_int(st.count, defaults)
-                if v is None:
-                    return
-                dealt += v
-                if dealt > deck_size:
-                    self.error("deck-too-small", f"turning up {plural(v, 'card')} here needs {dealt} cards; the deck has {deck_size}", st.span)
-                    return
+        card_count_problems(self.rules, {o.name: o.default for o in self.rules.options}, self.error)
 
 
 def check(rules: m.RuleFile) -> list[Diagnostic]:

@@ -12,7 +12,9 @@ Every problem found in a rule file is a :class:`Diagnostic` with a stable ``code
 
 from __future__ import annotations
 
+import json
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -121,6 +123,41 @@ def brief(value: object, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def quoted(value: object, limit: int = 60) -> str:
+    """A value read from a stranger (a record, a state), quoted for a message: at most ``limit`` characters of
+    its JSON (encoded no further than that), and how long it was when that is not all.
+
+    >>> quoted([1, 2, 3])
+    '[1, 2, 3]'
+    >>> quoted(list(range(10**6)), 20)
+    '[0, 1, 2, 3, 4, 5, 6… (a list of 1,000,000 items)'
+    >>> quoted("x" * 500, 10)
+    '"xxxxxxxxx… (500 characters)'
+    """
+    pieces: list[str] = []
+    size = 0
+    try:
+        for piece in json.JSONEncoder(ensure_ascii=False).iterencode(value):
+            pieces.append(piece)
+            size += len(piece)
+            if size > limit:
+                break
+    except (TypeError, ValueError):
+        return printable(brief(value, limit))
+    text = "".join(pieces)
+    if size <= limit:
+        return printable(text)
+    if isinstance(value, str):
+        how = f"{len(value):,} characters"
+    elif isinstance(value, list):
+        how = f"a list of {len(value):,} item{'' if len(value) == 1 else 's'}"
+    elif isinstance(value, dict):
+        how = f"an object of {len(value):,} field{'' if len(value) == 1 else 's'}"
+    else:
+        how = f"{len(text):,}+ characters"
+    return f"{printable(text[:limit])}… ({how})"
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     """One problem in a rule file."""
@@ -136,12 +173,14 @@ class Diagnostic:
     note: str = ""  # e.g. where inherited code comes from: "in base.trick, inherited by variant.trick"
     source_line: str = ""  # the text of the line, when it is not in the source given to render()
 
-    def render(self, source: str | None = None) -> str:
+    def render(self, source: str | Sequence[str] | None = None) -> str:
         """Return the message as ``path:line:col: severity: message [code]``,
-        followed by the source line with a caret and the hint, where known."""
+        followed by the source line with a caret and the hint, where known.
+        ``source`` is the text, or its lines (split at newlines only, as the parser
+        counts them: :func:`source_lines`), for rendering many diagnostics of one text."""
         where = f"{self.path}:{self.line}:{self.column}" if self.line else self.path
         out = [printable(f"{where}: {self.severity}: {self.message} [{self.code}]")]
-        lines = [] if source is None else source.split("\n")  # only a newline ends a line, as the parser counts them
+        lines = source_lines(source) if isinstance(source, str) else (source or ())
         if self.source_line or source is not None and self.line:
             if self.source_line or 0 < self.line <= len(lines):
                 raw = self.source_line.rstrip() or lines[self.line - 1].rstrip()
@@ -187,11 +226,34 @@ class TrickLangError(Exception):
     """Base class of every error raised by tricklang and its interpreter."""
 
 
+MAX_SHOWN = 100
+"""Diagnostics rendered in full by :meth:`RulesError.render` (and ``tricklang check``);
+the rest are counted."""
+
+
+def source_lines(source: str) -> list[str]:
+    """A text's lines as diagnostics number them: split at newlines only."""
+    return source.split("\n")
+
+
+def shown_and_counted(diagnostics: Sequence[Diagnostic], limit: int = MAX_SHOWN) -> tuple[list[Diagnostic], str]:
+    """The first ``limit`` diagnostics, and a line counting the others by severity
+    (empty when none is left out)."""
+    rest = diagnostics[limit:]
+    if not rest:
+        return list(diagnostics), ""
+    errors = sum(d.severity == "error" for d in rest)
+    parts = [f"{n:,} more {word}{'' if n == 1 else 's'}" for n, word in ((errors, "error"),
+                                                                          (len(rest) - errors, "warning")) if n]
+    return list(diagnostics[:limit]), f"... and {' and '.join(parts)} not shown ({len(diagnostics):,} in all)"
+
+
 @dataclass
 class RulesError(TrickLangError):
     """A rule file could not be loaded: it carries every diagnostic found.
 
-    ``str(error)`` renders them all with source lines and carets.
+    ``str(error)`` renders the first :data:`MAX_SHOWN` with source lines and carets
+    and counts the rest; nothing is rendered until it is asked for.
     """
 
     diagnostics: list[Diagnostic]
@@ -199,13 +261,20 @@ class RulesError(TrickLangError):
     warnings: list[Diagnostic] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        super().__init__(self.render())
+        first = self.diagnostics[0] if self.diagnostics else None
+        super().__init__(f"{first.path}: {first.code}" if first is not None else "")  # (``str`` renders)
 
-    def render(self) -> str:
-        return "\n".join(d.render(self.source) for d in self.diagnostics)
+    def render(self, limit: int = MAX_SHOWN) -> str:
+        """The first ``limit`` diagnostics rendered, then a line counting the rest."""
+        shown, more = shown_and_counted(self.diagnostics, limit)
+        lines = source_lines(self.source) if self.source is not None else None
+        return "\n".join([*(d.render(lines) for d in shown), *([more] if more else [])])
 
     def __str__(self) -> str:
         return self.render()
+
+    def __reduce__(self) -> tuple[type, tuple[list[Diagnostic], str | None, list[Diagnostic]]]:
+        return (type(self), (self.diagnostics, self.source, self.warnings))
 
     @property
     def codes(self) -> list[str]:

@@ -151,6 +151,8 @@ class _Explainer(Prose):
                 notes.append("the cards each player holds")
             if z.name == "won":
                 notes.append("tricks won are put here")
+            if z.bookkeeping:
+                notes.append("bookkeeping: cards are put here only for a moment, and transcripts do not show it")
             note = "; " + "; ".join(notes) if notes else ""
             out.append(f"- **{z.name}** ({whose}), {seen}{note}{self.cite(z.cite, lines=[z.span.line])}.")
         return out + [""]

@@ -7,7 +7,8 @@ written ``[C2, C25]`` and aligned at column :data:`CITATION_COLUMN` (or two spac
 longer line), every comment kept (a trailing comment follows two spaces after the code),
 at most one blank line in a row, no trailing spaces and one final newline. A line broken
 inside parentheses or with a backslash is joined, unless a comment sits inside it; then its
-lines are only re-indented.
+lines are only re-indented. A joined line whose code is longer than :data:`MAX_WIDTH` is
+broken again with backslashes, preferably before a clause (:func:`_wrapped`).
 
 >>> print(format_text('tricklang 1\\ndeck   [E2]\\n    suits s black,h red   # two\\n    ranks A K\\n'), end="")
 tricklang 1
@@ -30,6 +31,15 @@ CITATION_COLUMN = 67
 """Where a law citation starts (0-based: the 68th character of its line)."""
 
 INDENT = "  "
+
+MAX_WIDTH = 120
+"""Longest line of code (its law citation and comment aside) left whole; a longer one is
+broken with backslashes."""
+
+CONTINUATION = "    "
+"""The extra indentation of a continued line."""
+
+_CLAUSE_WORDS = frozenset({"when", "and", "or", "during", "then", "by"})
 
 _NO_SPACE_BEFORE = frozenset({",", ")", ":", ".."})
 _NO_SPACE_AFTER = frozenset({"(", ".."})
@@ -183,12 +193,12 @@ def _code(line: _Line, physical: list[str], level: int) -> list[str]:
     comment = _comment_after(physical[line.last], last_tok.column - 1 + len(last_tok.text))
     if any(_code_part(physical[r]) != physical[r] for r in range(line.first, line.last)):
         return _reindented(line, physical, level)
-    text = INDENT * level + _join(body)
+    out = _wrapped(INDENT * level, body)
     if cite is not None:
-        text = _with_citation(text, _citation(cite.text))
+        out[-1] = _with_citation(out[-1], _citation(cite.text))
     if comment:
-        text += "  " + comment
-    return [text]
+        out[-1] += "  " + comment
+    return out
 
 
 def _code_part(line: str) -> str:
@@ -210,6 +220,65 @@ def _reindented(line: _Line, physical: list[str], level: int) -> list[str]:
         width = _indent_width(raw)
         out.append(" " * max(0, width + shift) + raw.strip())
     return out
+
+
+def _chunks(tokens: Sequence[SourceToken]) -> list[tuple[str, int]]:
+    """The line's words as the layout spaces them: (text, how good a break before it is),
+    2 for a break at a clause (before `when`, `and`, `or`, `during`, `then`, `by`, a string,
+    or after a comma, outside parentheses), 1 elsewhere outside parentheses, 0 inside them."""
+    chunks: list[tuple[str, int]] = []
+    depth = 0
+    prev: SourceToken | None = None
+    for tok in tokens:
+        text = " ".join(tok.text.split()) if not tok.text.startswith('"') else tok.text
+        if prev is None or not _spaced(prev, tok):
+            if chunks:
+                chunks[-1] = (chunks[-1][0] + text, chunks[-1][1])
+            else:
+                chunks.append((text, 0))
+        else:
+            clause = tok.text in _CLAUSE_WORDS or tok.kind == "STRING" or prev.text == ","
+            chunks.append((text, 0 if depth else 2 if clause else 1))
+        depth += (tok.text == "(") - (tok.text == ")")
+        prev = tok
+    return chunks
+
+
+def _wrapped(indent: str, tokens: Sequence[SourceToken]) -> list[str]:
+    """The line's code, broken with ``\\`` before words where it is longer than
+    :data:`MAX_WIDTH` (continuation lines indented :data:`CONTINUATION` more), at the
+    last clause boundary that leaves at least half the width used, else at the last
+    word that fits; a word longer than the width (a string) stands alone on its line."""
+    joined = indent + _join(tokens)
+    if len(joined) <= MAX_WIDTH or not tokens:
+        return [joined]
+    chunks = _chunks(tokens)
+    lines: list[str] = []
+    start, lead = 0, indent
+    while start < len(chunks):
+        width = len(lead) + len(chunks[start][0])
+        end = start + 1
+        while end < len(chunks) and width + 1 + len(chunks[end][0]) + 2 <= MAX_WIDTH:
+            width += 1 + len(chunks[end][0])
+            end += 1
+        if end < len(chunks):  # a break is due: the best place before ``end``
+            end = _best_break(chunks, start, end, len(lead))
+        text = lead + " ".join(c[0] for c in chunks[start:end])
+        lines.append(text + (" \\" if end < len(chunks) else ""))
+        start, lead = end, indent + CONTINUATION
+    return lines
+
+
+def _best_break(chunks: list[tuple[str, int]], start: int, end: int, lead: int) -> int:
+    """Where to break a line of ``chunks[start:end]`` (all that fits): before the last
+    clause, else before the last word outside parentheses, that leaves the line at least
+    half the width long; else before ``end``."""
+    lengths = [lead + sum(len(c[0]) + 1 for c in chunks[start:k]) - 1 for k in range(start + 1, end + 1)]
+    for goodness in (2, 1):
+        for k in range(end, start, -1):
+            if chunks[k][1] >= goodness and lengths[k - start - 1] >= MAX_WIDTH // 2:
+                return k
+    return end
 
 
 def _join(tokens: Sequence[SourceToken]) -> str:

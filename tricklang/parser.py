@@ -1,17 +1,17 @@
 """From rule-file text to the typed model: Lark parsing and tree transformation.
 
-The transformer's rules are in :mod:`tricklang.transform_sections` and
-:mod:`tricklang.transform_deal`; with :mod:`tricklang.tree` and
-:mod:`tricklang.stored_parser` (Lark plugins for a quick start) they are the only
-modules that import Lark. Syntax errors become
-:class:`~tricklang.diagnostics.Diagnostic` objects with a position, the line, a
-caret and what was expected.
+The transformer's rules are in :mod:`tricklang.transform_sections` and :mod:`tricklang.transform_deal`;
+with :mod:`tricklang.tree`, :mod:`tricklang.stored_parser` (Lark plugins for a quick start) and
+:mod:`tricklang.expected` (what the grammar accepts at a cursor) they are the only modules that
+import Lark. Syntax errors become :class:`~tricklang.diagnostics.Diagnostic` objects with a
+position, the line, a caret and what was expected.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import threading
 from collections.abc import Iterator
 from functools import lru_cache
@@ -40,6 +40,7 @@ from .transform_deal import DealRules
 from .transform_exprs import ExprRules
 from .transform_sections import SectionRules
 from .tree import MAX_DIGITS, NumberTooLargeError
+from .words import STATEMENT_KEYWORDS
 
 MAX_SOURCE_BYTES = 256_000
 """Rule files larger than this are refused before parsing."""
@@ -257,7 +258,7 @@ def _syntax_diagnostic(err: UnexpectedInput, path: str, text: str = "") -> Diagn
     if isinstance(err, UnexpectedCharacters):
         return _unexpected_character(err, path, text, line, column)
     if isinstance(err, UnexpectedToken):
-        return _unexpected_token(err, path, line, column)
+        return _reserved_word(err, path, text) or _unexpected_token(err, path, line, column)
     if isinstance(err, UnexpectedEOF):
         return Diagnostic(
             "syntax-error",
@@ -297,6 +298,45 @@ def _unexpected_character(err: UnexpectedCharacters, path: str, text: str, line:
         column,
         column + 1,
         hint="expected " + _describe_expected(set(err.allowed or ())),
+        path=path,
+    )
+
+
+_AFTER_A_PLAYER = frozenset({"chooses", "scores", "loses", "discards", "takes", "draws", "bids", "names", "makes",
+                              "leads", "becomes", "of", "=="})
+"""Words that follow a player (or a role, a variable) at the start of a statement: after a
+reserved word instead, the writer meant the reserved word as a name."""
+
+_WORD = re.compile(r"[^\W\d][\w']*")
+
+
+def _reserved_word(err: UnexpectedToken, path: str, text: str) -> Diagnostic | None:
+    """A reserved word used as a name: as the name itself (``let turn = 1``), or at the start
+    of a statement where a player's name would go (``turn chooses:``, with a role named
+    ``turn``). The message says the word is reserved and names the statement it starts."""
+    tok = err.token
+    word, line = str(tok), tok.line or 0
+    expected = set(err.accepts or err.expected or ())
+    if word in STATEMENT_KEYWORDS and "NAME" in expected:
+        start, end = tok.column or 1, (tok.column or 1) + len(word)
+    else:
+        source = _line_of(text, line)
+        first = _WORD.match(source.lstrip())
+        if first is None or first.group() not in STATEMENT_KEYWORDS or word not in _AFTER_A_PLAYER:
+            return None
+        start = len(source) - len(source.lstrip()) + 1
+        rest = source[start - 1 + len(first.group()):]
+        if (tok.column or 0) != start + len(first.group()) + len(rest) - len(rest.lstrip()):
+            return None  # not the word right after the reserved one
+        word, end = first.group(), start + len(first.group())
+    return Diagnostic(
+        "syntax-error",
+        f"'{word}' is a reserved word: it starts the statement '{STATEMENT_KEYWORDS[word]}', "
+        "so it cannot be used as a name here",
+        line,
+        start,
+        end,
+        hint=f"rename what you called '{word}' (a role, a variable, an option...), e.g. '{word}_player'",
         path=path,
     )
 

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, SkipValidation, model_validat
 
 from . import catalog
 from . import model as m
+from .card_counts import option_value_problems
 from .checker import Checker, check
 from .deck import card_codes
 from .diagnostics import Diagnostic, OptionError, RulesError, brief, printable
@@ -84,12 +85,18 @@ class Ruleset(BaseModel):
         """Return the same rules with some options changed.
 
         Raises:
-            OptionError: an unknown option, or a value of the wrong type or range.
+            OptionError: an unknown option, or a value of the wrong type or range, or
+                values the rules cannot play: dealing or turning up more cards than
+                the deck holds (checked here, before any code is generated for them).
         """
         if not options:
             return self
         values = dict(self.options)
         values.update(bind_options(self.rules.options, options))
+        if values != self.options:
+            problems = option_value_problems(self.rules, values)
+            if problems:
+                raise OptionError(printable(problems[0]))
         return self.model_copy(update={"options": values})
 
     def __repr__(self) -> str:
@@ -163,6 +170,10 @@ MAX_EXTENDS_NAME = 255
 """Longest `extends` target accepted, in characters."""
 
 
+MAX_SHOWN_NAME = 200
+"""Longest file name quoted whole in a message about reading it, in characters."""
+
+
 def read_limited(file: Path, what: str = "rule file", limit: int = MAX_SOURCE_BYTES, shown: str | None = None) -> str:
     """Read a regular file of at most ``limit`` bytes (never more than ``limit`` + 1 are read).
 
@@ -174,6 +185,8 @@ def read_limited(file: Path, what: str = "rule file", limit: int = MAX_SOURCE_BY
             ``too-large``.
     """
     name = str(file) if shown is None else shown
+    if len(name) > MAX_SHOWN_NAME:  # a name too long to be a file's is not echoed whole
+        name = name[: MAX_SHOWN_NAME // 2] + "…" + name[-MAX_SHOWN_NAME // 4:]
     raw = b""
     try:
         if not str(file) or "\0" in str(file):

@@ -33,7 +33,7 @@ MAX_PATTERN_WORK = 4_000_000
 (alternatives + 1) x (suits + 1) x cards."""
 MAX_STEPS_WITHOUT_DECISION = 100_000
 """Static bound on statements run between two decisions (the run-time budget,
-:data:`interpreter.program.MAX_STEPS_PER_DEAL`, counts the same work)."""
+:data:`interpreter.codegen.module.MAX_STEPS`, counts the same work)."""
 
 
 def check_safety(rules: m.RuleFile) -> list[Diagnostic]:

@@ -32,7 +32,7 @@ from . import model as m
 from .kinds import AUCTION_NAMES, BID_FORMS, NEW_NAMES
 from .types import BUILTIN_NAMES, FUNCTIONS, LOOP_NAMES, OF_FORMS, TRICK_NAMES
 from .walk import nodes
-from .words import snake
+from .words import STATEMENT_WORDS, snake
 
 RUNTIME: Final[frozenset[str]] = frozenset({
     # sections and their parts
@@ -230,7 +230,7 @@ def _node_classes(root: type[m.Node]) -> Iterator[type[m.Node]]:
 def in_play_keys() -> dict[str, str]:
     """``InPlay.<Statement>`` for each kind of statement that may run in the middle of trick play (a hook,
     a declaration's effect), in words: the runtime names in :data:`RUNTIME` those it can run there."""
-    return {f"InPlay.{cls.__name__}": f"'{snake(cls.__name__).replace('_', ' ')}' in the middle of trick play "
+    return {f"InPlay.{cls.__name__}": f"'{STATEMENT_WORDS.get(cls.__name__, snake(cls.__name__))}' in the middle of trick play "
             "(in a declaration or a hook)" for cls in _node_classes(m.Node) if issubclass(cls, m.Stmt) and cls.in_play}
 
 

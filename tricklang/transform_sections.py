@@ -19,6 +19,11 @@ from .tree import (
 )
 
 
+def _tagged(children: list[Any], tag: str) -> bool:
+    """Whether a keyword alternative (``, pack``, ``, bookkeeping``) is among the children."""
+    return any(isinstance(c, Tagged) and c.tag == tag for c in children)
+
+
 @v_args(meta=True)
 class SectionRules(Transformer[Token, m.RuleFile]):
     """Rules of the parser's transformer for everything but the deal."""
@@ -108,6 +113,7 @@ class SectionRules(Transformer[Token, m.RuleFile]):
     def counter(self, meta: Any, children: list[Any]) -> m.Counter:
         per_deal = any(isinstance(c, Tagged) and c.tag == "per_deal" for c in children)
         return m.Counter.model_construct(name=str(children[0]), owner=children[1].tag, per_deal=per_deal,
+                                         bookkeeping=_tagged(children, "bookkeeping"),
                                          cite=cite_of(children), span=span_of(meta))
 
     def per_deal(self, meta: Any, children: list[Any]) -> Tagged:
@@ -234,13 +240,17 @@ class SectionRules(Transformer[Token, m.RuleFile]):
             name=str(children[0]),
             owner=children[1].tag,
             visibility=children[2].tag,
-            pack=any(isinstance(c, Tagged) and c.tag == "pack" for c in children),
+            pack=_tagged(children, "pack"),
+            bookkeeping=_tagged(children, "bookkeeping"),
             cite=cite_of(children),
             span=span_of(meta),
         )
 
     def zone_pack(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("pack")
+
+    def bookkeeping(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("bookkeeping")
 
     def per_player(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("player")

@@ -7,14 +7,15 @@ file's options), ``play`` (play at the terminal against the built-in players),
 (the rules as Markdown prose), ``replay`` (re-check a game record and print its
 transcript), ``demo`` (a match between built-in players, as a transcript), ``lsp``
 (a language server for editors), ``list`` (the bundled games), ``fmt`` (rewrite rule
-files in the canonical layout) and ``compile`` (print the Python generated for a rule file). Wherever a rule file is expected, a bundled game's name
+files in the canonical layout), ``compile`` (print the Python generated for a rule file) and
+``serve`` (a table in the browser: a web server). Wherever a rule file is expected, a bundled game's name
 (``ecarte``, ``cinch``, ``euchre``...) also works; a path to an existing file wins.
 Every subcommand takes ``--help``; the ones that load rules take
 ``-o name=value`` (repeatable) to set options.
 
 This module only dispatches: each subcommand lives in its own module of this
 package (``check``, ``table``, ``simulate``, ``invariants``, ``replay``, ``demo``,
-``games``, ``fmt``, ``source``)
+``games``, ``fmt``, ``source``, ``serve``)
 and adds its parser through a ``register`` function.
 
 Exit status: 0 ok, 1 an error in the rules, the game or a record, 2 a usage error.
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
 
 __all__ = ["PROG", "UsageError", "build_parser", "demo_main", "main", "match_seed", "summarise", "wilson"]
 
-COMMANDS = "check, options, play, simulate, test, explain, replay, demo, lsp, list, fmt or compile"
+COMMANDS = "check, options, play, simulate, test, explain, replay, demo, lsp, list, fmt, compile or serve"
 
 
 def __getattr__(name: str) -> Any:
@@ -147,10 +148,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         module, function = LIGHT_COMMANDS[only]
         getattr(import_module(f".{module}", __name__), function)(sub, opts)
         return parser
-    from . import check, demo, fmt, games, invariants, lsp, replay, simulate, source, table
+    from . import check, demo, fmt, games, invariants, lsp, replay, serve, simulate, source, table
 
     for register in (check.register, table.register, simulate.register, invariants.register,
                      check.register_explain, replay.register, demo.register, lsp.register,
-                     games.register, fmt.register, source.register):
+                     games.register, fmt.register, source.register, serve.register):
         register(sub, opts)
     return parser

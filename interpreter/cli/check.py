@@ -4,13 +4,13 @@ without playing it."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import TYPE_CHECKING, Any
 
 from tricklang import RulesError
+from tricklang.diagnostics import printable, shown_and_counted, source_lines
 
-from .common import Subparsers, load, plural, show
+from .common import Subparsers, json_text, load, plural, show
 
 if TYPE_CHECKING:
     from tricklang import checkcache
@@ -54,33 +54,40 @@ def cmd_check(args: argparse.Namespace) -> int:
 
             key = checkcache.key_of(path, options)
             cached = checkcache.lookup(key) if key is not None else None
+        source: str | None
         game: str | None
-        if cached is not None:
-            ok, game, errors, shown = True, cached.game, 0, list(cached.warnings)
+        if cached is not None and key is not None:  # (rendered again, escaped, from the warnings' fields)
+            ok, game, diagnostics, source = True, cached.game, list(cached.warnings), key.text
         else:
-            ok, game, errors, shown = _check(path, args, key, options)
+            ok, game, diagnostics, source = _check(path, args, key, options)
         failed = failed or not ok
-        warnings = len(shown) - errors
+        errors = sum(d.severity == "error" for d in diagnostics)
+        warnings = len(diagnostics) - errors
+        first, more = shown_and_counted(diagnostics)
+        lines = source_lines(source) if source is not None else None
         results.append({"path": path, "ok": ok, "game": game, "errors": errors, "warnings": warnings,
-                        "diagnostics": [data for _, data in shown]})
+                        "diagnostics": [d.to_dict() for d in first],
+                        **({"not_shown": len(diagnostics) - len(first)} if more else {})})
         if args.json:
             continue
-        for text, _ in shown:
-            print(text, file=sys.stderr)
+        for d in first:
+            print(d.render(lines), file=sys.stderr)
+        if more:
+            print(more, file=sys.stderr)
         if ok:
             print(f"{path}: ok" + (f" ({plural(warnings, 'warning')})" if warnings else ""))
-        elif len(shown) > 1:
+        elif len(diagnostics) > 1:
             print(f"{path}: {plural(errors, 'error')}" + (f", {plural(warnings, 'warning')}" if warnings else ""),
                   file=sys.stderr)
     if args.json:
-        print(json.dumps({"ok": not failed, "files": results}, ensure_ascii=False, indent=2))
+        print(json_text({"ok": not failed, "files": results}))
     return 1 if failed else 0
 
 
 def _check(path: str, args: argparse.Namespace, key: checkcache.Key | None, options: dict[str, str]
-           ) -> tuple[bool, str | None, int, list[tuple[str, dict[str, object]]]]:
-    """Check a rule file in full: (passed, game, errors, each diagnostic rendered and as a
-    dict); a file that passes is stored in the cache under ``key``.
+           ) -> tuple[bool, str | None, list[Diagnostic], str | None]:
+    """Check a rule file in full: (passed, game, its diagnostics, the text they are about);
+    a file that passes is stored in the cache under ``key``.
 
     Raises:
         OptionError: a bad ``-o`` option.
@@ -100,12 +107,11 @@ def _check(path: str, args: argparse.Namespace, key: checkcache.Key | None, opti
     except RulesError as err:
         diagnostics = list(err.diagnostics) + list(err.warnings)
         source, game, ok = err.source, None, False
-    shown = [(d.render(source), d.to_dict()) for d in diagnostics]
     if ok and key is not None and game is not None:
         from tricklang import checkcache
 
-        checkcache.store(key, ruleset.source, bases, ruleset.bases, checkcache.CheckResult(game, tuple(shown)))
-    return ok, game, sum(d.severity == "error" for d in diagnostics), shown
+        checkcache.store(key, ruleset.source, bases, ruleset.bases, checkcache.CheckResult(game, tuple(diagnostics)))
+    return ok, game, diagnostics, source
 
 
 def cmd_options(args: argparse.Namespace) -> int:
@@ -121,21 +127,25 @@ def cmd_options(args: argparse.Namespace) -> int:
             "laws": list(o.cite.laws) if o.cite else [],
         })
     if args.json:
-        print(json.dumps({"game": ruleset.name, "path": ruleset.path, "options": rows}, ensure_ascii=False, indent=2))
+        print(json_text({"game": ruleset.name, "path": ruleset.path, "options": rows}))
         return 0
+
+    def say(text: str = "") -> None:  # (the rule file's text, escaped: no control or bidi character reaches the terminal)
+        print(printable(text))
+
     if not specs:
-        print(f"{ruleset.name} ({ruleset.path}) has no options.")
+        say(f"{ruleset.name} ({ruleset.path}) has no options.")
         return 0
-    print(f"{ruleset.name} ({ruleset.path}): {plural(len(specs), 'option')}; set with -o NAME=VALUE")
+    say(f"{ruleset.name} ({ruleset.path}): {plural(len(specs), 'option')}; set with -o NAME=VALUE")
     for o, row in zip(specs, rows, strict=True):
         value = show(row["value"])
         changed = f" (default {show(o.default)})" if row["value"] != o.default else ""
         laws = f"  [{', '.join(o.cite.laws)}]" if o.cite else ""
-        print()
-        print(f"{o.name} = {value}{changed}{laws}")
-        print(f"    {o.type}: {allowed(o).replace('`', '')}; default {show(o.default)}")
+        say()
+        say(f"{o.name} = {value}{changed}{laws}")
+        say(f"    {o.type}: {allowed(o).replace('`', '')}; default {show(o.default)}")
         if o.doc:
-            print(f"    {o.doc}")
+            say(f"    {o.doc}")
     return 0
 
 
@@ -143,5 +153,5 @@ def cmd_options(args: argparse.Namespace) -> int:
 def cmd_explain(args: argparse.Namespace) -> int:
     from tricklang.explain import explain
 
-    sys.stdout.write(explain(load(args.file, args)))
+    sys.stdout.write(printable(explain(load(args.file, args)), keep_newlines=True))
     return 0

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import argparse
 
-from .. import search as _search  # noqa: F401 - registers the search player with make_agent
-from ..agents import make_agent, play_match
-from ..state import new_game
+from ..players import make_agent, play_match
+from ..state.state import new_game
 from ..transcript import render
-from .common import Subparsers, UsageError, integer, load
+from .common import Subparsers, UsageError, integer, load, seat_list
 
 DEFAULT_RULES = "ecarte"
 """The bundled game played by default (found by name, wherever the package is installed)."""
@@ -22,18 +21,28 @@ def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
                        description="Play a whole match between built-in players and print it as a transcript.")
     p.add_argument("rules", nargs="?", default=DEFAULT_RULES, help="rule file or bundled game (default: ecarte)")
     p.add_argument("--seed", type=integer, default=2026, help="seed for the shuffles and the players (default 2026)")
-    p.add_argument("--seats", default="heuristic,random", help="comma-separated players per seat: heuristic, random")
+    p.add_argument("--seats", metavar="P,P,...",
+                   help="the player of each seat, comma-separated (heuristic, random, search:N), or one player for "
+                   "every seat (default: heuristic at the even seats, random at the odd ones, whatever the game's size)")
     p.set_defaults(run=cmd_demo)
+
+
+def default_seats(players: int) -> list[str]:
+    """The demo's players when none are given: heuristic at the even seats, random at the odd
+    ones (one side of heuristic players against one of random ones in a partnership game).
+
+    >>> default_seats(2), default_seats(4)
+    (['heuristic', 'random'], ['heuristic', 'random', 'heuristic', 'random'])
+    """
+    return ["heuristic" if seat % 2 == 0 else "random" for seat in range(players)]
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """Play and print the match; UsageError for a wrong number of seats or an unknown player."""
     rules = load(args.rules, args)
-    names = args.seats.split(",")
-    if len(names) != rules.player_count:
-        raise UsageError(f"--seats needs {rules.player_count} players, got {len(names)}")
+    names = default_seats(rules.player_count) if args.seats is None else seat_list(args.seats, rules)
     try:
-        agents = [make_agent(n.strip(), args.seed + i) for i, n in enumerate(names)]
+        agents = [make_agent(n, args.seed + i) for i, n in enumerate(names)]
     except ValueError as err:
         raise UsageError(str(err)) from None
     state = play_match(new_game(rules, seed=args.seed), agents)

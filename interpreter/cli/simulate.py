@@ -4,6 +4,7 @@ asked), summarised with confidence intervals, the first dealer's advantage and t
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import hashlib
 import json
@@ -19,14 +20,16 @@ from typing import Any, TextIO
 
 import tricklang
 from tricklang import Ruleset
-from tricklang.diagnostics import TrickLangError
+from tricklang.diagnostics import TrickLangError, brief, printable
 
-from .. import search as _search  # noqa: F401 - registers the search player with make_agent
-from ..agents import AGENTS, MAX_ACTIONS_PER_MATCH, is_agent_name, make_agent
 from ..errors import GameLimitError, RecordError
-from ..record import Record
-from ..state import new_game
-from .common import PROG, Subparsers, UsageError, count, integer, load, plural, show
+from ..players import AGENTS, MAX_ACTIONS_PER_MATCH, is_agent_name, make_agent
+from ..record import Record, bundled_game_of
+from ..state.state import new_game
+from .common import PROG, Subparsers, UsageError, count, integer, json_text, load, plural, show
+from .match_stats import distributions, match_details
+from .progress import Progress
+from .simulate_outputs import Variant, add_report_arguments, check_single, write_outputs
 
 
 def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
@@ -39,9 +42,10 @@ def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", help="rule file")
     p.add_argument("-n", "--matches", type=count(1), default=100, metavar="N", help="number of matches (default 100)")
     p.add_argument("--seed", type=integer, default=0, help="base seed (default 0)")
-    p.add_argument("--seats", default="heuristic", metavar="P,P,...",
+    p.add_argument("--seats", action="append", metavar="P,P,...",
                    help=f"comma-separated built-in players per seat ({', '.join(AGENTS)}; search:N for N "
-                   "rollouts per decision), or one for every seat (default heuristic)")
+                   "rollouts per decision), or one for every seat (default heuristic); with --compare, "
+                   "repeatable")
     p.add_argument("-j", "--jobs", type=count(0), default=1, metavar="J",
                    help="worker processes (default 1; 0: one per CPU)")
     p.add_argument("--max-deals", type=count(1), metavar="D",
@@ -55,6 +59,7 @@ def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
                    help="compile the rules' generated module to C with Cython first (needs the 'native' extra and "
                    "a C compiler; the first build takes about half a minute, later ones come from the cache); "
                    "the results are the same")
+    add_report_arguments(p)
     p.set_defaults(run=cmd_simulate)
 
 
@@ -161,13 +166,111 @@ def simulate_match(job: _Job) -> dict[str, Any]:
         "deals": deals,
         "actions": len(state.actions),
         "awards": [[label, list(laws), n, points] for (label, laws), (n, points) in awards.items()],
-        "error": error,
+        "error": error, **match_details(state),  # scores and choices (--per-match, --report)
     }
 
 
-def simulate_matches(jobs: list[_Job]) -> list[dict[str, Any]]:
-    """Play a chunk of matches (one task of a cluster run)."""
-    return [simulate_match(job) for job in jobs]
+RESULT_KEYS = frozenset({"record", "index", "seed", "winner", "drawn", "first_dealer_side", "deals", "actions",
+                         "awards", "error"})
+"""The fields of one match's result (:func:`simulate_match`), all of them always there."""
+
+DETAIL_KEYS = frozenset({"scores", "choices"})
+"""The fields of a match that was played (:func:`interpreter.cli.match_stats.match_details`)."""
+
+MAX_RESULT_CHARS = 2_000_000
+"""The longest JSON text one match may come back as from a cluster's worker (its record included)."""
+
+
+def simulate_matches(jobs: list[_Job]) -> str:
+    """Play a chunk of matches (one task of a cluster run, on a worker) and return them as
+    JSON text: each match's result with its record as a JSON object. Never raises: a
+    failure is the match's ``error`` (what a worker sends back is data, never a Python
+    object; :func:`read_matches` checks it on the other side)."""
+    out = []
+    for job in jobs:
+        try:
+            result = simulate_match(job)
+        except Exception as err:  # noqa: BLE001 - a bug, reported as the match's error, as text
+            result = {"record": None, "index": job.index, "seed": match_seed(job.base_seed, job.index),
+                      "winner": None, "first_dealer_side": None, "deals": 0, "actions": 0, "awards": [],
+                      "error": f"{type(err).__name__}: {err}"[:2000]}
+        result.setdefault("drawn", False)
+        record = result.pop("record")
+        result["record"] = record.to_dict() if record is not None else None
+        out.append(result)
+    return json.dumps(out, ensure_ascii=True)
+
+
+def read_matches(text: object, jobs: list[_Job], *, sides: int) -> list[dict[str, Any]]:
+    """The results a cluster's worker returned for ``jobs`` (as :func:`simulate_matches`
+    writes them), each checked against the summary's schema: every field there and of
+    its type and range, the matches and seeds those asked for, a record (read as any
+    untrusted record is) of these rules, this seed and these seats.
+
+    Raises:
+        ValueError: anything else (what the worker sent is not used).
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"not JSON text but {type(text).__name__}")
+    if len(text) > MAX_RESULT_CHARS * max(1, len(jobs)):
+        raise ValueError(f"{len(text):,} characters for {plural(len(jobs), 'match')}")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as err:
+        raise ValueError(f"not JSON ({err})") from None
+    if not isinstance(data, list) or len(data) != len(jobs):
+        raise ValueError(f"not a list of {plural(len(jobs), 'match')}")
+    return [_read_match(item, job, sides) for item, job in zip(data, jobs, strict=True)]
+
+
+def _is_count(value: object, high: int) -> bool:
+    return type(value) is int and 0 <= value <= high
+
+
+def _read_match(item: object, job: _Job, sides: int) -> dict[str, Any]:
+    if not isinstance(item, dict) or not RESULT_KEYS <= set(item) <= RESULT_KEYS | DETAIL_KEYS:
+        raise ValueError("a match without exactly the fields of a result")
+    scores, choices = item.get("scores", []), item.get("choices", {})
+    if not (isinstance(scores, list) and len(scores) <= 64 and all(type(x) is int and abs(x) < 10**18 for x in scores)):
+        raise ValueError("'scores' is not a list of scores")
+    if not (isinstance(choices, dict) and len(choices) <= 10_000 and all(
+            isinstance(k, str) and len(k) <= 1000 and _is_count(v, 10**9) for k, v in choices.items())):
+        raise ValueError("'choices' is not a count of each choice")
+    seed = match_seed(job.base_seed, job.index)
+    if item["index"] != job.index or item["seed"] != seed:
+        raise ValueError(f"match {brief(item['index'])} (seed {brief(item['seed'])}) where match {job.index} was asked for")
+    for key in ("winner", "first_dealer_side"):
+        if item[key] is not None and not _is_count(item[key], sides - 1):
+            raise ValueError(f"'{key}' is not a side: {brief(item[key])}")
+    if type(item["drawn"]) is not bool:
+        raise ValueError(f"'drawn' is not true or false: {brief(item['drawn'])}")
+    for key in ("deals", "actions"):
+        if not _is_count(item[key], MAX_ACTIONS_PER_MATCH + 1):
+            raise ValueError(f"'{key}' is not a count: {brief(item[key])}")
+    awards = item["awards"]
+    if not isinstance(awards, list) or len(awards) > 10_000 or not all(
+            isinstance(a, list) and len(a) == 4 and isinstance(a[0], str) and len(a[0]) <= 1000
+            and isinstance(a[1], list) and len(a[1]) <= 100 and all(isinstance(law, str) and len(law) <= 100 for law in a[1])
+            and _is_count(a[2], 10**9) and type(a[3]) is int and abs(a[3]) < 10**18 for a in awards):
+        raise ValueError("'awards' is not a list of [label, laws, times, points]")
+    if item["error"] is not None and not (isinstance(item["error"], str) and len(item["error"]) <= 10_000):
+        raise ValueError("'error' is not a message")
+    record = item["record"]
+    if (record is None) == job.record:
+        raise ValueError("a record where none was asked for, or none where one was")
+    out = dict(item)
+    if record is not None:
+        try:
+            read = Record.from_json(record)
+        except (RecordError, TypeError) as err:
+            raise ValueError(f"a record that does not read: {err}") from None
+        named = (read.rules_path == job.path and read.bundled is None) or (
+            read.rules_path == "" and read.bundled is not None
+            and read.bundled == bundled_game_of(Path(job.path), job.digest))
+        if not named or read.rules_sha256 != job.digest or read.seed != seed or read.seats != list(job.seats):
+            raise ValueError("a record of other rules, another seed or other seats than the match asked for")
+        out["record"] = read
+    return out
 
 
 def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -185,31 +288,7 @@ def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     return (round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4))
 
 
-class _Progress:
-    """A progress bar on stderr, only when stderr is a terminal."""
-
-    def __init__(self, total: int) -> None:
-        self.total = total
-        self.on = sys.stderr.isatty()
-        self.last = 0.0
-
-    def update(self, done: int) -> None:
-        now = time.monotonic()
-        if not self.on or (now - self.last < 0.1 and done < self.total):
-            return
-        self.last = now
-        width = 30
-        filled = width * done // self.total
-        sys.stderr.write(f"\r  [{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} matches")
-        sys.stderr.flush()
-
-    def close(self) -> None:
-        if self.on:
-            sys.stderr.write("\r" + " " * 60 + "\r")
-            sys.stderr.flush()
-
-
-def _run_jobs(jobs: list[_Job], workers: int, progress: _Progress) -> Iterator[dict[str, Any]]:
+def _run_jobs(jobs: list[_Job], workers: int, progress: Progress) -> Iterator[dict[str, Any]]:
     if workers <= 1 or len(jobs) <= 1:
         for done, job in enumerate(jobs, 1):
             yield simulate_match(job)
@@ -234,8 +313,35 @@ def _run_jobs(jobs: list[_Job], workers: int, progress: _Progress) -> Iterator[d
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    if args.compare:
+        from .simulate_compare import cmd_compare
+
+        return cmd_compare(args, run_simulation, seat_names, _print_summary)
+    check_single(args)
     ruleset = load(args.file, args)
-    names = [s.strip().lower() for s in args.seats.split(",")]
+    names = seat_names(ruleset, args.seats[0] if args.seats else "heuristic")
+    played = run_simulation(args, ruleset, names)
+    if played is None:
+        return 1
+    summary, results = played
+    if args.json:
+        print(json_text(summary))
+    else:
+        _print_summary(summary)
+    write_outputs(args, [Variant("", ruleset, names, summary, results)])
+    for failure in summary["errors"][:10]:
+        print(printable(f"{PROG} simulate: match {failure['match']} (seed {failure['seed']}): {failure['error']}"),
+              file=sys.stderr)
+    return 1 if summary["errors"] else 0
+
+
+def seat_names(ruleset: Ruleset, seats: str) -> list[str]:
+    """The built-in player of every seat, from ``--seats`` (one name fills every seat).
+
+    Raises:
+        UsageError: the wrong number of players, or one that is not a built-in player.
+    """
+    names = [s.strip().lower() for s in seats.split(",")]
     if len(names) == 1:
         names *= ruleset.player_count
     if len(names) != ruleset.player_count:
@@ -243,6 +349,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     for name in names:
         if not is_agent_name(name):
             raise UsageError(f"--seats: unknown player {name!r}; simulate plays {', '.join(AGENTS)}, search:N")
+    return names
+
+
+def run_simulation(args: argparse.Namespace, ruleset: Ruleset,
+                   names: list[str]) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+    """Play the matches ``args`` asks for; the summary (with its distributions and timing)
+    and each match's result, in order; None when interrupted (after saying so)."""
     workers = args.jobs or os.cpu_count() or 1
     record_dir = Path(args.record) if args.record is not None else None
     if record_dir is not None:
@@ -250,33 +363,42 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             record_dir.mkdir(parents=True, exist_ok=True)
         except OSError as err:
             raise UsageError(f"--record {args.record}: cannot create the directory: {err.strerror or err}") from None
+        taken = next((record_dir / record_name(i) for i in range(args.matches)
+                      if os.path.lexists(record_dir / record_name(i))), None)
+        if taken is not None:  # (each file is made new: nothing there is overwritten, no link followed)
+            raise UsageError(f"--record {args.record}: {taken.name} is there already; simulate never writes over "
+                             "a file: choose an empty folder")
     jobs = _jobs(args, ruleset, names)
     if args.native:  # built here once (forked workers inherit it; others load it from the cache)
         _rules_for(jobs[0])
-    progress = _Progress(len(jobs))
+    progress = Progress(len(jobs), args.progress)
     start = time.perf_counter()
     results: list[dict[str, Any]] = []
     try:
         if args.cluster:
             from .cluster import run_on_cluster
 
-            played = run_on_cluster(args.cluster, simulate_matches, jobs, progress.update)
+            sides = len(ruleset.rules.players.teams) if ruleset.rules.players and ruleset.rules.players.teams \
+                else ruleset.player_count
+            played = run_on_cluster(args.cluster, simulate_matches, jobs, functools.partial(read_matches, sides=sides),
+                                    progress.update)
         else:
             played = _run_jobs(jobs, workers, progress)
         for result in played:
             record = result.pop("record", None)
             if record is not None and record_dir is not None:
-                record.save(record_dir / f"match-{result['index']:05d}.json")
+                record.save(record_dir / record_name(result["index"]), exclusive=True)
             results.append(result)
     except KeyboardInterrupt:
         progress.close()
         print(f"{PROG} simulate: interrupted", file=sys.stderr)
-        return 1
+        return None
     finally:
         progress.close()
     results.sort(key=lambda r: int(r["index"]))
     seconds = time.perf_counter() - start
     summary = summarise(ruleset, names, args.seed, results)
+    summary.update(distributions(results, len(summary["sides"])))
     actions = summary["actions"]["total"]
     summary["timing"] = {
         "seconds": round(seconds, 3),
@@ -286,13 +408,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     }
     if args.cluster:
         summary["timing"]["cluster"] = args.cluster
-    if args.json:
-        print(json.dumps(summary, ensure_ascii=False, indent=2))
-    else:
-        _print_summary(summary)
-    for failure in summary["errors"][:10]:
-        print(f"{PROG} simulate: match {failure['match']} (seed {failure['seed']}): {failure['error']}", file=sys.stderr)
-    return 1 if summary["errors"] else 0
+    return summary, results
+
+
+def record_name(index: int) -> str:
+    """The file name of match ``index``'s record in ``--record DIR``."""
+    return f"match-{index:05d}.json"
 
 
 def _jobs(args: argparse.Namespace, ruleset: Ruleset, seats: list[str]) -> list[_Job]:
@@ -360,8 +481,8 @@ def _pct(x: float | None) -> str:
 
 
 def _print_summary(s: dict[str, Any], out: TextIO | None = None) -> None:
-    def say(text: str = "") -> None:
-        print(text, file=out or sys.stdout)
+    def say(text: str = "") -> None:  # (labels, names and paths escaped: no control or bidi character reaches the terminal)
+        print(printable(text), file=out or sys.stdout)
 
     n = s["matches"]
     opts = ", ".join(f"{k}={show(v)}" for k, v in s["options"].items())

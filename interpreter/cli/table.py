@@ -21,16 +21,15 @@ from tricklang import Ruleset
 from tricklang import model as m
 from tricklang.walk import statements_of
 
-from .. import irregular
-from .. import search as _search  # noqa: F401 - registers the search player with make_agent
-from ..actions import Action
-from ..agents import AGENTS, MAX_ACTIONS_PER_MATCH, Agent, is_agent_name, make_agent
 from ..errors import GameError, GameLimitError, RecordError
-from ..pauses import RefereePause
+from ..players import AGENTS, MAX_ACTIONS_PER_MATCH, Agent, is_agent_name, make_agent
 from ..record import Record, rebuild
-from ..state import new_game
-from ..transcript import event_lines
-from .common import PROG, Subparsers, UsageError, integer, load, plural
+from ..state.actions import Action
+from ..state.irregular import seen_by
+from ..state.refusals import MOMENT_WORDS
+from ..state.state import new_game
+from ..transcript import shown_lines
+from .common import PROG, Subparsers, UsageError, integer, load, plural, seat_list
 
 HUMAN = "human"
 PAUSES = ("deal", "end_of_play")
@@ -51,8 +50,8 @@ def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
                    help=f"who plays seat N: {HUMAN}, {', '.join(AGENTS)}, search:BUDGET (repeatable; default: "
                    f"seat 0 is {HUMAN}, the other seats heuristic)")
     p.add_argument("--seats", dest="seat_list", metavar="P,P,...",
-                   help=f"the player of every seat in order, comma-separated, e.g. {HUMAN},search:100 "
-                   "(instead of --seat)")
+                   help=f"the player of every seat in order, comma-separated, e.g. {HUMAN},search:100, or one "
+                   "player for every seat, e.g. heuristic to watch (instead of --seat)")
     p.add_argument("--seed", type=integer, help="seed of the shuffles and the players (default: random, printed)")
     p.add_argument("--dealer", type=integer, metavar="N", help="the seat that deals first (default: the rule file's)")
     p.add_argument("--record", metavar="OUT", help="save a record of the game to OUT (also when you leave early)")
@@ -94,10 +93,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.seat_list is not None:
         if specs:
             raise UsageError("give the players with --seats or with --seat, not both")
-        names = [n.strip().lower() for n in args.seat_list.split(",")]
-        if len(names) != ruleset.player_count:
-            raise UsageError(f"--seats: {ruleset.name} has {ruleset.player_count} seats, {len(names)} players given")
-        specs = [f"{i}={n}" for i, n in enumerate(names)]
+        specs = [f"{i}={n}" for i, n in enumerate(seat_list(args.seat_list, ruleset))]
     seats = _parse_seats(specs, ruleset.player_count)
     if args.dealer is not None and not 0 <= args.dealer < ruleset.player_count:
         raise UsageError(f"--dealer {args.dealer}: this game has seats 0..{ruleset.player_count - 1}")
@@ -199,8 +195,7 @@ class _Table:
     def irregular(self, seat: int) -> list[Action]:
         """The irregularities on offer now whose arguments the seat may know of."""
         state = self.state
-        return [a for a in state.legal_actions().explicit if a.verb == "irregular"
-                and irregular.seen_by(state.program, state.core, a, seat)]
+        return [a for a in state.legal_actions().explicit if a.verb == "irregular" and seen_by(state, a, seat)]
 
     def _as_seen(self, err: GameError) -> str:
         """An error as the human may see it: another seat's failed action is not named
@@ -227,9 +222,8 @@ class _Table:
     def flush(self) -> None:
         """Print the events that happened since the last call, as the human seat sees them."""
         events = self.state.events(self.human)
-        for e in events[self.shown:]:
-            for line in event_lines(self.state, e):
-                print(line)
+        for line in shown_lines(self.state, events, self.shown):
+            print(line)
         self.shown = len(events)
 
     def finish(self, offer: bool) -> int:
@@ -273,9 +267,8 @@ class _Table:
             elif low in ("irregularities", "irr"):
                 self.list_irregularities(seat)
             elif low == "log":
-                for e in self.state.events(self.human):
-                    for out in event_lines(self.state, e):
-                        print(out)
+                for out in shown_lines(self.state, self.state.events(self.human)):
+                    print(out)
             elif low == "undo":
                 if self.undo(seat):
                     return True
@@ -441,7 +434,7 @@ class _Table:
         print(f"  your hand: {self._hand(seat)}")
         legal = self.regular()
         if state.phase in PAUSES:
-            print(f"The referee's pause ({RefereePause.words_of(state.phase)}): 'continue', or record an irregularity:")
+            print(f"The referee's pause ({MOMENT_WORDS.get(state.phase, state.phase)}): 'continue', or record an irregularity:")
         else:
             print(f"Your turn ({state.phase}):")
         if self.listed():
@@ -502,14 +495,12 @@ class _Table:
     def _hand(self, seat: int) -> str:
         """The seat's hand sorted by suit (trumps first), trumps marked with '*'."""
         state = self.state
-        tables, core = state.program.tables, state.core
         groups: list[list[str]] = []
         last = None
         any_trump = False
         for code in state.hand(seat):
-            card = tables.index[code]
-            suit = tables.eff_suit[core.ti][card]
-            trump = core.trump >= 0 and suit == core.trump
+            suit = state.effective_suit(code)
+            trump = state.is_trump(code)
             any_trump = any_trump or trump
             if suit != last:
                 groups.append([])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -179,3 +180,76 @@ def test_a_full_check_loads_the_stored_parser_builds_no_validator_and_imports_no
     env = {**os.environ, "TRICKLANG_CACHE_DIR": "off"}
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
     assert out.stdout.splitlines() == ["rules/ecarte.trick: ok", "True", "[]", "['interpreter', 'interpreter.errors']"]
+
+
+# ------------------------------------------------------------------ entries no one else wrote
+
+BROKEN = "tricklang 1\ngame \"Broken\"\n"
+ESCAPE = "\x1b]0;owned\x07\x1b[2J"
+
+
+def forge_ok(key: checkcache.Key, game: str = "Broken") -> None:
+    """Store an 'ok' verdict for ``key`` (a broken file), with a warning that carries raw
+    terminal escapes, as the cache itself would write it where it points now."""
+    from tricklang.diagnostics import Diagnostic
+
+    warning = Diagnostic("unused-option", f"forged {ESCAPE}", 1, 1, severity="warning", path="x.trick")
+    checkcache.store(key, key.text, [], [], checkcache.CheckResult(game, (warning,)))
+
+
+def test_an_entry_brought_by_a_checkout_or_a_copy_is_not_believed(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A repository can ship `.cache/tricklang/check-<key>.json` (the key is a digest of
+    public data) and a user's CI points XDG_CACHE_HOME there: its verdict is not believed."""
+    broken = tmp_path / "broken.trick"
+    broken.write_text(BROKEN, encoding="utf-8")
+    made = tmp_path / "made-elsewhere"
+    monkeypatch.setenv("TRICKLANG_CACHE_DIR", str(made))
+    key = checkcache.key_of(str(broken), {})
+    assert key is not None
+    forge_ok(key)
+    assert checkcache.lookup(key) is not None  # (where it was written, it would be believed)
+    shipped = tmp_path / "checkout-cache"
+    shutil.copytree(made, shipped)
+    monkeypatch.setenv("TRICKLANG_CACHE_DIR", str(shipped))
+    code, out, err = check(capsys, str(broken))
+    assert code == 1 and "ok" not in out and "\x1b" not in out + err and "forged" not in err
+
+
+def test_a_cache_folder_others_may_write_is_not_used(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, variant: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)  # (no sticky bit: anyone may rename or replace what is in it)
+    monkeypatch.setenv("TRICKLANG_CACHE_DIR", str(shared / "cache"))
+    assert check(capsys, str(variant))[0] == 0
+    assert not (shared / "cache").exists() or not list((shared / "cache").glob("check-*.json"))  # nothing stored
+    broken = tmp_path / "broken.trick"
+    broken.write_text(BROKEN, encoding="utf-8")
+    key = checkcache.key_of(str(broken), {})
+    assert key is not None
+    shared.chmod(0o755)
+    forge_ok(key)  # (an entry written while the folder was private...)
+    assert checkcache.lookup(key) is not None
+    for mode, folder in ((0o777, shared), (0o775, shared), (0o770, shared / "cache"), (0o707, shared / "cache")):
+        folder.chmod(mode)  # (...is not believed once others could have replaced it)
+        assert checkcache.lookup(key) is None, oct(mode)
+        assert check(capsys, str(broken))[0] == 1
+        folder.chmod(0o755 if folder == shared else 0o700)
+    assert checkcache.lookup(key) is not None
+
+
+def test_warnings_from_the_cache_are_rendered_again_escaped(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, cache: Path, tmp_path: Path) -> None:
+    """An entry holds the warnings' fields, not their printed text: even one written with
+    this folder's own secret is printed escaped, as a full check prints."""
+    broken = tmp_path / "broken.trick"
+    broken.write_text(BROKEN, encoding="utf-8")
+    key = checkcache.key_of(str(broken), {})
+    assert key is not None
+    forge_ok(key)
+    (entry,) = cache.glob("check-*.json")
+    assert ESCAPE not in entry.read_text(encoding="utf-8") and "\\u001b" in entry.read_text(encoding="utf-8")
+    code, out, err = check(capsys, str(broken))
+    assert code == 0  # (the folder's own secret vouches for it: only this user could have written it)
+    assert "\x1b" not in out + err and "\x07" not in err and "forged \\x1b]0;owned\\x07\\x1b[2J" in err

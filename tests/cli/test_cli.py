@@ -84,7 +84,7 @@ def test_test_command_prints_the_shortest_failing_sequence(capsys: pytest.Captur
     def leaky(self: State, player: int | None) -> dict[str, Any]:  # shows the next seat's hand
         obs = original(self, player)
         if player is not None:
-            obs["peek"] = self.hand((player + 1) % self.program.n)
+            obs["peek"] = self.hand((player + 1) % self.player_count)
         return obs
 
     monkeypatch.setattr(State, "observation", leaky)
@@ -299,8 +299,7 @@ def test_replay_as_one_seat_hides_the_others_cards(capsys: pytest.CaptureFixture
 
 def _copy_record(tmp_path: Path, change: Any) -> Path:
     data = json.loads((RECORDS / "ecarte-heuristic-vs-random.json").read_text(encoding="utf-8"))
-    data["rules"]["path"] = ECARTE
-    change(data)
+    change(data)  # the record names the bundled game: it replays from any folder
     out = tmp_path / "game.json"
     out.write_text(json.dumps(data), encoding="utf-8")
     return out
@@ -324,7 +323,22 @@ def test_replay_rejects_a_record_for_a_changed_rule_file(capsys: pytest.CaptureF
         data["rules"]["sha256"] = "0" * 64
 
     code, _, err = run(capsys, "replay", str(_copy_record(tmp_path, other_digest)))
-    assert code == 1 and "has changed since the record was made" in err
+    assert code == 1 and "has changed since the record was made" in err  # (a bundled game: named, not a path)
+
+
+def test_replay_with_rules_given_replays_against_that_file_if_its_digest_matches(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    record = RECORDS / "ecarte-heuristic-vs-random.json"
+    copy = tmp_path / "ecarte-as-sent.trick"
+    copy.write_text(Path(ECARTE).read_text(encoding="utf-8"), encoding="utf-8")
+    code, out, _ = run(capsys, "replay", "-q", "--rules", str(copy), str(record))
+    assert code == 0 and "actions replayed and checked" in out
+    copy.write_text(copy.read_text(encoding="utf-8").replace("in 1..99", "in 1..98"), encoding="utf-8")
+    code, out, err = run(capsys, "replay", "-q", "--rules", str(copy), str(record))
+    assert code == 1 and out == "" and "is not the one the record was made with" in err and "Traceback" not in err
+    code, _, err = run(capsys, "replay", "--rules", str(tmp_path / "missing.trick"), str(record))
+    assert code == 1 and "rule file" in err and "Traceback" not in err
+    assert "--rules FILE" in run(capsys, "replay", "--help")[1]
 
 
 def test_replay_an_unreadable_record(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -9,7 +9,10 @@ from pathlib import Path
 
 import pytest
 
+import interpreter
+import tricklang
 from interpreter.cli import main
+from interpreter.players import HeuristicAgent
 from interpreter.record import Record
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,3 +55,28 @@ def test_table_mode_needs_irregularities_and_a_human_referee(
     code, out, _ = play(capsys, monkeypatch, "irregularities\nquit\n", ECARTE, "--seed", "2")
     assert code == 0 and "Irregularities are recorded in table mode only (tricklang play --table)." in out
     assert "continue" not in out.split("> ")[0]  # strict play has no pause
+
+
+@pytest.mark.parametrize("game", ["cinch", "euchre", "auction-pitch", "spades", "ecarte"])
+def test_the_heuristic_player_weighs_only_regular_actions_in_table_mode(game: str) -> None:
+    """Naming trumps, it used to score every legal action as a suit, irregularities
+    included: `printf 'pass\\n' | tricklang play cinch --seed 327587 --table` ended in a
+    ValueError (in Cinch, at every seed)."""
+    rules = tricklang.load(game)
+    for seed in range(12):
+        state = interpreter.new_game(rules, seed=seed, mode="table")
+        agents = [HeuristicAgent(seed + seat) for seat in range(rules.player_count)]
+        for _ in range(400):
+            if state.is_terminal():
+                break
+            assert state.current_player is not None
+            action = agents[state.current_player](state)
+            assert action.verb != "irregular" and action in state.legal_actions()
+            state.apply(action)
+
+
+def test_the_reported_table_session_plays_on(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("pass\n"))
+    assert main(["play", "cinch", "--seed", "327587", "--table"]) == 0
+    out, err = capsys.readouterr()
+    assert "You left the game" in out and "Traceback" not in err

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -73,3 +74,28 @@ def test_counts_of_one_card_are_singular() -> None:
     ruleset = tricklang.loads(TIED.replace("  deal 1 to each\n", "  deal 1 to each\n  turn up 1 to stock\n"))
     text = render(interpreter.new_game(ruleset, seed=1), player=0)
     assert "card(s)" not in text and " 1 cards" not in text
+
+
+# ------------------------------------------------------------------ seats that fit the game (issue 29)
+
+
+@pytest.mark.parametrize("game", ["euchre", "cinch", "hearts", "whist", "oh-hell-3"])
+def test_demo_of_any_bundled_game_plays_with_defaults_that_fit_it(game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", game, "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    players = tricklang.load(game).player_count
+    kinds = ", ".join(f"{seat} = {'heuristic' if seat % 2 == 0 else 'random'}" for seat in range(players))
+    assert out.rstrip().endswith(f"seats: {kinds}")
+    assert "win" in out or "drawn" in out
+
+
+@pytest.mark.parametrize("command", [["demo", "euchre"], ["play", "euchre"], ["simulate", "euchre", "-n", "2"]])
+def test_one_seat_kind_fills_every_seat_in_every_command(command: list[str], capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # play with no human seat reads nothing
+    assert main([*command, "--seats", "heuristic", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    if command[0] == "demo":
+        assert out.rstrip().endswith("seats: 0 = heuristic, 1 = heuristic, 2 = heuristic, 3 = heuristic")
+    assert main([*command, "--seats", "heuristic,random", "--seed", "4"]) == 2
+    assert "Euchre has 4 seats, 2 players given" in capsys.readouterr().err

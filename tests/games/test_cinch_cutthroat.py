@@ -13,14 +13,14 @@ import random
 from pathlib import Path
 from typing import Any
 
-from helpers import offered, regular
+from helpers import cards_everywhere, offered, regular
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import interpreter
 import tricklang
 from interpreter import State
-from interpreter.agents import HeuristicAgent
+from interpreter.players import HeuristicAgent
 from tricklang.explain import explain
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,9 +67,7 @@ def game(mode: str = "strict", **options: Any) -> State:
 
 
 def assert_all_cards_accounted(state: State) -> None:
-    core, codes = state.core, state.program.tables.codes
-    cards = [codes[c] for z in core.zones for c in z] + [codes[c] for c in core.tr_cards]
-    assert sorted(cards) == sorted(ALL_CARDS)
+    assert sorted(cards_everywhere(state)) == sorted(ALL_CARDS)
 
 
 def to_play(state: State, bid: int = 4) -> None:
@@ -115,7 +113,8 @@ def play_scripted(state: State) -> None:
 def test_loads_without_warnings_as_three_players_each_for_himself() -> None:
     assert CUTTHROAT.warnings == ()
     assert CUTTHROAT.player_count == 3 and len(CUTTHROAT.cards) == 52
-    assert CUTTHROAT.options == {"target": 51, "show_left_trumps": False, "scoring": "every_player"}
+    assert CUTTHROAT.options == {"target": 51, "show_left_trumps": False, "scoring": "every_player",
+                                 "short_hand_from": "own_discards"}
     state = game()
     assert state.sides == [[0], [1], [2]]
 
@@ -248,6 +247,21 @@ def test_no_partner_to_point_out_a_discarded_trump_but_the_dealer_may_ask_wrongl
     assert_all_cards_accounted(state)
 
 
+def test_a_short_hand_made_good_from_any_players_discards_under_the_option() -> None:
+    """`short_hand_from = any_discards` (inherited from the partnership game, C15)."""
+    state = game(mode="table", short_hand_from="any_discards")
+    to_play(state)
+    state.apply("irregular asked_for_too_few 2 1")
+    assert state.current_player == DEALER and regular(state)[0] == "keep none"
+    assert sorted(regular(state)[1:]) == sorted("keep " + c for c in DISCARDS[2].split())
+    state.apply("keep none")
+    # Then the discards of the seat on his left, seat 0.
+    assert state.current_player == DEALER and sorted(regular(state)[1:]) == ["keep 2S", "keep 3S", "keep 4S"]
+    state.apply("keep 3S")
+    assert "3S" in state.hand(DEALER) and len(state.hand(DEALER)) == 6 and state.current_player == 0
+    assert_all_cards_accounted(state)
+
+
 # ------------------------------------------------------------------ whole matches
 
 
@@ -287,7 +301,7 @@ def test_random_matches_conserve_cards_and_end(seed: int, scoring: str, share: f
             pick = rng.choice(usual)
         state.apply(pick)
         assert_all_cards_accounted(state)
-        if state.phase == "play" and not state.core.tr_cards and state.core.tr_no == 0:
+        if state.phase == "play" and not state.current_trick and state.trick_number == 1:
             assert all(len(state.hand(s)) == 6 for s in range(3)) or share
     assert state.is_terminal()
     outcome = state.outcome()

@@ -18,7 +18,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import legal, mark, offered, offered_with_arguments, regular, scores_since, tricks_of_deal
+from helpers import (
+    cards_everywhere,
+    legal,
+    mark,
+    offered,
+    offered_with_arguments,
+    regular,
+    scores_since,
+    tricks_of_deal,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -81,8 +90,7 @@ def game(hands: dict[int, list[str]] | None = None, stock: list[str] | None = No
 
 
 def all_cards(state: State) -> list[str]:
-    core, codes = state.core, state.program.tables.codes
-    return sorted(codes[c] for z in core.zones for c in z) + sorted(codes[c] for c in core.tr_cards)
+    return sorted(cards_everywhere(state))
 
 
 def assert_all_cards_accounted(state: State) -> None:
@@ -403,6 +411,53 @@ def test_c15_two_cards_too_few_he_may_make_both_good_from_his_plain_discards() -
     assert legal(state) == ["keep none", "keep 6C", "keep 5C", "keep 6C 5C"]
     state.apply("keep 5C 6C")
     assert len(state.hand(2)) == 6 and state.zone("discards", 2) == ["2H"]
+    assert_all_cards_accounted(state)
+
+
+def test_c15_under_the_option_any_players_plain_discards_make_the_hand_good() -> None:
+    """`short_hand_from = any_discards`: his own discards first, then each other player's
+    from his left, never a trump, never more than he is short."""
+    state = game(short_hand_from="any_discards")
+    to_play(state, {**THREE_EACH, 2: "2H 5C 6C"})
+    hand = state.hand(2)
+    state.apply("irregular asked_for_too_few 2 2")
+    assert state.current_player == 2 and legal(state) == ["keep none", "keep 6C", "keep 5C", "keep 6C 5C"]
+    state.apply("keep 5C")
+    # One card still short: the next discards are those of seat 3, on his left.
+    assert state.current_player == 2 and legal(state) == ["keep none", "keep 8D", "keep 7D", "keep 6D"]
+    state.apply("keep none")
+    assert state.current_player == 2 and legal(state) == ["keep none", "keep 4S", "keep 3S", "keep 2S"]
+    state.apply("keep 3S")
+    # Made good: seat 1's discards are not offered; play goes on.
+    assert len(state.hand(2)) == 6 and {"5C", "3S"} <= set(state.hand(2))
+    assert set(state.hand(2)) - {"5C", "3S"} <= set(hand)
+    assert sorted(state.zone("discards", 0)) == ["2S", "4S"] and sorted(state.zone("discards", 2)) == ["2H", "6C"]
+    assert sorted(state.zone("discards", 1)) == ["6S", "7S", "8S"]
+    assert state.phase == "play" and state.current_player == 0 and state.scores == [0, 0]
+    assert_all_cards_accounted(state)
+    # By default only his own discards are offered, and once: he may play short.
+    own = game()
+    to_play(own, {**THREE_EACH, 2: "2H 5C 6C"})
+    own.apply("irregular asked_for_too_few 2 2")
+    assert legal(own) == ["keep none", "keep 6C", "keep 5C", "keep 6C 5C"]
+    own.apply("keep 5C")
+    assert len(own.hand(2)) == 5 and own.phase == "play" and own.current_player == 0
+
+
+@FAST
+@given(seed=st.integers(0, 2**31 - 1), missing=st.integers(1, 3))
+def test_c15_any_discards_never_take_a_trump_nor_more_than_he_is_short(seed: int, missing: int) -> None:
+    state = game(seed=seed, short_hand_from="any_discards")
+    to_play(state, {**THREE_EACH, 2: "2H 5C 6C"})
+    state.apply(f"irregular asked_for_too_few 2 {missing}")
+    rng = random.Random(seed)
+    steps = 0
+    while legal(state)[0] == "keep none":
+        assert state.current_player == 2 and steps < 4  # his own discards, then each other player's once
+        state.apply(rng.choice(legal(state)))
+        steps += 1
+    assert 6 - missing <= len(state.hand(2)) <= 6
+    assert "2H" not in state.hand(2)
     assert_all_cards_accounted(state)
 
 

@@ -9,7 +9,7 @@ from math import comb
 from pathlib import Path
 from typing import Any
 
-from helpers import deal_events, decision
+from helpers import deal_events, decision, set_scores
 
 import interpreter
 import tricklang
@@ -25,7 +25,7 @@ ALL_CARDS = [r + s for s in "SHDC" for r in RANKS]
 
 def test_the_rule_file_loads_without_warnings() -> None:
     assert CINCH.warnings == ()
-    assert CINCH.options == {"target": 51, "show_left_trumps": False, "scoring": "setback"}
+    assert CINCH.options == {"target": 51, "show_left_trumps": False, "scoring": "setback", "short_hand_from": "own_discards"}
     assert CINCH.player_count == 4 and len(CINCH.cards) == 52
 
 
@@ -636,7 +636,7 @@ def test_scoring_example_4_difference_failed_bid_gives_defenders_points_plus_bid
 def test_scoring_example_5_both_pass_51_and_the_makers_go_out() -> None:
     """C33, C35: 45-47, bid 6 made 6-8: 51-55, and the maker's side wins."""
     state = arranged(KEPT_D2, bids={0: 6})
-    state.core.scores = [45, 47]
+    set_scores(state, [45, 47])
     play_d2(state)
     assert state.is_terminal()
     outcome = state.outcome()
@@ -647,7 +647,7 @@ def test_scoring_example_5_both_pass_51_and_the_makers_go_out() -> None:
 def test_when_only_the_defenders_reach_the_target_they_win() -> None:
     """C35 applies only when both sides are out: here the maker is set back."""
     state = arranged(KEPT_D2, bids={0: 7})
-    state.core.scores = [50, 47]
+    set_scores(state, [50, 47])
     play_d2(state)
     outcome = state.outcome()
     assert outcome is not None and outcome.scores == (43, 55) and outcome.winner == 1
@@ -657,7 +657,7 @@ def test_the_target_option_moves_the_finishing_line() -> None:
     """C33: at 42 (the Chicago club's game) N/S go out with 44; at 51 the match goes on."""
     for target, over in ((42, True), (51, False)):
         state = arranged(KEPT_D3, bids={0: 7}, target=target)
-        state.core.scores = [35, 30]
+        set_scores(state, [35, 30])
         play_d3(state)
         assert state.scores == [44, 35] and state.is_terminal() == over
         if over:

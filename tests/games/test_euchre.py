@@ -165,7 +165,7 @@ def test_euchre_second_round_names_another_suit() -> None:
     assert legal(state) == ["name spades", "name diamonds", "name clubs"]  # not hearts
     assert not state.is_legal("name hearts")
     state.apply("name diamonds")
-    assert state.trump == "diamonds" and state.core.maker == 0
+    assert state.trump == "diamonds" and state.maker == 0
     state.apply("with_partner")
     # Nobody takes up the turned card in the second round.
     assert state.phase == "play" and len(state.hand(3)) == 5 and state.zone("upcard") == ["9H"]
@@ -187,7 +187,7 @@ def test_euchre_stick_the_dealer() -> None:
     assert state.current_player == 3  # the dealer may not pass [U7]
     assert legal(state) == ["name spades", "name diamonds", "name clubs"]
     state.apply("name clubs")
-    assert state.trump == "clubs" and state.core.maker == 3
+    assert state.trump == "clubs" and state.maker == 3
 
 
 def test_euchre_sitting_out_dealer_does_not_take_the_card_and_the_next_player_leads() -> None:

@@ -5,6 +5,8 @@ event loop in a background thread."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import itertools
 import sys
 import threading
 from collections.abc import Coroutine
@@ -19,10 +21,27 @@ T = TypeVar("T")
 TIMEOUT = 60.0
 
 
-class Client:
-    """One server process for many requests; every method blocks until the answer."""
+CAPPED_SERVER = """
+import resource, runpy, sys
+memory, seconds = int(sys.argv[1]), int(sys.argv[2])
+resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
+sys.argv = ["tricklang.lsp"]
+runpy.run_module("tricklang.lsp", run_name="__main__")
+"""
+"""The server started in a process capped in memory (address space) and CPU seconds."""
 
-    def __init__(self) -> None:
+
+class Client:
+    """One server process for many requests; every method blocks until the answer (at
+    most ``timeout`` seconds). With ``memory``, the server's process is capped: that many
+    bytes of address space and ``cpu`` seconds."""
+
+    def __init__(self, *, timeout: float = TIMEOUT, memory: int | None = None, cpu: int = 120) -> None:
+        self.timeout = timeout
+        self.command = [sys.executable, "-m", "tricklang.lsp"] if memory is None else [
+            sys.executable, "-c", CAPPED_SERVER, str(memory), str(cpu)]
+        self._ids = itertools.count()
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="lsp-client", daemon=True)
         self.thread.start()
@@ -33,7 +52,7 @@ class Client:
         self.client = self.run(self._start())
 
     def run(self, coro: Coroutine[Any, Any, T]) -> T:
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(TIMEOUT)
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(self.timeout)
 
     async def _start(self) -> LanguageClient:
         client = LanguageClient("tricklang-tests", "1")
@@ -48,7 +67,7 @@ class Client:
         def _log(params: t.LogMessageParams) -> None:
             self.logs.append(params.message)
 
-        await client.start_io(sys.executable, "-m", "tricklang.lsp")
+        await client.start_io(*self.command)
         await client.initialize_async(t.InitializeParams(
             capabilities=t.ClientCapabilities(text_document=t.TextDocumentClientCapabilities(
                 hover=t.HoverClientCapabilities(content_format=[t.MarkupKind.Markdown]),
@@ -71,7 +90,7 @@ class Client:
             return self.run(stop())
         finally:
             self.loop.call_soon_threadsafe(self.loop.stop)
-            self.thread.join(TIMEOUT)
+            self.thread.join(self.timeout)
             self.loop.close()
 
     # ------------------------------------------------------------ documents
@@ -110,7 +129,7 @@ class Client:
             return any(p.version == version for p in self.diagnostics.get(uri, []))
 
         with self.changed:
-            if not self.changed.wait_for(ready, TIMEOUT):
+            if not self.changed.wait_for(ready, self.timeout):
                 raise TimeoutError(f"no diagnostics for version {version} of {uri}")
             return list([p for p in self.diagnostics[uri] if p.version == version][-1].diagnostics)
 
@@ -129,6 +148,26 @@ class Client:
         if result is None:
             return []
         return list(result.items if isinstance(result, t.CompletionList) else result)
+
+    def request(self, method: str, params: Any) -> Any:
+        """Send any request, with raw (JSON-able) parameters; returns the result, or
+        raises the JSON-RPC error the server answered (pygls's ``JsonRpcException``)."""
+        async def send() -> Any:
+            protocol = self.client.protocol
+            msg_id = f"raw-{next(self._ids)}"
+            future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+            protocol._request_futures[msg_id] = future
+            protocol._send_data({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params})
+            return await asyncio.wrap_future(future)
+
+        return self.run(send())
+
+    def notify(self, method: str, params: Any) -> None:
+        """Send any notification, with raw (JSON-able) parameters."""
+        async def send() -> None:
+            self.client.protocol._send_data({"jsonrpc": "2.0", "method": method, "params": params})
+
+        self.run(send())
 
     def symbols(self, uri: str) -> list[Any]:
         result = self.run(self.client.text_document_document_symbol_async(t.DocumentSymbolParams(

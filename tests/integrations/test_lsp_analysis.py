@@ -63,3 +63,53 @@ def test_during_completes_the_referees_pauses_of_a_game_that_deals_and_plays_tri
     line = len(text.splitlines()) - 1
     labels = [item.label for item in completion.complete(text, line, len("irregularity late during ") + 1, result)]
     assert {"deal", "play", "end_of_play", "choice", "any"} <= set(labels)
+
+
+def type_in(text: str, old: str, new: str) -> tuple[str, int, int]:
+    """``text`` with ``old`` (on one line) typed as ``new``, and the 1-based position after it."""
+    start = text.index(old)
+    line = text.count("\n", 0, start) + 1
+    column = start - (text.rfind("\n", 0, start) + 1) + len(new) + 1
+    return text[:start] + new + text[start + len(old):], line, column
+
+
+def labels_at(text: str, line: int, column: int) -> list[str]:
+    return [i.label for i in completion.complete(text, line, column, analyse(TEXT, str(WHIST)))]
+
+
+def test_after_must_completion_offers_the_obligations_the_grammar_allows() -> None:
+    """It offered names (`elder`...) instead: completion follows the grammar's expected tokens."""
+    text, line, column = type_in(TEXT, "    must follow suit", "    must ")
+    assert labels_at(text, line, column) == ["beat if able", "follow suit", "lead", "trump if void"]
+    text, line, column = type_in(TEXT, "    must follow suit", "    may ")
+    assert labels_at(text, line, column) == ["not lead", "not play", "trump instead of following"]
+    text, line, column = type_in(TEXT, "    must follow suit", "    must trump ")
+    assert labels_at(text, line, column) == ["if void"]
+
+
+def test_keyword_phrases_come_from_the_grammar_where_it_can_say() -> None:
+    text, line, column = type_in(TEXT, "  dealer passes left", "  ")
+    got = labels_at(text, line, column)
+    assert {"dealer passes left", "dealer passes right", "game to", "at most", "ties go to"} <= set(got)
+    text, line, column = type_in(TEXT, "    must follow suit", "    ")
+    assert {"must follow suit", "may trump instead of following", "the first card led sets trump", "declare"} <= set(
+        labels_at(text, line, column))
+    broken = TEXT.replace("players 4", "players 4 4 4 (", 1)  # (before the cursor the text does not parse)
+    assert broken != TEXT
+    text, line, column = type_in(broken, "    must follow suit", "    ")
+    assert "must follow suit" in labels_at(text, line, column)  # (the lists stand in for the grammar)
+
+
+def test_the_bookkeeping_flag_is_completed_and_shown_in_hovers() -> None:
+    cinch = ROOT / "rules" / "cinch.trick"
+    text = cinch.read_text(encoding="utf-8")
+    result = analyse(text, str(cinch))
+    lines = text.splitlines()
+    aside = next(n for n, line in enumerate(lines, 1) if line.startswith("zone aside"))
+    shown = hover.hover(result, aside, len("zone a"))
+    assert shown is not None and "bookkeeping (not in transcripts)" in shown.markdown
+    for declared in ("zone scratch: shared, hidden, ", "counter tally: per player, "):
+        typed = text + declared
+        last = len(typed.splitlines())
+        labels = [i.label for i in completion.complete(typed, last, len(declared) + 1, analyse(typed, str(cinch)))]
+        assert "bookkeeping" in labels

@@ -12,7 +12,7 @@ np = pytest.importorskip("numpy")
 
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
-from interpreter.adapters.openspiel import load_game, register  # noqa: E402
+from interpreter.embedding.openspiel import load_game, register  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 ECARTE = ROOT / "rules" / "ecarte.trick"

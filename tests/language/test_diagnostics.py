@@ -3,11 +3,17 @@ warnings that do not stop loading, option errors and unreadable files."""
 
 from __future__ import annotations
 
+import ast
+import json
+import pickle
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import tricklang
+from tricklang.diagnostics import MAX_SHOWN
 
 # A cut-down Écarté that loads cleanly, with no warnings. Tests edit one line or more.
 MINI = """\
@@ -301,3 +307,78 @@ def test_an_option_value_named_pass_says_pass_is_reserved() -> None:
                         ("    elder chooses:", "    if style == keep: dealer scores 1\n    elder chooses:")))
     assert err.codes == ["reserved-name"]
     assert "value named 'pass': 'pass' is reserved" in str(err)
+
+
+# ------------------------------------------------------------------ thousands of problems
+
+def _many_problems(size: int, name: str = "z") -> str:
+    """A rule file of about ``size`` bytes with an undefined ``name`` again and again."""
+    head = (
+        "tricklang 1\ngame \"Many\"\nplayers 2\ndeck\n  suits spades black, hearts red\n  ranks A K Q\n"
+        "zone hand: per player, owner\nzone stock: shared, hidden, pack\nzone won: per player, public\n"
+        "deal\n  deal 3 to each\n")
+    line = "  if " + " or ".join([name] * min(140, 3_900 // (len(name) + 4))) + ":\n    pass\n"
+    return head + line * ((size - len(head)) // len(line)) + "  tricks 3, dealer leads first\n"
+
+
+def test_thousands_of_diagnostics_are_counted_not_all_rendered(sandbox: Any) -> None:
+    """A 98 KB file with some 19,000 undefined names: every diagnostic used to be rendered
+    (its whole line split out of the text each time) inside tricklang.load."""
+    text = _many_problems(98_000)
+
+    def load_and_render() -> tuple[int, int, str]:
+        try:
+            tricklang.loads(text)
+        except tricklang.RulesError as err:
+            message = str(err)
+            return len(err.diagnostics), message.count("[undefined-name]"), message[-100:]
+        raise AssertionError("loaded")
+
+    out = sandbox(load_and_render)  # (within the sandbox's CPU cap: it took 11 s of CPU)
+    assert out["outcome"] == "returned", out
+    found, rendered, last = ast.literal_eval(out["value"])
+    assert found > 18_000 and rendered == MAX_SHOWN
+    assert last.endswith(f"... and {found - MAX_SHOWN:,} more errors not shown ({found:,} in all)")
+
+
+def test_a_hostile_247_kb_file_loads_within_the_memory_cap(sandbox: Any) -> None:
+    text = _many_problems(247_000, "z" * 20)
+    assert len(text.encode()) < 256_000
+
+    def load_and_render() -> tuple[int, int]:
+        try:
+            tricklang.loads(text)
+        except tricklang.RulesError as err:
+            return len(err.diagnostics), len(str(err))
+        raise AssertionError("loaded")
+
+    out = sandbox(load_and_render)
+    assert out["outcome"] == "returned", out
+    found, rendered = ast.literal_eval(out["value"])
+    assert found > 9_000 and rendered < 1_000_000
+
+
+def test_check_prints_the_first_diagnostics_and_counts_the_rest(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from interpreter.cli import main
+
+    file = tmp_path / "many.trick"
+    file.write_text(_many_problems(20_000), encoding="utf-8")
+    assert main(["check", str(file)]) == 1
+    out, err = capsys.readouterr()
+    assert err.count("[undefined-name]") == MAX_SHOWN and len(err) < 200_000
+    total = int(re.search(r"([\d,]+) errors$", err.strip()).group(1).replace(",", ""))  # type: ignore[union-attr]
+    assert f"... and {total - MAX_SHOWN:,} more errors not shown ({total:,} in all)" in err
+    assert main(["check", "--json", str(file)]) == 1
+    data = json.loads(capsys.readouterr().out)["files"][0]
+    assert data["errors"] == total and len(data["diagnostics"]) == MAX_SHOWN and data["not_shown"] == total - MAX_SHOWN
+
+
+def test_a_rules_error_renders_only_when_asked_and_survives_pickling() -> None:
+    with pytest.raises(tricklang.RulesError) as caught:
+        tricklang.loads(_many_problems(3_000))
+    err = caught.value
+    assert err.args[0] == "<string>: undefined-name"  # (nothing rendered up front)
+    again = pickle.loads(pickle.dumps(err))
+    assert again.codes == err.codes and str(again) == str(err)
+    assert err.render(limit=2).count("[undefined-name]") == 2

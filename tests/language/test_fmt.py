@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tricklang
-from tricklang.fmt import CITATION_COLUMN, format_text, meaning
+from tricklang.fmt import CITATION_COLUMN, MAX_WIDTH, format_text, meaning
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = sorted([*ROOT.glob("rules/*.trick"), *ROOT.glob("examples/*.trick")])
@@ -124,6 +124,33 @@ def test_a_line_continued_in_parentheses_is_joined_unless_a_comment_is_inside() 
     out = format_text(commented)
     assert "\n    let x = - ( n+  # one more\n        1 ) * 2\n" in out
     assert same_meaning(out, TIDY) and format_text(out) == out
+
+
+def test_a_long_line_is_wrapped_not_joined_into_one() -> None:
+    """A `trump ranks` line of ~900 characters (written over many lines) comes out as
+    lines of at most MAX_WIDTH, broken between words outside parentheses, the citation
+    on the last; it means the same and formats to itself."""
+    items = " ".join(["(5 of same colour as trump) A K"] * 28)
+    ranks = items.split(" ")
+    written = "  trump ranks " + " \\\n    ".join(" ".join(ranks[i:i + 9]) for i in range(0, len(ranks), 9)) + "  [E2]"
+    text = TIDY.replace("  ranks A K Q\n", "  ranks A K Q\n" + written + "\n")
+    out = format_text(text)
+    assert same_meaning(text, out) and format_text(out) == out
+    wrapped = out.split("  trump ranks ")[1].split("\noption")[0].splitlines()
+    assert len(" ".join(wrapped)) > 900 and len(wrapped) >= 8
+    assert all(len(line.split("  [E2]")[0]) <= MAX_WIDTH for line in wrapped)
+    assert all(line.endswith(" \\") for line in wrapped[:-1]) and wrapped[-1].endswith("  [E2]")
+    assert all(line.startswith("      ") for line in wrapped[1:])  # continued: two levels deeper
+    assert all(line.count("(") == line.count(")") for line in wrapped)  # never inside a pattern's parentheses
+
+
+def test_a_long_condition_breaks_before_a_clause_word() -> None:
+    cond = " and ".join(f"count(hand of dealer) > {i}" for i in range(6))
+    text = TIDY.replace("  tricks 2, left of dealer leads first", f"  if {cond}:\n    stop\n  tricks 2, left of dealer leads first")
+    out = format_text(text)
+    first, second = [line for line in out.splitlines() if "count(hand of dealer)" in line]
+    assert first.endswith(" \\") and second.lstrip().startswith("and ") and len(first) <= MAX_WIDTH
+    assert same_meaning(text, out) and format_text(out) == out
 
 
 @pytest.mark.parametrize("bad", ["players 2\n  deck\n", 'game "open\n', "tricklang 1\ndeal\n  stop\n bad\n"])

@@ -27,7 +27,8 @@ def rejected(text: str) -> tricklang.RulesError:
 
 
 GOOD = """\
-irregularity served_wrongly(extra: count 1..3, shown: card in hand of offender matching not trump) by dealer during play when extra <= count(stock):
+irregularity served_wrongly(extra: count 1..3, shown: card in hand of offender matching not trump) by dealer \\
+    during play when extra <= count(stock):
   move extra from stock to hand of elder
   expose shown
 """
@@ -99,7 +100,7 @@ def test_a_suit_parameter_is_a_suit_compared_with_suits_and_not_a_number() -> No
 
 def test_a_suit_parameter_is_explained_formatted_and_offered_per_suit() -> None:
     import interpreter
-    from interpreter.spaces import action_space
+    from interpreter.state.spaces import action_space
 
     rules = tricklang.loads(with_irregularity(SUIT), path="rules/variant.trick")
     assert ("**wrong_suit**, naming *named*, a suit, during play, when `named` is not `trump` and "

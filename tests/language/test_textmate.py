@@ -98,3 +98,55 @@ def test_shipped_rule_files_highlight_comments_strings_citations_and_every_keywo
         for word in re.finditer(r"[^\W\d][\w']*", line):
             if word.group() in words:
                 assert all(covered[word.start():word.end()]), f"{word.group()!r} unscoped in: {line}"
+
+
+def scope_of(line: str, word: str, nth: int = 0) -> list[str]:
+    """The scopes given to the ``nth`` occurrence of ``word`` (as a whole word) in a line."""
+    compiled = rules(grammar(), grammar()["repository"])
+    found = list(re.finditer(rf"(?<![\w']){re.escape(word)}(?![\w'])", line))[nth]
+    return [name for start, end, name in scopes(line, compiled) if start <= found.start() and found.end() <= end]
+
+
+@pytest.mark.parametrize(("line", "word", "scope"), [
+    ("  suits spades black, hearts red, diamonds red, clubs black        [C2]", "spades", "constant.other.suit"),
+    ("  suits spades black, hearts red, diamonds red, clubs black        [C2]", "clubs", "constant.other.suit"),
+    ("  suits coins yellow, cups red", "coins", "constant.other.suit"),
+    ("  suits spades black, hearts red", "black", "support.constant.colour"),
+    ("  ranks A K Q J 10 9 8 7 6 5 4 3 2                                 [C2]", "K", "constant.other.rank"),
+    ("  ranks A K Q J 10 9 8 7 6 5 4 3 2                                 [C2]", "10", "constant.other.rank"),
+    ("  trump ranks A K Q J 10 9 8 7 6 5 (5 of same colour as trump) 4 3 2  [C2, C22]", "J", "constant.other.rank"),
+    ('  "High" A of trump = 1                                            [C25]', "A", "constant.other.rank"),
+    ("    may not play Q of spades on the first trick", "Q", "constant.other.rank"),
+    ("    may not play Q of spades on the first trick", "spades", "constant.other.suit"),
+    ("    may not lead hearts until broken", "hearts", "constant.other.suit"),
+    ("  trump is diamonds", "diamonds", "constant.other.suit"),
+    ("role eldest = left of dealer                                       [C5, C12]", "eldest", "entity.name.function"),
+    ("  eldest chooses:", "eldest", "variable.other"),
+    ("  deal first_packet then 5 - first_packet to each from elder", "first_packet", "variable.other"),
+    ("  move 1 from stock to kitty", "kitty", "variable.other"),
+    ("  if bid >= target:", "target", "variable.other"),
+])
+def test_suits_ranks_colours_and_names_have_a_colour(line: str, word: str, scope: str) -> None:
+    """Names, suits and ranks got no scope (no colour in an editor)."""
+    assert any(name.startswith(scope) for name in scope_of(line, word)), (word, scope_of(line, word))
+
+
+@pytest.mark.parametrize(("line", "word"), [
+    ("  trump is none", "is"), ("  deal 3 then 2 to each", "each"), ("  tricks 2, left of dealer leads first", "left"),
+    ("  5 of same colour as trump", "same"),
+])
+def test_keywords_near_them_stay_keywords(line: str, word: str) -> None:
+    assert any(name.startswith(("keyword", "constant.language", "storage")) for name in scope_of(line, word)), \
+        (word, scope_of(line, word))
+
+
+@pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.name)
+def test_every_word_of_a_shipped_rule_file_has_a_scope(path: Path) -> None:
+    compiled = rules(grammar(), grammar()["repository"])
+    for line in path.read_text(encoding="utf-8").splitlines():
+        code = re.sub(r'#.*|"[^"]*"', lambda m: " " * len(m.group()), line)
+        covered = [False] * len(line)
+        for start, end, _ in scopes(line, compiled):
+            covered[start:end] = [True] * (end - start)
+        for word in re.finditer(r"[^\W\d][\w']*|\d+", code):
+            assert all(covered[word.start():word.end()]), f"{word.group()!r} has no scope in: {line}"

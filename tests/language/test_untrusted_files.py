@@ -155,3 +155,23 @@ def test_the_last_allowed_byte_is_read() -> None:
     assert len(text.encode()) == MAX_SOURCE_BYTES
     out = run_sandboxed(lambda: tricklang.loads(text))
     assert out["outcome"] == "raised" and "too-large" not in out["codes"], out
+
+
+# ------------------------------------------------------------------ names the system refuses
+
+
+@pytest.mark.parametrize("name", ["x" * 5000, "x" * 5000 + ".trick", f"rules/{'y' * 300}.trick", "a\0b.trick",
+                                  Path("x" * 5000)], ids=["long name", "long .trick", "long part", "NUL", "long Path"])
+def test_every_failure_to_read_a_path_is_unreadable_file(name: str | Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from interpreter.cli import main
+    from tricklang.ruleset import load_tracked
+
+    for read in (tricklang.load, load_tracked):
+        with pytest.raises(tricklang.RulesError) as caught:
+            read(name)
+        assert [d.code for d in caught.value.diagnostics] == ["unreadable-file"]
+        assert len(str(caught.value)) < 400  # the name is shortened, not echoed whole
+    if "\0" not in str(name):  # argv cannot hold a NUL
+        assert main(["check", str(name)]) == 1
+        err = capsys.readouterr().err
+        assert "unreadable-file" in err and "Traceback" not in err

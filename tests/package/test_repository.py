@@ -53,3 +53,36 @@ def test_the_check_recognises_what_it_forbids() -> None:
         "old.pyc",
     ]
     assert offending(["tricklang/model.py", "rules/ecarte.trick", "tests/golden/ecarte.txt", ".ci/run"]) == []
+
+
+def test_the_license_is_an_spdx_expression_that_setuptools_reads_without_a_warning() -> None:
+    """The table form (`license = { text = "MIT" }`) warns on every install and stops being
+    supported in 2027; the string form needs setuptools 77 to build."""
+    import tomllib
+    import warnings
+
+    from packaging.licenses import canonicalize_license_expression
+    from setuptools.config.pyprojecttoml import apply_configuration
+    from setuptools.dist import Distribution
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    license_ = config["project"]["license"]
+    assert isinstance(license_, str) and canonicalize_license_expression(license_) == license_
+    assert "setuptools>=77" in config["build-system"]["requires"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        dist = apply_configuration(Distribution(), ROOT / "pyproject.toml")
+    assert not [w for w in caught if "license" in str(w.message)], [str(w.message)[:200] for w in caught]
+    assert dist.metadata.license_expression == "MIT"
+
+
+def test_the_readme_quotes_speed_ratios_only_where_the_bench_output_is_dated() -> None:
+    """Figures come from `make bench` output with its date and machine (the Speed section);
+    no "about N× faster" claim elsewhere."""
+    import re
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert not re.findall(r"about [0-9.]+× (?:faster|through)", readme)
+    sections = re.split(r"^## ", readme, flags=re.MULTILINE)
+    outside = [s.splitlines()[0] for s in sections if not s.startswith("Speed") and re.search(r"[0-9]×", s)]
+    assert outside == []

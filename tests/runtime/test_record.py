@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +18,8 @@ import pytest
 
 import interpreter
 import tricklang
-from interpreter.agents import make_agent, play_match
 from interpreter.errors import RecordError
+from interpreter.players import make_agent, play_match
 from interpreter.record import RECORD_FORMAT, Record, rebuild
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,9 +64,10 @@ def test_stored_record_replays_to_its_recorded_final_scores(name: str) -> None:
     assert outcome is not None and list(outcome.winners) == record.result["winners"]
     assert state.actions == record.actions
     raw = json.loads(path.read_text(encoding="utf-8"))
-    assert raw["format"] == RECORD_FORMAT and raw["version"] == 1
+    # A bundled game is named, not given by a path: the record replays from any folder.
+    assert raw["format"] == RECORD_FORMAT and raw["version"] == 2
+    assert raw["rules"]["bundled"] == name.split("-")[0] and "path" not in raw["rules"]
     assert raw["rules"]["sha256"] == tricklang.load(record.rules_file()).digest
-    assert not Path(raw["rules"]["path"]).is_absolute()
 
 
 def test_stored_records_cover_both_games_and_an_option_variant() -> None:
@@ -109,10 +109,16 @@ def test_prearranged_deck_is_recorded_and_replayed(tmp_path: Path) -> None:
     assert again.hand(0) == state.hand(0) and again.hand(1) == state.hand(1)
 
 
+def _own_copy(target: Path) -> Path:
+    """A rule file of one's own: Écarté with a comment added (so not the bundled game)."""
+    target.write_text((RULES / "ecarte.trick").read_text(encoding="utf-8") + "# my copy\n", encoding="utf-8")
+    return target
+
+
 def test_relative_rule_path_is_found_from_another_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     games = tmp_path / "games"
     games.mkdir()
-    shutil.copy(RULES / "ecarte.trick", tmp_path / "ecarte.trick")
+    _own_copy(tmp_path / "ecarte.trick")
     state = _played(tmp_path / "ecarte.trick", {}, 2, ["random", "random"])
     Record.from_state(state).save(games / "g.json")
     assert json.loads((games / "g.json").read_text(encoding="utf-8"))["rules"]["path"] == "../ecarte.trick"
@@ -124,7 +130,10 @@ def test_relative_rule_path_is_found_from_another_directory(tmp_path: Path, monk
 
 def _saved(tmp_path: Path, rule_text: str | None = None) -> tuple[Path, Path]:
     rule_file = tmp_path / "ecarte.trick"
-    rule_file.write_text(rule_text or (RULES / "ecarte.trick").read_text(encoding="utf-8"), encoding="utf-8")
+    if rule_text is None:
+        _own_copy(rule_file)
+    else:
+        rule_file.write_text(rule_text, encoding="utf-8")
     state = _played(rule_file, {}, 4, ["heuristic", "random"])
     return Record.from_state(state).save(tmp_path / "game.json"), rule_file
 
@@ -132,14 +141,14 @@ def _saved(tmp_path: Path, rule_text: str | None = None) -> tuple[Path, Path]:
 def test_a_changed_rule_file_is_refused(tmp_path: Path) -> None:
     record, rule_file = _saved(tmp_path)
     rule_file.write_text(rule_file.read_text(encoding="utf-8").replace("in 1..99", "in 1..98"), encoding="utf-8")
-    with pytest.raises(RecordError, match="has changed since the record was made"):
+    with pytest.raises(RecordError, match="could not be used: no rule file with the text the record was made with"):
         Record.load(record).replay()
 
 
 def test_a_missing_rule_file_is_named(tmp_path: Path) -> None:
     record, rule_file = _saved(tmp_path)
     rule_file.unlink()
-    with pytest.raises(RecordError, match="rule file is not found"):
+    with pytest.raises(RecordError, match=r"the record's rules \('ecarte.trick'\) could not be used"):
         Record.load(record).replay()
 
 
@@ -266,3 +275,77 @@ def test_bad_later_decks_or_reseeds_in_a_record_are_refused(field: str, value: A
     data[field] = value
     with pytest.raises(RecordError, match=f"'{field}' must map deal numbers"):
         Record.from_json(data)
+
+
+# ------------------------------------------------------------------ records that move between machines
+
+
+def test_a_record_of_a_bundled_game_names_it_and_replays_from_anywhere(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    for n, source in enumerate(["ecarte", str(RULES / "ecarte.trick")]):  # by name, or the bundled file's path
+        rules = tricklang.load(source, options={"target": 2})
+        state = play_match(interpreter.new_game(rules, seed=6), [make_agent("random", 6), make_agent("random", 7)])
+        saved = Record.from_state(state).save(tmp_path / f"game-{n}.json")
+        text = saved.read_text(encoding="utf-8")
+        raw = json.loads(text)
+        assert raw["version"] == 2 and raw["rules"]["bundled"] == "ecarte" and "path" not in raw["rules"]
+        assert str(tmp_path) not in text and str(ROOT) not in text and "site-packages" not in text
+        moved = tmp_path / "elsewhere" / "moved.json"
+        moved.parent.mkdir(exist_ok=True)
+        saved.rename(moved)
+        monkeypatch.chdir(moved.parent)
+        assert Record.load(moved).replay().scores == state.scores
+
+
+def test_an_old_record_whose_path_is_gone_replays_against_the_bundled_game_of_that_name(tmp_path: Path) -> None:
+    """A version 1 record made from an installed tricklang names the rule file by a path
+    relative to the record (into site-packages): moved, it still replays."""
+    data = json.loads((RECORDS / "ecarte-heuristic-vs-random.json").read_text(encoding="utf-8"))
+    data["version"] = 1
+    data["rules"] = {"path": "../../.venv/lib/python3.11/site-packages/tricklang/rules/ecarte.trick",
+                     "sha256": data["rules"]["sha256"], "language": 1}
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(data), encoding="utf-8")
+    assert Record.load(old).replay().actions == Record.load(RECORDS / "ecarte-heuristic-vs-random.json").actions
+    data["rules"]["sha256"] = "0" * 64  # another ecarte.trick: not found, and not silently the bundled one
+    old.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(RecordError, match="could not be used: .*--rules FILE"):
+        Record.load(old).replay()
+
+
+def test_replay_against_a_given_rule_file_when_its_digest_matches(tmp_path: Path) -> None:
+    record, rule_file = _saved(tmp_path)
+    moved = tmp_path / "moved"
+    moved.mkdir()
+    copy = moved / "the-rules.trick"
+    copy.write_text(rule_file.read_text(encoding="utf-8"), encoding="utf-8")
+    rule_file.unlink()
+    with pytest.raises(RecordError, match="could not be used"):
+        Record.load(record).replay()
+    assert Record.load(record).replay(rules_file=copy).is_terminal()
+    copy.write_text(copy.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    with pytest.raises(RecordError, match=r"'.*the-rules.trick' is not the one the record was made with \(its sha256"):
+        Record.load(record).replay(rules_file=copy)
+    # A bundled game's record, against a copy of the bundled file.
+    bundled = RECORDS / "cinch-heuristic.json"
+    same = tmp_path / "cinch-copy.trick"
+    same.write_text((RULES / "cinch.trick").read_text(encoding="utf-8"), encoding="utf-8")
+    assert Record.load(bundled).replay(rules_file=same).scores == Record.load(bundled).replay().scores
+
+
+def test_a_record_of_a_bundled_game_that_changed_says_how_to_replay_it(tmp_path: Path) -> None:
+    data = json.loads((RECORDS / "ecarte-heuristic-vs-random.json").read_text(encoding="utf-8"))
+    data["rules"]["sha256"] = "0" * 64
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(RecordError, match="bundled game 'ecarte' has changed since the record was made .*--rules FILE"):
+        Record.load(path).replay()
+    data["rules"]["bundled"] = "no-such-game"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(RecordError, match="'no-such-game', which this tricklang does not have"):
+        Record.load(path).replay()
+    for bad in ("../etc/passwd", "", 7, "a" * 300):
+        data["rules"]["bundled"] = bad
+        path.write_text(json.dumps(data), encoding="utf-8")
+        with pytest.raises(RecordError, match="'rules.bundled' must be the name of a bundled game"):
+            Record.load(path)

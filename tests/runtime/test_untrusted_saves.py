@@ -97,7 +97,8 @@ def test_from_json_of_the_wrong_type_is_a_type_error(value: Any) -> None:
 
 def _record(tmp_path: Path) -> dict[str, Any]:
     rule_file = tmp_path / "ecarte.trick"
-    rule_file.write_text((ROOT / "rules" / "ecarte.trick").read_text(encoding="utf-8"), encoding="utf-8")
+    # A copy of one's own (not the bundled game, which a record names instead of a path).
+    rule_file.write_text((ROOT / "rules" / "ecarte.trick").read_text(encoding="utf-8") + "# mine\n", encoding="utf-8")
     state = interpreter.new_game(tricklang.load(rule_file, options={"target": 3}), seed=11)
     while not state.is_terminal():
         state.apply(state.legal_actions()[0])
@@ -150,3 +151,96 @@ def test_replay_compares_the_whole_result(tmp_path: Path, field: str, value: Any
     data["result"][field] = value
     with pytest.raises(RecordError, match=f"ends with {field}"):
         Record.from_json(data, base_dir=tmp_path).replay()
+
+
+# ------------------------------------------------------------------ option values the pack cannot serve
+
+OPTION_DEAL = """tricklang 1
+game "Option deal"
+players 2
+option n: int = 5 in 1..1000000000000 "cards each"
+option turned: int = 1 in 0..1000 "cards turned up"
+deck
+  suits spades black, hearts red, diamonds red, clubs black
+  ranks A K Q J 10 9 8 7
+zone hand: per player, owner
+zone stock: shared, hidden, pack
+zone up: shared, public
+zone won: per player, public
+deal
+  deal n to each
+  turn up turned to up
+  tricks 5, left of dealer leads first
+"""
+
+
+@pytest.mark.parametrize(("options", "named"), [
+    ({"n": 999_999_999_999}, "'n' = 999999999999"),
+    ({"n": 17}, "'n' = 17"),
+    ({"turned": 23}, "'turned' = 23"),
+])
+def test_a_saved_state_with_option_values_the_pack_cannot_serve_fails_fast(options: dict[str, int], named: str) -> None:
+    """`deal n to each` with n up to 10**12 passes the checker (its default fits); a state
+    saying n = 999999999999 used to die of MemoryError generating code for it."""
+    data = _state_data(tricklang.loads(OPTION_DEAL, path="option-deal.trick"), steps=0)
+    data["options"] = options
+    text = json.dumps(data)
+    assert len(text) < 2000
+    message = expect_refused(run_sandboxed(lambda: State.from_json(text)), "RecordError", seconds=1.0)
+    assert named in message and "not fit the rules" in message and "the deck has 32" in message
+
+
+def test_option_values_the_pack_cannot_serve_are_refused_before_any_code_is_generated(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from interpreter.state import compiled
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("code generated")
+
+    monkeypatch.setattr(compiled, "generate", refuse)
+    rules = tricklang.loads(OPTION_DEAL, path="option-deal.trick")
+    with pytest.raises(tricklang.OptionError, match=r"option 'n' = 40 does not fit the rules: dealing 40 cards"):
+        rules.with_options({"n": 40})
+    with pytest.raises(tricklang.OptionError, match=r"'n' = 40 does not fit"):
+        tricklang.loads(OPTION_DEAL, path="option-deal.trick", options={"n": "40"})
+    with pytest.raises(tricklang.OptionError, match=r"options 'n' = 16, 'turned' = 1 do not fit the rules: turning up"):
+        rules.with_options({"n": 16})  # (32 cards dealt, and one more turned up)
+    assert rules.with_options({"n": 15}).options == {"n": 15, "turned": 1}
+    with pytest.raises(tricklang.OptionError, match="'n' = 40 does not fit"):
+        interpreter.new_game(rules, seed=1, options={"n": 40})
+
+
+# ------------------------------------------------------------------ what a record's messages say
+
+
+def test_a_record_cannot_learn_whether_a_path_exists_or_loads(tmp_path: Path) -> None:
+    """Missing, a directory, not loading, another rule file, the record's file changed:
+    one message, so that a record from anyone probes nothing on this machine."""
+    data = _record(tmp_path)
+    (tmp_path / "broken.trick").write_text("tricklang 1\ngame \"Broken\"\n", encoding="utf-8")
+    (tmp_path / "other.trick").write_text((ROOT / "examples" / "whist.trick").read_text(encoding="utf-8"),
+                                          encoding="utf-8")
+    (tmp_path / "folder.trick").mkdir()
+    messages = set()
+    for path in ("missing.trick", "folder.trick", "broken.trick", "other.trick", "/no/such/dir/x.trick"):
+        data["rules"]["path"] = path
+        message = expect_refused(run_sandboxed(lambda: Record.from_json(data, base_dir=tmp_path).replay()), "RecordError")
+        messages.add(message.replace(repr(path), "PATH"))
+    assert len(messages) == 1, messages
+    assert "could not be used" in messages.pop()
+
+
+@pytest.mark.parametrize(("field", "value", "shown"), [
+    ("seed", list(range(4_000_000)), "a list of 4,000,000 items"),
+    ("seed", "9" * 5_000_000, "5,000,000 characters"),
+    ("first_dealer", {str(i): i for i in range(100_000)}, "an object of 100,000 fields"),
+    ("actions", [["x" * 3_000_000]], "a list of 1 item"),
+])
+def test_a_bad_record_field_is_quoted_by_a_bounded_prefix_and_its_length(tmp_path: Path, field: str, value: Any,
+                                                                        shown: str) -> None:
+    """A 36 MB `seed` list gave a 36 MB error line."""
+    data = _record(tmp_path)
+    data[field] = value
+    text = json.dumps(data)
+    message = expect_refused(run_sandboxed(lambda: Record.from_json(text)), "RecordError", seconds=5.0)
+    assert len(message) < 300 and shown in message, message[:300]

@@ -16,6 +16,8 @@ from typing import Any
 
 from .. import model as m
 from .. import walk
+from ..check_cards import MAX_SUITS
+from ..check_statements import MAX_CARDS
 from ..diagnostics import Diagnostic, RulesError, TrickLangError
 from ..extend import MAX_EXTENDS_DEPTH, merge
 from ..parser import parse
@@ -135,6 +137,13 @@ def base_file(rules: m.RuleFile, path: str) -> Path | None:
         return extended_file(rules, path)
     except RulesError:
         return None
+
+
+def deck_fits(deck: m.Deck | None) -> bool:
+    """Whether a deck is within the checker's limits: only then are its cards listed
+    (completion) or a pattern's cards worked out (hover). A deck the checker refuses
+    (two million cards) gets its suits and ranks named, nothing per card."""
+    return deck is not None and len(deck.suits) <= MAX_SUITS and len(deck.suits) * len(deck.ranks) <= MAX_CARDS
 
 
 def same_file(a: str, b: str) -> bool:

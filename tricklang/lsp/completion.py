@@ -12,9 +12,12 @@ from dataclasses import dataclass
 
 from .. import model as m
 from ..deck import card_codes
+from ..diagnostics import RulesError
+from ..expected import Expected, expected_after
+from ..parser import MAX_SOURCE_BYTES
 from ..types import BUILTIN_PLAYERS, FUNCTIONS, OF_FORMS
 from . import symbols
-from .analysis import Analysis
+from .analysis import Analysis, deck_fits
 
 SECTIONS = ("tricklang", "extends", "game", "source", "players", "role", "deck", "option", "zone", "counter",
             "points", "table", "melds", "bids", "match", "deal", "irregularity")
@@ -40,6 +43,8 @@ TRICK_VALUES = ("to_play", "led_suit", "led_card", "winner", "winning_card", "hi
                 "last_trick", "the card played by", "who played")
 """The names and forms of the trick in progress (in trick play only)."""
 CONTEXT_PLAYERS = ("player", "side", "declarer", "offender")
+MAX_NAMED = 200
+"""Suits, and ranks, offered at most (a deck the checker refuses may name thousands)."""
 
 
 @dataclass(frozen=True)
@@ -51,14 +56,28 @@ class Item:
     detail: str = ""
 
 
+LAYOUT = frozenset({"_NL", "_INDENT", "_DEDENT", "$END", "CITE", "COLON", "COMMA"})
+"""What may follow a keyword phrase without the user choosing a name, a number or a card."""
+
+
 def complete(text: str, line: int, column: int, known: Analysis | None) -> list[Item]:
-    """The completions at a 1-based position of ``text``; ``known`` supplies the names."""
+    """The completions at a 1-based position of ``text``; ``known`` supplies the names.
+
+    The keywords come from the grammar itself (:func:`tricklang.parser.expected_after`
+    on the text before the cursor): where only keywords may follow (``must ``), they are
+    the answer, as whole phrases (``follow suit``, ``trump if void``); the names come
+    from the latest version of the document that parsed. When the text before the
+    cursor does not parse, the lists below stand in for the grammar."""
     lines = text.splitlines()
     current = lines[line - 1] if 0 < line <= len(lines) else ""
     prefix = current[: column - 1]
     prefix = prefix[: len(prefix) - len(re.search(r"[\w']*$", prefix).group())]  # type: ignore[union-attr]
     prefix = re.sub(r"#.*", "", prefix)
     names = _Names(known)
+    if prefix.strip() or prefix[:1].isspace():  # (mid-line, or the start of an indented line)
+        names.expected = _expected("\n".join([*lines[: max(0, line - 1)], prefix]))
+        if names.expected is not None and names.expected.phrases and names.expected.others <= LAYOUT:
+            return _keywords(list(names.expected.phrases))
     section, block = _context(lines, line, prefix)
     for context in _CONTEXTS:
         found = context(prefix, section, block, names)
@@ -67,8 +86,21 @@ def complete(text: str, line: int, column: int, known: Analysis | None) -> list[
     return names.expressions()
 
 
+def _expected(before: str) -> Expected | None:
+    """What the grammar accepts after ``before`` (None when it cannot say)."""
+    if len(before) > MAX_SOURCE_BYTES:
+        return None
+    try:
+        return expected_after(before)
+    except (RecursionError, RulesError, ValueError):
+        return None
+
+
 class _Names:
-    """The names a document (with its bases) declares, by kind."""
+    """The names a document (with its bases) declares, by kind; and what the grammar
+    accepts at the cursor, when it can say."""
+
+    expected: Expected | None = None
 
     def __init__(self, known: Analysis | None) -> None:
         rules = known.merged if known is not None and known.merged is not None else (
@@ -112,10 +144,13 @@ class _Names:
         out = [Item("trump", "keyword", "any trump"), Item("any", "keyword", "any card"), Item("not", "keyword")]
         if deck is None:
             return out
-        out += [Item(s.name, "suit", f"a card of {s.name} (effective suit)") for s in deck.suits]
-        out += [Item(c, "colour", f"a {c} card (effective suit)") for c in dict.fromkeys(s.colour for s in deck.suits)]
+        out += [Item(s.name, "suit", f"a card of {s.name} (effective suit)") for s in deck.suits[:MAX_NAMED]]
+        out += [Item(c, "colour", f"a {c} card (effective suit)")
+                for c in dict.fromkeys(s.colour for s in deck.suits[:MAX_NAMED])]
         out += [Item("and", "keyword", "cards matching both: 4 and black")]
-        out += [Item(r, "rank", f"any {r}") for r in deck.ranks]
+        out += [Item(r, "rank", f"any {r}") for r in deck.ranks[:MAX_NAMED]]
+        if not deck_fits(deck):  # (a deck the checker refuses: no card by card)
+            return out
         codes = iter(card_codes(deck))
         out += [Item(f"{r} of {s.name}", "card", f"the card {next(codes)}") for s in deck.suits for r in deck.ranks]
         out += [Item(f"{r} of trump", "card", f"the {r} of the trump suit") for r in deck.ranks]
@@ -170,7 +205,7 @@ def _patterns(prefix: str, section: str, block: str, names: _Names) -> list[Item
     rank_of = re.search(r"(?:^|[\s(])([\w']+)\s+of\s+$", prefix)
     if rank_of and deck is not None and rank_of.group(1) in deck.ranks:
         return [Item("trump", "keyword", "the trump suit"), Item("same colour as trump", "keyword")] + [
-            Item(s.name, "suit") for s in deck.suits]
+            Item(s.name, "suit") for s in deck.suits[:MAX_NAMED]]
     if (PATTERN_AFTER.search(prefix) or (section == "deck" and re.match(r"\s*trump\s+ranks\b", prefix))
             or (section == "points" and re.fullmatch(r'\s*"[^"]*"\s*(not\s+)?\(?', prefix))):
         return names.cards()
@@ -185,7 +220,9 @@ def _declarations(prefix: str, section: str, block: str, names: _Names) -> list[
     if re.fullmatch(r"(zone|counter)\s+[\w']+\s*:\s*", prefix):
         return _keywords(["per player", "per side"] + (["shared"] if prefix.startswith("zone") else []))
     if re.fullmatch(r"zone\s+[\w']+\s*:.*,\s*", prefix):
-        return _keywords(["public", "owner", "hidden", "pack"])
+        return _keywords(["public", "owner", "hidden", "pack", "bookkeeping"])
+    if re.fullmatch(r"counter\s+[\w']+\s*:.*,\s*", prefix):
+        return _keywords(["bookkeeping"])
     if re.fullmatch(r"option\s+[\w']+\s*:\s*choice\(([^)]*)\)\s*=\s*", prefix):
         choices = re.search(r"\(([^)]*)\)", prefix).group(1)  # type: ignore[union-attr]
         return [Item(c.strip(), "choice") for c in choices.split(",") if c.strip()]
@@ -225,7 +262,7 @@ def _statements(prefix: str, section: str, block: str, names: _Names) -> list[It
         return _keywords(["same dealer", "next dealer"])
     if re.search(r"\btrump\s+is\s+$", prefix):
         suits = names.rules.deck.suits if names.rules is not None and names.rules.deck is not None else ()
-        return _keywords(["suit of", "none"]) + [Item(s.name, "suit") for s in suits]
+        return _keywords(["suit of", "none"]) + [Item(s.name, "suit") for s in suits[:MAX_NAMED]]
     if re.search(r"^\s*add\b.*\bto\s+$", prefix):
         return names.items("counter")
     if re.search(r"\b(to|from|expose|suit\s+of|count\(|then\s+from)\s*$", prefix) and not re.search(
@@ -241,7 +278,8 @@ def _statements(prefix: str, section: str, block: str, names: _Names) -> list[It
             return _keywords(OBLIGATIONS)
         if block == "auction":
             return _keywords(AUCTION_RULES) + names.players()
-        return _keywords(STATEMENTS) + names.players()
+        statements = list(names.expected.phrases) if names.expected is not None and names.expected.phrases else STATEMENTS
+        return _keywords(statements) + names.players()
     subject = re.fullmatch(r"\s*([\w']+)(\s+of\s+[\w']+)?\s+", prefix)
     if subject and section in ("deal", "irregularity") and (
             subject.group(2) or subject.group(1) in {i.label for i in names.players()}):

@@ -10,9 +10,11 @@ from pathlib import Path
 
 from .. import model as m
 from ..deck import NO_TRUMP, CardModel
+from ..diagnostics import RulesError
 from ..explain import allowed, cited_laws, explain_statement
+from ..ruleset import read_limited
 from . import symbols
-from .analysis import NOT_A_FILE, Analysis, enclosing, same_file, word_at
+from .analysis import NOT_A_FILE, Analysis, deck_fits, enclosing, same_file, word_at
 
 PATTERNS = (m.PatWord, m.PatCard, m.PatNot, m.PatOr)
 READABLE = (m.Stmt, m.Obligation, m.Declaration, m.Irregularity)
@@ -41,7 +43,7 @@ def hover(analysis: Analysis, line: int, column: int) -> HoverText | None:
     path = enclosing(analysis, line, column)
     pattern = next((n for n in path if isinstance(n, PATTERNS)), None)
     deck = analysis.merged.deck if analysis.merged is not None else own.deck
-    if pattern is not None and deck is not None and word not in ("matching", "has", "holding"):
+    if pattern is not None and deck_fits(deck) and deck is not None and word not in ("matching", "has", "holding"):
         try:
             text = pattern_text(deck, pattern)
         except (ValueError, IndexError, KeyError):  # a rank or suit the deck does not have: the checker says so
@@ -100,15 +102,50 @@ def _expand(law: str) -> list[str]:
     return [f"{prefix}{n}" for n in range(low, min(high, low + 11) + 1)]
 
 
-@lru_cache(maxsize=8)
+MAX_LAWS_BYTES = 256_000
+"""A larger ``laws.md`` is not read (as a rule file over the size limit)."""
+
+LAW = re.compile(r"[A-Z]+\d+[a-z]?")
+
+
 def _laws_table(folder: str) -> dict[str, str]:
-    """Law summaries from a ``laws.md`` beside the rule files (``| E42 | summary | ...`` rows)."""
+    """Law summaries from a ``laws.md`` beside the rule files (``| E42 | summary | ...`` rows),
+    read as rule files are read: a regular file (no FIFO, device or folder; never blocks),
+    at most :data:`MAX_LAWS_BYTES`; read again only when it changes."""
+    file = Path(folder) / "laws.md"
     try:
-        text = (Path(folder) / "laws.md").read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError, ValueError):
+        info = file.stat()
+    except (OSError, ValueError):
         return {}
-    rows = re.findall(r"^\|\s*([A-Z]+\d+[a-z]?)\s*\|\s*([^|]+?)\s*\|", text, flags=re.MULTILINE)
-    return dict(rows)
+    return _laws_of(str(file), info.st_ino, info.st_mtime_ns, info.st_size)
+
+
+@lru_cache(maxsize=8)
+def _laws_of(file: str, *changed: int) -> dict[str, str]:
+    try:
+        text = read_limited(Path(file), "laws table", MAX_LAWS_BYTES)
+    except RulesError:
+        return {}
+    return parse_laws(text)
+
+
+def parse_laws(text: str) -> dict[str, str]:
+    """The ``| LAW | summary |`` rows of a Markdown table, in one pass over the lines.
+
+    >>> parse_laws("| Law | Summary |\\n|---|---|\\n| E42 | The dealer deals five. | x |\\n| E7a|Cut.|")
+    {'E42': 'The dealer deals five.', 'E7a': 'Cut.'}
+    """
+    out: dict[str, str] = {}
+    for line in text.splitlines():
+        if not line.startswith("|"):
+            continue
+        cells = line.split("|", 3)
+        if len(cells) < 4:
+            continue
+        law, summary = cells[1].strip(), cells[2].strip()
+        if summary and LAW.fullmatch(law):
+            out[law] = summary
+    return out
 
 
 def law_summaries(analysis: Analysis) -> dict[str, str]:

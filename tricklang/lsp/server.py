@@ -11,18 +11,22 @@ import difflib
 import functools
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from lsprotocol import types as t
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import TextDocument
 from pygls.workspace.position_codec import ServerTextPosition, ServerTextRange
 
 from .. import __version__
-from ..diagnostics import Diagnostic, RulesError
+from ..diagnostics import Diagnostic, RulesError, printable
 from ..fmt import format_text
+from ..ruleset import read_limited
 from . import completion, hover, symbols
 from .analysis import NOT_A_FILE, Analysis, analyse, same_file
 
@@ -44,11 +48,63 @@ SYMBOL_KINDS = {
 }
 
 
+@dataclass(frozen=True)
+class _Unreadable:
+    """A request whose parameters do not fit the protocol: it is answered with ``error``."""
+
+    id: int | str
+    error: t.ResponseError
+
+
+def _fits(params: Any) -> bool:
+    """What pygls's converter lets through (it makes text of any value) but no handler can
+    use: a document URI that is not text, a position that is not two whole numbers from 0."""
+    if not isinstance(params, dict):
+        return True  # (the converter judges the rest)
+    document = params.get("textDocument")
+    if isinstance(document, dict) and "uri" in document and not isinstance(document["uri"], str):
+        return False
+    position = params.get("position")
+    if position is not None:
+        if not isinstance(position, dict):
+            return False
+        for part in (position.get("line"), position.get("character")):
+            if type(part) is not int or not 0 <= part < 2**31:
+                return False
+    return True
+
+
+class TrickProtocol(LanguageServerProtocol):
+    """pygls's protocol, but a request whose parameters cannot be read (a missing position,
+    a number where a URI belongs...) is answered with a JSON-RPC error (``-32602 Invalid
+    params``) instead of only being logged, which left the client waiting for ever."""
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            if "method" in data and "jsonrpc" in data and not _fits(data.get("params")):
+                raise JsonRpcInvalidParams()
+            return super().structure_message(data)
+        except JsonRpcException as err:
+            msg_id = data.get("id")
+            if "method" not in data or not isinstance(msg_id, (int, str)) or isinstance(msg_id, bool):
+                raise  # (a notification, or no id to answer: logged, as pygls does)
+            method = data["method"] if isinstance(data["method"], str) else "?"
+            return _Unreadable(msg_id, t.ResponseError(
+                code=err.code, message=f"{err.message}: the parameters of {printable(method[:80])} do not fit the protocol"))
+
+    def handle_message(self, message: Any) -> None:
+        if isinstance(message, _Unreadable):
+            self._send_response(message.id, error=message.error)
+            return
+        super().handle_message(message)
+
+
 class TrickServer(LanguageServer):
     """A pygls server that keeps the analysis of each open document's latest version."""
 
     def __init__(self) -> None:
-        super().__init__("tricklang", __version__, text_document_sync_kind=t.TextDocumentSyncKind.Incremental)
+        super().__init__("tricklang", __version__, text_document_sync_kind=t.TextDocumentSyncKind.Incremental,
+                         protocol_cls=TrickProtocol)
         self.analyses: dict[str, tuple[int | None, Analysis]] = {}
         self.parsed: dict[str, Analysis] = {}  # the latest analysis of each document that parsed
         self.pending: dict[str, asyncio.TimerHandle] = {}  # diagnostics to publish once typing pauses
@@ -170,9 +226,11 @@ def _word_length(text: str) -> int:
 
 
 def _read(path: str) -> str | None:
+    """A base file's text to place a position in, read as rule files are (a regular file,
+    at most the size limit; never blocks); None when it cannot be."""
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError, ValueError):
+        return read_limited(Path(path), "base rule file")
+    except RulesError:
         return None
 
 

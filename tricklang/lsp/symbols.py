@@ -36,9 +36,10 @@ class Symbol:
             return f"{node.type} option, default {_show(node.default)}"
         if isinstance(node, m.Zone):
             return f"zone, {'per ' + node.owner if node.owner != 'shared' else 'shared'}, {node.visibility}" + (
-                ", pack" if node.pack else "")
+                ", pack" if node.pack else "") + (", bookkeeping (not in transcripts)" if node.bookkeeping else "")
         if isinstance(node, m.Counter):
-            return f"counter per {node.owner}" + (", from 0 every deal" if node.per_deal else "")
+            return f"counter per {node.owner}" + (", from 0 every deal" if node.per_deal else "") + (
+                ", bookkeeping (not in transcripts)" if node.bookkeeping else "")
         if isinstance(node, m.BidTable):
             return "the bid table"
         if isinstance(node, m.MeldTable):

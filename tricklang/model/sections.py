@@ -58,6 +58,8 @@ class Zone(Node):
     owner: Literal["player", "side", "shared"]
     visibility: Literal["public", "owner", "hidden"]
     pack: bool = False
+    bookkeeping: bool = False
+    """A scratch zone of the rule file's own: transcripts do not print moves into or out of it."""
     cite: Citation | None = None
     span: Span
 
@@ -70,6 +72,8 @@ class Counter(Node):
     name: str
     owner: Literal["player", "side", "shared"]
     per_deal: bool = False
+    bookkeeping: bool = False
+    """A tally nobody announces at the table: transcripts do not print its changes."""
     cite: Citation | None = None
     span: Span
 
