@@ -61,7 +61,7 @@ def runtime_facts(path: Path) -> dict[str, Any]:
     """What the runtime's public API says: action ids and their texts, the tensor layout."""
     import interpreter
     import tricklang
-    from interpreter.tensors import tensor_layout
+    from interpreter.state.tensors import tensor_layout
 
     rules = tricklang.load(path)
     out: dict[str, Any] = {}

@@ -181,6 +181,7 @@ def test_the_language_server_completes_and_explains_the_trick_rules() -> None:
     at = line_of("    may not undertrump")
     rules = {i.label for i in completion.complete(TEXT.replace("    may not undertrump", "    "), at, 5, analysis)}
     assert {"must overtrump if able", "may not undertrump", "may play", "a trick is never won by",
-            "the suit led is not set by", "of equal cards the"} <= rules
+            "the suit led is not set by"} <= rules
+    assert {"of equal cards the", "of equal cards the first wins"} & rules  # (the grammar's phrases, since the merge)
     shown = hover(analysis, line_of("a trick is never won"), 6)
     assert shown is not None and "never won by the 7 of clubs" in shown.markdown
