@@ -37,6 +37,8 @@ import argparse
 import json
 import os
 import platform
+import resource
+import shlex
 import statistics
 import subprocess
 import sys
@@ -299,12 +301,20 @@ def cold_check_seconds(runs: int) -> list[float]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     argv = [str(BIN / "tricklang"), "check", "--no-cache", "rules/ecarte.trick"]
     subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, cwd=ROOT, env=env)  # writes the .pyc files
-    out = []
+    out, cpu = [], []
     for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, cwd=ROOT, env=env)
         out.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    COLD_CHECK_CPU[:] = cpu
     return out
+
+
+COLD_CHECK_CPU: list[float] = []
+"""The CPU seconds (user + system) of the cold checks last timed, beside their wall time."""
 
 
 # ---------------------------------------------------------------- selecting and running
@@ -418,7 +428,10 @@ def notes(work: Sequence[Line]) -> list[str]:
         if line.skipped is not None:
             continue
         if line.ours is None:
-            out.append(f"- {line.name}: {line.note}; runs: " + ", ".join(f"{v:.3f}" for v in line.values))
+            text = f"- {line.name}: {line.note}; runs: " + ", ".join(f"{v:.3f}" for v in line.values)
+            if line.measure is cold_check_seconds and COLD_CHECK_CPU:
+                text += f" (CPU of the same runs: median {statistics.median(COLD_CHECK_CPU):.3f} s)"
+            out.append(text)
             continue
         assert line.theirs is not None
         unit = {"matches": "match", "deals": "deal", "decisions": "decision"}.get(line.unit, line.unit)
@@ -511,7 +524,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as err:
         parser.error(str(err))
     run_lines(work, reps, seconds, args.quick)
-    command = "python -m benchmarks.bench" + (" " + " ".join(argv if argv is not None else sys.argv[1:])).rstrip()
+    command = shlex.join(["python", "-m", "benchmarks.bench", *(argv if argv is not None else sys.argv[1:])])
     text = report(work, reps, seconds, started, command)
     if args.json:
         print(json.dumps(as_json(work, reps, started), indent=1))
