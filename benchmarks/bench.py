@@ -26,7 +26,7 @@ legal actions (the decisions per unit are printed, to show the work is equal).
 - single figures: the CPU time of a native build's child processes with the cache off,
   and the wall time of a cold ``tricklang check`` (a new process, ``.pyc`` files written).
 
-Then (unless ``--skip-startup``) ``benchmarks/startup.py``'s figures. This prints
+Then (unless ``--skip-startup``) ``benchmarks/startup.py``'s figures, in the report too. This prints
 figures; it asserts nothing. ``--results FILE`` also writes them, with the date and the
 machine, as Markdown (``make bench`` writes ``benchmarks/RESULTS.md``).
 """
@@ -34,6 +34,8 @@ machine, as Markdown (``make bench`` writes ``benchmarks/RESULTS.md``).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import os
 import platform
@@ -470,13 +472,16 @@ def report(work: Sequence[Line], reps: int, seconds: float, started: dict[str, A
     """The whole report as Markdown (what ``--results`` writes)."""
     now = datetime.now(UTC)
     load = ", ".join(f"{x:.2f}" for x in started["load"]) or "unknown"
-    end_load = ", ".join(f"{x:.2f}" for x in machine()["load"]) or "unknown"
+    end = machine()["load"]
+    end_load = ", ".join(f"{x:.2f}" for x in end) or "unknown"
+    busy = any(x[0] > (started["cores"] or 1) for x in (started["load"], end) if x)
     head = [
         "# Speed: issue 27's figures",
         "",
         f"Measured {now:%Y-%m-%d %H:%M} UTC by `{command}`, on {started['cpu']}, "
         f"{started['cores']} cores, {started['system']}, Python {started['python']}; "
-        f"load average at the start {load} (1, 5, 15 min), at the end {end_load}.",
+        f"load average at the start {load} (1, 5, 15 min), at the end {end_load}"
+        + (": more runnable processes than cores, the machine was shared while this ran." if busy else "."),
         "",
     ]
     body = [*table(work, reps), "", *notes(work), "", METHOD.format(seconds=seconds, reps=reps, budget=SEARCH_BUDGET)]
@@ -530,11 +535,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(as_json(work, reps, started), indent=1))
     else:
         print(text, end="")
+    if not args.skip_startup and not args.json:
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            startup.report(quick=args.quick)
+        more = "\n## Start-up, memory and processes (`benchmarks/startup.py`)\n\n" + printed.getvalue()
+        print(more, end="")
+        text += more
     if args.results:
         Path(args.results).write_text(text, encoding="utf-8")
-    if not args.skip_startup and not args.json:
-        print()
-        startup.report(quick=args.quick)
     return 0
 
 
