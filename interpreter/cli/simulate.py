@@ -145,7 +145,8 @@ def simulate_match(job: _Job) -> dict[str, Any]:
             failed = (seat, last)  # the action that failed, so that the record reproduces the error
     outcome = state.outcome()
     awards: dict[tuple[str, tuple[str, ...]], list[int]] = {}
-    for e in state.events(None):
+    events = state.events(None)  # (once: each call replays the match to rebuild them)
+    for e in events:
         if e.get("type") == "score" and e.get("points"):
             tally = awards.setdefault((str(e.get("label", "")), tuple(e.get("laws") or ())), [0, 0])
             tally[0] += 1
@@ -154,7 +155,7 @@ def simulate_match(job: _Job) -> dict[str, Any]:
     deals = outcome.deals if outcome is not None else state.deal_number - (1 if abandoned_early else 0)
     record = Record.from_state(state, seats=list(job.seats), actors=actors, failed=failed,
                                rules_path=job.path) if job.record else None
-    end: dict[str, Any] = next((e for e in reversed(state.events(None)) if e.get("type") == "match_end"), {})
+    end: dict[str, Any] = next((e for e in reversed(events) if e.get("type") == "match_end"), {})
     drawn = outcome is not None and outcome.winner is None and bool(end.get("drawn"))
     return {
         "record": record,
@@ -166,7 +167,7 @@ def simulate_match(job: _Job) -> dict[str, Any]:
         "deals": deals,
         "actions": len(state.actions),
         "awards": [[label, list(laws), n, points] for (label, laws), (n, points) in awards.items()],
-        "error": error, **match_details(state),  # scores and choices (--per-match, --report)
+        "error": error, **match_details(state, events),  # scores and choices (--per-match, --report)
     }
 
 
