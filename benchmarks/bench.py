@@ -471,6 +471,7 @@ the single figures it slows outright."""
 def report(work: Sequence[Line], reps: int, seconds: float, started: dict[str, Any], command: str) -> str:
     """The whole report as Markdown (what ``--results`` writes)."""
     now = datetime.now(UTC)
+    began = started.get("at", now)
     load = ", ".join(f"{x:.2f}" for x in started["load"]) or "unknown"
     end = machine()["load"]
     end_load = ", ".join(f"{x:.2f}" for x in end) or "unknown"
@@ -478,7 +479,7 @@ def report(work: Sequence[Line], reps: int, seconds: float, started: dict[str, A
     head = [
         "# Speed: issue 27's figures",
         "",
-        f"Measured {now:%Y-%m-%d %H:%M} UTC by `{command}`, on {started['cpu']}, "
+        f"Measured {began:%Y-%m-%d %H:%M}-{now:%H:%M} UTC by `{command}`, on {started['cpu']}, "
         f"{started['cores']} cores, {started['system']}, Python {started['python']}; "
         f"load average at the start {load} (1, 5, 15 min), at the end {end_load}"
         + (": more runnable processes than cores, the machine was shared while this ran." if busy else "."),
@@ -500,7 +501,8 @@ def as_json(work: Sequence[Line], reps: int, started: dict[str, Any]) -> dict[st
         elif line.values:
             item["values"] = line.values
         out.append(item)
-    return {"date": datetime.now(UTC).isoformat(timespec="seconds"), "machine": started, "repetitions": reps,
+    machine_now = {k: v for k, v in started.items() if k != "at"}
+    return {"date": datetime.now(UTC).isoformat(timespec="seconds"), "machine": machine_now, "repetitions": reps,
             "lines": out}
 
 
@@ -523,7 +525,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.reps < 1 or args.min_seconds <= 0:
         parser.error("--reps must be at least 1 and --min-seconds above 0")
     reps, seconds = (2, 0.05) if args.quick else (args.reps, args.min_seconds)
-    started = machine()
+    started = {**machine(), "at": datetime.now(UTC)}
     try:
         work = selected(lines(not args.no_native), [x.strip() for x in args.only.split(",") if x.strip()])
     except ValueError as err:
