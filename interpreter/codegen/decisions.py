@@ -42,11 +42,12 @@ class Decisions(Parts):
 
     __slots__ = ()
 
-    def new_dp(self, kind: str, phase: str, st: m.Stmt, **extra: object) -> DecisionPoint:
+    def new_dp(self, kind: str, phase: str, st: m.Stmt, *, verb: str = "", options: tuple[str, ...] = (),
+               moment: str = "", tricks: object = None) -> DecisionPoint:
+        """A new decision point for statement ``st``, numbered in the order written."""
         lay = self.lay
-        dp = DecisionPoint(len(lay.dps), kind, phase, st.span.line, lay.law(getattr(st, "cite", None)))
-        for k, v in extra.items():
-            setattr(dp, k, v)
+        dp = DecisionPoint(len(lay.dps), kind, phase, st.span.line, lay.law(getattr(st, "cite", None)),
+                           verb=verb, options=options, moment=moment, tricks=tricks)
         lay.dps.append(dp)
         return dp
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from tricklang.bounds import DEFAULT_DEAL_LIMIT
+
 from ..codegen.module import EVENT_KINDS
 
 if TYPE_CHECKING:
@@ -161,7 +163,8 @@ def _match_end(g: Game, e: Entry) -> Triple:
                 "reason": "the last deal left " + " and ".join(map(str, tied)) + " level",
                 "scores": list(scores)}, None, 0
     if how == 3:
-        limit = g.m["DEAL_LIMIT"]
+        mt = g.ruleset.rules.match  # (the module's DEAL_LIMIT is a C constant in a native build)
+        limit = mt.deal_limit if mt is not None and mt.deal_limit is not None else DEFAULT_DEAL_LIMIT
         return {"type": "match_end", "winner": None, "abandoned": True,
                 "reason": f"no side reached the target within {limit} deals", "scores": list(scores)}, None, 0
     event: dict[str, Any] = {"type": "match_end", "winner": winner, "scores": list(scores)}

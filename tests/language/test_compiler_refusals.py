@@ -46,13 +46,19 @@ def declaring(body: str) -> str:
 # for each, rule files the checker refuses with the given code.
 REFUSALS: dict[str, tuple[str, list[str]]] = {
     "a declaration may only score": ("bad-declaration-body", [
+        declaring("set maker = declarer"),
+    ]),
+    # Issue 28 (hooks, design 3.6): a declaration's effect runs as a hook's, so these are the language;
+    # this runtime runs only scoring, setting and testing there, and refuses the rest as such.
+    "a declaration may only": ("unsupported-construct", [
         declaring("turn up 1 to turnup"),
         declaring("elder chooses:\n  a:\n    pass\n  b:\n    pass"),
         declaring("move 1 from stock to turnup"),
         declaring("if true:\n  elder discards 1 to stock"),
-        declaring("set maker = declarer"),
-        declaring("redeal by same dealer"),
         declaring("end the deal"),
+    ]),
+    "declaration may only score": ("bad-hook-statement", [  # never in the middle of trick play
+        declaring("redeal by same dealer"),
     ]),
     "isinstance(st.bound, m.IntLit)": ("bad-bound", [
         HEAD + "  let n = 2\n  repeat at most n times:\n    stop\n" + TRICKS,

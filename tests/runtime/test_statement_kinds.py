@@ -23,6 +23,7 @@ import interpreter
 import tricklang
 from interpreter.codegen import generate
 from tricklang import model as m
+from tricklang.support import RUNTIME
 from tricklang.walk import statements
 
 BASE = """\
@@ -132,14 +133,21 @@ def _kinds() -> set[type[m.Stmt]]:
     todo = list(m.Stmt.__subclasses__())
     while todo:
         kind = todo.pop()
-        if kind not in found and kind.__module__ == m.__name__:  # (not this file's Unknown)
+        if kind not in found and kind.__module__.startswith(m.__name__):  # (not this file's Unknown)
             found.add(kind)
             todo.extend(kind.__subclasses__())
     return found
 
 
+def _played(kind: type[m.Stmt]) -> bool:
+    """Whether the runtime plays the kind, in some form (the support table names it): a kind the
+    language knows and the runtime does not yet is refused by the checker (``unsupported-construct``)
+    and never reaches the code generator."""
+    return kind.__name__ in RUNTIME or any(key.startswith(kind.__name__ + ".") for key in RUNTIME)
+
+
 def test_every_statement_kind_has_a_case() -> None:
-    kinds = _kinds()
+    kinds = {k for k in _kinds() if _played(k)}
     assert len(kinds) >= 30  # the introspection found the language's statements
     missing = sorted(k.__name__ for k in kinds - set(CASES))
     assert not missing, f"statement kinds without a rule file in CASES: {missing}"
@@ -184,7 +192,7 @@ def test_a_statement_kind_compiles_and_runs(kind: type[m.Stmt]) -> None:
         assert not any(case.ran(_play(base, case, seed)) for seed in range(3)), "the evidence is the statement's own"
 
 
-class Unknown(m.Stmt):
+class Unknown(m.Stmt, decision="", moves_cards=False, scores=False, ends=None):
     """A statement kind no pass knows (what a new statement is before its code generator branch)."""
 
 
