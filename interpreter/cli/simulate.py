@@ -119,7 +119,7 @@ def simulate_match(job: _Job) -> dict[str, Any]:
     try:
         ruleset = _rules_for(job)
         agents = [make_agent(kind, match_seed(seed, seat)) for seat, kind in enumerate(job.seats)]
-        state = new_game(ruleset, seed=seed)
+        state = new_game(ruleset, seed=seed, record_events=True)  # (its events read once, below: no replay)
     except TrickLangError as err:
         return {"record": None, "index": job.index, "seed": seed, "winner": None, "first_dealer_side": None,
                 "deals": 0, "actions": 0, "awards": [], "error": str(err)}
@@ -144,7 +144,7 @@ def simulate_match(job: _Job) -> dict[str, Any]:
         if seat is not None and last is not None:
             failed = (seat, last)  # the action that failed, so that the record reproduces the error
     outcome = state.outcome()
-    events = state.events(None)  # (once: each call replays the match to rebuild them)
+    events = state.events(None, types=SUMMARY_EVENTS)
     side_of = {p: s for s, members in enumerate(state.sides) for p in members}
     deals = outcome.deals if outcome is not None else state.deal_number - (1 if abandoned_early else 0)
     record = Record.from_state(state, seats=list(job.seats), actors=actors, failed=failed,
@@ -157,12 +157,16 @@ def simulate_match(job: _Job) -> dict[str, Any]:
         "seed": seed,
         "winner": outcome.winner if outcome is not None else None,
         "drawn": drawn,
-        "first_dealer_side": side_of[int(state.to_dict()["dealer"])],
+        "first_dealer_side": side_of[state.first_dealer],
         "deals": deals,
-        "actions": len(state.actions),
+        "actions": state.action_count,
         "awards": awards_of(events),
         "error": error, **match_details(state, events),  # scores and choices (--per-match, --report)
     }
+
+
+SUMMARY_EVENTS = frozenset({"score", "match_end", "choice", "bid", "pass", "trump", "declare"})
+"""The events a match's summary reads (its awards, how it ended, the choices made)."""
 
 
 def awards_of(events: Sequence[dict[str, Any]]) -> list[list[Any]]:

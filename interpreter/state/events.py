@@ -11,12 +11,14 @@ events only through it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any
 
 from tricklang.bounds import DEFAULT_DEAL_LIMIT
+from tricklang.diagnostics import brief
 
 from ..codegen.module import EVENT_KINDS
+from ..errors import ArgumentError
 
 if TYPE_CHECKING:
     from .compiled import Compiled as Game
@@ -246,6 +248,26 @@ RENDERERS: dict[int, Callable[[Any, Any], Triple]] = {
     )
 }
 """The renderer of each kind of entry."""
+
+
+TYPES = frozenset(["play", *(name.lower() for name in EVENT_KINDS)])
+"""The type of every event (each kind of compact entry renders as its name in lower case;
+a played card, an int, as ``play``)."""
+
+
+def event_kinds(types: Collection[str]) -> tuple[frozenset[int], bool]:
+    """The kinds of compact entries that render as events of ``types``, and whether played
+    cards do.
+
+    Raises:
+        ArgumentError: a type no event has (or ``types`` is a single string).
+    """
+    if isinstance(types, str) or not all(isinstance(t, str) for t in types):
+        raise ArgumentError("types must be a collection of event types, such as {'score', 'match_end'}")
+    unknown = sorted(set(types) - TYPES)
+    if unknown:
+        raise ArgumentError(f"no event has the type {brief(unknown[0])} (the types: {', '.join(sorted(TYPES))})")
+    return frozenset(KIND[t.upper()] for t in types if t != "play"), "play" in types
 
 
 def render(game: Game, entry: Entry | int) -> Triple:
