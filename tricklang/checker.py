@@ -455,10 +455,10 @@ class Checker:
                 kinds.add("choice")
             elif isinstance(st, m.Discard):
                 kinds.add("discard")
-            elif isinstance(st, (m.Take, m.Keep)):
+            elif isinstance(st, m.Take) or (isinstance(st, m.Keep) and st.choose):
                 kinds.add(st.verb)
-                if isinstance(st, m.Keep):
-                    kinds.add("discard")
+            if isinstance(st, m.Keep):
+                kinds.add("discard")
         return kinds
 
     def _check_irregularities(self) -> None:

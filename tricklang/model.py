@@ -396,14 +396,14 @@ class Take(Stmt):
 
 
 class Keep(Stmt):
-    """`P takes all from Z and keeps N [as VERB][, the rest to Z2]`: P chooses N cards
-    among his hand and Z together; the others go back to Z (or to Z2)."""
-
+    """`P takes all|any from Z and keeps N [as V][, the rest to Z2]`: he keeps N of hand and Z, the rest to Z2 (or Z).
+    ``choose`` False (`all`): all of Z into his hand, then he discards to N; True (`any`): he takes any of Z, then discards."""
     player: Expr
     source: ZoneRef
     count: Expr
     verb: str = "take"
     rest: ZoneRef | None = None
+    choose: bool = False
 
 
 class Cut(Stmt):
