@@ -12,7 +12,7 @@ lowest score wins), bounded by what the rule file's scoring can award
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from tricklang import Ruleset
 from tricklang.bounds import derive_bounds
@@ -68,3 +68,72 @@ def max_length(ruleset: Ruleset, cards: int, scope: str) -> int:
     if scope == "match":
         length *= bounds.deal_limit
     return min(length, 2**31 - 1)
+
+
+class GameFacts:
+    """The static facts of a :class:`~interpreter.state.state.Game` (a mixin: the game
+    makes the states they are read from)."""
+
+    __slots__ = ()
+
+    ruleset: Ruleset
+    sides: list[list[int]]
+    lowest_wins: bool
+    cards: list[str]
+
+    def new_initial_state(self, *, seed: int | None = None, mode: str = "strict",
+                          selections: str = "all") -> Any:
+        """A state to read the facts from (the Game's: a :class:`~interpreter.state.state.State`)."""
+        raise NotImplementedError  # pragma: no cover - the Game's
+
+    def num_distinct_actions(self, *, selections: str = "all", mode: str = "strict") -> int:
+        """The size of the integer action space of this game's states in these modes
+        (:mod:`interpreter.state.spaces`; table mode may add the referee's ``continue``).
+
+        >>> import tricklang
+        >>> from interpreter.state.state import Game
+        >>> Game.of(tricklang.load("ecarte")).num_distinct_actions(selections="one_card")
+        226
+
+        Raises:
+            ArgumentError, RecordError: a mode that does not exist.
+        """
+        from .spaces import action_space
+
+        return action_space(self.new_initial_state(seed=0, mode=mode, selections=selections)).size
+
+    def tensor_shape(self) -> tuple[int]:
+        """The shape of a state's observation tensor (:mod:`interpreter.state.tensors`)."""
+        from .tensors import tensor_layout
+
+        return tensor_layout(self.new_initial_state(seed=0)).shape
+
+    def information_state_tensor_shape(self) -> tuple[int]:
+        """The shape of a state's information-state tensor (:mod:`interpreter.state.tensors`)."""
+        from .tensors import tensor_layout
+
+        return tensor_layout(self.new_initial_state(seed=0)).information_state_shape
+
+    def utilities(self, scope: str = "deal") -> Utilities:
+        """The least and most return of a seat and their fixed sum, if any (zero-sum,
+        constant-sum or general-sum), for one deal's points or a whole match
+        (:mod:`interpreter.state.facts`).
+
+        >>> import tricklang
+        >>> from interpreter.state.state import Game
+        >>> Game.of(tricklang.load("ecarte")).utilities("match")
+        Utilities(low=-1.0, high=1.0, total=0.0)
+
+        Raises:
+            ArgumentError: ``scope`` is not 'deal' or 'match'.
+        """
+        return utilities(self.ruleset, self.sides, self.lowest_wins, scope)
+
+    def max_game_length(self, scope: str = "deal") -> int:
+        """The most actions a deal or a match can take in one-card selections with explicit
+        chance, a bound from the rule file (:func:`interpreter.state.facts.max_length`).
+
+        Raises:
+            ArgumentError: ``scope`` is not 'deal' or 'match'.
+        """
+        return max_length(self.ruleset, len(self.cards), scope)

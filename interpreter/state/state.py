@@ -27,7 +27,7 @@ from .batch import RandomMatches, random_matches
 from .compiled import Compiled
 from .deals import MAX_SEED, Deals, check_modes, checked_seed, later_decks, later_seeds, prearranged
 from .embedding import Embedding
-from .facts import Utilities, max_length, utilities
+from .facts import GameFacts
 from .failures import worded
 from .legal import LegalActions, Selection, draw_subset
 from .modes import Modes
@@ -45,7 +45,7 @@ MAX_CHOICES = _MAX_CHOICES
 _NO_ACTIONS = LegalActions()
 
 
-class Game(Compiled):
+class Game(GameFacts, Compiled):
     """A rule file compiled with its option values: the static facts of the game (seats,
     sides, cards, actions: :class:`~interpreter.state.compiled.Compiled`), and the maker
     of its states. Get one with :meth:`Game.of` (made once per ruleset, then shared).
@@ -86,57 +86,6 @@ class Game(Compiled):
                 failed (the error names its seed; the matches before it are lost).
         """
         return random_matches(self, count, seed, rng, first_deal)
-
-    # ---------------------------------------------------------------- static facts
-    def num_distinct_actions(self, *, selections: str = "all", mode: str = "strict") -> int:
-        """The size of the integer action space of this game's states in these modes
-        (:mod:`interpreter.state.spaces`; table mode may add the referee's ``continue``).
-
-        >>> import tricklang
-        >>> Game.of(tricklang.load("ecarte")).num_distinct_actions(selections="one_card")
-        226
-
-        Raises:
-            ArgumentError, RecordError: a mode that does not exist.
-        """
-        from .spaces import action_space
-
-        return action_space(self.new_initial_state(seed=0, mode=mode, selections=selections)).size
-
-    def tensor_shape(self) -> tuple[int]:
-        """The shape of a state's observation tensor (:mod:`interpreter.state.tensors`)."""
-        from .tensors import tensor_layout
-
-        return tensor_layout(self.new_initial_state(seed=0)).shape
-
-    def information_state_tensor_shape(self) -> tuple[int]:
-        """The shape of a state's information-state tensor (:mod:`interpreter.state.tensors`)."""
-        from .tensors import tensor_layout
-
-        return tensor_layout(self.new_initial_state(seed=0)).information_state_shape
-
-    def utilities(self, scope: str = "deal") -> Utilities:
-        """The least and most return of a seat and their fixed sum, if any (zero-sum,
-        constant-sum or general-sum), for one deal's points or a whole match
-        (:mod:`interpreter.state.facts`).
-
-        >>> import tricklang
-        >>> Game.of(tricklang.load("ecarte")).utilities("match")
-        Utilities(low=-1.0, high=1.0, total=0.0)
-
-        Raises:
-            ArgumentError: ``scope`` is not 'deal' or 'match'.
-        """
-        return utilities(self.ruleset, self.sides, self.lowest_wins, scope)
-
-    def max_game_length(self, scope: str = "deal") -> int:
-        """The most actions a deal or a match can take in one-card selections with explicit
-        chance, a bound from the rule file (:func:`interpreter.state.facts.max_length`).
-
-        Raises:
-            ArgumentError: ``scope`` is not 'deal' or 'match'.
-        """
-        return max_length(self.ruleset, len(self.cards), scope)
 
 
 class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
