@@ -164,7 +164,8 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
         self._allowed(f, d, obligations, lead_rules, why=True)
         offer_tests = self._declarations(f, d, decls, declarer)
         self._play(f, dp, obligations)
-        self._finish(f, d)
+        self._after_trick(f, d, st)
+        self._finish(f, d, any(h.event == "each_trick" for h in st.hooks))
         self._dispatch(f, dp, [x for x in decls if x[0].deadline != "after_leading_it"], decls)
         self._runner(f, dp, obligations, lead_rules, offer_tests)
 
@@ -380,7 +381,27 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
             f.line("    c.window = p")
         f.line("nxt = _next_with_cards(c, p)")
 
-    def _finish(self, f: Writer, d: int) -> None:
+    def _after_trick(self, f: Writer, d: int, st: m.Tricks) -> None:
+        """``after_trick_D(c)``: the `after each trick:` hooks of a trick play, in their order, run when
+        a trick is complete, before the next is led (the trick's names read the finished trick)."""
+        hooks = [h for h in st.hooks if h.event == "each_trick"]
+        if not hooks:
+            return
+        with f.block(f"def after_trick_{d}(c: Core) -> None:"):
+            f.line("pass")
+            for hook in hooks:
+                self.line = hook.span.line
+                test = self.ex.cond(hook.guard)
+                if test is False:
+                    continue  # switched off by an option
+                f.comment(f"line {hook.span.line}: after each trick")
+                with f.block(f"if {test if isinstance(test, str) else lit(test)}:"):
+                    f.line("pass")
+                    self._effects(f, hook.body, hook.cite)
+                f.line("if c.terminal:")
+                f.line("    return")
+
+    def _finish(self, f: Writer, d: int, hooks: bool = False) -> None:
         lay = self.lay
         won = lay.zone_by_name.get("won")
         with f.block(f"def finish_{d}(c: Core) -> None:"):
@@ -419,6 +440,8 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
                 f.line(f"    c.broken |= {lit(1 << k)}")
             f.line("if c.rec: c.log.append((TRICK, c.tr_no + 1, winner, tuple([c.tr_c[i] for i in range(n)]), "
                    "tuple([c.tr_p[i] for i in range(n)])))")
+            if hooks:
+                f.line(f"after_trick_{d}(c)")
             f.line("c.tr_no += 1")
             f.line("c.tr_n = 0")
             f.line("c.tr_pm = 0")

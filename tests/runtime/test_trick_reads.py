@@ -204,6 +204,31 @@ def test_the_card_played_by_the_partner_beats_the_lead_and_the_last_trick_is_kno
     assert scored(state)["last trick"] == 1
 
 
+HOOKED = ROTTERDAM.replace("    may not undertrump\n", """    may not undertrump
+    after each trick:
+      if last_trick:
+        winner scores 10 "last trick"
+      if winning_card is hearts and trick_number == 1:
+        winner scores 5 "first trick trumped"
+      set cards = cards + count(trick)
+""").replace("  trump is hearts\n", "  trump is hearts\n  let cards = 0\n").replace(
+    "    side scores tricks(side)\n", "    side scores tricks(side)\n  dealer scores cards \"cards\"\n")
+
+
+def test_after_each_trick_reads_the_finished_trick() -> None:
+    state = play(new(HOOKED, TRUMPING), "AS", "9H", "KH", "8D")
+    trick, bonus = [e for e in state.events(None) if e["type"] in ("trick", "score")]
+    assert trick["winner"] == 3 and (bonus["side"], bonus["points"], bonus["label"]) == (1, 5, "first trick trumped")
+    rng = random.Random(3)
+    while state.deal_number == 1:
+        state.apply(state.sample_action(rng))
+    scores = [(e["label"], e["side"], e["points"]) for e in state.events(None) if e["type"] == "score"]
+    tricks = [e for e in state.events(None) if e["type"] == "trick"]
+    assert len(tricks) == 8 and ("last trick", tricks[-1]["winner"] % 2, 10) in scores
+    assert scores.count(("last trick", tricks[-1]["winner"] % 2, 10)) == 1
+    assert ("cards", 0, 32) in scores  # four cards read in each of the eight tricks
+
+
 def test_a_file_reading_nothing_of_the_trick_gets_no_helpers() -> None:
     assert "def _tr_best(" in generate(tricklang.loads(AMSTERDAM, path="a.trick")).source
     assert "def _tr_best(" not in generate(tricklang.load("ecarte")).source  # its 'winner' is a variable
@@ -251,8 +276,9 @@ def matches(rules: tricklang.Ruleset, seeds: range) -> list[Any]:
 @pytest.mark.skipif(native.unavailable() is not None, reason=f"no native builds here: {native.unavailable()}")
 @pytest.mark.usefixtures("isolated")
 def test_the_native_build_plays_what_cpython_plays() -> None:
-    rules = tricklang.loads(AMSTERDAM.replace("    may not undertrump\n", "    may not undertrump\n" + LOOK),
-                            path="native.trick")
+    hooks = HOOKED.split("    may not undertrump\n")[1].split("  for each side:")[0]
+    text = AMSTERDAM.replace("    may not undertrump\n", "    may not undertrump\n" + LOOK + hooks)
+    rules = tricklang.loads(text.replace("  trump is hearts\n", "  trump is hearts\n  let cards = 0\n"), path="native.trick")
     python = matches(rules, range(12))
     native.accelerate(rules)
     assert type(module_of(rules)[1]["advance"]).__name__ == "builtin_function_or_method"
