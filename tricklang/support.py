@@ -65,6 +65,7 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     "Name.to_play", "Name.led_suit", "Name.led_card", "Name.winner", "Name.winning_card", "Name.highest_trump",
     "Name.trick", "Name.trick_number", "Name.last_trick", "Name.no_suit", "Name.no_card",
     "CardIs", "CardBeats", "CardPlayedBy", "WhoPlayed", "Obligation.overtrump_if_able", "Obligation.no_undertrump",
+    "CardRule.free", "Name.card",
     # issue 28: `after each trick:` (design 3.6), whose body scores, sets variables and tests conditions
     "Hook.each_trick",
 })

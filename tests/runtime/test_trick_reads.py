@@ -218,6 +218,27 @@ def test_who_played_a_card_or_the_first_highest_or_lowest_of_a_pattern() -> None
     assert scored(state) == {"consistent": 1, "no seven of clubs": 1, "the lowest trump is from his right": 1}
 
 
+FREE = ROTTERDAM.replace("    may not undertrump\n", """    may not undertrump
+    may play (J of hearts) at any time
+    may play (Q of hearts or 7 of hearts) at any time when to_play == dealer and card beats led_card
+""")
+
+
+def test_cards_playable_at_any_time_join_the_legal_cards_and_make_nobody_able() -> None:
+    state = play(new(FREE, TRUMPING), "AS", "9H")
+    assert plays(state) == ["10H", "KH"]  # seat 3 is not the dealer: his seven of trumps stays out
+    play(state, "KH")
+    # The dealer (seat 0): the jack of trumps always, the queen of trumps as it beats the ace led; the
+    # chain (no undertrumping) runs on the rest of his hand, which the two do not make able to overtrump.
+    assert plays(state) == ["7C", "7D", "8C", "8D", "9C", "JH", "QH"]
+    pack = deck({1: "AS KS QS JS 10S 9S 8S 7S",
+                 2: "AH 9H AD KD QD JD 10D 9D",
+                 3: "KH 10H 7H AC KC QC JC 10C",
+                 0: "JH QH 8H 8D 7D 9C 8C 7C"})
+    state = play(new(FREE.replace("when to_play == dealer and", "when"), pack), "AS", "9H", "KH")
+    assert plays(state) == ["7C", "7D", "8C", "8D", "9C", "JH", "QH"]
+
+
 def test_the_card_played_by_the_partner_beats_the_lead_and_the_last_trick_is_known() -> None:
     pack = deck({1: "7S KS QS JS 10S 9S 8S AS",
                  2: "AH 9H AD KD QD JD 10D 9D",
@@ -306,7 +327,8 @@ def matches(rules: tricklang.Ruleset, seeds: range) -> list[Any]:
 def test_the_native_build_plays_what_cpython_plays() -> None:
     hooks = HOOKED.split("    may not undertrump\n")[1].split("  for each side:")[0]
     who = WHO.split("    may not undertrump\n")[1].split("  for each side:")[0]
-    text = AMSTERDAM.replace("    may not undertrump\n", "    may not undertrump\n" + LOOK + who + hooks)
+    free = FREE.split("    may not undertrump\n")[1].split("  for each side:")[0]
+    text = AMSTERDAM.replace("    may not undertrump\n", "    may not undertrump\n" + LOOK + who + free + hooks)
     rules = tricklang.loads(text.replace("  trump is hearts\n", "  trump is hearts\n  let cards = 0\n"), path="native.trick")
     python = matches(rules, range(12))
     native.accelerate(rules)
