@@ -20,6 +20,8 @@ from tricklang.types import PLAYER, Kind, Type
 from tricklang.walk import Unknown
 
 from .layout import Layout
+from .trick_names import NAMES as TRICK_NAMES
+from .trick_names import TRICK_MASK
 from .writer import lit
 
 _COMPARE = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
@@ -149,6 +151,8 @@ class ExprWriter:
             return lit(lay.choice_index[name])
         if name in lay.zone_by_name and lay.zone_by_name[name].kind == "shared":
             return lit(lay.zone_by_name[name].base)
+        if name in TRICK_NAMES:  # (a name the file declares is one of the above)
+            return TRICK_NAMES[name]
         raise TypeError(f"cannot compile name '{name}'")  # pragma: no cover - checked
 
     def e_Of(self, e: m.Of) -> str:  # noqa: N802
@@ -189,10 +193,10 @@ class ExprWriter:
             return f"{e.name}({', '.join(self.expr(a.value) for a in args)})"
         arg = args[0]
         if e.name == "count":
-            z = self.zone(arg.value)
+            cards = self.cards(arg.value)
             if arg.matching is None:
-                return f"_pc(c.z[{z}])"
-            return f"_pc(c.z[{z}] & PAT[{lit(lay.pattern(arg.matching))} * NT + c.ti])"
+                return f"_pc({cards})"
+            return f"_pc({cards} & PAT[{lit(lay.pattern(arg.matching))} * NT + c.ti])"
         is_player = self.type(arg.value) == PLAYER
         who = self.seat(arg.value, f"'{e.name}()'") if is_player else self.expr(arg.value)
         if e.name == "tricks":
@@ -230,11 +234,40 @@ class ExprWriter:
         return f"(-{self.expr(e.operand)})"
 
     def e_Has(self, e: m.Has) -> str:  # noqa: N802
-        z = self.zone(e.zone)
+        cards = self.cards(e.zone)
         if isinstance(e.pattern, m.PatWord) and self.context.get(e.pattern.word) == Kind.SUIT:
             suit = self.e_Name(m.Name.model_construct(name=e.pattern.word, span=e.span))
-            return f"((c.z[{z}] & SUITS[c.ti * NS + {suit}]) != 0)"
-        return f"((c.z[{z}] & PAT[{lit(self.layout.pattern(e.pattern))} * NT + c.ti]) != 0)"
+            return f"(({cards} & SUITS[c.ti * NS + {suit}]) != 0)"
+        return f"(({cards} & PAT[{lit(self.layout.pattern(e.pattern))} * NT + c.ti]) != 0)"
+
+    def cards(self, e: m.Expr | m.ZoneRef) -> str:
+        """The cards of a zone instance, as a mask; ``trick`` (a name the file does not declare as a
+        zone) is the trick in progress."""
+        name = e.name if isinstance(e, (m.ZoneRef, m.Name)) else ""
+        if name == "trick" and name not in self.layout.zone_by_name and getattr(e, "owner", None) is None:
+            return TRICK_MASK
+        return f"c.z[{self.zone(e)}]"
+
+    # ------------------------------------------------------------ the trick in progress (design 3.1)
+    def e_CardIs(self, e: m.CardIs) -> str:  # noqa: N802
+        return f"_card_is(c, {self.expr(e.card)}, {lit(self.layout.pattern(e.pattern))})"
+
+    def e_CardBeats(self, e: m.CardBeats) -> str:  # noqa: N802
+        return f"_beats(c, {self.expr(e.card)}, {self.expr(e.other)})"
+
+    def e_CardPlayedBy(self, e: m.CardPlayedBy) -> str:  # noqa: N802
+        return f"_tr_played_by(c, {self.expr(e.player)})"
+
+    def e_WhoPlayed(self, e: m.WhoPlayed) -> str:  # noqa: N802
+        """`who played C`: of a card value (a name of type card, as the checker reads it), or of the first
+        card of the trick matching a pattern (`highest`/`lowest`: the strongest or weakest in the trick)."""
+        p = e.card.pattern
+        if e.card.ranking is None and isinstance(p, m.PatWord):
+            name = m.Name.model_construct(name=p.word, span=p.span)
+            if self.layout.symbols.type_of(name, self.context) == Kind.CARD:
+                return f"_tr_who_card(c, {self.expr(name)})"
+        ranking = {None: 0, "highest": 1, "lowest": 2}[e.card.ranking]
+        return f"_tr_who(c, {lit(self.layout.pattern(p))}, {lit(ranking)})"
 
     def e_CardHolder(self, e: m.CardHolder) -> str:  # noqa: N802
         pattern = self.layout.pattern(e.card.pattern)

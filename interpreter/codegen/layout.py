@@ -21,6 +21,8 @@ from tricklang.budget import MAX_TABLE_BYTES, patterns_in, table_bytes
 from tricklang.deck import NO_TRUMP, CardModel
 from tricklang.walk import Unknown, Value, fold, statements_of
 
+from .trick_names import reads_the_trick
+
 MAX_NUMBER = 10**18 - 1
 """Numbers (variables, scores, counters) beyond 18 digits stop the game (RuleRuntimeError)."""
 
@@ -350,6 +352,7 @@ class _Uses:
             if isinstance(node, m.CardHolder):
                 self.holders = True
         self.auction = m.Auction in kinds
+        self.trick = reads_the_trick(rules)
 
 
 def _all_nodes(rules: m.RuleFile) -> list[m.Node]:

@@ -17,6 +17,7 @@ from .native_c import C_DECLARATIONS, C_HELPERS
 from .parts import Parts
 from .prelude import PRELUDE
 from .surface import accessors, irregularities
+from .trick_names import HELPERS as TRICK_HELPERS
 from .writer import Writer, ints, lit
 
 
@@ -83,6 +84,9 @@ def assemble(gen: Parts) -> Generated:
     core_class(gen, w)
     for ln in PRELUDE.splitlines():
         w.line(ln)
+    if lay.uses.trick:
+        for ln in TRICK_HELPERS.splitlines():
+            w.line(ln)
     match_flow(gen, w)
     w.line()
     w.comment("---------------------------------------------------------------- blocks")

@@ -14,16 +14,21 @@ and when its guard holds. A trick play's codes: a card (``0 .. NC-1``), a declar
 from __future__ import annotations
 
 from tricklang import model as m
-from tricklang.types import PLAYER
+from tricklang.types import CARD, PLAYER
 
 from .decisions import Decisions, wait
+from .declarations import TrickDeclarations
 from .layout import DecisionPoint
 from .runner import TrickRunner
 from .writer import Writer, lit
 
 WHY = {"follow_suit": 1, "trump_if_void": 2, "beat_if_able": 4, "lead_until_broken": 8, "lead_first": 16,
-       "not_first_trick": 32}
+       "not_first_trick": 32, "overtrump_if_able": 64, "no_undertrump": 128}
 """The bits of the reasons a play is refused (``why_D``), by obligation."""
+
+
+OVERTRUMPING = ("overtrump_if_able", "no_undertrump")
+"""The obligations that compare a trump with the highest trump of the trick (design 3.2)."""
 
 
 def _narrow(f: Writer, cond: str, narrowed: str, kind: str, first: str | None = None) -> None:
@@ -62,7 +67,7 @@ class TrickInfo:
 
 
 
-class TrickPlay(TrickRunner, Decisions):
+class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
     """Trick play and the remedies that reach into it (see the module docstring)."""
 
     __slots__ = ()
@@ -103,7 +108,9 @@ class TrickPlay(TrickRunner, Decisions):
             if ob.kind in WHY and ob.kind not in order:
                 order.append(ob.kind)
         dp.extra["why_order"] = order  # the order in which the reasons are told
+        self._anytime_cards(dp.id, [rule for rule in st.card_rules if rule.kind == "free"])
         self._functions(st, dp, obligations, lead_rules, decls, declarer, cont)
+        self.anytime = -1
         self.context = saved
         return int(dp.extra["ready"])
 
@@ -159,7 +166,8 @@ class TrickPlay(TrickRunner, Decisions):
         self._allowed(f, d, obligations, lead_rules, why=True)
         offer_tests = self._declarations(f, d, decls, declarer)
         self._play(f, dp, obligations)
-        self._finish(f, d)
+        self._after_trick(f, d, st)
+        self._finish(f, d, any(h.event == "each_trick" for h in st.hooks))
         self._dispatch(f, dp, [x for x in decls if x[0].deadline != "after_leading_it"], decls)
         self._runner(f, dp, obligations, lead_rules, offer_tests)
 
@@ -245,6 +253,9 @@ class TrickPlay(TrickRunner, Decisions):
         in ``why`` the bits of the obligations that narrowed them (the body of ``allowed_D``,
         and inline in the trick play's runner)."""
         chain = [(ob, t) for ob, t in obligations if ob.kind not in ("may_trump", "first_lead_trump", "lead_first")]
+        if self.anytime >= 0:  # cards playable at any time are left out of the chain, then added (design 3.2)
+            f.line(f"anytime = anytime_{self.anytime}(c, hand)")
+            f.line("hand = hand & ~anytime")
         f.line("allowed = hand")
         f.line("why = 0")
         f.line("ti = c.ti")
@@ -254,10 +265,52 @@ class TrickPlay(TrickRunner, Decisions):
         f.line("else:")
         with f.indented():
             f.line("pass")
-            if any(ob.kind in ("follow_suit", "trump_if_void", "beat_if_able") for ob, _ in chain):
+            if any(ob.kind in ("follow_suit", "trump_if_void", "beat_if_able", *OVERTRUMPING) for ob, _ in chain):
                 f.line("led = EFF[ti * NC + c.tr_c[0]]")
                 f.line("follow = hand & SUITS[ti * NS + led]")
             self._follow_chain(f, chain, [(ob, t) for ob, t in obligations if ob.kind == "may_trump"])
+        if self.anytime >= 0:
+            f.line("allowed |= anytime")
+
+    def _anytime_cards(self, d: int, rules: list[m.CardRule]) -> None:
+        """``anytime_D(c, hand)``: the cards of ``hand`` that `may be played at any time` (each rule's
+        guard asked of each card matching its pattern, with `card` naming it)."""
+        self.anytime = -1
+        if not rules:
+            return
+        lay = self.lay
+        saved = dict(self.context)
+        self.context["card"] = CARD
+        slot = lay.slot("card")
+        written = False
+        f = self.funcs
+        with f.block(f"def anytime_{d}(c: Core, hand: MASK) -> MASK:"):
+            f.line("out: MASK = 0")
+            f.line("m: MASK")
+            f.line("k: cython.int")
+            for rule in rules:
+                self.line = rule.span.line
+                test = self.ex.cond(rule.guard)
+                if test is False:
+                    continue  # switched off by an option
+                written = True
+                f.comment(f"line {rule.span.line}: may play at any time")
+                f.line(f"m = hand & PAT[{lit(lay.pattern(rule.pattern))} * NT + c.ti]")
+                if test is True:
+                    f.line("out |= m")
+                    continue
+                with f.block("while m:"):
+                    f.line("k = _low(m)")
+                    f.line("m ^= BIT[k]")
+                    f.line(f"saved = c.v[{lit(slot)}]")
+                    f.line(f"c.v[{lit(slot)}] = k")
+                    f.line(f"ok = bool({test})")
+                    f.line(f"c.v[{lit(slot)}] = saved")
+                    f.line("if ok:")
+                    f.line("    out |= BIT[k]")
+            f.line("return out")
+        self.context = saved
+        self.anytime = d if written else -1
 
     def _lead_chain(self, f: Writer, obligations: list[tuple[m.Obligation, str | bool]],
                     lead_rules: list[tuple[int, str | bool, m.Obligation]]) -> None:
@@ -312,111 +365,32 @@ class TrickPlay(TrickRunner, Decisions):
                     f.line("if m and m != allowed:")
                     f.line("    allowed = m")
                     f.line(f"    why |= {lit(WHY[kind])}")
+            elif kind in OVERTRUMPING:
+                self._overtrump(f, kind, test)
+
+    def _overtrump(self, f: Writer, kind: str, test: str | bool) -> None:
+        """`must overtrump if able` (narrow to the trumps that beat the highest trump of the trick)
+        and `may not undertrump` (take out the trumps that do not beat it): only when the trick
+        holds a trump, when the guard holds, and only if able (design 3.2)."""
+        f.line(_guarded(test, "c.trump >= 0") + ":")
+        with f.indented():
+            f.line("top = _tr_top_card(c)")
+            f.line("if top >= 0:")
+            with f.indented():
+                f.line("base = (ti * NS + led) * NC")
+                f.line("over = allowed & TRUMPS[ti] & _above(c, allowed & TRUMPS[ti], base, led, top)")
+                if kind == "overtrump_if_able":
+                    f.line("m = over")
+                else:
+                    f.line("m = allowed & ~(TRUMPS[ti] & ~over)")
+                f.line("if m and m != allowed:")
+                f.line("    allowed = m")
+                f.line(f"    why |= {lit(WHY[kind])}")
 
     def power(self, card: str) -> str:
         """How strongly ``card`` plays to the trick (``ti``, ``led`` and ``base`` in scope): a
         table for a pack of at most 64 cards, worked out from smaller tables beyond."""
         return f"_power(ti, led, {card})" if self.lay.wide else f"POWER[base + {card}]"
-
-
-    def _declarations(self, f: Writer, d: int, decls: list[tuple[m.Declaration, str | bool, int]],
-                      declarer: int) -> list[str]:
-        """``offered_D(c, p)``: the declarations p may make before playing (a mask of name ids);
-        ``window_D(c, p)``: those he may make right after leading; ``declare_D(c, p, k, window)``:
-        make one (the first declaration of that name whose conditions hold), and its effects.
-        Returns the tests of the declarations offered before playing (for the runner)."""
-        lay = self.lay
-        hand = lay.hand
-        conds: list[tuple[m.Declaration, int, str]] = []
-        for j, (dcl, test, k) in enumerate(decls):
-            pat = f"PAT[{lit(lay.pattern(dcl.holding))} * NT + c.ti]"
-            if dcl.deadline == "after_leading_it":
-                cond = f"{pat} & BIT[c.tr_c[0]]"
-            else:
-                cond = f"c.z[{lit(hand)} + p] & {pat}"
-                if dcl.deadline == "before_first_card":
-                    cond += " and not (c.played >> p & 1)"
-            if test is not True:
-                with f.block(f"def guard_{d}_{j}(c: Core, p: cython.int) -> cython.bint:"):
-                    f.line(f"saved = c.v[{lit(declarer)}]")
-                    f.line(f"c.v[{lit(declarer)}] = p")
-                    f.line(f"ok = bool({test})")
-                    f.line(f"c.v[{lit(declarer)}] = saved")
-                    f.line("return ok")
-                cond += f" and guard_{d}_{j}(c, p)"
-            conds.append((dcl, k, cond))
-        offer_tests = [f"not c.decl >> ({lit(k)} * N + p) & 1 and {cond}" for dcl, k, cond in conds
-                       if dcl.deadline != "after_leading_it"]
-        mask = "object" if len(lay.declaration_names) > 64 else "cython.ulonglong"
-        for window in (False, True):
-            name = f"window_{d}" if window else f"offered_{d}"
-            with f.block(f"def {name}(c: Core, p: cython.int) -> {mask}:"):
-                f.line(f"out: {mask} = 0")
-                if window:
-                    f.line("if c.tr_n != 1 or c.tr_p[0] != p:")
-                    f.line("    return out")
-                for dcl, k, cond in conds:
-                    if (dcl.deadline == "after_leading_it") != window:
-                        continue
-                    f.line(f"if not out >> {lit(k)} & 1 and not _forbidden(c, {lit(k)}, p) and {cond}:")
-                    f.line(f"    out |= DBIT[{lit(k)}]")
-                f.line("return out")
-        for j, (dcl, _test, _k) in enumerate(decls):
-            inner = Writer()
-            with inner.block(f"def effects_{d}_{j}(c: Core) -> None:"):
-                inner.line("pass")
-                self._effects(inner, dcl.body, dcl.cite)
-            f.extend(inner)
-        self._declare(f, d, declarer, conds)
-        return offer_tests
-
-    def _declare(self, f: Writer, d: int, declarer: int, conds: list[tuple[m.Declaration, int, str]]) -> None:
-        """``declare_D(c, p, k, window)``: make the first declaration of name k whose conditions hold."""
-        lay = self.lay
-        with f.block(f"def declare_{d}(c: Core, p: cython.int, k: cython.int, window: cython.bint) -> None:"):
-            f.line("c.decl |= DBIT[k * N + p]")
-            f.line(f"c.v[{lit(declarer)}] = p")
-            f.line("_ev(c)")
-            first = True
-            for j, (dcl, k, cond) in enumerate(conds):
-                is_window = "window" if dcl.deadline == "after_leading_it" else "not window"
-                f.line(f"{'if' if first else 'elif'} k == {lit(k)} and {is_window} and {cond}:")
-                first = False
-                f.line(f"    if c.rec: c.log.append((DECLARE, p, k, {lit(lay.law(dcl.cite))}))")
-                f.line(f"    effects_{d}_{j}(c)")
-            if first:
-                f.line("pass")
-
-
-    def _effects(self, w: Writer, stmts: tuple[m.Statement, ...], cite: m.Citation | None) -> None:
-        """A declaration's body: scores, variables and conditions only (the checker sees to it)."""
-
-        for st in stmts:
-            self.line = st.span.line
-            if isinstance(st, m.Score):
-                if st.cite is None and cite is not None:
-                    st = st.model_copy(update={"cite": cite})
-                self.visit_Score(st, w)
-                w.line("if c.terminal:")
-                w.line("    return")
-            elif isinstance(st, m.Let):
-                self.visit_Let(st, w)
-            elif isinstance(st, m.If):
-                for i, (cond, body) in enumerate(st.branches):
-                    test = self.ex.cond(cond)
-                    w.line(f"{'if' if i == 0 else 'elif'} {test if isinstance(test, str) else lit(test)}:")
-                    with w.indented():
-                        w.line("pass")
-                        self._effects(w, body, cite)
-                if st.orelse:
-                    w.line("else:")
-                    with w.indented():
-                        w.line("pass")
-                        self._effects(w, st.orelse, cite)
-            elif isinstance(st, m.Pass):
-                continue
-            else:
-                raise TypeError(f"line {st.span.line}: a declaration may only score, set variables or test conditions")
 
 
     def _play(self, f: Writer, dp: DecisionPoint, obligations: list[tuple[m.Obligation, str | bool]]) -> None:
@@ -454,7 +428,27 @@ class TrickPlay(TrickRunner, Decisions):
             f.line("    c.window = p")
         f.line("nxt = _next_with_cards(c, p)")
 
-    def _finish(self, f: Writer, d: int) -> None:
+    def _after_trick(self, f: Writer, d: int, st: m.Tricks) -> None:
+        """``after_trick_D(c)``: the `after each trick:` hooks of a trick play, in their order, run when
+        a trick is complete, before the next is led (the trick's names read the finished trick)."""
+        hooks = [h for h in st.hooks if h.event == "each_trick"]
+        if not hooks:
+            return
+        with f.block(f"def after_trick_{d}(c: Core) -> None:"):
+            f.line("pass")
+            for hook in hooks:
+                self.line = hook.span.line
+                test = self.ex.cond(hook.guard)
+                if test is False:
+                    continue  # switched off by an option
+                f.comment(f"line {hook.span.line}: after each trick")
+                with f.block(f"if {test if isinstance(test, str) else lit(test)}:"):
+                    f.line("pass")
+                    self._effects(f, hook.body, hook.cite)
+                f.line("if c.terminal:")
+                f.line("    return")
+
+    def _finish(self, f: Writer, d: int, hooks: bool = False) -> None:
         lay = self.lay
         won = lay.zone_by_name.get("won")
         with f.block(f"def finish_{d}(c: Core) -> None:"):
@@ -493,6 +487,8 @@ class TrickPlay(TrickRunner, Decisions):
                 f.line(f"    c.broken |= {lit(1 << k)}")
             f.line("if c.rec: c.log.append((TRICK, c.tr_no + 1, winner, tuple([c.tr_c[i] for i in range(n)]), "
                    "tuple([c.tr_p[i] for i in range(n)])))")
+            if hooks:
+                f.line(f"after_trick_{d}(c)")
             f.line("c.tr_no += 1")
             f.line("c.tr_n = 0")
             f.line("c.tr_pm = 0")

@@ -106,11 +106,7 @@ class Refusals:
             except Fault:
                 bits = 0
             why = [name for name in dp.extra["why_order"] if bits & _WHY[name]]
-            names = {"follow_suit": "must follow suit", "trump_if_void": "must trump when void in the suit led",
-                     "beat_if_able": "must beat the trick when able", "lead_until_broken": "may not lead that suit until it is broken",
-                     "lead_first": "must lead the card the rules name to the first trick",
-                     "not_first_trick": "may not play that card to the first trick"}
-            reasons = [names.get(w, w) for w in why]
+            reasons = [_REASONS.get(w, w) for w in why]
             return "the player " + (", and ".join(reasons) if reasons else "cannot play that card now")
         if verb == "declare":
             return "that declaration is not available now"
@@ -137,7 +133,15 @@ class Refusals:
         return f"choose {many} card{'s' if sel.hi != 1 else ''}, not {len(cards)}"
 
 
+_REASONS = {"follow_suit": "must follow suit", "trump_if_void": "must trump when void in the suit led",
+            "beat_if_able": "must beat the trick when able", "lead_until_broken": "may not lead that suit until it is broken",
+            "lead_first": "must lead the card the rules name to the first trick",
+            "not_first_trick": "may not play that card to the first trick",
+            "overtrump_if_able": "must play a trump higher than the trick's highest trump when able",
+            "no_undertrump": "may not play a trump lower than the trick's highest trump"}
+"""Why a card is refused, by the obligation that took it out (``why_illegal``)."""
+
 _WHY = {"follow_suit": 1, "trump_if_void": 2, "beat_if_able": 4, "lead_until_broken": 8, "lead_first": 16,
-        "not_first_trick": 32}
+        "not_first_trick": 32, "overtrump_if_able": 64, "no_undertrump": 128}
 """The bits of a trick play's ``why_D``, by obligation, in the order the chain applies them
 (see :data:`interpreter.codegen.tricks.WHY`)."""

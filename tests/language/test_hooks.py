@@ -93,9 +93,11 @@ def test_hooks_and_declarations_parse_to_their_model() -> None:
 def test_every_construct_is_refused_until_the_runtime_plays_it() -> None:
     found = errors(TEXT)
     assert {code for code, _ in found} == {"unsupported-construct"}
-    for fragment in ("after leading K", "names the suit led", "after playing Q", "shows 1..2", "after each trick",
+    for fragment in ("after leading K", "names the suit led", "after playing Q", "shows 1..2",
                      "end the play", "declare handful", "declarer shows 4", "declare call_trump", "trump is hearts"):
         assert ("unsupported-construct", line_of(fragment)) in found, fragment
+    # The runtime plays 'after each trick:' (tests/runtime/test_trick_reads.py), not yet 'end the play' in it.
+    assert ("unsupported-construct", line_of("after each trick")) not in found
 
 
 def test_the_language_half_checks_clean_with_the_table_opened(monkeypatch: pytest.MonkeyPatch) -> None:
