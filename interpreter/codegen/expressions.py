@@ -7,7 +7,7 @@ compile time. Values are integers: players and sides are seats and side numbers 
 is nobody), suits their index (-1: no trump), choice values their index among their
 option's values, truth values bools, a zone value the index of a zone instance.
 What may fail at run time (a seat that is nobody, a variable read before it was set,
-a number beyond 18 digits, ``%`` by zero) calls a helper that raises ``Fault(id)``,
+a number beyond 18 digits, ``%`` or ``/`` by zero) calls a helper that raises ``Fault(id)``,
 the id of a message naming the rule's line (:meth:`Layout.fault`).
 """
 
@@ -25,7 +25,7 @@ from .trick_names import TRICK_MASK
 from .writer import lit
 
 _COMPARE = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
-_ARITH = {"+": "_add", "-": "_sub", "*": "_mul", "%": "_mod"}
+_ARITH = {"+": "_add", "-": "_sub", "*": "_mul", "%": "_mod", "/": "_div"}
 
 _BUILTINS = {
     "dealer": "c.dealer",
@@ -153,7 +153,12 @@ class ExprWriter:
             return lit(lay.zone_by_name[name].base)
         if name in TRICK_NAMES:  # (a name the file declares is one of the above)
             return TRICK_NAMES[name]
+        if name in lay.tables.suit_names:  # a suit as a value: its index, as trump holds it
+            return lit(lay.tables.suit_names.index(name))
         raise TypeError(f"cannot compile name '{name}'")  # pragma: no cover - checked
+
+    def e_SeatLit(self, e: m.SeatLit) -> str:  # noqa: N802 - 'seat N' (the checker keeps N a seat)
+        return lit(e.value)
 
     def e_Of(self, e: m.Of) -> str:  # noqa: N802
         lay = self.layout
@@ -191,6 +196,13 @@ class ExprWriter:
         args = e.args
         if e.name in ("min", "max"):
             return f"{e.name}({', '.join(self.expr(a.value) for a in args)})"
+        if e.name in lay.lookup_tables:  # 'NAME(i)': a lookup table, read by position from 0
+            fault = lay.fault(f"line {e.span.line}: '{e.name}' has no entry at that position "
+                              f"(0 to {len(lay.lookup_tables[e.name]) - 1})")
+            values = "(" + "".join(f"{lit(v)}, " for v in lay.lookup_tables[e.name]) + ")"
+            return f"_at({values}, {self.expr(args[0].value)}, {lit(fault)})"
+        if e.name == "abs":  # numbers stay within -MAXN..MAXN, so their absolute value does
+            return f"abs({self.expr(args[0].value)})"
         arg = args[0]
         if e.name == "count":
             cards = self.cards(arg.value)
@@ -220,8 +232,8 @@ class ExprWriter:
         if e.op == "or":
             return f"({a} or {b})"
         if e.op in _ARITH:
-            if e.op == "%":
-                fault = self.layout.fault(f"line {e.span.line}: '%' by zero")
+            if e.op in ("%", "/"):
+                fault = self.layout.fault(f"line {e.span.line}: '{e.op}' by zero")
             else:
                 fault = self.layout.fault(f"line {e.span.line}: a number grew beyond 18 digits")
             return f"{_ARITH[e.op]}({a}, {b}, {lit(fault)})"

@@ -259,6 +259,11 @@ class Layout:
             self.patterns.append(list(masks))
         return self._pattern_ids[masks]
 
+    @property
+    def lookup_tables(self) -> dict[str, tuple[int, ...]]:
+        """'table NAME = ...': its numbers, read by position (``NAME(i)``)."""
+        return {t.name: t.values for t in self.ruleset.rules.tables}
+
     def fault(self, message: str) -> int:
         """The id of a run-time failure's message (the module raises ``Fault(id)``)."""
         self.faults.append(message)

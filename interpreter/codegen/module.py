@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from tricklang.bounds import DEFAULT_DEAL_LIMIT
 
+from .gaps import GAPS_HELPERS
 from .layout import UNSET, Layout
 from .match import match_flow
 from .native_c import C_DECLARATIONS, C_HELPERS
@@ -31,7 +32,7 @@ class Generated:
     layout: Layout
 
 GENERATED_BUILTINS = frozenset({
-    "bool", "dict", "enumerate", "frozenset", "int", "isinstance", "len", "list", "max", "min", "object", "range",
+    "abs", "bool", "dict", "enumerate", "frozenset", "int", "isinstance", "len", "list", "max", "min", "object", "range",
     "reversed", "set", "sorted", "sum", "tuple", "type", "zip"})
 """The builtins a generated module may read (CPython runs it with these only, and a native
 build's source is checked to read no other: :func:`interpreter.native.check_source`)."""
@@ -82,7 +83,7 @@ def assemble(gen: Parts) -> Generated:
     constants(gen, w)
     tables(gen, w)
     core_class(gen, w)
-    for ln in PRELUDE.splitlines():
+    for ln in (PRELUDE + GAPS_HELPERS).splitlines():
         w.line(ln)
     if lay.uses.trick:
         for ln in TRICK_HELPERS.splitlines():
