@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from tricklang import model as m
-from tricklang.types import PLAYER, Kind, Type
+from tricklang.types import CARD, PLAYER, ZONE, Kind, Type
 from tricklang.walk import Unknown
 
 from .layout import Layout
@@ -209,8 +209,13 @@ class ExprWriter:
             if arg.matching is None:
                 return f"_pc({cards})"
             return f"_pc({cards} & PAT[{lit(lay.pattern(arg.matching))} * NT + c.ti])"
+        if e.name == "points" and self.type(arg.value) in (ZONE, CARD):  # points of cards, under the order in force
+            return self.points_of_cards(e)
         is_player = self.type(arg.value) == PLAYER
         who = self.seat(arg.value, f"'{e.name}()'") if is_player else self.expr(arg.value)
+        if e.name == "deal_score":  # what the side has scored since the deal began (c.dsc: its score then)
+            side = f"SIDE_OF[{who}]" if is_player else who
+            return f"(c.sc[{side}] - c.dsc[{side}])"
         if e.name == "tricks":
             return f"c.tw[{who}]" if is_player else f"_side_tricks(c, {who})"
         if e.name == "bids":
@@ -224,6 +229,18 @@ class ExprWriter:
             t = list(lay.tables.point_values).index(table)
             return f"_points(c, {lit(t)}, {who}, {lit(is_player)})"
         raise TypeError(f"unknown function {e.name}")  # pragma: no cover - checked
+
+    def points_of_cards(self, e: m.Call) -> str:
+        """``points(ZONE [, TABLE])``: what a zone's cards are worth; ``points(CARD)``: what a
+        card is worth (``no_card``: 0)."""
+        table = ""
+        if len(e.args) > 1 and isinstance(e.args[1].value, m.Name):
+            table = e.args[1].value.name
+        t = list(self.layout.tables.point_values).index(table)
+        arg = e.args[0].value
+        if self.type(arg) == ZONE:
+            return f"_points_of(c, {lit(t)}, {self.zone(arg)})"
+        return f"_card_points(c, {lit(t)}, {self.expr(arg)})"
 
     def e_BinOp(self, e: m.BinOp) -> str:  # noqa: N802
         a, b = self.expr(e.left), self.expr(e.right)

@@ -157,6 +157,61 @@ def test_a_lookup_out_of_range_at_run_time_names_the_line() -> None:
         new(game("  dealer scores vulnerable(deal_number + 3)\n", top=TABLE))
 
 
+POINTS = """\
+points
+  "Aces" A = 11
+  "Tens" 10 = 10
+  "Kings" K = 4
+  "Trump jack" J of trump = 20
+"""
+CARD_POINTS = """\
+  trump is hearts
+  dealer scores points(hand of dealer) "dealer's hand"
+  dealer scores points(hand of eldest) "eldest's hand"
+  dealer scores 3 "three"
+  dealer scores deal_score(dealer) "so far"
+  side of eldest scores deal_score(side of dealer) + score(side of dealer) "both"
+"""
+AFTER_TRICK = """\
+    after each trick:
+      winner scores points(winning_card) "the winning card"
+      winner scores points(highest_trump) + 1 "the highest trump, and one"
+"""
+
+
+def test_points_of_a_zone_and_deal_score_compute_their_values() -> None:
+    got = scored(new(game(CARD_POINTS, top=POINTS)))
+    assert got["dealer's hand"] == [20]  # JH is the trump jack; QH, 8s, 7s and 9C count nothing
+    assert got["eldest's hand"] == [25]  # AS, 10S, KS
+    assert got["so far"] == [20 + 25 + 3]
+    assert got["both"] == [2 * 96]  # side 0 has scored 48 + 48 this deal, all it has (deal 1)
+
+
+def test_deal_score_starts_again_each_deal() -> None:
+    state = new(game(CARD_POINTS, top=POINTS))
+    rng = random.Random(3)
+    while state.events(None)[-1]["type"] != "score" or len(scored(state)["so far"]) < 2:
+        state.apply(state.sample_action(rng))
+    deal_two = [e for e in state.events(None) if e["type"] == "score"]
+    so_far = [e for e in deal_two if e["label"] == "so far"]
+    assert so_far[1]["scores"][so_far[1]["side"]] > so_far[1]["points"]  # the side scored in deal 1 too
+    three = next(e for e in reversed(deal_two) if e["label"] == "three")
+    hands = [e["points"] for e in deal_two if e["label"] in ("dealer's hand", "eldest's hand")][2:]
+    assert so_far[1]["points"] == sum(hands) + three["points"]
+
+
+def test_points_of_a_card_read_the_trick() -> None:
+    state = new(game("  trump is hearts\n", top=POINTS, play=PLAY.replace("    must follow suit\n",
+                                                                           "    must follow suit\n" + AFTER_TRICK)))
+    state.apply("play AS")
+    state.apply("play AD")
+    state.apply("play AC")
+    state.apply("play 9C")
+    got = scored(state)
+    assert got["the winning card"] == [11]
+    assert got["the highest trump, and one"] == [1]  # no trump played: no card, worth 0
+
+
 # ---------------------------------------------------------------- native
 
 
@@ -190,7 +245,9 @@ ALL = VALUES + """\
 @pytest.mark.skipif(native.unavailable() is not None, reason=f"no native builds here: {native.unavailable()}")
 @pytest.mark.usefixtures("isolated")
 def test_the_native_build_plays_what_cpython_plays() -> None:
-    rules = tricklang.loads(game(ALL + LOOKUP, top=TABLE), path="native.trick")
+    deal = ALL + LOOKUP + CARD_POINTS.replace("  trump is hearts\n", "")
+    play = PLAY.replace("    must follow suit\n", "    must follow suit\n" + AFTER_TRICK)
+    rules = tricklang.loads(game(deal, top=TABLE + POINTS, play=play), path="native.trick")
     python = matches(rules, range(8))
     native.accelerate(rules)
     assert type(module_of(rules)[1]["advance"]).__name__ == "builtin_function_or_method"
