@@ -157,7 +157,7 @@ def constants(gen: Parts, w: Writer) -> None:
         "ROTATION": {"left": 1, "right": lay.n - 1, "never": 0}[mt.rotation] if mt is not None else 1,
         "DEAL_LIMIT": mt.deal_limit if mt is not None and mt.deal_limit is not None else DEFAULT_DEAL_LIMIT,
         "FIRST_DEALER": mt.first_dealer if mt is not None and isinstance(mt.first_dealer, int) else -1,
-        "NLEAD": max(1, len(lay.lead_patterns)),
+        "NLEAD": max(1, len(lay.lead_patterns)), "NDCNT": len(lay.deal_counter_slots),
     }
     for name, value in values.items():
         ctype = "cython.bint" if isinstance(value, bool) else "cython.longlong"
@@ -185,6 +185,7 @@ def tables(gen: Parts, w: Writer) -> None:
     w.comment("---------------------------------------------------------------- card tables")
     table(w, "BIT", mask, [1 << c for c in range(nc)], wide)
     table(w, "SUIT", "cython.int", t.suit)
+    table(w, "DEAL_CNT", "cython.int", lay.deal_counter_slots)  # counters 'per deal'
     table(w, "EFF", "cython.int", [t.eff_suit[ti][c] for ti in range(nt) for c in range(nc)])
     suits = lay.suit_masks()
     table(w, "SUITS", mask, [suits[ti][s] for ti in range(nt) for s in range(ns)], wide)

@@ -212,6 +212,25 @@ def test_points_of_a_card_read_the_trick() -> None:
     assert got["the highest trump, and one"] == [1]  # no trump played: no card, worth 0
 
 
+COUNTERS = "counter roem: per side, per deal\ncounter kept: per side\n"
+COUNTING = """\
+  add 20 to roem of side of seat 0
+  add 20 to kept of side of seat 0
+  side of seat 0 scores roem of side of seat 0 "roem"
+  side of seat 0 scores kept of side of seat 0 "kept"
+"""
+
+
+def test_a_counter_per_deal_starts_again_each_deal() -> None:
+    state = new(game(COUNTING, top=COUNTERS))
+    rng = random.Random(5)
+    while len(scored(state).get("roem", [])) < 2:
+        state.apply(state.sample_action(rng))
+    got = scored(state)
+    assert got["roem"] == [20, 20]
+    assert got["kept"] == [20, 40]  # a counter not 'per deal' keeps its value across deals
+
+
 # ---------------------------------------------------------------- native
 
 
@@ -245,9 +264,9 @@ ALL = VALUES + """\
 @pytest.mark.skipif(native.unavailable() is not None, reason=f"no native builds here: {native.unavailable()}")
 @pytest.mark.usefixtures("isolated")
 def test_the_native_build_plays_what_cpython_plays() -> None:
-    deal = ALL + LOOKUP + CARD_POINTS.replace("  trump is hearts\n", "")
+    deal = ALL + LOOKUP + CARD_POINTS.replace("  trump is hearts\n", "") + COUNTING
     play = PLAY.replace("    must follow suit\n", "    must follow suit\n" + AFTER_TRICK)
-    rules = tricklang.loads(game(deal, top=TABLE + POINTS, play=play), path="native.trick")
+    rules = tricklang.loads(game(deal, top=TABLE + POINTS + COUNTERS, play=play), path="native.trick")
     python = matches(rules, range(8))
     native.accelerate(rules)
     assert type(module_of(rules)[1]["advance"]).__name__ == "builtin_function_or_method"
