@@ -7,7 +7,7 @@ compile time. Values are integers: players and sides are seats and side numbers 
 is nobody), suits their index (-1: no trump), choice values their index among their
 option's values, truth values bools, a zone value the index of a zone instance.
 What may fail at run time (a seat that is nobody, a variable read before it was set,
-a number beyond 18 digits, ``%`` by zero) calls a helper that raises ``Fault(id)``,
+a number beyond 18 digits, ``%`` or ``/`` by zero) calls a helper that raises ``Fault(id)``,
 the id of a message naming the rule's line (:meth:`Layout.fault`).
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from tricklang import model as m
-from tricklang.types import PLAYER, Kind, Type
+from tricklang.types import CARD, PLAYER, ZONE, Kind, Type
 from tricklang.walk import Unknown
 
 from .layout import Layout
@@ -25,7 +25,7 @@ from .trick_names import TRICK_MASK
 from .writer import lit
 
 _COMPARE = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
-_ARITH = {"+": "_add", "-": "_sub", "*": "_mul", "%": "_mod"}
+_ARITH = {"+": "_add", "-": "_sub", "*": "_mul", "%": "_mod", "/": "_div"}
 
 _BUILTINS = {
     "dealer": "c.dealer",
@@ -153,7 +153,12 @@ class ExprWriter:
             return lit(lay.zone_by_name[name].base)
         if name in TRICK_NAMES:  # (a name the file declares is one of the above)
             return TRICK_NAMES[name]
+        if name in lay.tables.suit_names:  # a suit as a value: its index, as trump holds it
+            return lit(lay.tables.suit_names.index(name))
         raise TypeError(f"cannot compile name '{name}'")  # pragma: no cover - checked
+
+    def e_SeatLit(self, e: m.SeatLit) -> str:  # noqa: N802 - 'seat N' (the checker keeps N a seat)
+        return lit(e.value)
 
     def e_Of(self, e: m.Of) -> str:  # noqa: N802
         lay = self.layout
@@ -191,14 +196,26 @@ class ExprWriter:
         args = e.args
         if e.name in ("min", "max"):
             return f"{e.name}({', '.join(self.expr(a.value) for a in args)})"
+        if e.name in lay.lookup_tables:  # 'NAME(i)': a lookup table, read by position from 0
+            fault = lay.fault(f"line {e.span.line}: '{e.name}' has no entry at that position "
+                              f"(0 to {len(lay.lookup_tables[e.name]) - 1})")
+            values = "(" + "".join(f"{lit(v)}, " for v in lay.lookup_tables[e.name]) + ")"
+            return f"_at({values}, {self.expr(args[0].value)}, {lit(fault)})"
+        if e.name == "abs":  # numbers stay within -MAXN..MAXN, so their absolute value does
+            return f"abs({self.expr(args[0].value)})"
         arg = args[0]
         if e.name == "count":
             cards = self.cards(arg.value)
             if arg.matching is None:
                 return f"_pc({cards})"
             return f"_pc({cards} & PAT[{lit(lay.pattern(arg.matching))} * NT + c.ti])"
+        if e.name == "points" and self.type(arg.value) in (ZONE, CARD):  # points of cards, under the order in force
+            return self.points_of_cards(e)
         is_player = self.type(arg.value) == PLAYER
         who = self.seat(arg.value, f"'{e.name}()'") if is_player else self.expr(arg.value)
+        if e.name == "deal_score":  # what the side has scored since the deal began (c.dsc: its score then)
+            side = f"SIDE_OF[{who}]" if is_player else who
+            return f"(c.sc[{side}] - c.dsc[{side}])"
         if e.name == "tricks":
             return f"c.tw[{who}]" if is_player else f"_side_tricks(c, {who})"
         if e.name == "bids":
@@ -213,6 +230,18 @@ class ExprWriter:
             return f"_points(c, {lit(t)}, {who}, {lit(is_player)})"
         raise TypeError(f"unknown function {e.name}")  # pragma: no cover - checked
 
+    def points_of_cards(self, e: m.Call) -> str:
+        """``points(ZONE [, TABLE])``: what a zone's cards are worth; ``points(CARD)``: what a
+        card is worth (``no_card``: 0)."""
+        table = ""
+        if len(e.args) > 1 and isinstance(e.args[1].value, m.Name):
+            table = e.args[1].value.name
+        t = list(self.layout.tables.point_values).index(table)
+        arg = e.args[0].value
+        if self.type(arg) == ZONE:
+            return f"_points_of(c, {lit(t)}, {self.zone(arg)})"
+        return f"_card_points(c, {lit(t)}, {self.expr(arg)})"
+
     def e_BinOp(self, e: m.BinOp) -> str:  # noqa: N802
         a, b = self.expr(e.left), self.expr(e.right)
         if e.op == "and":
@@ -220,8 +249,8 @@ class ExprWriter:
         if e.op == "or":
             return f"({a} or {b})"
         if e.op in _ARITH:
-            if e.op == "%":
-                fault = self.layout.fault(f"line {e.span.line}: '%' by zero")
+            if e.op in ("%", "/"):
+                fault = self.layout.fault(f"line {e.span.line}: '{e.op}' by zero")
             else:
                 fault = self.layout.fault(f"line {e.span.line}: a number grew beyond 18 digits")
             return f"{_ARITH[e.op]}({a}, {b}, {lit(fault)})"

@@ -259,6 +259,21 @@ class Layout:
             self.patterns.append(list(masks))
         return self._pattern_ids[masks]
 
+    @property
+    def lookup_tables(self) -> dict[str, tuple[int, ...]]:
+        """'table NAME = ...': its numbers, read by position (``NAME(i)``)."""
+        return {t.name: t.values for t in self.ruleset.rules.tables}
+
+    @property
+    def deal_counter_slots(self) -> list[int]:
+        """The slots (of ``c.cnt``) of the counters declared 'per deal': 0 at every deal's start."""
+        out: list[int] = []
+        for counter in self.ruleset.rules.counters:
+            if counter.per_deal:
+                _, base, size = self.counters[counter.name]
+                out.extend(range(base, base + size))
+        return out
+
     def fault(self, message: str) -> int:
         """The id of a run-time failure's message (the module raises ``Fault(id)``)."""
         self.faults.append(message)

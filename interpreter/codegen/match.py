@@ -132,6 +132,8 @@ def _c_seed(seed: object) -> cython.bint:
 
 def _reset_deal(c: Core) -> None:
     i: cython.int
+    for i in range(NDCNT):  # counters 'per deal' start again
+        c.cnt[DEAL_CNT[i]] = 0
     if cython.compiled:
         for i in range(NV):
             c.v[i] = UNSET

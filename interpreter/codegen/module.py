@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from tricklang.bounds import DEFAULT_DEAL_LIMIT
 
+from .gaps import GAPS_HELPERS
 from .layout import UNSET, Layout
 from .match import match_flow
 from .native_c import C_DECLARATIONS, C_HELPERS
@@ -31,7 +32,7 @@ class Generated:
     layout: Layout
 
 GENERATED_BUILTINS = frozenset({
-    "bool", "dict", "enumerate", "frozenset", "int", "isinstance", "len", "list", "max", "min", "object", "range",
+    "abs", "bool", "dict", "enumerate", "frozenset", "int", "isinstance", "len", "list", "max", "min", "object", "range",
     "reversed", "set", "sorted", "sum", "tuple", "type", "zip"})
 """The builtins a generated module may read (CPython runs it with these only, and a native
 build's source is checked to read no other: :func:`interpreter.native.check_source`)."""
@@ -82,7 +83,7 @@ def assemble(gen: Parts) -> Generated:
     constants(gen, w)
     tables(gen, w)
     core_class(gen, w)
-    for ln in PRELUDE.splitlines():
+    for ln in (PRELUDE + GAPS_HELPERS).splitlines():
         w.line(ln)
     if lay.uses.trick:
         for ln in TRICK_HELPERS.splitlines():
@@ -156,7 +157,7 @@ def constants(gen: Parts, w: Writer) -> None:
         "ROTATION": {"left": 1, "right": lay.n - 1, "never": 0}[mt.rotation] if mt is not None else 1,
         "DEAL_LIMIT": mt.deal_limit if mt is not None and mt.deal_limit is not None else DEFAULT_DEAL_LIMIT,
         "FIRST_DEALER": mt.first_dealer if mt is not None and isinstance(mt.first_dealer, int) else -1,
-        "NLEAD": max(1, len(lay.lead_patterns)),
+        "NLEAD": max(1, len(lay.lead_patterns)), "NDCNT": len(lay.deal_counter_slots),
     }
     for name, value in values.items():
         ctype = "cython.bint" if isinstance(value, bool) else "cython.longlong"
@@ -184,6 +185,7 @@ def tables(gen: Parts, w: Writer) -> None:
     w.comment("---------------------------------------------------------------- card tables")
     table(w, "BIT", mask, [1 << c for c in range(nc)], wide)
     table(w, "SUIT", "cython.int", t.suit)
+    table(w, "DEAL_CNT", "cython.int", lay.deal_counter_slots)  # counters 'per deal'
     table(w, "EFF", "cython.int", [t.eff_suit[ti][c] for ti in range(nt) for c in range(nc)])
     suits = lay.suit_masks()
     table(w, "SUITS", mask, [suits[ti][s] for ti in range(nt) for s in range(ns)], wide)
