@@ -32,7 +32,7 @@ def _child(argv: Sequence[str], runs: int, env: dict[str, str] | None = None) ->
     for _ in range(runs):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, cwd=ROOT, env=env)
+        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT, env=env)
         wall.append(time.perf_counter() - start)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
@@ -66,14 +66,14 @@ def deep_size(obj: object, skip: tuple[type, ...]) -> int:
 
 def state_after_long_match() -> tuple[int, int, int]:
     """(bytes, deals, actions) of a Cinch State after 1000 deals of random play."""
-    from interpreter.program import Program
+    from interpreter.state.compiled import Compiled
 
     rules = tricklang.load(ROOT / "rules" / "cinch.trick", options={"target": 999})
     state = interpreter.new_game(rules, seed=1)
     rng = random.Random(1)
     while not state.is_terminal():
         state.apply(state.sample_action(rng))
-    size = deep_size(state, (Program, tricklang.Ruleset))
+    size = deep_size(state, (Compiled, tricklang.Ruleset))
     return size, state.deal_number, len(state.actions)
 
 

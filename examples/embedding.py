@@ -25,7 +25,7 @@ from pathlib import Path
 import interpreter
 import tricklang
 from interpreter import Action, State
-from interpreter.agents import HeuristicAgent
+from interpreter.players import HeuristicAgent
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -50,7 +50,7 @@ class GreedyScorePlayer:
         for action in legal[:40]:  # bound the work on long lists (card selections)
             trial = state.clone()
             trial.apply(action)
-            helpers = [HeuristicAgent(self.rng.randrange(1 << 30)) for _ in range(trial.program.n)]
+            helpers = [HeuristicAgent(self.rng.randrange(1 << 30)) for _ in range(trial.player_count)]
             for _ in range(self.horizon):
                 if trial.is_terminal():
                     break

@@ -7,11 +7,8 @@
 True
 
 Importing the package is cheap (the ``tricklang`` command starts from it): the
-runtime is imported on first use of one of its names. That first use also imports
-:mod:`interpreter.modes` and :mod:`interpreter.search`, which register the selection
-and chance modes with ``new_game`` and the search player with ``make_agent``; a
-module that imports ``interpreter.state`` or ``interpreter.agents`` directly and needs
-them imports those two modules itself.
+runtime is imported on first use of one of its names. Nothing registers anything by
+being imported.
 """
 
 from __future__ import annotations
@@ -31,25 +28,27 @@ from .errors import (
 )
 
 if TYPE_CHECKING:
-    from .actions import Action
-    from .legal import LegalActions
-    from .state import Outcome, Snapshot, State, new_game
-    from .views import Decision
+    from .state.actions import Action
+    from .state.legal import LegalActions
+    from .state.snapshot import Decision, Outcome, Snapshot
+    from .state.state import Game, State, new_game
 
 _LAZY = {
-    "Action": "actions",
-    "Decision": "views",
-    "LegalActions": "legal",
-    "Outcome": "state",
-    "Snapshot": "state",
-    "State": "state",
-    "new_game": "state",
+    "Action": "state.actions",
+    "Decision": "state.snapshot",
+    "Game": "state.state",
+    "LegalActions": "state.legal",
+    "Outcome": "state.snapshot",
+    "Snapshot": "state.snapshot",
+    "State": "state.state",
+    "new_game": "state.state",
 }
 
 __all__ = [
     "Action",
     "ArgumentError",
     "Decision",
+    "Game",
     "GameError",
     "GameLimitError",
     "IllegalActionError",
@@ -69,8 +68,6 @@ def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'interpreter' has no attribute {name!r}")
-    import_module(".modes", __name__)  # registers the selection and chance modes with new_game
-    import_module(".search", __name__)  # registers the search player with make_agent
     value = getattr(import_module(f".{module}", __name__), name)
     globals()[name] = value
     return value

@@ -35,7 +35,7 @@ from tricklang.catalog import find_bundled
 from tricklang.diagnostics import TrickLangError
 
 from .record import Record
-from .state import State, new_game
+from .state.state import State, new_game
 
 BASE = """tricklang 1
 game "Fuzz"
@@ -106,10 +106,28 @@ class Tally:
 # ------------------------------------------------------------------ the grammar
 
 
+def _pending_statements(rules: dict[str, list[list[tuple[bool, str]]]]) -> frozenset[str]:
+    """The grammar's rules that write a statement kind the runtime does not play yet (the checker
+    refuses it, ``unsupported-construct``: :mod:`tricklang.support`), by the rule's name
+    (``for_card`` writes ``ForCard``)."""
+    from tricklang import model as m
+    from tricklang.support import RUNTIME
+
+    out = set()
+    for name in rules:
+        kind = getattr(m, "".join(part.title() for part in name.split("_")), None)
+        if isinstance(kind, type) and issubclass(kind, m.Stmt) and kind is not m.Stmt and kind.__name__ not in RUNTIME \
+                and not any(key.startswith(kind.__name__ + ".") for key in RUNTIME):
+            out.add(name)
+    return frozenset(out)
+
+
 class Grammar:
     """Random sentences of the grammar's rules (its compiled LALR rules)."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, playable: bool = False) -> None:
+        """``playable``: mostly leave out the statements the runtime does not play yet (so that more
+        inputs reach the run time)."""
         from tricklang.parser import _lark
 
         lark = _lark()
@@ -120,6 +138,7 @@ class Grammar:
             self.rules.setdefault(rule.origin.name, []).append(expansion)
         self.literals = {t.name: t.pattern.value for t in lark.terminals if t.pattern.type == "str"}
         self.cost = self._costs()
+        self.pending = _pending_statements(self.rules) if playable else frozenset()
 
     def _costs(self) -> dict[str, int]:
         """The smallest expansion depth of each rule, so deep expansions can finish."""
@@ -157,6 +176,9 @@ class Grammar:
         options = self.rules[symbol]
         if symbol == "comparison" and self.rng.random() < 0.85:  # `atom has pattern` mostly fails the types
             options = [o for o in options if ("has" not in {n.lower() for _, n in o})] or options
+        played = [o for o in options if not any(not t and n in self.pending for t, n in o)] if self.pending else options
+        if len(played) < len(options) and played and self.rng.random() < 0.9:
+            options = played  # (mostly: a statement the runtime does not play yet stops at 'parsed')
         if depth <= 0 or (len(options) > 1 and self.rng.random() < 0.5):  # deep, or half the time: the simplest
             options = [min(options, key=lambda o: max((0 if t else self.cost[s] for t, s in o), default=0))]
         for is_terminal, name in self.rng.choice(options):
@@ -227,7 +249,7 @@ def _play(tally: Tally, rules: tricklang.Ruleset, seed: int) -> None:
 def fuzz_grammar(seed: int, seconds: float, limit: int | None = None) -> Tally:
     """Rule files: the base game with generated statements appended to its deal."""
     rng = random.Random(seed)
-    grammar = Grammar(rng)
+    grammar = Grammar(rng, playable=True)
     tally = Tally("grammar")
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and (limit is None or tally.inputs < limit):

@@ -7,28 +7,28 @@ For example (a build is tested in ``tests/integrations/test_native.py``, not her
     build.cached, build.path.name                   # (False, 'tricklang_native_<digest>.cpython-311-...so')
 
 From then on every new game of that ruleset and its options in this process (and every
-state rebuilt from a record of it) runs the compiled module: the same functions, the
-same draws and the same results as the Python module, about 1.4 times as fast by
-:meth:`~interpreter.State.playout`. Only the generated module is compiled, and the
-packs' order (``native_pack.pyx``: the same lists as :func:`interpreter.seeding.deal_order`,
-sorted in C; built once and cached like the modules); the State, the program's generic
-instructions and the closure compiler stay Python.
+state rebuilt from a record of it) runs the compiled module: the same source as the
+Python module (:mod:`interpreter.codegen` writes it typed for Cython's pure-Python mode,
+with a ``.pxd`` that types the core), the same draws and the same results. The state
+(:mod:`interpreter.state`) stays Python and calls the module's functions.
 
 What it needs: Cython and setuptools (``pip install 'tricklang[native]'``) and the C
-compiler Python was built with. A build takes about half a minute for Écarté (gcc
-``-O1``); it runs in a child process, with a time limit (:data:`TIMEOUT`) and a memory
-limit (:data:`MEMORY_LIMIT`). Extensions are kept in the check cache's folder
+compiler Python was built with. A build takes 10 to 20 s of CPU (gcc ``-O1``); it runs
+in a child process, with a time limit (:data:`TIMEOUT`) and a memory limit
+(:data:`MEMORY_LIMIT`). Extensions are kept in the check cache's folder
 (:func:`tricklang.checkcache.cache_dir`, under ``native/``), keyed by the SHA-256 of the
-rules and options, the generated source, tricklang's and Python's versions and the build
-settings; with the cache off (or not private), each process builds its own in a temporary folder.
+generated source and its declarations, tricklang's and Python's versions and the build
+settings; with the cache off (or not private), each process builds its own in a
+temporary folder.
 
-Rule files are untrusted; the generated source is made as for the Python module (no text
-of the rule file in it but ``repr`` of ints), and before it is compiled every global
-name it reads is checked to be one it defines, one handed to it, or one of the builtins
-the Python module is given (:data:`interpreter.codegen.BUILTINS`), and no attribute it
-reads is a dunder. What the cache trusts, and how only verified bytes are loaded, is
-:mod:`interpreter.native_cache`: an extension this tool did not store there, in a folder
-only this user can change, is never loaded (it is built again in its place).
+Rule files are untrusted; the generated source holds no text of the rule file (only our
+identifiers and ints), and before it is compiled every global name it reads is checked
+to be one it defines or imports, one of the C helpers its declarations give it, or one
+of the builtins it may read (:data:`interpreter.codegen.module.GENERATED_BUILTINS`), and
+no attribute it reads is a dunder (but ``Core.__new__``). What the cache trusts, and how
+only verified bytes are loaded, is :mod:`interpreter.native_cache`: an extension this
+tool did not store there, in a folder only this user can change, is never loaded (it is
+built again in its place).
 """
 
 from __future__ import annotations
@@ -55,19 +55,24 @@ from tricklang import Ruleset
 from tricklang.checkcache import cache_dir
 from tricklang.private import NotPrivateError
 
-from . import codegen, compiler, native_cache, seeding
+from . import native_cache
+from .codegen import generate
+from .codegen.module import GENERATED_BUILTINS
+from .codegen.native_c import C_NAMES
 from .errors import ArgumentError, NativeBuildError
-from .program import Program
+from .state.compiled import use_module
 
-FORMAT = 2
+FORMAT = 3
 """Bumped whenever how a module is built or loaded changes (it is part of the key)."""
 
 CFLAGS = ("-O1", "-g0")
 """The C compiler's flags (after Python's own: the last ``-O`` counts). ``-O1`` builds in
 about half the time of ``-O2`` and runs as fast; ``-O0`` runs slower than Python."""
 
-DIRECTIVES = {"language_level": 3, "binding": False}
-"""Cython's directives (bounds and wrap-around checks stay on)."""
+DIRECTIVES = {"language_level": 3, "binding": False, "infer_types": True}
+"""Cython's directives: locals typed from what they are given (the generated source keeps
+its integers within 64 bits: checked arithmetic, Python ints where a value may be wider);
+bounds and wrap-around checks stay on."""
 
 TIMEOUT = 900.0
 """Seconds a build may take, by default."""
@@ -94,10 +99,8 @@ try:
 except (ImportError, ValueError, OSError):
     pass
 from Cython.Build import cythonize
-from Cython.Compiler import Options
 from setuptools import Extension
 from setuptools.dist import Distribution
-Options.error_on_unknown_names = False  # the names handed to the module at load time
 source, folder, name, directives = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
 try:
     ext = Extension(name, [source], extra_compile_args=sys.argv[6:])
@@ -131,14 +134,11 @@ class NativeBuild:
     not_kept: str | None = None
 
 
-_BUILDS: dict[int, NativeBuild] = {}
-"""The build of each pinned program (by ``id``: pinned programs live as long as the process)."""
+_BUILDS: dict[tuple[str, str], NativeBuild] = {}
+"""The build in use for each ruleset (its digest and options)."""
 
-_PACK: list[Any] = []
-"""The packs' order in C, once loaded (:func:`_pack_order`)."""
-
-_LOADED: dict[str, Program] = {}
-"""The program each loaded extension serves (an extension is loaded once a process)."""
+_LOADED: dict[str, tuple[dict[str, Any], NativeBuild]] = {}
+"""Each loaded extension's namespace (an extension is loaded once a process) and its build."""
 
 
 def unavailable() -> str | None:
@@ -168,37 +168,24 @@ def accelerate(ruleset: Ruleset, *, timeout: float = TIMEOUT) -> NativeBuild:
         raise TypeError(f"accelerate() takes a Ruleset (from tricklang.load), not {type(ruleset).__name__}")
     if type(timeout) not in (int, float) or not 0 < timeout < float("inf"):
         raise ArgumentError(f"timeout must be a positive number of seconds, not {timeout!r}")
-    if not codegen.ENABLED:
-        raise NativeBuildError("generated code is switched off (interpreter.codegen.ENABLED)")
-    prog = compiler.pinned(ruleset)
-    if prog is not None:
-        return _BUILDS[id(prog)]
+    key = (ruleset.digest, repr(sorted(ruleset.options.items())))
+    if key in _BUILDS:
+        return _BUILDS[key]
     why = unavailable()
     if why is not None:
         raise NativeBuildError(f"native builds need Cython, setuptools and a C compiler: {why}")
-    if compiler.pinned_count() >= MAX_NATIVE:
+    if len(_BUILDS) >= MAX_NATIVE:
         raise NativeBuildError(f"at most {MAX_NATIVE} rulesets (with their options) can be native in one process")
-    prog = compiler.compile_bare(ruleset)
-    gen = codegen.generate(prog)
-    check_source(gen.source, set(gen.namespace))
-    # The rules and options are part of the name: rule files that differ only where the
-    # module is handed objects (labels, laws, expressions left to the closure compiler)
-    # give the same source, and each needs its own module and program.
-    rules = f"{ruleset.digest} {sorted(ruleset.options.items())!r}\n"
-    name = module_name(rules + gen.source)
-    same = _LOADED.get(name)
-    if same is not None:  # the same rules and options under another path
-        compiler.pin(ruleset, same)
-        return _BUILDS[id(same)]
-    namespace = dict(gen.namespace)
-    if namespace.get("z_deal_order") is seeding.deal_order:  # the packs, in C too
-        namespace["z_deal_order"] = _pack_order(timeout)
-    build, ns = _built(gen.source, name, ".py", namespace, timeout)
-    codegen.bind(prog, gen, ns)
-    compiler.pin(ruleset, prog)
-    _LOADED[name] = prog
-    _BUILDS[id(prog)] = build
-    return build
+    gen = generate(ruleset)
+    check_source(gen.source)
+    name = module_name(gen.source + "\0" + gen.pxd)
+    found = _LOADED.get(name)
+    if found is None:
+        build, namespace = _built(gen.source, gen.pxd, name, timeout)
+        _LOADED[name] = found = (namespace, build)
+    use_module(ruleset, found[0])
+    _BUILDS[key] = found[1]
+    return found[1]
 
 
 def module_name(source: str, prefix: str = "tricklang_native_") -> str:
@@ -209,10 +196,9 @@ def module_name(source: str, prefix: str = "tricklang_native_") -> str:
     return prefix + hashlib.sha256(head.encode() + b"\0" + source.encode()).hexdigest()[:32]
 
 
-def check_source(source: str, given: set[str]) -> None:
+def check_source(source: str) -> None:
     """Check generated source before it is compiled: every global name it reads is
-    defined by it, in ``given`` (the names handed to it) or one of
-    :data:`interpreter.codegen.BUILTINS`, and no attribute it reads is a dunder.
+    defined or imported by it, or a builtin, and no attribute it reads is a dunder.
 
     Raises:
         NativeBuildError: a name or attribute that may not be there (a bug of the generator).
@@ -223,17 +209,22 @@ def check_source(source: str, given: set[str]) -> None:
     tables = [top]
     while tables:
         table = tables.pop()
-        for s in table.get_symbols():
-            if s.is_global() or (table is top and s.is_referenced()):
-                read.add(s.get_name())
+        for sym in table.get_symbols():
+            if sym.is_global() or (table is top and sym.is_referenced()):
+                read.add(sym.get_name())
         tables.extend(table.get_children())
-    allowed = defined | given | set(codegen.BUILTINS)
+    allowed = defined | GENERATED_BUILTINS | C_NAMES
     stray = sorted(n for n in read if n not in allowed or n.startswith("__"))
     if stray:
         raise NativeBuildError(f"the generated source reads names it may not: {', '.join(stray[:5])}")
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Attribute) and node.attr.startswith("__"):
+        if isinstance(node, ast.Attribute) and node.attr.startswith("__") and not _core_new(node):
             raise NativeBuildError(f"the generated source reads a dunder attribute: {node.attr}")
+
+
+def _core_new(node: ast.Attribute) -> bool:
+    """``Core.__new__``: the one dunder the generated source reads (copying a core)."""
+    return node.attr == "__new__" and isinstance(node.value, ast.Name) and node.value.id == "Core"
 
 
 def _cython_version() -> str:
@@ -243,11 +234,9 @@ def _cython_version() -> str:
         return "none"
 
 
-def _built(source: str, name: str, kind: str, namespace: dict[str, Any],
-           timeout: float) -> tuple[NativeBuild, dict[str, Any]]:
-    """The extension ``name`` of ``source`` (a ``kind`` file: ``.py``, ``.pyx``), from the
-    cache (:mod:`interpreter.native_cache`: only what it verifies) or built; and its
-    namespace, loaded with ``namespace``'s objects handed to it.
+def _built(source: str, pxd: str, name: str, timeout: float) -> tuple[NativeBuild, dict[str, Any]]:
+    """The extension ``name`` of ``source`` (typed by ``pxd``), from the cache
+    (:mod:`interpreter.native_cache`: only what it verifies) or built; and its namespace.
 
     Raises:
         NativeBuildError: as :func:`accelerate`.
@@ -259,7 +248,7 @@ def _built(source: str, name: str, kind: str, namespace: dict[str, Any],
             data = cache.read(file)
             if data is not None:
                 try:
-                    loaded = native_cache.load_extension(data, name, namespace, cache.path)
+                    loaded = native_cache.load_extension(data, name, {}, cache.path)
                     return NativeBuild(cache.path / file, name, True, 0.0), loaded
                 except NativeBuildError:
                     if native_cache.is_loaded(name):
@@ -271,7 +260,7 @@ def _built(source: str, name: str, kind: str, namespace: dict[str, Any],
         except OSError as err:
             raise NativeBuildError(f"no folder to build in: {err.strerror or err}") from None
         try:
-            data = native_cache.built_bytes(_compile(source, work, name + kind, timeout))
+            data = native_cache.built_bytes(_compile(source, pxd, work, name, timeout))
             path = work / file
             if cache is not None:
                 try:
@@ -279,7 +268,7 @@ def _built(source: str, name: str, kind: str, namespace: dict[str, Any],
                     cache.prune(keep=file, most=MAX_CACHED)
                 except OSError as err:
                     why = f"it cannot be stored in the cache: {err.strerror or err}"
-            loaded = native_cache.load_extension(data, name, namespace, cache.path if cache is not None else None)
+            loaded = native_cache.load_extension(data, name, {}, cache.path if cache is not None else None)
         finally:
             shutil.rmtree(work, ignore_errors=True)
         return NativeBuild(path, name, False, time.monotonic() - start, why), loaded
@@ -300,39 +289,22 @@ def _cache() -> tuple[native_cache.NativeCache | None, str | None]:
         return None, f"the cache is not used: {err}"
 
 
-def _pack_order(timeout: float) -> Any:
-    """The packs' order in C (``native_pack.pyx``, built once and cached like the rules'
-    modules): a function that gives exactly :func:`interpreter.seeding.deal_order`'s lists.
-
-    Raises:
-        NativeBuildError: as :func:`accelerate`.
-    """
-    if not _PACK:
-        source = (Path(__file__).parent / "native_pack.pyx").read_text(encoding="utf-8")
-        _, ns = _built(source, module_name(source, "tricklang_native_pack_"), ".pyx", {}, timeout)
-        if not callable(ns.get("deal_order")):
-            raise NativeBuildError("the native pack module does not define deal_order")
-        ns["FALLBACK"] = seeding.deal_order
-        _PACK.append(ns["deal_order"])
-    return _PACK[0]
-
-
 _OUT_OF_MEMORY = re.compile(r"out of memory|memory exhausted|MemoryError|cannot allocate memory|std::bad_alloc",
                             re.IGNORECASE)
 _COMPILE_ERROR = re.compile(r"Error compiling Cython file|(^|[\s:])(fatal )?error:")
 
 
-def _compile(source: str, work: Path, file: str, timeout: float) -> Path:
-    """Cython and the C compiler, in a child process, on ``source`` written to ``work`` as
-    ``file``; returns the extension built in ``work``.
+def _compile(source: str, pxd: str, work: Path, name: str, timeout: float) -> Path:
+    """Cython and the C compiler, in a child process, on ``source`` and its ``pxd`` written
+    to ``work`` as module ``name``; returns the extension built in ``work``.
 
     Raises:
         NativeBuildError: the build failed, took more than ``timeout`` seconds or needed
             more than :data:`MEMORY_LIMIT` bytes.
     """
-    module = work / file
+    module = work / (name + ".py")
     module.write_text(source, encoding="utf-8")
-    name = module.stem
+    (work / (name + ".pxd")).write_text(pxd, encoding="utf-8")
     command = [sys.executable, "-c", _BUILD_SCRIPT, str(module), str(work), name, json.dumps(DIRECTIVES),
                str(int(MEMORY_LIMIT)), *CFLAGS]
     try:
@@ -357,3 +329,6 @@ def _compile(source: str, work: Path, file: str, timeout: float) -> Path:
         errors = [line for line in lines if "error" in line.lower()]
         raise NativeBuildError("the native build failed:\n  " + "\n  ".join((errors or lines)[-8:] or ["(no message)"]))
     return built[0]
+
+
+__all__ = ["NativeBuild", "NativeBuildError", "accelerate", "check_source", "module_name", "unavailable"]

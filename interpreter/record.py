@@ -41,7 +41,7 @@ order) and ``"reseeds"`` (deal number to seed), written only when used; a record
 without them (every one written before they were kept) replays as before.
 
 >>> import tricklang, interpreter
->>> from interpreter.agents import RandomAgent
+>>> from interpreter.players import RandomAgent
 >>> state = interpreter.new_game(tricklang.load("rules/ecarte.trick"), seed=5)
 >>> for _ in range(4):
 ...     state.apply(RandomAgent(1)(state))
@@ -67,8 +67,8 @@ from tricklang.diagnostics import TrickLangError, printable, quoted
 from tricklang.ruleset import read_limited
 
 from .errors import IllegalActionError, RecordError
-from .saved import MAX_JSON_CHARS, parse_json
-from .state import State, new_game
+from .state.saved import MAX_JSON_CHARS, parse_json
+from .state.state import State, new_game
 
 RECORD_FORMAT = "tricklang-record"
 RECORD_VERSION = 2

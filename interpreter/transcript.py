@@ -15,7 +15,7 @@ from typing import Any
 from tricklang.diagnostics import printable
 from tricklang.words import plural
 
-from .state import State
+from .state.state import State
 
 
 def _laws(event: dict[str, Any]) -> str:
@@ -28,7 +28,7 @@ def seat_name(state: State, seat: int) -> str:
 
 
 def side_name(state: State, side: int) -> str:
-    members = state.program.sides[side]
+    members = state.sides[side]
     if len(members) == 1:
         return seat_name(state, members[0])
     return "seats " + " & ".join(str(p) for p in members)
@@ -42,7 +42,7 @@ def render(state: State, player: int | None = None) -> str:
 def lines(state: State, player: int | None = None) -> list[str]:
     out: list[str] = []
     name = state.ruleset.name
-    out.append(f"{name}: seed {state.seed}, first dealer seat {state.core.first_dealer}")
+    out.append(f"{name}: seed {state.seed}, first dealer seat {state.first_dealer}")
     opts = ", ".join(f"{k}={v}" for k, v in state.ruleset.options.items())
     if opts:
         out.append(f"options: {opts}")
@@ -201,7 +201,7 @@ def _contract_bid(state: State, e: Event) -> list[str]:
 def _counter(state: State, e: Event) -> list[str]:
     """A counter (e.g. bags) of a side, a player or the table changed."""
     owner = e["owner"]
-    kind = state.program.counters.get(e["counter"], "side")
+    kind = state.game.layout.counters.get(e["counter"], ("side",))[0]
     whose = side_name(state, owner) if kind == "side" else seat_name(state, owner) if kind == "player" else "the table"
     return [f"  {whose}: {e['counter']} {e['change']:+d} = {e['value']}{_laws(e)}"]
 
@@ -267,7 +267,7 @@ def _trick(state: State, e: Event) -> list[str]:
 
 def _score(state: State, e: Event) -> list[str]:
     """A side scored or lost points, with the label and the laws."""
-    plural = len(state.program.sides[e["side"]]) > 1
+    plural = len(state.sides[e["side"]]) > 1
     verb = ("score" if plural else "scores") if e["points"] >= 0 else ("lose" if plural else "loses")
     label = f" ({e['label']})" if e.get("label") else ""
     return [f"  {side_name(state, e['side'])} {verb} {abs(e['points'])}{label}{_laws(e)}"]
@@ -291,7 +291,7 @@ def _match_end(state: State, e: Event) -> list[str]:
         return ["", f"Match abandoned: {e.get('reason', 'no winner')}"]
     tb = " (tie broken by the rules)" if e.get("tie_break") else ""
     score = "-".join(str(v) for v in e["scores"])
-    return ["", f"{side_name(state, e['winner'])} win{'s' if len(state.program.sides[e['winner']]) == 1 else ''} the match {score}{tb}"]
+    return ["", f"{side_name(state, e['winner'])} win{'s' if len(state.sides[e['winner']]) == 1 else ''} the match {score}{tb}"]
 
 
 EVENTS: dict[str, Renderer] = {

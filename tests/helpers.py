@@ -14,8 +14,8 @@ from typing import Any
 
 import tricklang
 from interpreter import State
-from interpreter.actions import Action
-from interpreter.agents import HeuristicAgent, RandomAgent
+from interpreter.players import HeuristicAgent, RandomAgent
+from interpreter.state.actions import Action
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -104,11 +104,41 @@ def tricks_by_seat(events: Iterable[dict[str, Any]]) -> Counter[int]:
     return Counter(e["winner"] for e in events if e["type"] == "trick")
 
 
+def cards_everywhere(state: State) -> list[str]:
+    """Every card of every zone, then the cards on the table in the trick in progress."""
+    cards = [c for name, owner in state.game.zones for c in state.zone(name, owner)]
+    return cards + [c for _, c in state.current_trick]
+
+
+def zone_index(state: State, name: str, owner: int | None = None) -> int:
+    """The index of a zone instance among ``state.game.zones``."""
+    return state.game.zones.index((name, owner))
+
+
+def zone_cards(state: State, z: int) -> list[int]:
+    """The cards (indices) of zone instance z, bottom first (test helper over the core)."""
+    cards: list[int] = state.game.m["zone_cards"](state._c, z)
+    return cards
+
+
+def set_zones(state: State, zones: dict[int, list[int]]) -> None:
+    """Replace the cards of zone instances (a hypothetical position, for tests); the
+    decision pending is asked again."""
+    for z, cards in zones.items():
+        state.game.m["set_zone"](state._c, z, cards)
+    state._refresh()
+
+
+def set_scores(state: State, scores: list[int]) -> None:
+    """Set the match score (a scripted position, for tests of the match's end)."""
+    state.game.m["set_scores"](state._c, scores)
+
+
 def all_cards_conserved(state: State) -> bool:
     """Every card of the pack is in exactly one zone or on the table [W1, U1, S1]."""
-    core = state.core
-    cards = [c for z in core.zones for c in z] + list(core.tr_cards)
-    return sorted(cards) == list(range(state.program.tables.size))
+    cards = [c for name, owner in state.game.zones for c in state.zone(name, owner)]
+    cards += [c for _, c in state.current_trick]
+    return sorted(cards) == sorted(state.cards)
 
 
 # Card strength for the scripted players: (is trump, rank) with Euchre's bowers.
@@ -143,8 +173,8 @@ def play_out(state: State, strong: set[int], *, bowers: bool = False, deals: int
         plays = [a for a in state.legal_actions() if a.verb == "play"]
         assert plays, f"expected card play, got {state.legal_actions()}"
         led = None
-        if state.core.tr_cards:
-            first = state.program.tables.codes[state.core.tr_cards[0]]
+        if state.current_trick:
+            first = state.current_trick[0][1]
             led = effective_suit(first, letter(state), bowers)
         powers = [power(a.args[0], letter(state), led, bowers) for a in plays]
         pick = max if seat in strong else min
@@ -320,3 +350,27 @@ def decision(state: State) -> str:
     if verbs == {"name"}:
         return "naming"
     return "/".join(sorted(verbs)) or "none"
+
+
+# A rule file whose every action is a deal, and one of whose choices fails at run time
+# (a variable read before it was given a value): rollbacks after many deals.
+MANY_DEALS = """
+    tricklang 1
+    game "Unset, many times"
+    players 2
+    deck
+      suits spades black, hearts red
+      ranks A K Q J
+    zone hand: per player, owner
+    zone stock: shared, hidden, pack
+    match
+      game to 1000, after the deal
+    deal
+      deal 2 to each
+      dealer chooses:
+        fine:
+          let x = 1
+        broken:
+          pass
+      dealer scores x
+"""

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import interpreter
 import tricklang
-from interpreter.agents import Agent, HeuristicAgent, RandomAgent, play_match
+from interpreter.players import Agent, HeuristicAgent, RandomAgent, play_match
 from interpreter.transcript import render
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -15,9 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import model as m
-from .deck import CardModel
+from .bids import expand
+from .deck import NO_TRUMP, CardModel
+from .melds import instances
 from .ruleset import Ruleset
-from .walk import fold_int, statements
+from .walk import blocks, fold_int, statements
 
 __all__ = ["DEFAULT_DEAL_LIMIT", "GENEROUS_SCORE_PER_DEAL", "Bounds", "derive_bounds"]
 
@@ -141,47 +143,68 @@ class _Bounder:
             return None
         if isinstance(e, m.Neg):
             return self.abs_bound(e.operand)
+        if isinstance(e, m.Of) and e.name in ("level", "worth") and self.rules.bids:
+            found = expand(self.rules.bids[0], self.rules, self.options).bids
+            return max((abs(b.level if e.name == "level" else (b.worth or 0)) for b in found), default=0)
         if isinstance(e, m.BinOp) and e.op in ("+", "-", "*"):
             a, b = self.abs_bound(e.left), self.abs_bound(e.right)
             if a is None or b is None:
                 return None
             return a + b if e.op in ("+", "-") else a * b
+        if isinstance(e, m.BinOp) and e.op == "/":
+            return self.abs_bound(e.left)  # |a // b| <= |a| for any whole b other than 0
         if isinstance(e, m.Call):
             if e.name in ("count", "tricks"):
                 return self.deck
             if e.name == "points":
                 return self.points
+            if e.name in ("melds", "melded"):
+                return self.meld_points()
+            if e.name == "abs" and e.args:
+                return self.abs_bound(e.args[0].value)
             if e.name in ("min", "max"):
                 vals = [self.abs_bound(a.value) for a in e.args]
                 return None if any(v is None for v in vals) else max((v for v in vals if v is not None), default=0)
         return None
 
+    def meld_points(self) -> int:
+        """The most any cards may be worth under the file's meld tables: every meld of every line, at its
+        higher value, under the trump that names the most (melded by every player)."""
+        assert self.rules.deck is not None
+        cards = CardModel(self.rules.deck)
+        total = 0
+        for table in self.rules.melds:
+            for group in table.classes:
+                for line in group.lines:
+                    most = max(len(instances(line, cards, t if t < cards.nsuits else NO_TRUMP))
+                               for t in range(cards.nsuits + 1))
+                    total += most * max(abs(line.value), abs(line.double or 0))
+        return total * self.n
+
     # -------------------------------------------------------- statements
-    # A kind of statement not listed in the tables below makes the bound that
-    # depends on it unknown (None) rather than wrong.
-    def _times(self, st: Any) -> int:
+    # Each pass reads the statements' facts (tricklang.model.statements.Stmt); a statement the
+    # facts say may score, decide or move cards needs a rule here, else the pass raises TypeError.
+    def _times(self, st: m.Statement) -> int:
+        """How many times a loop may run its body."""
         if isinstance(st, m.Repeat):
             return st.bound.value if isinstance(st.bound, m.IntLit) else 10_000
-        return self.n if getattr(st, "kind", "player") == "player" else self.sides
+        if isinstance(st, m.ForEach):
+            return self.n if st.kind == "player" else self.sides
+        if isinstance(st, m.ForCard):
+            return self.deck
+        raise TypeError(f"the static bounds do not know how often {type(st).__name__} loops")
 
-    def _blocks(self, st: Any) -> tuple[str, list[Sequence[m.Statement]]] | None:
-        """('all' | 'one' | 'loop', bodies) for a statement holding blocks, else None."""
-        bodies: list[Sequence[m.Statement]]
-        if isinstance(st, m.If):
-            bodies = [b for _, b in st.branches]
-            return "one", [*bodies, st.orelse]
-        if isinstance(st, m.Choose):
-            return "one", [o.body for o in st.options]
-        if isinstance(st, (m.Repeat, m.ForEach)):
-            return "loop", [st.body]
-        if isinstance(st, m.Phase):
-            return "all", [st.body]
+    def _blocks(self, st: m.Statement) -> tuple[str, list[Sequence[m.Statement]]] | None:
+        """('all' | 'one' | 'loop', bodies) for a statement holding blocks of the deal, else None
+        (trick play's declarations are counted by the passes themselves)."""
+        if st.runs in ("one", "all", "loop"):
+            return st.runs, list(blocks(st))
         return None
 
-    def _fold(self, st: Any, fn: Callable[[Sequence[m.Statement]], int | None]) -> int | None:
-        blocks = self._blocks(st)
-        assert blocks is not None
-        how, bodies = blocks
+    def _fold(self, st: m.Statement, fn: Callable[[Sequence[m.Statement]], int | None]) -> int | None:
+        found = self._blocks(st)
+        assert found is not None
+        how, bodies = found
         values = [fn(b) for b in bodies]
         if any(v is None for v in values):
             return None
@@ -204,15 +227,34 @@ class _Bounder:
     def score_total(self, stmts: Sequence[m.Statement]) -> int | None:
         return self._sum(stmts, self._score_of)
 
+    def zone_fill(self, name: str, stmts: Sequence[m.Statement]) -> int | None:
+        """The most cards the deal puts in zone ``name`` (turned up there), or None when
+        anything else puts cards there (a bound on what `takes all from Z` takes)."""
+        return self._sum(stmts, lambda st: self._fill_of(name, st))
+
+    def _fill_of(self, name: str, st: m.Statement) -> int | None:
+        if self._blocks(st) is not None:
+            return self._fold(st, lambda body: self.zone_fill(name, body))
+        if isinstance(st, m.TurnUp):
+            return self.abs_bound(st.count) if st.to.name == name else 0
+        if isinstance(st, m.Keep):
+            return None if name == (st.rest or st.source).name else 0
+        if isinstance(st, (m.Move, m.Discard)):
+            return None if st.to.name == name else 0
+        return 0 if not st.scores or isinstance(st, (m.Score, m.Tricks)) else None  # (puts no card in a named zone)
+
     def _score_of(self, st: m.Statement) -> int | None:
         if isinstance(st, m.Score):
             return self.abs_bound(st.amount)
         if isinstance(st, m.Tricks):
-            parts = [self.score_total(d.body) for d in st.declarations]
-            return None if any(p is None for p in parts) else sum(p for p in parts if p is not None) * self.n
+            parts = [self._times_in_play(st, part) * v if v is not None else None
+                     for part, body in self._play_bodies(st) for v in [self.score_total(body)]]
+            return None if any(p is None for p in parts) else sum(p for p in parts if p is not None)
         if self._blocks(st) is not None:
             return self._fold(st, self.score_total)
-        return 0 if isinstance(st, _NO_SCORE) else None
+        if not st.scores:
+            return 0  # (a cancel takes points back: see has_cancel)
+        raise TypeError(f"the static bounds do not know what {type(st).__name__} scores")
 
     def decisions(self, stmts: Sequence[m.Statement]) -> int | None:
         return self._sum(stmts, self._decisions_of)
@@ -221,29 +263,68 @@ class _Bounder:
         if isinstance(st, m.Choose):
             inner = self._fold(st, self.decisions)
             return None if inner is None else 1 + inner
-        if isinstance(st, _ONE_DECISION):
-            return 1
         if isinstance(st, m.Keep):
-            return 2  # the cards taken, then those thrown
-        if isinstance(st, m.Auction):
-            if st.kind == "once_around":
-                return self.n
-            # every pass, and every bid above the last
-            c_lo, c_hi = self.const(st.low), self.const(st.high)
-            hi, lo = self.abs_bound(st.high), self.abs_bound(st.low)
-            if c_lo is not None and c_hi is not None:
-                return self.n + max(0, c_hi - c_lo + 1)
-            return None if hi is None or lo is None else self.n + hi + lo + 1
+            return 2 if st.choose else 1  # the cards taken (`takes any`), then those thrown
+        if isinstance(st, (m.Auction, m.TableAuction)):
+            return self._auction_calls(st)
         if isinstance(st, m.Tricks):
-            count = self.const(st.count)
-            plays = self.deck if count is None else min(self.deck, max(0, count) * self.n)
-            v = plays + len({d.name for d in st.declarations}) * self.n
+            v = self._plays(st) + len({d.name for d in st.declarations}) * self.n
             if any(d.deadline == "after_leading_it" for d in st.declarations):
-                v += plays  # at most one `declare NAME` / `continue` window after each lead
+                v += self._plays(st)  # at most one `declare NAME` / `continue` window after each lead
+            for part, body in self._play_bodies(st):  # what the effects and hooks decide, each time they run
+                inner = self.decisions(body)
+                if inner is None:
+                    return None
+                v += inner * self._times_in_play(st, part)
             return v
+        if isinstance(st, (m.Discard, m.Take, m.Shows, m.NameTrump, m.NameLed, m.Bid, m.TableBid)):
+            return 1  # one choice of cards, one suit, one bid
         if self._blocks(st) is not None:
             return self._fold(st, self.decisions)
-        return 0 if isinstance(st, _NO_DECISION) else None
+        if not st.decides:
+            return 0
+        raise TypeError(f"the static bounds do not know how many decisions {type(st).__name__} asks for")
+
+    def _table_bids(self) -> int:
+        return len(expand(self.rules.bids[0], self.rules, self.options).bids) if self.rules.bids else 0
+
+    def _range_bids(self, st: m.Auction) -> int | None:
+        lo, hi = self.const(st.low), self.const(st.high)
+        step = self.const(st.step) if st.step is not None else 1
+        return None if lo is None or hi is None or not step else max(0, (hi - lo) // max(1, step) + 1)
+
+    def _plays(self, st: m.Tricks) -> int:
+        """The most cards played in a trick play."""
+        count = self.const(st.count)
+        return self.deck if count is None else min(self.deck, max(0, count) * self.n)
+
+    @staticmethod
+    def _play_bodies(st: m.Tricks) -> list[tuple[m.Declaration | m.Hook, tuple[m.Statement, ...]]]:
+        return [(d, d.body) for d in st.declarations] + [(h, h.body) for h in st.hooks]
+
+    def _times_in_play(self, st: m.Tricks, part: m.Declaration | m.Hook) -> int:
+        """How often a declaration's effect (once per player) or a hook (per card, or per trick) may run."""
+        if isinstance(part, m.Declaration):
+            return self.n
+        if part.event in ("each_trick", "leading"):
+            count = self.const(st.count)
+            return self.deck if count is None else max(0, count)
+        return self._plays(st)
+
+    def _auction_calls(self, st: m.Auction | m.TableAuction) -> int | None:
+        if st.kind == "once_around":
+            return self.n
+        if isinstance(st, m.TableAuction) or st.kind == "until_n_passes" or st.rules:
+            # every call: a pass or a bid above the last, each bid open to doubling, redoubling and holds
+            bids = self._table_bids() if isinstance(st, m.TableAuction) else self._range_bids(st)
+            holds = sum(1 for rule in st.rules if rule.kind == "hold")
+            return None if bids is None else (bids + 1) * (3 + holds) * self.n
+        # every pass, and every bid above the last
+        c_lo, c_hi = self.const(st.low), self.const(st.high)
+        hi, lo = self.abs_bound(st.high), self.abs_bound(st.low)
+        if c_lo is not None and c_hi is not None:
+            return self.n + max(0, c_hi - c_lo + 1)
+        return None if hi is None or lo is None else self.n + hi + lo + 1
 
     def hand_bound(self, table: bool) -> tuple[int, str]:
         if table and self.rules.irregularities:
@@ -284,7 +365,8 @@ class _Bounder:
                 else:
                     add(self.abs_bound(c.high if c.high is not None else c.low), mult)
             elif isinstance(st, m.Keep):
-                add(self.abs_bound(st.count), mult)  # he holds up to N more before discarding down to N
+                # `any`: he holds up to N more before discarding down to N; `all`: the whole zone
+                add(self.abs_bound(st.count) if st.choose else self.zone_fill(st.source.name, self.rules.deal), mult)
             elif isinstance(st, m.Move):
                 if st.to.name == "hand":
                     add(None if st.mode == "all" else self.abs_bound(st.amount), mult)
@@ -295,23 +377,18 @@ class _Bounder:
                 c = st.count
                 if st.to.name == "hand":
                     add(None if c.kind in ("at_least", "to") else self.abs_bound(c.high if c.high is not None else c.low), mult)
-            elif (blocks := self._blocks(st)) is not None:
-                how, bodies = blocks
+            elif (found := self._blocks(st)) is not None:
+                how, bodies = found
                 k = mult * self._times(st) if how == "loop" else mult
                 for body in bodies:
                     d, t, e = self._hand_walk(body, k)
                     dealt = None if d is None or dealt is None else dealt + d
                     target = max(target, t)
                     add(e, 1)
-            elif not isinstance(st, _NO_CARDS_TO_HAND):
-                add(None, mult)
+            elif isinstance(st, m.Tricks) and any(s.moves_cards for _, b in self._play_bodies(st) for s in statements(b)):
+                add(None, mult)  # an effect or a hook that moves cards in the middle of trick play
+            elif st.moves_cards and not isinstance(st, (m.Cut, m.Leads, m.ReplayTricks, m.Tricks)):
+                # A cut keeps the cards where they are; a lead taken back or a replay gives back
+                # cards played from the hand (never more than it held); trick play only takes.
+                raise TypeError(f"the static bounds do not know what {type(st).__name__} adds to a hand")
         return dealt, target, extra
-
-
-_NO_SCORE = (m.DealCards, m.TurnUp, m.SetTrump, m.NameTrump, m.Let, m.StopLoop, m.Pass, m.EndDeal, m.Redeal, m.Expose, m.Forbid, m.Cancel, m.Discard, m.Take, m.Keep, m.Cut, m.Leads, m.ReplayTricks, m.BecomesDealer, m.Draw, m.Move, m.Auction, m.Bid, m.Add)
-"""Statements that never score (a ``Cancel`` takes points back: see ``has_cancel``)."""
-_ONE_DECISION = (m.Discard, m.Take, m.NameTrump, m.Bid)
-_NO_DECISION = (m.DealCards, m.TurnUp, m.SetTrump, m.Score, m.Let, m.StopLoop, m.Pass, m.EndDeal, m.Redeal, m.Expose, m.Forbid, m.Cancel, m.Draw, m.Move, m.Cut, m.Leads, m.ReplayTricks, m.BecomesDealer, m.Add)
-# `P leads` and `replay the tricks` give back cards played from the hand: never more than it held.
-_NO_CARDS_TO_HAND = (m.SetTrump, m.NameTrump, m.Score, m.Let, m.StopLoop, m.Pass, m.EndDeal, m.Redeal, m.Cut, m.BecomesDealer, m.Leads, m.ReplayTricks, m.Expose, m.Forbid, m.Cancel, m.Auction, m.Tricks, m.Bid, m.Add)
-

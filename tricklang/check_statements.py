@@ -5,15 +5,15 @@ patterns (see :class:`tricklang.checker.Checker` for the codes)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import model as m
+from .check_bids import BidChecks
+from .check_context import CheckerContext
+from .check_play import PlayChecks
 from .types import ANY, BOOL, CARD, INT, PLAYER, SIDE, SUIT, ZONE, Scope, Type, describe
 from .walk import Visitor, statements
-from .words import RESERVED_WORDS, statement_words
-
-if TYPE_CHECKING:
-    from .checker import Checker
+from .words import RESERVED_WORDS
 
 MAX_CARDS = 1000
 """The most cards a deck may hold (and a count may name)."""
@@ -26,11 +26,22 @@ ASSIGNABLE_BUILTINS: dict[str, Type] = {"maker": PLAYER, "bid": INT}
 class StatementChecker(Visitor[None]):
     """Checks statements for a :class:`~tricklang.checker.Checker`, reporting through it."""
 
-    def __init__(self, checker: Checker) -> None:
+    def __init__(self, checker: CheckerContext) -> None:
         self.c = checker
 
     def generic_visit(self, node: m.Node, *args: Any) -> None:
-        """Statements with nothing to check (``pass``, ``end the deal``, ``redeal``...)."""
+        """A statement without a ``visit_`` method here.
+
+        Raises:
+            TypeError: always: every kind of statement is checked by a method of its own.
+        """
+        raise TypeError(f"the checker does not handle {type(node).__name__}")
+
+    def visit_Pass(self, st: m.Statement, scope: Scope) -> None:  # noqa: N802
+        """Statements with nothing to check: ``pass``, ``end the deal``, ``end the match``,
+        ``redeal``, ``replay the tricks``."""
+
+    visit_EndDeal = visit_EndMatch = visit_Redeal = visit_ReplayTricks = visit_Pass  # noqa: N815
 
     def block(self, stmts: Iterable[m.Statement], scope: Scope) -> None:
         """Check a block: each statement, and report a statement after the block was left."""
@@ -40,7 +51,7 @@ class StatementChecker(Visitor[None]):
                 self.c.warn("unreachable-code", "this statement can never run: the block was left above it", st.span)
                 ended = False
             self.visit(st, scope)
-            if isinstance(st, (m.StopLoop, m.EndDeal)):
+            if st.ends in ("loop", "deal", "play"):  # what follows a redeal is the lints' phase-unreachable
                 ended = True
 
     def _zone(self, ref: m.ZoneRef, scope: Scope, subject: bool = False) -> None:
@@ -88,15 +99,18 @@ class StatementChecker(Visitor[None]):
         if st.exclude is not None:
             self.c._expect(st.exclude, SUIT, scope)
 
-    def visit_Bid(self, st: m.Bid, scope: Scope) -> None:  # noqa: N802
-        self.c._seat(st.player, scope)
-        self.c._expect(st.low, INT, scope)
-        self.c._expect(st.high, INT, scope)
-        if isinstance(st.low, m.IntLit) and isinstance(st.high, m.IntLit) and not 0 <= st.low.value <= st.high.value <= 10_000:
-            self.c.error("bad-count", f"bids {st.low.value}..{st.high.value} are not a valid range", st.span,
-                         "write the lowest bid first: 'bids 1..5'")
-        if st.forbidden is not None:
-            self.c._expect(st.forbidden, INT, scope)
+    def visit_Bid(self, st: m.Bid | m.TableBid, scope: Scope) -> None:  # noqa: N802
+        BidChecks(self).bid(st, scope)
+
+    visit_TableBid = visit_Bid  # noqa: N815
+
+    def _step(self, step: m.Expr | None, scope: Scope) -> None:
+        """`bids LO..HI by STEP`: a number, 1 or more."""
+        if step is None:
+            return
+        self.c._expect(step, INT, scope)
+        if isinstance(step, m.IntLit) and step.value < 1:
+            self.c.error("bad-count", f"bids go up by at least 1, not {step.value}", step.span)
 
     def visit_Add(self, st: m.Add, scope: Scope) -> None:  # noqa: N802
         self.c._expect(st.amount, INT, scope)
@@ -127,18 +141,26 @@ class StatementChecker(Visitor[None]):
     def visit_Discard(self, st: m.Discard, scope: Scope) -> None:  # noqa: N802
         self.c._seat(st.player, scope)
         self.count(st.count, scope)
-        if st.matching is not None:
-            self.c._check_pattern(st.matching)
+        self._patterns(scope, st.matching, st.fallback)
         self._zone(st.to, scope, subject=True)
 
     def visit_Take(self, st: m.Take, scope: Scope) -> None:  # noqa: N802
         self.c._seat(st.player, scope)
         self.count(st.count, scope)
-        if st.matching is not None:
-            self.c._check_pattern(st.matching)
+        self._patterns(scope, st.matching, st.fallback)
         self._zone(st.source, scope, subject=True)
 
+    def _patterns(self, scope: Scope, *patterns: m.Pattern | None) -> None:
+        for p in patterns:
+            if p is not None:
+                self.c._check_pattern(p, scope=scope)
+
     def visit_Keep(self, st: m.Keep, scope: Scope) -> None:  # noqa: N802
+        if not st.choose and st.verb != "take":
+            self.c.error("verb-without-choice", f"'as {st.verb}' names the choice of cards taken from "
+                         f"'{st.source.name}', but 'takes all' takes every one of them",
+                         st.span, hint="write 'takes any' to let the player choose which cards he takes "
+                         "(what 'takes all' meant before), or leave out 'as " + st.verb + "'")
         self.c._seat(st.player, scope)
         self.c._expect(st.count, INT, scope)
         self._zone(st.source, scope, subject=True)
@@ -157,11 +179,11 @@ class StatementChecker(Visitor[None]):
         if st.fallback is not None:
             self._zone(st.fallback, scope, subject=True)
         if st.fallback_matching is not None:
-            self.c._check_pattern(st.fallback_matching)
+            self.c._check_pattern(st.fallback_matching, scope=scope)
 
     def visit_Move(self, st: m.Move, scope: Scope) -> None:  # noqa: N802
         if st.matching is not None:
-            self.c._check_pattern(st.matching)
+            self.c._check_pattern(st.matching, scope=scope)
         if st.amount is not None:
             self.c._expect(st.amount, INT, scope)
         self._zone(st.source, scope)
@@ -175,8 +197,14 @@ class StatementChecker(Visitor[None]):
     def visit_Expose(self, st: m.Expose, scope: Scope) -> None:  # noqa: N802
         if st.zone.owner is None and scope.names.get(st.zone.name) == CARD:
             self.c.used_names.add(st.zone.name)
+            if st.matching is not None or st.to is not None:
+                self.c.error("type-error", f"'{st.zone.name}' is a card, shown to everybody; 'matching' and 'to' "
+                             "need a zone", st.span)
             return  # `expose shown`: a card parameter of an irregularity
         self._zone(st.zone, scope)
+        self._patterns(scope, st.matching)
+        if st.to is not None:
+            self.c._seat(st.to, scope)
 
     def visit_Forbid(self, st: m.Forbid, scope: Scope) -> None:  # noqa: N802
         self.c._seat(st.who, scope)
@@ -208,7 +236,7 @@ class StatementChecker(Visitor[None]):
             self.c.error("limit-exceeded", f"a repeat bound must be 1..{MAX_REPEAT}", st.bound.span)
         if st.condition is not None:
             self.c._expect(st.condition, BOOL, scope)
-        self.block(st.body, Scope(scope.names, True))
+        self.block(st.body, scope.nested(in_loop=True))
 
     def visit_ForEach(self, st: m.ForEach, scope: Scope) -> None:  # noqa: N802
         if st.start is not None:
@@ -218,8 +246,41 @@ class StatementChecker(Visitor[None]):
             want = PLAYER if st.kind == "player" else SIDE
             if t not in (want, ANY):
                 self.c.error("type-error", f"'except' here needs a {want}, not {describe(t)}", st.exclude.span)
-        inner = Scope(dict(scope.names), True)
+        inner = scope.nested(in_loop=True)
         inner.names[st.kind] = PLAYER if st.kind == "player" else SIDE
+        self.block(st.body, inner)
+
+    def visit_NameLed(self, st: m.NameLed, scope: Scope) -> None:  # noqa: N802
+        self.c._seat(st.player, scope)
+        if st.exclude is not None:
+            self.c._expect(st.exclude, SUIT, scope)
+        if scope.hook != "leading":
+            self.c.error("bad-hook-statement", "'names the suit led' belongs in an 'after leading' hook, where the "
+                         "trick has a first card and no suit led yet", st.span)
+
+    def visit_Shows(self, st: m.Shows, scope: Scope) -> None:  # noqa: N802
+        self.c._seat(st.player, scope)
+        self.count(st.count, scope)
+        self._patterns(scope, st.matching, st.fallback)
+
+    def visit_Melds(self, st: m.Melds, scope: Scope) -> None:  # noqa: N802
+        self.c._seat(st.player, scope)
+        if st.table not in {t.name for t in self.c.rules.melds}:
+            self.c.error("undefined-name", f"no meld table named '{st.table}'", st.span,
+                         "declare it, e.g. 'melds pinochle' with its lines")
+        if st.zone is not None:
+            self._zone(st.zone, scope)
+
+    def visit_EndPlay(self, st: m.EndPlay, scope: Scope) -> None:  # noqa: N802
+        if scope.hook != "each_trick":
+            self.c.error("bad-hook-statement", "'end the play' belongs in an 'after each trick' hook, between two "
+                         "tricks", st.span)
+
+    def visit_ForCard(self, st: m.ForCard, scope: Scope) -> None:  # noqa: N802
+        self._zone(st.zone, scope)
+        self._patterns(scope, st.matching)
+        inner = scope.nested(in_loop=True)
+        inner.names["card"] = CARD
         self.block(st.body, inner)
 
     def visit_Choose(self, st: m.Choose, scope: Scope) -> None:  # noqa: N802
@@ -229,58 +290,35 @@ class StatementChecker(Visitor[None]):
             if opt.name in seen:
                 self.c.error("duplicate-choice", f"choice '{opt.name}' is offered twice", opt.span)
             seen.add(opt.name)
-            if opt.name in RESERVED_WORDS:
+            if opt.name == "pass":
+                self.c.construct("ChoiceOption.pass", opt.span)  # the action is the word `pass`, as in an auction
+            elif opt.name in RESERVED_WORDS:
                 self.c.error("reserved-name", f"a choice cannot be named '{opt.name}': {RESERVED_WORDS[opt.name]}", opt.span,
                              "choose another name (e.g. 'decline', 'waive')")
+            if opt.guard is not None:
+                self.c._expect(opt.guard, BOOL, scope)
             self.block(opt.body, scope)
 
-    def visit_Auction(self, st: m.Auction, scope: Scope) -> None:  # noqa: N802
-        self.c._seat(st.start, scope)
-        self.c._expect(st.low, INT, scope)
-        self.c._expect(st.high, INT, scope)
-        if isinstance(st.low, m.IntLit) and isinstance(st.high, m.IntLit) and not 0 <= st.low.value <= st.high.value <= 10_000:
-            self.c.error("bad-count", f"bids {st.low.value}..{st.high.value} are not a valid range", st.span)
-        if st.all_pass_maker is not None:
-            self.c._seat(st.all_pass_maker, scope)
-        if st.all_pass_bid is not None:
-            self.c._expect(st.all_pass_bid, INT, scope)
+    def visit_Auction(self, st: m.Auction | m.TableAuction, scope: Scope) -> None:  # noqa: N802
+        BidChecks(self).auction(st, scope)
+
+    visit_TableAuction = visit_Auction  # noqa: N815
 
     def visit_Tricks(self, st: m.Tricks, scope: Scope) -> None:  # noqa: N802
         self.c._expect(st.count, INT, scope)
         self.c._seat(st.leader, scope)
         if "won" not in self.c.zones:
             self.c.error("missing-section", "trick play needs a 'won' zone for the tricks taken", st.span, "declare 'zone won: per side, public'")
-        for ob in st.obligations:
-            if ob.guard is not None:
-                self.c._expect(ob.guard, BOOL, scope)
-            if ob.pattern is not None:
-                self.c._check_pattern(ob.pattern)
-        for dec in st.declarations:
-            self.c._check_pattern(dec.holding)
-            inner = Scope(dict(scope.names), scope.in_loop)
-            inner.names["declarer"] = PLAYER  # in the guard too: the player who would declare
-            if dec.guard is not None:
-                self.c._expect(dec.guard, BOOL, inner)
-            self._check_declaration_body(dec.body)
-            self.block(dec.body, inner)
-
-    def _check_declaration_body(self, body: tuple[m.Statement, ...]) -> None:
-        """A declaration's effect runs in the middle of a trick: it may score, set
-        variables and test conditions, nothing that moves cards or asks for a decision."""
-        for st in statements(body):
-            builtin = st.name if isinstance(st, m.Let) and st.rebind and st.name in ASSIGNABLE_BUILTINS else ""
-            if not isinstance(st, (m.Score, m.Let, m.If, m.Pass)) or builtin:
-                what = f"'set {builtin}'" if builtin else f"'{statement_words(st)}'"
-                self.c.error("bad-declaration-body", f"a declaration may only score, set variables or test conditions, "
-                             f"not {what}", st.span, "do it in the deal, after the tricks, reading a variable the declaration sets")
+        PlayChecks(self).rules(st, scope.in_trick(self.c.declared))
 
     def visit_Let(self, st: m.Let, scope: Scope) -> None:  # noqa: N802
         if st.rebind and st.name in ASSIGNABLE_BUILTINS:
-            self.c._expect(st.value, ASSIGNABLE_BUILTINS[st.name], scope)
+            want = self.c.env["bid"] if st.name == "bid" else ASSIGNABLE_BUILTINS[st.name]
+            self.c._expect(st.value, want, scope)
             return
         if st.name not in self.c.variables:
             self.c.error("undefined-name", f"'set {st.name}' before any 'let {st.name} = ...'", st.span)
-        elif st.name in self.c.env:
+        elif st.name in self.c.env and st.name not in self.c.suits:  # a variable may take a suit's name
             if st.name not in self.c.shadowing_reported:  # once, not at every `set` of it
                 self.c.shadowing_reported.add(st.name)
                 self.c.error("duplicate-name", f"variable '{st.name}' shadows {self.c.name_declared_as(st.name)}",

@@ -21,16 +21,21 @@ from dataclasses import dataclass, field
 
 from . import model as m
 from .card_counts import card_count_problems
-from .check_statements import MAX_CARDS, StatementChecker
-from .deck import CardModel
+from .check_bids import check_tables
+from .check_cards import CardChecks
+from .check_statements import StatementChecker
 from .diagnostics import Diagnostic, origin
+from .support import RUNTIME, constructs, words
 from .types import (
     ANY,
+    BID,
     BOOL,
+    BUILTIN_NAMES,
     BUILTIN_PLAYERS,
     CARD,
     INT,
     LOOP_NAMES,
+    NEW_NAMES,
     PLAYER,
     SIDE,
     SUIT,
@@ -40,6 +45,8 @@ from .types import (
     Symbols,
     Type,
     Typer,
+    bid_type,
+    declared_names,
 )
 from .walk import statements, statements_of
 from .words import RESERVED_WORDS
@@ -47,12 +54,10 @@ from .words import RESERVED_WORDS
 LANGUAGE_VERSION = 1
 MAX_PLAYERS = 16
 MAX_NAME = 64
-MAX_SUITS = 26
 MAX_PARAMETER_VALUES = 64
 """The most values a count parameter of an irregularity may range over."""
 MAX_PARAMETER_IDS = 20_000
 """The most actions one irregularity may offer: its parameters' values multiplied, times the seats."""
-COLOURS = ("red", "black", "blue", "green", "yellow", "white", "none")
 
 
 _REQUIRED_SECTIONS = (
@@ -69,6 +74,8 @@ class Checker:
     rules: m.RuleFile
     diagnostics: list[Diagnostic] = field(default_factory=list)
     used_names: set[str] = field(default_factory=set)
+    typed_constructs: list[tuple[str, m.Span | None]] = field(default_factory=list)
+    """Built-in names and forms met by the typer (see :mod:`tricklang.support`)."""
     _hints: dict[tuple[str, tuple[str, ...]], str] = field(default_factory=dict, repr=False)
 
     # ------------------------------------------------------------ reporting
@@ -89,6 +96,8 @@ class Checker:
     def run(self) -> list[Diagnostic]:
         r = self.rules
         self._check_header()
+        self.declared = declared_names(r)
+        self.variable_names = frozenset(st.name for st in statements_of(r) if isinstance(st, m.Let) and not st.rebind)
         self.suits = {s.name: s for s in r.deck.suits} if r.deck else {}
         self.ranks = set(r.deck.ranks) if r.deck else set()
         self.zones = {z.name: z for z in r.zones}
@@ -115,6 +124,7 @@ class Checker:
         self._check_trick_remedies()
         self._check_name_lengths()
         self._check_card_counts()
+        self._check_support()
         for name, opt in self.options.items():
             # An option a variant inherits but no longer uses (its phase was replaced)
             # cannot be removed by the variant: not worth a warning there.
@@ -127,7 +137,7 @@ class Checker:
         for name, span in first_let.items():
             if name not in self.used_names:
                 self.warn("unused-variable", f"variable '{name}' is never used", span)
-        self.symbols = Symbols(self.env, self.variables, self.choice_values, r)
+        self.symbols = Symbols(self.env, self.variables, self.choice_values, r, self.declared)
         return self.diagnostics
 
     # ------------------------------------------------------------ sections
@@ -166,61 +176,9 @@ class Checker:
         return self.rules.zones[0].span if self.rules.zones else self._header_span()
 
     def _check_deck(self) -> None:
-        d = self.rules.deck
-        if d is None:
-            return
-        names: set[str] = set()
-        letters: dict[str, str] = {}
-        for s in d.suits:
-            if s.name in names:
-                self.error("duplicate-name", f"suit '{s.name}' is declared twice", s.span)
-            names.add(s.name)
-            if s.colour not in COLOURS:
-                self.error("bad-colour", f"unknown colour '{s.colour}'", s.span, "colours are " + ", ".join(COLOURS))
-            letter = s.name[0].upper()
-            if letter in letters:
-                self.error("ambiguous-card-code", f"suits '{letters[letter]}' and '{s.name}' both start with '{letter}', so card codes would be ambiguous", s.span)
-            letters[letter] = s.name
-        seen: set[str] = set()
-        for rank in d.ranks:
-            if rank in seen:
-                self.error("bad-rank", f"rank '{rank}' is listed twice", d.ranks_span)
-            seen.add(rank)
-            if len(rank) > 3:
-                self.error("bad-rank", f"rank '{rank}' is too long: ranks are written as 1 to 3 characters (K, 10, 7)", d.ranks_span)
-        if not d.suits or not d.ranks:
-            self.error("missing-section", "the deck needs 'suits' and 'ranks' lines", d.span)
-        if len(d.suits) > MAX_SUITS:
-            self.error("limit-exceeded", f"the deck has {len(d.suits)} suits; at most {MAX_SUITS} are allowed", d.span)
-        if len(d.suits) * len(d.ranks) > MAX_CARDS:
-            self.error("limit-exceeded", f"the deck would have {len(d.suits) * len(d.ranks)} cards; at most {MAX_CARDS} are allowed", d.span)
-        if d.trump_ranks is not None:
-            errors = len(self.diagnostics)
-            for item in d.trump_ranks:
-                if isinstance(item, str):
-                    if item not in seen:
-                        self.error("bad-rank", f"trump rank '{item}' is not a rank of the deck", d.trump_span)
-                else:
-                    self._check_pattern(item)
-            listed = {i for i in d.trump_ranks if isinstance(i, str)}
-            missing = [r for r in d.ranks if r not in listed]
-            if missing and len(self.diagnostics) == errors and len(seen) == len(d.ranks):
-                missing = self._left_out_of_trumps(d, missing)
-            if missing:
-                self.error("bad-rank", "the trump order leaves out rank(s) " + " ".join(missing), d.trump_span,
-                           "list every rank of the trump suit, high to low, as a rank or in a pattern "
-                           "such as (J of trump)")
-
-    def _left_out_of_trumps(self, d: m.Deck, missing: list[str]) -> list[str]:
-        """Of the ranks ``missing`` from the trump order's list of ranks, those whose card of
-        the trump suit no pattern of the order places either, under some trump suit."""
-        try:
-            cards = CardModel(d)
-        except (ValueError, IndexError, TypeError):  # pragma: no cover - a deck the checks above refuse
-            return missing
-        nr = len(d.ranks)
-        return [r for r in missing if any(cards.trump_strength[t][t * nr + d.ranks.index(r)] == 0
-                                          for t in range(len(d.suits)))]
+        CardChecks(self).deck()
+        CardChecks(self).melds()
+        self.bids = check_tables(self)
 
     def _check_options(self) -> None:
         seen: set[str] = set()
@@ -293,9 +251,7 @@ class Checker:
 
     # ------------------------------------------------------------ names and types
     def _global_names(self) -> dict[str, Type]:
-        env: dict[str, Type] = {name: PLAYER for name in BUILTIN_PLAYERS}
-        env.update({"bid": INT, "true": BOOL, "false": BOOL, "deal_number": INT, "total_bids": INT, "trump": SUIT,
-                    "leader": PLAYER, "played_to_trick": INT})
+        env: dict[str, Type] = dict(BUILTIN_NAMES)
         self._check_global_clashes(set(env))
         for o in self.rules.options:
             env[o.name] = INT if o.type == "int" else BOOL if o.type == "bool" else ChoiceOf(o.name)
@@ -310,6 +266,17 @@ class Checker:
             if c.name in env or c.name in seen:
                 self.error("duplicate-name", f"counter '{c.name}' reuses a name already declared", c.span)
             seen.add(c.name)
+        for suit in self.suits:  # a suit as a value (`trump == spades`), unless the file names something so
+            if suit not in seen and suit not in self.declared:
+                env.setdefault(suit, SUIT)
+        env["bid"] = bid_type(self.rules)  # a bid of the bid table, or a number
+        for name, t in NEW_NAMES.items():
+            if name not in self.declared:
+                env.setdefault(name, t)
+        for table in self.rules.bids[:1]:
+            for line in table.lines:
+                if isinstance(line, m.NamedBid) and line.name not in seen and line.name not in self.declared:
+                    env.setdefault(line.name, BID)  # a named bid, as a value
         return env
 
     def name_declared_as(self, name: str) -> str:
@@ -335,6 +302,7 @@ class Checker:
         named: list[tuple[str, str, m.Span]] = [("option", o.name, o.span) for o in self.rules.options]
         named += [("zone", z.name, z.span) for z in self.rules.zones]
         named += [("role", r.name, r.span) for r in self.rules.roles]
+        named += [("table", t.name, t.span) for t in self.rules.tables]
         for kind, name, span in named:
             first = declared.get(name)
             if name in builtins:
@@ -384,25 +352,14 @@ class Checker:
             hint = self._hints[key] = f"did you mean '{close[0]}'?" if close else ""
         return hint
 
-    def _check_pattern(self, p: m.Pattern, report: bool = True) -> None:
-        if not report or self.rules.deck is None:
-            return  # without a deck (reported once) every card would be unknown
-        if isinstance(p, m.PatWord):
-            if p.word not in self.ranks and p.word not in self.suits and p.word not in ("trump", "any"):
-                self.error("bad-rank", f"'{p.word}' is not a rank, a suit, 'trump' or 'any'", p.span, self._suggest_card(p.word))
-        elif isinstance(p, m.PatCard):
-            if p.rank not in self.ranks:
-                self.error("bad-rank", f"'{p.rank}' is not a rank of the deck", p.span, self._suggest_card(p.rank))
-            if p.suit.name != "trump" and p.suit.name not in self.suits:
-                self.error("bad-suit", f"'{p.suit.name}' is not a suit of the deck", p.suit.span, self._suggest_card(p.suit.name))
-        elif isinstance(p, m.PatNot):
-            self._check_pattern(p.operand)
-        elif isinstance(p, m.PatOr):
-            for o in p.options:
-                self._check_pattern(o)
+    def _check_pattern(self, p: m.Pattern, report: bool = True, scope: Scope | None = None) -> None:
+        """Check a card pattern (``scope``: the names around it, for a suit named by a variable)."""
+        if report and self.rules.deck is not None:  # without a deck (reported once) every card would be unknown
+            CardChecks(self).pattern(p, scope)
 
-    def _suggest_card(self, word: str) -> str:
-        return self._closest(word, (*self.ranks, *self.suits, "trump"))
+    def construct(self, key: str, span: m.Span | None) -> None:
+        """A construct found while checking, which only the checker can name (see :mod:`tricklang.support`)."""
+        self.typed_constructs.append((key, span))
 
     # ------------------------------------------------------------ statements
     def _check_block(self, stmts: Iterable[m.Statement], scope: Scope) -> None:
@@ -440,26 +397,15 @@ class Checker:
         return {d.name for st in statements(self.rules.deal) if isinstance(st, m.Tricks) for d in st.declarations}
 
     def _decision_kinds(self) -> set[str]:
+        """What ``during KIND`` may name: every kind of decision of the deal, ``any``, and the
+        referee's pauses (``deal``: right after a deal statement; ``end_of_play``: after the last card)."""
         kinds = {"any"}
         for st in statements(self.rules.deal):
+            kinds.update(st.decision_kinds())
             if isinstance(st, m.DealCards):
-                kinds.add("deal")  # the referee's pause right after the cards are dealt (table mode)
-            if isinstance(st, m.Tricks):
-                kinds.update(("play", "end_of_play"))  # end_of_play: the pause after the last card
-            elif isinstance(st, m.Auction):
-                kinds.add("auction")
-            elif isinstance(st, m.NameTrump):
-                kinds.add("naming")
-            elif isinstance(st, m.Bid):
-                kinds.add("bidding")
-            elif isinstance(st, m.Choose):
-                kinds.add("choice")
-            elif isinstance(st, m.Discard):
-                kinds.add("discard")
-            elif isinstance(st, (m.Take, m.Keep)):
-                kinds.add(st.verb)
-                if isinstance(st, m.Keep):
-                    kinds.add("discard")
+                kinds.add("deal")
+        if "play" in kinds:
+            kinds.add("end_of_play")
         return kinds
 
     def _check_irregularities(self) -> None:
@@ -471,6 +417,8 @@ class Checker:
             seen.add(irr.name)
             scope = Scope(dict(self.env))
             scope.names.update(self.variables)
+            if irr.phases and set(irr.phases) <= {"play"}:
+                scope = scope.in_trick(self.declared)  # a remedy offered only during play reads the trick
             scope.names["offender"] = PLAYER
             self._check_parameters(irr, scope)
             if irr.by is not None:
@@ -540,6 +488,18 @@ class Checker:
                            f"irregularity '{irr.name}' is offered during {during}", st.span,
                            hint + (" (or 'during play, end_of_play')" if isinstance(st, m.ReplayTricks) else ""))
 
+    # ------------------------------------------------------------ what the runtime plays
+    def _check_support(self) -> None:
+        """Every construct the file uses is one the runtime plays (:mod:`tricklang.support`): a
+        construct of the language whose runtime half has not landed is refused where it is used."""
+        reported: set[str] = set()
+        for key, span in [*constructs(self.rules), *self.typed_constructs]:
+            if key in RUNTIME or key in reported:
+                continue
+            reported.add(key)
+            self.error("unsupported-construct", f"{words(key)} is part of the language but this runtime cannot play "
+                       "it yet", span, "see docs/language/README.md for what each construct needs")
+
     # ------------------------------------------------------------ card counts
     def _check_card_counts(self) -> None:
         card_count_problems(self.rules, {o.name: o.default for o in self.rules.options}, self.error)
@@ -558,7 +518,7 @@ class _CheckingTyper(Typer):
     """The typer of :mod:`tricklang.types`, reporting to a checker (and noting used names)."""
 
     def __init__(self, checker: Checker, report: bool) -> None:
-        super().__init__(checker.rules, checker.choice_values)
+        super().__init__(checker.rules, checker.choice_values, checker.declared, checker.variable_names)
         self.checker = checker
         self.report = report
 
@@ -569,8 +529,12 @@ class _CheckingTyper(Typer):
     def use(self, name: str) -> None:
         self.checker.used_names.add(name)
 
-    def pattern(self, p: m.Pattern) -> None:
-        self.checker._check_pattern(p, self.report)
+    def construct(self, key: str, span: m.Span) -> None:
+        if self.report:
+            self.checker.typed_constructs.append((key, span))
+
+    def pattern(self, p: m.Pattern, scope: Scope) -> None:
+        self.checker._check_pattern(p, self.report, scope)
 
     def suggest(self, name: str, scope: Scope) -> str:
         return self.checker._suggest(name, scope) if self.report else ""

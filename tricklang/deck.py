@@ -137,7 +137,12 @@ class CardModel:
 
     # ------------------------------------------------------------ patterns
     def pattern(self, p: m.Pattern) -> Callable[[int, int], bool]:
-        """Compile a pattern into ``test(card, trump) -> bool``."""
+        """Compile a pattern into ``test(card, trump) -> bool``.
+
+        Raises:
+            ValueError: a word that is not a rank, suit or colour of the deck (a suit named by a
+                variable, which no table can hold).
+        """
         if isinstance(p, m.PatWord):
             w = p.word
             if w == "any":
@@ -147,6 +152,8 @@ class CardModel:
             if w in self.suit_names:
                 s = self.suit_names.index(w)
                 return lambda c, t: self.eff_suit[t if t != NO_TRUMP else self.nsuits][c] == s
+            if w not in self.ranks and w in self.colours:  # a colour: cards whose (effective) suit has it
+                return lambda c, t: self.colours[self.eff_suit[t if t != NO_TRUMP else self.nsuits][c]] == w
             r = self.ranks.index(w)
             return lambda c, t: self.rank[c] == r
         if isinstance(p, m.PatCard):
@@ -161,6 +168,9 @@ class CardModel:
                 return same_colour
             if ref.name == "trump":
                 return lambda c, t: t != NO_TRUMP and self.rank[c] == r and self.suit[c] == t
+            if ref.name not in self.suit_names and ref.name in self.colours:  # `4 of black`
+                colour = ref.name
+                return lambda c, t: self.rank[c] == r and self.colours[self.suit[c]] == colour
             s = self.suit_names.index(ref.name)
             return lambda c, t: self.rank[c] == r and self.suit[c] == s
         if isinstance(p, m.PatNot):
@@ -169,6 +179,9 @@ class CardModel:
         if isinstance(p, m.PatOr):
             tests = [self.pattern(o) for o in p.options]
             return lambda c, t: any(f(c, t) for f in tests)
+        if isinstance(p, m.PatAnd):
+            parts = [self.pattern(o) for o in p.options]
+            return lambda c, t: all(f(c, t) for f in parts)
         raise TypeError(p)  # pragma: no cover
 
     def pattern_table(self, p: m.Pattern) -> list[list[bool]]:

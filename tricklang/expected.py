@@ -43,7 +43,7 @@ def expected_after(source: str) -> Expected | None:
     when the text does not parse as far as it goes (an error before that point).
 
     >>> expected_after("tricklang 1\\ndeal\\n  tricks 3, dealer leads first\\n    must ").phrases
-    ('beat if able', 'follow suit', 'lead', 'trump if void')
+    ('beat if able', 'follow suit', 'lead', 'overtrump if able', 'trump if void')
     """
     keywords = _keyword_terminals()
     if "\0" in source:

@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from . import model as m
-from .prose import CITE_RE, Item, Prose, cited_laws, in_words, joined, strip_comment
+from .prose import CITE_RE, Item, cited_laws, in_words, joined, strip_comment
+from .prose_statements import Prose
 from .ruleset import Ruleset
 
 _MOMENTS = {"deal": "the pause after the deal (before what follows it)",
@@ -72,7 +73,8 @@ class _Explainer(Prose):
             "",
         ]
         out += self.players() + self.deck() + self.options_table() + self.zone_list() + self.points()
-        out += self.match() + self.deal() + self.irregularities()
+        out += self.lookup_tables() + self.meld_tables() + self.bid_tables() + self.match() + self.deal()
+        out += self.irregularities()
         out += self.leftovers()
         return "\n".join(out).rstrip() + "\n"
 
@@ -165,6 +167,74 @@ class _Explainer(Prose):
             out.append(f"- **{p.label}**: {self.pattern(p.pattern)}, {n} point{'s' if n != 1 else ''}"
                        f"{self.cite(p.cite, lines=[p.span.line])}.")
         return out + [""]
+
+    def lookup_tables(self) -> list[str]:
+        if not self.rules.tables:
+            return []
+        out = ["## Tables", "", "Numbers the rules read by position, from 0:", ""]
+        for t in self.rules.tables:
+            out.append(f"- `{t.name}`: {', '.join(str(v) for v in t.values)}{self.cite(t.cite, lines=[t.span.line])}.")
+        return out + [""]
+
+    def bid_tables(self) -> list[str]:
+        out: list[str] = []
+        for table in self.rules.bids:
+            out += [f"## Bids: {table.name}{self.cite(table.cite, lines=[table.span.line])}", "",
+                    "From low to high (bids of equal worth do not outbid each other):", ""]
+            for line in table.lines:
+                out.append(f"- {self.bid_line(line)}{self.cite(line.cite, lines=[line.span.line])}.")
+            out.append("")
+        return out
+
+    def bid_line(self, line: m.BidGrid | m.NamedBid | m.BidNumbers) -> str:
+        if isinstance(line, m.BidGrid):
+            strains = joined([s.name.replace("_", " ") + (f" ({s.code})" if s.code else "") for s in line.strains])
+            worth = f", each worth {self.expr(line.worth)}" if line.worth is not None else ""
+            return f"levels {line.low} to {line.high} in {strains}: a bid is a level and a strain{worth}"
+        if isinstance(line, m.NamedBid):
+            parts = [f"worth {self.expr(line.worth)}"] if line.worth is not None else []
+            if line.plays:
+                parts.append(f"played as {line.plays.replace('_', ' ')}")
+            if line.place is not None:
+                parts.append(f"just {line.place} {line.anchor}")
+            return f"**{line.name}**" + (f" ({', '.join(parts)})" if parts else "")
+        items = [str(lo) if lo == hi else f"{lo} to {hi}" + (f" by {step}" if step != 1 else "")
+                 for lo, hi, step in line.items]
+        return "the numbers " + joined(items)
+
+    def meld_tables(self) -> list[str]:
+        out: list[str] = []
+        for table in self.rules.melds:
+            out += [f"## Melds: {table.name}{self.cite(table.cite, lines=[table.span.line])}", "",
+                    "Counted in the order written; within a class a card serves in one meld only:", ""]
+            for group in table.classes:
+                lines = [f"- {self.meld_line(line)}." for line in group.lines]
+                out += ([f"- {group.name}:"] + ["    " + x for x in lines]) if group.name else lines
+            out.append("")
+        return out
+
+    def meld_line(self, line: m.MeldLine) -> str:
+        ranks = self.pattern(line.rank_pattern) if line.rank_pattern is not None else joined(list(line.ranks))
+        if line.kind == "cards":
+            assert line.suit is not None
+            cards = f"the {ranks} of {self.suit_words(line.suit)}"
+        elif line.kind == "listed":
+            cards = joined([self.pattern(p) for p in line.cards])
+        elif line.kind == "run":
+            cards = f"{line.length} cards in sequence in one suit (in the order {' '.join(line.ranks)})"
+        else:
+            but = f", but not {self.suit_words(line.exclude)}" if line.exclude is not None else ""
+            cards = (f"the {ranks} of one suit{but}" if line.scope == "any"
+                     else f"the {ranks} of every suit{but}")
+        worth = f"{line.value} point{'s' if line.value != 1 else ''}"
+        if line.double is not None:
+            worth += f" ({line.double} for two at once)"
+        return f"**{line.label}**: {cards}, {worth}{self.cite(line.cite, lines=[line.span.line])}"
+
+    def suit_words(self, ref: m.SuitRef) -> str:
+        if ref.same_colour:
+            return "the other suit of the trump colour"
+        return "trumps" if ref.name == "trump" else ref.name
 
     def match(self) -> list[str]:
         mt = self.rules.match

@@ -34,6 +34,11 @@ resolved) and returns warnings; it never raises on a well-formed file. Codes:
     which ends the deal or leaves the loop. (A statement right after ``stop`` or
     ``end the deal`` is the checker's ``unreachable-code``.)
 
+``rule-matches-nothing``
+    A card rule of trick play (``may play P at any time``...) whose pattern matches no card
+    of the deck under any trump, or a tie rule (``of equal cards ...``) in a deck with no
+    two equal cards.
+
 The checker's own warnings ``unreachable-code`` and ``unused-option`` are not
 repeated here.
 """
@@ -48,11 +53,11 @@ from typing import Any, Literal
 from . import model as m
 from .deck import CardModel
 from .diagnostics import Diagnostic, origin
-from .walk import Unknown, Value, Visitor, fold, nodes, statements
+from .walk import Unknown, Value, Visitor, blocks, fold, nodes, statements
 from .walk import names as walk_names
 from .words import plural
 
-CODES = ("cards-exceed-deck", "no-legal-card", "point-total-mismatch", "phase-unreachable")
+CODES = ("cards-exceed-deck", "no-legal-card", "point-total-mismatch", "phase-unreachable", "rule-matches-nothing")
 
 MAX_COMBINATIONS = 4096
 """Option combinations tried when deciding whether a condition is constant."""
@@ -62,7 +67,8 @@ MAX_LINT_WORK = 200_000
 file; beyond this budget the lints stop judging conditions (they say nothing rather
 than take long)."""
 
-Leave = Literal["deal", "loop"] | None
+Leave = Literal["deal", "loop", "play"] | None
+_LEAVES = {"deal": "ends the deal", "loop": "leaves the loop", "play": "ends the play"}
 
 
 def lint(rules: m.RuleFile) -> list[Diagnostic]:
@@ -156,66 +162,91 @@ class _Linter:
         for st in stmts:
             if leaves is not None:
                 self.warn("phase-unreachable", "this statement can never run: every path above it "
-                          + ("ends the deal" if leaves == "deal" else "leaves the loop"), st.span)
+                          + _LEAVES[leaves], st.span)
                 return leaves
             leaves = self._statement(st)
-            if isinstance(st, (m.StopLoop, m.EndDeal)):
+            if st.ends in ("loop", "deal", "play"):
                 return leaves  # the checker's unreachable-code reports what follows
         return leaves
 
     def _statement(self, st: m.Statement) -> Leave:
-        if isinstance(st, m.StopLoop):
-            return "loop"
-        if isinstance(st, (m.EndDeal, m.Redeal)):
-            return "deal"
+        """How a statement leaves its block (from its facts; its bodies are looked into).
+
+        Raises:
+            TypeError: its bodies run in a way this pass does not know.
+        """
+        if st.ends is not None:
+            return "deal" if st.ends == "redeal" else st.ends
         if isinstance(st, m.If):
-            outcomes: list[Leave] = []
-            decided = False
-            for cond, body in st.branches:
-                if decided:
-                    self.warn("phase-unreachable", "this branch can never run: a condition above it is always true",
-                              body[0].span if body else cond.span)
-                    continue
-                verdict = self.always(cond)
-                if verdict is False:
-                    self.warn("phase-unreachable", "this branch can never run: its condition is always false, "
-                              "whatever the options", cond.span)
-                    continue
-                outcomes.append(self._unreachable(body))
-                decided = verdict is True
-            if decided:
-                if st.orelse:
-                    self.warn("phase-unreachable", "this 'else' can never run: a condition above it is always true",
-                              st.orelse[0].span)
-            else:
-                outcomes.append(self._unreachable(st.orelse) if st.orelse else None)
-            return _weakest(outcomes)
-        if isinstance(st, m.Choose):
-            return _weakest([self._unreachable(o.body) for o in st.options])
-        if isinstance(st, m.Repeat):
-            if st.condition is not None and self.always(st.condition) is False:
-                self.warn("phase-unreachable", "this loop never runs: its 'while' condition is always false",
-                          st.condition.span)
-                return None
-            inner = self._unreachable(st.body)
-            return "deal" if inner == "deal" and st.condition is None else None
-        if isinstance(st, m.ForEach):
-            inner = self._unreachable(st.body)
-            return "deal" if inner == "deal" else None
+            return self._if(st)
         if isinstance(st, m.Tricks):
-            for ob in st.obligations:
-                if ob.guard is not None and self.always(ob.guard) is False:
-                    self.warn("phase-unreachable", "this obligation never applies: its condition is always false", ob.span)
-            for dec in st.declarations:
-                if dec.guard is not None and self.always(dec.guard) is False:
-                    self.warn("phase-unreachable", f"declaration '{dec.name}' is never offered: its condition is "
-                              "always false", dec.span)
-                self._unreachable(dec.body)
+            self._trick_rules(st)
+        elif isinstance(st, m.Repeat) and st.condition is not None and self.always(st.condition) is False:
+            self.warn("phase-unreachable", "this loop never runs: its 'while' condition is always false",
+                      st.condition.span)
             return None
-        inner_block: Any = getattr(st, "body", None)
-        if isinstance(inner_block, tuple):  # a named phase
-            return self._unreachable(inner_block)
-        return None
+        inner = [self._unreachable(body) for body in blocks(st)]
+        if st.runs in ("", "play"):
+            return None
+        if st.runs == "one":
+            return _weakest(inner)
+        if st.runs == "all":
+            return _weakest([_first(inner)])
+        if st.runs == "loop":  # a loop leaves the deal when it surely runs its body and the body always does
+            runs_always = isinstance(st, m.ForEach) or (isinstance(st, m.Repeat) and st.condition is None)
+            return "deal" if runs_always and _weakest(inner) == "deal" else None
+        raise TypeError(f"the lints do not know how the bodies of {type(st).__name__} run ({st.runs!r})")
+
+    def _if(self, st: m.If) -> Leave:
+        outcomes: list[Leave] = []
+        decided = False
+        for cond, body in st.branches:
+            if decided:
+                self.warn("phase-unreachable", "this branch can never run: a condition above it is always true",
+                          body[0].span if body else cond.span)
+                continue
+            verdict = self.always(cond)
+            if verdict is False:
+                self.warn("phase-unreachable", "this branch can never run: its condition is always false, "
+                          "whatever the options", cond.span)
+                continue
+            outcomes.append(self._unreachable(body))
+            decided = verdict is True
+        if decided:
+            if st.orelse:
+                self.warn("phase-unreachable", "this 'else' can never run: a condition above it is always true",
+                          st.orelse[0].span)
+        else:
+            outcomes.append(self._unreachable(st.orelse) if st.orelse else None)
+        return _weakest(outcomes)
+
+    def _trick_rules(self, st: m.Tricks) -> None:
+        for ob in st.obligations:
+            if ob.guard is not None and self.always(ob.guard) is False:
+                self.warn("phase-unreachable", "this obligation never applies: its condition is always false", ob.span)
+        for dec in st.declarations:
+            if dec.guard is not None and self.always(dec.guard) is False:
+                self.warn("phase-unreachable", f"declaration '{dec.name}' is never offered: its condition is "
+                          "always false", dec.span)
+        rules: list[m.CardRule | m.TieRule] = [*st.card_rules, *st.ties]
+        for rule in rules:
+            if rule.guard is not None and self.always(rule.guard) is False:
+                self.warn("phase-unreachable", "this rule never applies: its condition is always false", rule.span)
+        for card_rule in st.card_rules:
+            if not self._matches_some_card(card_rule.pattern):
+                self.warn("rule-matches-nothing", "no card of the deck matches this rule's pattern, whatever the "
+                          "trump", card_rule.span)
+        for tie in st.ties:  # two cards of equal power are two copies of one card
+            self.warn("rule-matches-nothing", "this deck has no two equal cards, so this rule never decides a "
+                      "trick", tie.span, "a double pack is 'copies 2' in the deck")
+
+    def _matches_some_card(self, pattern: m.Pattern) -> bool:
+        assert self.rules.deck is not None
+        try:
+            table = CardModel(self.rules.deck).pattern_table(pattern)
+        except ValueError:  # a suit named by a variable: it may match anything
+            return True
+        return any(any(row) for row in table)
 
     # ------------------------------------------------------------ point totals
     def _point_totals(self) -> None:
@@ -259,8 +290,22 @@ class _Cards(Visitor[bool]):
         return self.visit(st, each)
 
     def generic_visit(self, node: m.Node, *args: Any) -> bool:
-        """A statement that takes no card from the pack and changes no hand size."""
+        """A statement that moves no card and holds no block takes no card from the pack and
+        changes no hand size.
+
+        Raises:
+            TypeError: any other statement (one that moves cards or holds blocks needs its own method).
+        """
+        if isinstance(node, m.Stmt) and not node.moves_cards and not node.bodies:
+            return True
+        raise TypeError(f"the card lint does not handle {type(node).__name__}")
+
+    def visit_Cut(self, st: m.Statement, each: int) -> bool:  # noqa: N802 - visitor naming
+        """Cutting, and the remedies that give played cards back (only in irregularities), take no card
+        from the pack."""
         return True
+
+    visit_Leads = visit_ReplayTricks = visit_Cut  # noqa: N815
 
     def visit_DealCards(self, st: m.DealCards, each: int) -> bool:  # noqa: N802 - visitor naming
         packets = [self.count(p) for p in st.packets]
@@ -362,19 +407,22 @@ class _Cards(Visitor[bool]):
     def visit_If(self, st: m.If | m.Choose | m.Repeat, each: int) -> bool:  # noqa: N802
         # What follows runs only on some paths, but then it surely runs after what
         # came before: go on unless the block itself may move cards.
-        return not any(isinstance(s, _MOVES_CARDS) for s in list(statements([st]))[1:])
+        return not any(s.moves_cards for s in list(statements([st]))[1:])
 
-    visit_Choose = visit_Repeat = visit_If  # noqa: N815
+    visit_Choose = visit_Repeat = visit_ForCard = visit_If  # noqa: N815
 
     def visit_Phase(self, st: m.Phase, each: int) -> bool:  # noqa: N802
         return self.block(st.body, each)  # a named phase: its statements run in order
 
 
-_MOVES_CARDS = (m.DealCards, m.TurnUp, m.Move, m.Draw, m.Take, m.Keep, m.Cut, m.Leads, m.ReplayTricks, m.Discard, m.Tricks)
+def _first(outcomes: Sequence[Leave]) -> Leave:
+    """How a block of blocks run one after the other leaves: as the first that leaves."""
+    return next((o for o in outcomes if o is not None), None)
 
 
 def _weakest(outcomes: Sequence[Leave]) -> Leave:
     """How a statement with these alternative blocks leaves: only if all of them do."""
     if not outcomes or any(o is None for o in outcomes):
         return None
-    return "deal" if all(o == "deal" for o in outcomes) else "loop"
+    first = outcomes[0]
+    return first if all(o == first for o in outcomes) else "loop"

@@ -1,12 +1,10 @@
 """From rule-file text to the typed model: Lark parsing and tree transformation.
 
-The transformer's rules are in :mod:`tricklang.transform_sections` and
-:mod:`tricklang.transform_deal`; with :mod:`tricklang.tree`,
-:mod:`tricklang.stored_parser` (Lark plugins for a quick start) and
-:mod:`tricklang.expected` (what the grammar accepts at a cursor) they are the only
-modules that import Lark. Syntax errors become
-:class:`~tricklang.diagnostics.Diagnostic` objects with a position, the line, a
-caret and what was expected.
+The transformer's rules are in :mod:`tricklang.transform_sections` and :mod:`tricklang.transform_deal`;
+with :mod:`tricklang.tree`, :mod:`tricklang.stored_parser` (Lark plugins for a quick start) and
+:mod:`tricklang.expected` (what the grammar accepts at a cursor) they are the only modules that
+import Lark. Syntax errors become :class:`~tricklang.diagnostics.Diagnostic` objects with a
+position, the line, a caret and what was expected.
 """
 
 from __future__ import annotations
@@ -37,7 +35,9 @@ from lark.lexer import TerminalDef
 from . import model as m
 from .diagnostics import Diagnostic, RulesError
 from .stored_parser import PLUGINS
+from .transform_bids import BidRules
 from .transform_deal import DealRules
+from .transform_exprs import ExprRules
 from .transform_sections import SectionRules
 from .tree import MAX_DIGITS, NumberTooLargeError
 from .words import STATEMENT_KEYWORDS
@@ -402,7 +402,7 @@ def _bad_dedent_diagnostic(err: _BadDedentError, path: str) -> Diagnostic:
     )
 
 
-class _ToModel(SectionRules, DealRules):
+class _ToModel(SectionRules, DealRules, ExprRules, BidRules):
     """Lark's tree to the model; the rules are in the two mixins."""
 
     def __init__(self, path: str) -> None:

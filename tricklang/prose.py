@@ -10,6 +10,7 @@ from typing import Any
 
 from . import model as m
 from .ruleset import Ruleset
+from .types import declared_names
 from .walk import Unknown, Value, Visitor, fold
 
 CITE_RE = re.compile(r"\[[A-Z]+[0-9]+[a-z]?(?:-[A-Z]*[0-9]+[a-z]?)?(?:, *[A-Z]+[0-9]+[a-z]?(?:-[A-Z]*[0-9]+[a-z]?)?)*\]")
@@ -76,15 +77,31 @@ _OBLIGATIONS = {
     "trump_if_void": "a player who cannot follow suit must trump if able",
     "beat_if_able": "a player who follows suit (or must trump) must beat the best card played so far if able",
     "first_lead_trump": "the suit of the first card led becomes trumps",
+    "overtrump_if_able": "a player who can beat the highest trump of the trick must do so (with a trump)",
+    "no_undertrump": "a player may not play a trump that does not beat the highest trump of the trick, unless he "
+                     "holds nothing else he may play",
 }
 """The reading of each trick obligation that has no pattern."""
 
+_TRICK_WORDS = {
+    "to_play": "the player to play", "led_suit": "the suit led", "led_card": "the card led",
+    "winner": "the player winning the trick so far", "winning_card": "the card winning the trick so far",
+    "highest_trump": "the highest trump of the trick", "trick": "the cards of the trick",
+    "trick_number": "the number of the trick (1 for the first)", "last_trick": "this is the last trick",
+    "no_suit": "no suit", "no_card": "no card", "card": "the card",
+    "no_bid": "no bid", "no_trump": "no trump", "doubling": "the doubling (0, 1 doubled, 2 redoubled)",
+    "caller": "the player to call", "high_bid": "the highest bid so far", "high_bidder": "the highest bidder",
+}
+"""The built-in names of the trick in progress (and the no-value literals), in words."""
+_CARD_NAMES = frozenset({"led_card", "winning_card", "highest_trump", "no_card"})
+
 _PRECEDENCE: dict[m.BinaryOp, int] = {"or": 1, "and": 2, "==": 3, "!=": 3, "<": 3, "<=": 3, ">": 3, ">=": 3, "+": 4, "-": 4,
-               "*": 5, "%": 5}
+               "*": 5, "/": 5, "%": 5}
 
 
-class Prose(Visitor[list[Item]]):
-    """Reads a ruleset's pieces as English; :class:`tricklang.explain` assembles a document."""
+class Words(Visitor[list[Item]]):
+    """Reads a ruleset's pieces as English: citations, expressions, patterns, zones and counts
+    (the statements are :class:`tricklang.prose_statements.Prose`'s)."""
 
     card_parameters: frozenset[str] = frozenset()
     suit_parameters: frozenset[str] = frozenset()
@@ -103,6 +120,10 @@ class Prose(Visitor[list[Item]]):
         self.roles = {r.name for r in self.rules.roles}
         self.zones = {z.name: z for z in self.rules.zones}
         self.suits = {s.name for s in self.rules.deck.suits} if self.rules.deck else set()
+        self.colours = {s.colour for s in self.rules.deck.suits} if self.rules.deck else set()
+        self.ranks = set(self.rules.deck.ranks) if self.rules.deck else set()
+        self.tables = {t.name for t in self.rules.tables}
+        self.declared = declared_names(self.rules)
         self.constants: dict[str, Value] = {c: c for o in self.rules.options if o.type == "choice" for c in o.choices}
         self.constants.update({name: ruleset.options.get(name, o.default) for name, o in self.options.items()})
 
@@ -150,6 +171,10 @@ class Prose(Visitor[list[Item]]):
             return f"the {e.name} of {arg}"
         if isinstance(e, m.Call):
             return self.call(e)
+        if isinstance(e, m.BinOp) and e.op in ("==", "!=") and isinstance(e.right, m.Name) \
+                and e.right.name in ("no_card", "no_suit") and e.right.name not in self.declared:
+            noun = self.expr(e.left).removeprefix("the ")
+            return f"there is {'no' if e.op == '==' else 'a'} {noun}"
         if isinstance(e, m.BinOp):
             left, right = self.expr(e.left), self.expr(e.right)
             # Keep the grouping: a weaker operator inside a stronger one is bracketed.
@@ -161,6 +186,8 @@ class Prose(Visitor[list[Item]]):
                 right = f"({right})"
             words = {"==": "is", "!=": "is not", ">=": "is at least", ">": "is more than", "<=": "is at most",
                      "<": "is less than", "and": "and", "or": "or", "+": "+", "-": "-", "*": "×"}
+            if e.op == "/":
+                return f"{left} divided by {right} (rounded down)"
             return f"{left} {words.get(e.op, e.op)} {right}"
         if isinstance(e, m.Not):
             return f"not ({self.expr(e.operand)})"
@@ -177,7 +204,17 @@ class Prose(Visitor[list[Item]]):
             who = {"holder": "the player holding", "original": "the player who was dealt",
                    "taker": "the player who took the trick with"}[e.kind]
             return f"{who} {card}"
-        return "`?`"
+        if isinstance(e, m.SeatLit):
+            return f"seat {e.value}"
+        if isinstance(e, m.CardIs):
+            return f"{self.expr(e.card)} is {self.pattern(e.pattern)}"
+        if isinstance(e, m.CardBeats):
+            return f"{self.expr(e.card)} beats {self.expr(e.other)}"
+        if isinstance(e, m.CardPlayedBy):
+            return f"the card played by {self.expr(e.player)} to the trick"
+        if isinstance(e, m.WhoPlayed):
+            return f"the player who played {self.card_named(e.card)} to the trick"
+        raise TypeError(f"the prose does not word the expression {type(e).__name__}")
 
     def name(self, name: str) -> str:
         if name in self.options:
@@ -191,6 +228,8 @@ class Prose(Visitor[list[Item]]):
             return "the leader of the trick in progress"
         if name == "played_to_trick":
             return "the number of cards played to the trick in progress"
+        if name in _TRICK_WORDS and name not in self.declared:
+            return _TRICK_WORDS[name]
         if name in self.roles or name in ("dealer", "maker", "player", "side", "declarer", "offender"):
             return f"the {name}"
         if name in self.zones:
@@ -206,8 +245,22 @@ class Prose(Visitor[list[Item]]):
             return f"the number of cards in {args[0]}" + (f" that are {self.pattern(match)}" if match else "")
         if e.name == "tricks" and args:
             return f"the number of tricks won by {args[0]}"
+        if e.name == "points" and args and self.is_cards(e.args[0].value):
+            return f"the card points of {args[0]}"
         if e.name == "points" and args:
             return f"the card points won by {args[0]}"
+        if e.name == "melds" and len(args) == 2:
+            return f"what the melds of the table **{e.args[1].value.name if isinstance(e.args[1].value, m.Name) else ''}**" \
+                   f" in {args[0]} are worth"
+        if e.name == "melded" and args:
+            table = f" with the table {args[1]}" if len(args) > 1 else ""
+            return f"what {args[0]} has melded this deal{table}"
+        if e.name == "abs" and args:
+            return f"the absolute value of {args[0]}"
+        if e.name == "deal_score" and args:
+            return f"what {args[0]} has scored this deal"
+        if e.name in self.tables and args:
+            return f"entry {args[0]} of the table `{e.name}`"
         if e.name == "score" and args:
             return f"the score of {args[0]}"
         if e.name in ("min", "max") and args:
@@ -216,6 +269,20 @@ class Prose(Visitor[list[Item]]):
             which = ("smaller" if e.name == "min" else "larger") if len(args) == 2 else ("smallest" if e.name == "min" else "largest")
             return f"the {which} of {joined(args)}"
         return f"{e.name}({', '.join(args)})"
+
+    def card_named(self, choice: m.CardChoice) -> str:
+        """A card choice: a card value (``winning_card``) or a pattern, highest or lowest."""
+        p = choice.pattern
+        if choice.ranking is None and isinstance(p, m.PatWord) and (p.word in _CARD_NAMES or p.word == "card"):
+            return self.name(p.word)
+        card = self.pattern(p)
+        return f"the {choice.ranking} {card}" if choice.ranking is not None else card
+
+    def is_cards(self, e: Any) -> bool:
+        """Whether an expression is a zone or a card (``points(hand of maker)``, ``points(card)``)."""
+        if isinstance(e, m.Of):
+            return e.name in self.zones
+        return isinstance(e, m.Name) and (e.name in self.zones or e.name == "card")
 
     def static(self, e: Any) -> Any:
         """The value of an expression made only of literals and options, else None."""
@@ -245,18 +312,28 @@ class Prose(Visitor[list[Item]]):
                 return "a trump"
             if w in self.suits:
                 return f"a card of {w}"
-            return with_article(w)
+            if w in self.ranks or w.isdigit():
+                return with_article(w)
+            if w in self.colours:
+                return f"a {w} card"
+            return f"a card of the suit *{w}*"
         if isinstance(p, m.PatCard):
             if p.suit.same_colour:
                 return f"the {p.rank} of the other suit of the trump colour"
             if p.suit.name == "trump":
                 return f"the {p.rank} of trumps"
-            return f"the {p.rank} of {p.suit.name}"
+            if p.suit.name in self.suits:
+                return f"the {p.rank} of {p.suit.name}"
+            if p.suit.name in self.colours:
+                return f"{with_article(p.rank)} of a {p.suit.name} suit"
+            return f"the {p.rank} of the suit *{p.suit.name}*"
         if isinstance(p, m.PatNot):
             return f"not {self.pattern(p.operand)}"
         if isinstance(p, m.PatOr):
             return joined([self.pattern(o) for o in p.options], "or")
-        return "`?`"
+        if isinstance(p, m.PatAnd):
+            return "a card that is " + joined([self.pattern(o) for o in p.options], "and")
+        raise TypeError(f"the prose does not word the pattern {type(p).__name__}")
 
     def zone(self, ref: m.ZoneRef) -> str:
         z = self.zones.get(ref.name)
@@ -280,11 +357,11 @@ class Prose(Visitor[list[Item]]):
             return f"at least {cards(c.low)}"
         return f"cards until holding {self.expr(c.low)}" if verb != "discard" else f"down to {cards(c.low)}"
 
-    # ------------------------------------------------------------ statements
+    # ------------------------------------------------------------ blocks
     def block(self, stmts: Sequence[Any]) -> list[Item]:
         out: list[Item] = []
         for st in stmts:
-            out.extend(self.stmt(st))
+            out.extend(self.visit(st))
         return out
 
     def inline(self, lead: str, body: Sequence[Any], *cites: m.Citation | None, lines: Iterable[int] = ()) -> list[Item]:
@@ -295,243 +372,3 @@ class Prose(Visitor[list[Item]]):
             text, inner, _ = items[0]
             return [(f"{lead}, {lowered(text)}", list(dict.fromkeys(laws + inner)), [])]
         return [(lead, laws, items)]
-
-    # ------------------------------------------------------------ statements, one method each
-    def stmt(self, st: Any) -> list[Item]:
-        """The reading of one statement, as list items."""
-        return self.visit(st)
-
-    def say(self, st: m.Stmt, text: str) -> list[Item]:
-        """One sentence for a statement, with its laws."""
-        return [self.item(capitalised(text), st.cite, lines=[st.span.line])]
-
-    def generic_visit(self, node: m.Node, *args: Any) -> list[Item]:
-        """A statement with no reading of its own: its source line, as code."""
-        st: Any = node
-        text = self.source_line(st.span.line) or type(st).__name__
-        return [self.item(f"`{CITE_RE.sub('', text).strip()}`", st.cite, lines=[st.span.line])]
-
-    def visit_DealCards(self, st: m.DealCards) -> list[Item]:  # noqa: N802 - visitor naming
-        packets = [self.expr(p) for p in st.packets]
-        how = joined(packets, "then") if len(packets) > 1 else packets[0]
-        first = self.expr(st.first) if st.first is not None else "the player to the dealer's left"
-        return self.say(st, f"deal {how} cards to each player, starting with {first}")
-
-    def visit_TurnUp(self, st: m.TurnUp) -> list[Item]:  # noqa: N802 - visitor naming
-        n = self.expr(st.count)
-        what = "the top card of the pack is" if n == "1" else f"the top {n} cards of the pack are"
-        return self.say(st, f"{what} turned up to {self.zone(st.to)}")
-
-    def visit_SetTrump(self, st: m.SetTrump) -> list[Item]:  # noqa: N802 - visitor naming
-        if st.source == "zone" and st.zone is not None:
-            return self.say(st, f"the suit of the card turned up to {self.zone(st.zone)} is trumps")
-        if st.source == "fixed":
-            return self.say(st, f"{st.suit} are trumps")
-        return self.say(st, "there are no trumps")
-
-    def visit_NameTrump(self, st: m.NameTrump) -> list[Item]:  # noqa: N802 - visitor naming
-        return self.say(st, f"{self.expr(st.player)} names the trump suit")
-
-    def visit_Score(self, st: m.Score) -> list[Item]:  # noqa: N802 - visitor naming
-        amount = self.expr(st.amount)
-        if isinstance(st.amount, m.IntLit):
-            amount = f"{st.amount.value} point{'s' if st.amount.value != 1 else ''}"
-        label = f" (“{st.label}”)" if st.label else ""
-        return self.say(st, f"{self.expr(st.who)} {'loses' if st.negative else 'scores'} {amount}{label}")
-
-    def visit_Let(self, st: m.Let) -> list[Item]:  # noqa: N802 - visitor naming
-        if st.rebind:
-            return self.say(st, f"set `{st.name}` to {self.expr(st.value)}")
-        return self.say(st, f"let `{st.name}` be {self.expr(st.value)}")
-
-    def visit_StopLoop(self, st: m.StopLoop) -> list[Item]:  # noqa: N802 - visitor naming
-        return self.say(st, "stop repeating")
-
-    def visit_Pass(self, st: m.Pass) -> list[Item]:  # noqa: N802 - visitor naming
-        return self.say(st, "nothing more happens")
-
-    def visit_EndDeal(self, st: m.EndDeal) -> list[Item]:  # noqa: N802 - visitor naming
-        return self.say(st, "the deal ends here")
-
-    def visit_Discard(self, st: m.Discard) -> list[Item]:  # noqa: N802 - visitor naming
-        match = f" (only cards that are {self.pattern(st.matching)})" if st.matching is not None else ""
-        return self.say(st, f"{self.expr(st.player)} discards {self.count(st.count, 'discard')}{match} to {self.zone(st.to)}")
-
-    def visit_Take(self, st: m.Take) -> list[Item]:  # noqa: N802 - visitor naming
-        match = f" (only cards that are {self.pattern(st.matching)})" if st.matching is not None else ""
-        called = f"; this move is called “{st.verb}”" if st.verb != "take" else ""
-        if st.count.kind == "to":
-            text = f"{self.expr(st.player)} picks cards{match} from {self.zone(st.source)} until holding {self.expr(st.count.low)}"
-        else:
-            text = f"{self.expr(st.player)} picks {self.count(st.count, 'take')}{match} from {self.zone(st.source)}"
-        return self.say(st, text + called)
-
-    def visit_Draw(self, st: m.Draw) -> list[Item]:  # noqa: N802 - visitor naming
-        src = self.zone(st.source)
-        if st.count.kind == "to":
-            text = f"{self.expr(st.player)} draws from the top of {src} until holding {self.expr(st.count.low)} cards"
-        else:
-            text = f"{self.expr(st.player)} draws {self.count(st.count, 'draw')} from the top of {src}"
-        if st.fallback is not None:
-            only = f", taking only cards that are {self.pattern(st.fallback_matching)}" if st.fallback_matching is not None else ""
-            text += f"; when it runs out, from {self.zone(st.fallback)}{only}"
-        return self.say(st, text)
-
-    def visit_Move(self, st: m.Move) -> list[Item]:  # noqa: N802 - visitor naming
-        mode = getattr(st, "mode", "all")
-        moved: Any = getattr(st, "amount", None)
-        match = f" that are {self.pattern(st.matching)}" if st.matching is not None else ""
-        n = self.expr(moved) if moved is not None else ""
-        src = self.zone(st.source)
-        if mode == "top" and moved is not None:
-            what = f"the top card{match} of {src} is" if n == "1" else f"the top {n} cards{match} of {src} are"
-        elif mode == "random" and moved is not None:
-            what = f"{n} card{'s' if n != '1' else ''}{match} chosen at random from {src} {'are' if n != '1' else 'is'}"
-        else:
-            what = f"all cards of {src}{match} are"
-        return self.say(st, f"{what} moved to {'the bottom of ' if st.bottom else ''}{self.zone(st.to)}")
-
-    def visit_Keep(self, st: m.Keep) -> list[Item]:  # noqa: N802 - visitor naming
-        called = f"; taking is called “{st.verb}”" if st.verb != "take" else ""
-        rest = self.zone(st.rest) if st.rest is not None else "it"
-        src = self.zone(st.source)
-        return self.say(st, f"{self.expr(st.player)} looks through {src} and keeps {self.expr(st.count)} cards of "
-                            f"his hand and {src} together, as he chooses (all of them when there are no more); "
-                            f"the others go to {rest}, unseen by the other players unless {rest} is public{called}")
-
-    def visit_Cut(self, st: m.Cut) -> list[Item]:  # noqa: N802 - visitor naming
-        return self.say(st, f"{self.zone(st.zone)} is cut: a random number of cards from its top go under the rest")
-
-    def visit_Leads(self, st: m.Leads) -> list[Item]:  # noqa: N802 - visitor naming
-        return self.say(st, f"the cards played to the trick in progress, if any, go back to the hands of those who "
-                            f"played them, and {self.expr(st.player)} leads it")
-
-    def visit_ReplayTricks(self, st: m.ReplayTricks) -> list[Item]:  # noqa: N802 - visitor naming
-        return self.say(st, "the tricks are played again from the first: every card played this deal goes back "
-                            "to the hand of the player who played it, and the first trick is led as before")
-
-    def visit_BecomesDealer(self, st: m.BecomesDealer) -> list[Item]:  # noqa: N802 - visitor naming
-        return self.say(st, f"{self.expr(st.player)} becomes the dealer: the roles follow him for the rest of "
-                            f"the deal, and the next deal passes on from him")
-
-    def visit_Redeal(self, st: m.Redeal) -> list[Item]:  # noqa: N802 - visitor naming
-        who = "the same dealer" if getattr(st, "same_dealer", False) else "the next dealer"
-        return self.say(st, f"the deal is cancelled and {who} deals again")
-
-    def visit_Expose(self, st: m.Expose) -> list[Item]:  # noqa: N802 - visitor naming
-        if st.zone.owner is None and st.zone.name in self.card_parameters:
-            return self.say(st, f"the card named *{st.zone.name}* is shown to everybody")
-        return self.say(st, f"{self.zone(st.zone)} is exposed: everybody sees it for the rest of the deal")
-
-    def visit_Forbid(self, st: m.Forbid) -> list[Item]:  # noqa: N802 - visitor naming
-        if getattr(st, "kind", "declare") == "choice":
-            return self.say(st, f"{self.expr(st.who)} may not choose **{st.declaration}** the next time that choice comes")
-        return self.say(st, f"{self.expr(st.who)} may no longer declare **{st.declaration}**")
-
-    def visit_Cancel(self, st: m.Cancel) -> list[Item]:  # noqa: N802 - visitor naming
-        return self.say(st, f"the points that {self.expr(st.who)} scored this deal as “{st.label}” are cancelled")
-
-    def visit_If(self, st: m.If) -> list[Item]:  # noqa: N802 - visitor naming
-        return self.if_stmt(st)
-
-    def visit_Phase(self, st: m.Phase) -> list[Item]:  # noqa: N802 - visitor naming
-        return self.inline(f"Phase **{st.name}**", st.body, st.cite, lines=[st.span.line])
-
-    def visit_Bid(self, st: m.Bid) -> list[Item]:  # noqa: N802 - visitor naming
-        but = f", but not {self.expr(st.forbidden)}" if st.forbidden is not None else ""
-        return self.say(st, f"{self.expr(st.player)} bids a number from {self.expr(st.low)} to {self.expr(st.high)}{but}")
-
-    def visit_Add(self, st: m.Add) -> list[Item]:  # noqa: N802 - visitor naming
-        return self.say(st, f"{self.expr(st.amount)} is added to the {st.counter} of {self.expr(st.owner)}")
-
-    def visit_Repeat(self, st: m.Repeat) -> list[Item]:  # noqa: N802 - visitor naming
-        cond = f", while {self.condition(st.condition)}" if st.condition is not None else ""
-        return [self.item(f"Repeat at most {self.expr(st.bound)} times{cond}", st.cite, lines=[st.span.line], subs=self.block(st.body))]
-
-    def visit_ForEach(self, st: m.ForEach) -> list[Item]:  # noqa: N802 - visitor naming
-        lead = "For each side" if st.kind == "side" else "For each player in turn"
-        if st.start is not None:
-            lead += f", starting with {self.expr(st.start)}"
-        if st.exclude is not None:
-            lead += f", except {self.expr(st.exclude)}"
-        return self.inline(lead, st.body, st.cite, lines=[st.span.line])
-
-    def visit_Choose(self, st: m.Choose) -> list[Item]:  # noqa: N802 - visitor naming
-        options: list[Item] = []
-        for opt in st.options:
-            options.extend(self.inline(f"**{opt.name}**", opt.body, lines=[opt.span.line]))
-        return [self.item(f"{capitalised(self.expr(st.player))} chooses one of", st.cite, lines=[st.span.line], subs=options)]
-
-    def visit_Auction(self, st: m.Auction) -> list[Item]:  # noqa: N802 - visitor naming
-        return self.auction(st)
-
-    def visit_Tricks(self, st: m.Tricks) -> list[Item]:  # noqa: N802 - visitor naming
-        return self.tricks(st)
-
-    def if_stmt(self, st: m.If) -> list[Item]:
-        out: list[Item] = []
-        for i, (cond, body) in enumerate(st.branches):
-            lead = ("If " if i == 0 else "Otherwise, if ") + self.condition(cond)
-            out.extend(self.inline(lead, body, st.cite if i == 0 else None, lines=[cond.span.line]))
-        if st.orelse:
-            out.extend(self.inline("Otherwise", st.orelse, lines=self.else_lines(st)))
-        return out
-
-    def else_lines(self, st: m.If) -> list[int]:
-        """The line of an ``else:`` (found above the first statement of its block)."""
-        first = st.orelse[0].span.line
-        last_branch = st.branches[-1][0].span.line
-        for n in range(first, last_branch, -1):
-            if re.match(r"\s*else\s*:", self.source_line(n)):
-                return [n]
-        return []
-
-    def auction(self, st: m.Auction) -> list[Item]:
-        bids = f"bids run from {self.expr(st.low)} to {self.expr(st.high)}"
-        if st.kind == "once_around":
-            text = (f"An auction, once around the table starting with {self.expr(st.start)}: each player passes "
-                    f"or bids more than the highest bid so far; {bids}; the highest bidder becomes the maker")
-        else:
-            text = (f"An auction starting with {self.expr(st.start)}, going round until all but one have passed: "
-                    f"{bids}; the highest bidder becomes the maker")
-        pass_line = [st.all_pass_cite.span.line] if st.all_pass_cite is not None else []
-        if st.all_pass == "maker" and st.all_pass_maker is not None and st.all_pass_bid is not None:
-            sub = (f"If all pass, {self.expr(st.all_pass_maker)} becomes the maker at {self.expr(st.all_pass_bid)}")
-        else:
-            sub = "If all pass, the cards are thrown in and dealt again"
-        return [self.item(text, st.cite, lines=[st.span.line], subs=[self.item(sub, st.all_pass_cite, lines=pass_line)])]
-
-    def tricks(self, st: m.Tricks) -> list[Item]:
-        text = (f"Play {self.expr(st.count)} tricks: {self.expr(st.leader)} leads to the first, and the winner "
-                f"of each trick leads to the next")
-        subs: list[Item] = []
-        if not st.obligations:
-            subs.append(("Any card may be played to any trick", [], []))
-        for ob in st.obligations:
-            subs.append(self.obligation(ob))
-        for d in st.declarations:
-            subs.extend(self.declaration(d))
-        return [self.item(text, st.cite, lines=[st.span.line], subs=subs)]
-
-    def obligation(self, ob: m.Obligation) -> Item:
-        if ob.kind == "lead_until_broken" and ob.pattern is not None:
-            rule = f"nobody may lead {self.pattern(ob.pattern)} until such a card has been played to a trick"
-        elif ob.kind == "lead_first" and ob.pattern is not None:
-            rule = f"the first trick must be led with {self.pattern(ob.pattern)} if the leader holds it"
-        elif ob.kind == "not_first_trick" and ob.pattern is not None:
-            rule = f"nobody may play {self.pattern(ob.pattern)} to the first trick unless he has nothing else he may play"
-        else:
-            rule = _OBLIGATIONS.get(ob.kind, ob.kind.replace("_", " "))
-        if ob.guard is not None:
-            rule += f", but only when {self.condition(ob.guard)}"
-        return self.item(capitalised(rule), ob.cite, lines=[ob.span.line])
-
-    def declaration(self, d: m.Declaration) -> list[Item]:
-        deadline = ("before playing their own first card" if d.deadline == "before_first_card"
-                    else "at the latest as they play that card")
-        lead = f"A player holding {self.pattern(d.holding)} may declare **{d.name}** {deadline}"
-        if d.guard is not None:
-            lead += f", but only when {self.condition(d.guard)}"
-        return self.inline(lead + "; then", d.body, d.cite, lines=[d.span.line])
-
-    # ------------------------------------------------------------ sections

@@ -22,7 +22,7 @@ from typing import Any
 
 from . import model as m
 from .diagnostics import Diagnostic
-from .walk import nodes, statements_of
+from .walk import blocks, nodes, statements_of
 
 MAX_ROLE_CHAIN = 16
 """Roles defined through other roles, at most this many deep."""
@@ -33,7 +33,7 @@ MAX_PATTERN_WORK = 4_000_000
 (alternatives + 1) x (suits + 1) x cards."""
 MAX_STEPS_WITHOUT_DECISION = 100_000
 """Static bound on statements run between two decisions (the run-time budget,
-:data:`interpreter.program.MAX_STEPS_PER_DEAL`, counts the same work)."""
+:data:`interpreter.codegen.module.MAX_STEPS`, counts the same work)."""
 
 
 def check_safety(rules: m.RuleFile) -> list[Diagnostic]:
@@ -133,8 +133,8 @@ def _is_zero(e: Any) -> bool:
 def _division(rules: m.RuleFile) -> list[Diagnostic]:
     out = []
     for node in _nodes(rules):
-        if isinstance(node, m.BinOp) and node.op == "%" and _is_zero(node.right):
-            out.append(_error(rules, "division-by-zero", "'%' by zero", node.span))
+        if isinstance(node, m.BinOp) and node.op in ("%", "/") and _is_zero(node.right):
+            out.append(_error(rules, "division-by-zero", f"'{node.op}' by zero", node.span))
     return out
 
 
@@ -152,13 +152,14 @@ def _work(rules: m.RuleFile) -> list[Diagnostic]:
         cells = (len(deck.suits) + 1) * len(deck.suits) * len(deck.ranks)
         work = 0
         for node in _nodes(rules):
-            if isinstance(node, (m.PatWord, m.PatCard, m.PatNot, m.PatOr)):
-                work += cells * (1 + (len(node.options) if isinstance(node, m.PatOr) else 0))
+            if isinstance(node, (m.PatWord, m.PatCard, m.PatNot, m.PatOr, m.PatAnd)):
+                work += cells * (1 + (len(node.options) if isinstance(node, (m.PatOr, m.PatAnd)) else 0))
         if work > MAX_PATTERN_WORK:
             out.append(_error(rules, "limit-exceeded", f"the card patterns of this file need {work} table cells; "
                               f"the budget is {MAX_PATTERN_WORK}", rules.deal_span, "use fewer or simpler patterns"))
     players = rules.players.count if rules.players is not None else 1
-    bound, _ = _block_steps(rules.deal, players)
+    cards = len(deck.suits) * len(deck.ranks) if deck is not None else 1
+    bound, _ = _block_steps(rules.deal, (players, cards))
     if bound > MAX_STEPS_WITHOUT_DECISION:
         out.append(_error(rules, "limit-exceeded", f"the deal may run about {bound} statements between two decisions; "
                           f"the budget is {MAX_STEPS_WITHOUT_DECISION}", rules.deal_span,
@@ -166,10 +167,7 @@ def _work(rules: m.RuleFile) -> list[Diagnostic]:
     return out
 
 
-_DECISIONS = (m.Choose, m.Auction, m.Bid, m.Tricks, m.NameTrump)
-
-
-def _block_steps(stmts: tuple[m.Statement, ...], players: int) -> tuple[int, bool]:
+def _block_steps(stmts: tuple[m.Statement, ...], players: tuple[int, int]) -> tuple[int, bool]:
     """A static bound on statements run in a block between two decisions, and
     whether the block may stop for a decision."""
     total, decides = 0, False
@@ -180,24 +178,35 @@ def _block_steps(stmts: tuple[m.Statement, ...], players: int) -> tuple[int, boo
     return total, decides
 
 
-def _steps(st: m.Statement, players: int) -> tuple[int, bool]:
-    if isinstance(st, m.Repeat) or isinstance(st, m.ForEach):
-        times = players if isinstance(st, m.ForEach) else (st.bound.value if isinstance(st.bound, m.IntLit) else 1)
-        body, decides = _block_steps(st.body, players)
+def _steps(st: m.Statement, players: tuple[int, int]) -> tuple[int, bool]:
+    """From the statement's facts: its own step, and its bodies as they run (``players``: the
+    players and the cards of the deck, what a loop over each may run through).
+
+    Raises:
+        TypeError: its bodies run in a way this bound does not know.
+    """
+    found = [_block_steps(body, players) for body in blocks(st)]
+    decides = st.decides or any(d for _, d in found)
+    if st.runs in ("", "play"):  # trick play's declarations run between the decisions of play
+        return 1, decides
+    if st.runs == "all":
+        return sum(n for n, _ in found), decides
+    if st.runs == "one":
+        return 1 + max((n for n, _ in found), default=0), decides
+    if st.runs == "loop":
+        times = _loops(st, *players)
+        body = sum(n for n, _ in found)
         # A loop that stops for a decision runs at most twice its body between two of them.
         return 1 + (2 * body if decides else times * (body + 1)), decides
-    if isinstance(st, m.Phase):
-        return _block_steps(st.body, players)
-    if isinstance(st, m.If):
-        blocks = [b for _, b in st.branches] + [st.orelse]
-        found = [_block_steps(b, players) for b in blocks]
-        return 1 + max(n for n, _ in found), any(d for _, d in found)
-    if isinstance(st, m.Choose):
-        found = [_block_steps(o.body, players) for o in st.options]
-        return 1 + max((n for n, _ in found), default=0), True
-    return 1, isinstance(st, _DECISIONS) or any(isinstance(st, t) for t in _decision_types())
+    raise TypeError(f"the work budget does not know how the bodies of {type(st).__name__} run ({st.runs!r})")
 
 
-def _decision_types() -> tuple[type, ...]:
-    names = ("Discard", "Take")
-    return tuple(getattr(m, n) for n in names if hasattr(m, n))
+def _loops(st: m.Statement, players: int, cards: int) -> int:
+    """How many times a loop may run its body."""
+    if isinstance(st, m.ForEach):
+        return players
+    if isinstance(st, m.ForCard):
+        return cards
+    if isinstance(st, m.Repeat):
+        return st.bound.value if isinstance(st.bound, m.IntLit) else 1
+    raise TypeError(f"the work budget does not know how often {type(st).__name__} loops")

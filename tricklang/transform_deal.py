@@ -3,24 +3,42 @@ patterns and expressions."""
 
 from __future__ import annotations
 
-from typing import Any, Literal, cast
+from functools import cache
+from typing import Any, Literal
 
 from lark import Token, Transformer, v_args
 
 from . import model as m
 from .tree import (
+    EXPR_TYPES,
     Block,
     ExceptMarker,
+    Fallback,
     FromMarker,
     Guard,
     Matching,
     Tagged,
+    build_statement,
     cite_of,
     exprs_of,
     one_of,
     span_of,
     stmts_of,
 )
+from .words import snake
+
+
+@cache
+def statement_rules() -> dict[str, type[m.Stmt]]:
+    """Every kind of statement, by its grammar rule's name (``end_play``: ``EndPlay``)."""
+    found: dict[str, type[m.Stmt]] = {}
+    pending = list(m.Stmt.__subclasses__())
+    while pending:
+        cls = pending.pop()
+        if cls.__module__.startswith("tricklang.model"):
+            found[snake(cls.__name__)] = cls
+        pending.extend(cls.__subclasses__())
+    return found
 
 
 @v_args(meta=True)
@@ -28,6 +46,14 @@ class DealRules(Transformer[Token, m.RuleFile]):
     """Rules of the parser's transformer for the deal and its expressions."""
 
     path: str
+
+    def __default__(self, data: Any, children: list[Any], meta: Any) -> Any:
+        """A rule named after a statement class (``end_play`` for ``EndPlay``) with no method here
+        builds that statement by convention (:func:`tricklang.tree.build_statement`)."""
+        cls = statement_rules().get(str(data))
+        if cls is None:
+            return super().__default__(data, children, meta)  # type: ignore[no-untyped-call]
+        return build_statement(cls, children, span_of(meta))
 
     # ------------------------------------------------------------ the deal
     def deal_section(self, meta: Any, children: list[Any]) -> Tagged:
@@ -118,31 +144,48 @@ class DealRules(Transformer[Token, m.RuleFile]):
         return m.EndMatch.model_construct(span=span_of(meta))
 
     def discard(self, meta: Any, children: list[Any]) -> m.Discard:
+        fallback = one_of(children, Fallback)
         return m.Discard.model_construct(
             player=children[0],
             count=children[1],
             matching=one_of(children, Matching) and one_of(children, Matching).pattern,
             to=children[-1],
+            fallback=fallback.pattern if fallback else None,
             span=span_of(meta),
         )
+
+    def fallback(self, meta: Any, children: list[Any]) -> Fallback:
+        return Fallback(children[0])
+
 
     def take(self, meta: Any, children: list[Any]) -> m.Take:
         verb = next((str(c) for c in children if isinstance(c, Token) and c.type == "NAME"), "take")
         matching = one_of(children, Matching)
+        fallback = one_of(children, Fallback)
         return m.Take.model_construct(
             player=children[0],
             count=children[1],
             matching=matching.pattern if matching else None,
             source=one_of(children, m.ZoneRef),
             verb=verb,
+            fallback=fallback.pattern if fallback else None,
             span=span_of(meta),
         )
 
     def keep(self, meta: Any, children: list[Any]) -> m.Keep:
         zones = [c for c in children if isinstance(c, m.ZoneRef)]
         verb = next((str(c) for c in children if isinstance(c, Token) and c.type == "NAME"), "take")
-        return m.Keep.model_construct(player=children[0], source=zones[0], count=children[2], verb=verb,
-                      rest=zones[1] if len(zones) > 1 else None, span=span_of(meta))
+        what = one_of(children, Tagged)
+        count = next(c for c in children[1:] if not isinstance(c, (Tagged, m.ZoneRef)))
+        return m.Keep.model_construct(player=children[0], source=zones[0], count=count, verb=verb,
+                      rest=zones[1] if len(zones) > 1 else None, choose=what is not None and what.tag == "any",
+                      span=span_of(meta))
+
+    def keep_all(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("all")
+
+    def keep_any(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("any")
 
     def cut(self, meta: Any, children: list[Any]) -> m.Cut:
         return m.Cut.model_construct(zone=children[0], span=span_of(meta))
@@ -201,7 +244,10 @@ class DealRules(Transformer[Token, m.RuleFile]):
         return Tagged("next")
 
     def expose(self, meta: Any, children: list[Any]) -> m.Expose:
-        return m.Expose.model_construct(zone=children[0], span=span_of(meta))
+        matching = one_of(children, Matching)
+        to = exprs_of(children[1:])
+        return m.Expose.model_construct(zone=children[0], matching=matching.pattern if matching else None,
+                                        to=to[0] if to else None, span=span_of(meta))
 
     def forbid(self, meta: Any, children: list[Any]) -> m.Forbid:
         kind: Literal["declare", "choice"] = "choice" if str(children[0]) == "choice" else "declare"
@@ -215,7 +261,7 @@ class DealRules(Transformer[Token, m.RuleFile]):
 
     def irregularity(self, meta: Any, children: list[Any]) -> m.Irregularity:
         name = str(children[0])
-        by = next((c for c in children[1:] if isinstance(c, (m.IntLit, m.Name, m.Of, m.Call, m.BinOp, m.Not, m.Neg, m.Has))), None)
+        by = next((c for c in children[1:] if isinstance(c, EXPR_TYPES)), None)
         phases = tuple(str(c) for c in children[1:] if isinstance(c, Token) and c.type == "NAME")
         guard = one_of(children, Guard)
         cite = cite_of(children)
@@ -306,44 +352,17 @@ class DealRules(Transformer[Token, m.RuleFile]):
         options = tuple(c for c in children if isinstance(c, m.ChoiceOption))
         return m.Choose.model_construct(player=children[0], options=options, cite=cite_of(children), span=span_of(meta))
 
+    def option_name(self, meta: Any, children: list[Any]) -> str:
+        return str(children[0])
+
+    def pass_name(self, meta: Any, children: list[Any]) -> str:
+        return "pass"
+
     def choice_option(self, meta: Any, children: list[Any]) -> m.ChoiceOption:
-        block: Block = children[1]
-        body = block.stmts
-        return m.ChoiceOption.model_construct(name=str(children[0]), body=body, span=span_of(meta))
-
-    def auction_stmt(self, meta: Any, children: list[Any]) -> m.Auction:
-        kind: Tagged = children[0]
-        exprs = exprs_of(children[1:])
-        fields: dict[str, Any] = {}
-        allpass = next((c for c in children[1:] if isinstance(c, Tagged)), None)
-        if allpass is not None:
-            if allpass.tag == "all_pass_maker":
-                fields["all_pass"] = "maker"
-                fields["all_pass_maker"], fields["all_pass_bid"], fields["all_pass_cite"] = allpass.value
-            else:
-                fields["all_pass"] = "redeal"
-                fields["all_pass_cite"] = allpass.value
-        return m.Auction.model_construct(
-            kind=kind.tag,  # type: ignore[arg-type]
-            start=exprs[0],
-            low=exprs[1],
-            high=exprs[2],
-            cite=next((c for c in children if isinstance(c, m.Citation)), None),
-            span=span_of(meta),
-            **fields,
-        )
-
-    def once_around(self, meta: Any, children: list[Any]) -> Tagged:
-        return Tagged("once_around")
-
-    def until_passes(self, meta: Any, children: list[Any]) -> Tagged:
-        return Tagged("until_passes")
-
-    def all_pass_maker(self, meta: Any, children: list[Any]) -> Tagged:
-        return Tagged("all_pass_maker", (children[0], children[1], cite_of(children)))
-
-    def all_pass_redeal(self, meta: Any, children: list[Any]) -> Tagged:
-        return Tagged("all_pass_redeal", cite_of(children))
+        block: Block = children[-1]
+        guard = one_of(children, Guard)
+        return m.ChoiceOption.model_construct(name=str(children[0]), guard=guard.expr if guard else None,
+                                              body=block.stmts, span=span_of(meta))
 
     def tricks_stmt(self, meta: Any, children: list[Any]) -> m.Tricks:
         exprs = exprs_of(children)
@@ -352,6 +371,9 @@ class DealRules(Transformer[Token, m.RuleFile]):
             leader=exprs[1],
             obligations=tuple(c for c in children if isinstance(c, m.Obligation)),
             declarations=tuple(c for c in children if isinstance(c, m.Declaration)),
+            card_rules=tuple(c for c in children if isinstance(c, m.CardRule)),
+            ties=tuple(c for c in children if isinstance(c, m.TieRule)),
+            hooks=tuple(c for c in children if isinstance(c, m.Hook)),
             cite=cite_of(children),
             span=span_of(meta),
         )
@@ -371,11 +393,6 @@ class DealRules(Transformer[Token, m.RuleFile]):
         if cite is not None:
             body = tuple(s if s.cite is not None else s.model_copy(update={"cite": cite}) for s in body)
         return m.Phase.model_construct(name=str(children[0]), body=body, cite=cite, span=span_of(meta))
-
-    def bid_stmt(self, meta: Any, children: list[Any]) -> m.Bid:
-        exprs = exprs_of(children)
-        return m.Bid.model_construct(player=exprs[0], low=exprs[1], high=exprs[2],
-                     forbidden=exprs[3] if len(exprs) > 3 else None, span=span_of(meta))
 
     def add_stmt(self, meta: Any, children: list[Any]) -> m.Add:
         return m.Add.model_construct(amount=children[0], counter=str(children[1]), owner=children[2], span=span_of(meta))
@@ -424,26 +441,92 @@ class DealRules(Transformer[Token, m.RuleFile]):
     def lead_until_broken(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("lead_until_broken", children[0])
 
+    def overtrump_if_able(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("overtrump_if_able")
+
+    def no_undertrump(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("no_undertrump")
+
+    def card_rule(self, meta: Any, children: list[Any]) -> m.CardRule:
+        kind: Tagged = children[0]
+        guard = one_of(children, Guard)
+        return m.CardRule.model_construct(kind=kind.tag, pattern=kind.value,  # type: ignore[arg-type]
+                                          guard=guard.expr if guard else None, cite=cite_of(children),
+                                          span=span_of(meta))
+
+    def free_card(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("free", children[0])
+
+    def never_wins(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("never_wins", children[0])
+
+    def sets_no_suit(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("sets_no_suit", children[0])
+
+    def tie_rule(self, meta: Any, children: list[Any]) -> m.TieRule:
+        matching = one_of(children, Matching)
+        guard = one_of(children, Guard)
+        return m.TieRule.model_construct(winner=children[0].tag, matching=matching.pattern if matching else None,
+                                         guard=guard.expr if guard else None, cite=cite_of(children),
+                                         span=span_of(meta))
+
+    def tie_first(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("first")
+
+    def tie_later(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("later")
+
     def guard(self, meta: Any, children: list[Any]) -> Guard:
         return Guard(children[0])
 
     def declaration(self, meta: Any, children: list[Any]) -> m.Declaration:
         block: Block = children[-1]
         guard = one_of(children, Guard)
-        deadline: Tagged = children[2]
+        deadline: Tagged = next(c for c in children if isinstance(c, Tagged))
+        holding = children[1] if not isinstance(children[1], Tagged) else None
+        if holding is None:
+            holding = m.PatWord.model_construct(word="any", span=span_of(meta))
         cite = block.cite
         body = block.stmts
         if cite is None and len(body) == 1 and body[0].cite is not None:
             cite = body[0].cite
         return m.Declaration.model_construct(
             name=str(children[0]),
-            holding=children[1],
+            holding=holding,
+            no_holding=isinstance(children[1], Tagged),
             deadline=deadline.tag,  # type: ignore[arg-type]
+            card_number=deadline.value,
             guard=guard.expr if guard else None,
             body=body,
             cite=cite,
             span=span_of(meta),
         )
+
+    def before_nth_card(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("before_nth_card", int(children[0]))
+
+    def at_own_turn(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("at_own_turn")
+
+    def hook(self, meta: Any, children: list[Any]) -> m.Hook:
+        event: Tagged = children[0]
+        guard = one_of(children, Guard)
+        cite = cite_of(children)
+        body = stmts_of(children)
+        if cite is not None:
+            body = tuple(s if s.cite is not None else s.model_copy(update={"cite": cite}) for s in body)
+        return m.Hook.model_construct(event=event.tag, pattern=event.value,  # type: ignore[arg-type]
+                                      guard=guard.expr if guard else None,
+                                      body=body, cite=cite, span=span_of(meta))
+
+    def after_playing(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("playing", children[0])
+
+    def after_leading(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("leading", children[0])
+
+    def after_each_trick(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("each_trick")
 
     def before_first_card(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("before_first_card")
@@ -453,82 +536,3 @@ class DealRules(Transformer[Token, m.RuleFile]):
 
     def after_leading_it(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("after_leading_it")
-
-    # ------------------------------------------------------------ patterns
-    def pattern(self, meta: Any, children: list[Any]) -> Any:
-        if len(children) == 1:
-            return children[0]
-        return m.PatOr.model_construct(options=tuple(children), span=span_of(meta))
-
-    def pat_negate(self, meta: Any, children: list[Any]) -> m.PatNot:
-        return m.PatNot.model_construct(operand=children[0], span=span_of(meta))
-
-    def pat_word(self, meta: Any, children: list[Any]) -> m.PatWord:
-        return m.PatWord.model_construct(word=str(children[0]), span=span_of(meta))
-
-    def pat_card(self, meta: Any, children: list[Any]) -> m.PatCard:
-        return m.PatCard.model_construct(rank=str(children[0]), suit=children[1], span=span_of(meta))
-
-    def suit_named(self, meta: Any, children: list[Any]) -> m.SuitRef:
-        return m.SuitRef.model_construct(name=str(children[0]), span=span_of(meta))
-
-    def suit_same_colour(self, meta: Any, children: list[Any]) -> m.SuitRef:
-        return m.SuitRef.model_construct(name=str(children[0]), same_colour=True, span=span_of(meta))
-
-    # ------------------------------------------------------------ expressions
-    def int_lit(self, meta: Any, children: list[Any]) -> m.IntLit:
-        return m.IntLit.model_construct(value=int(children[0]), span=span_of(meta))
-
-    def name(self, meta: Any, children: list[Any]) -> m.Name:
-        return m.Name.model_construct(name=str(children[0]), span=span_of(meta))
-
-    def of_expr(self, meta: Any, children: list[Any]) -> m.Of:
-        return m.Of.model_construct(name=str(children[0]), arg=children[1], span=span_of(meta))
-
-    def call(self, meta: Any, children: list[Any]) -> m.Call:
-        args = tuple(c for c in children[1:] if isinstance(c, m.Arg))
-        return m.Call.model_construct(name=str(children[0]), args=args, span=span_of(meta))
-
-    def arg(self, meta: Any, children: list[Any]) -> m.Arg:
-        matching = one_of(children, Matching)
-        return m.Arg.model_construct(value=children[0], matching=matching.pattern if matching else None, span=span_of(meta))
-
-    def _chain(self, meta: Any, children: list[Any], ops: list[str] | None = None) -> Any:
-        node = children[0]
-        i = 1
-        while i < len(children):
-            if ops is not None:
-                op, right = ops[0], children[i]
-                i += 1
-            else:
-                op, right = str(children[i]), children[i + 1]
-                i += 2
-            # Each link of a chain like `5 - 2 - 1` spans its own operands only.
-            first, last = node.span, right.span
-            span = m.Span.model_construct(line=first.line, column=first.column, end_line=last.end_line, end_column=last.end_column)
-            node = m.BinOp.model_construct(op=cast(m.BinaryOp, op), left=node, right=right, span=span)
-        return node
-
-    def or_expr(self, meta: Any, children: list[Any]) -> Any:
-        return self._chain(meta, children, ["or"])
-
-    def and_expr(self, meta: Any, children: list[Any]) -> Any:
-        return self._chain(meta, children, ["and"])
-
-    def comparison(self, meta: Any, children: list[Any]) -> Any:
-        return self._chain(meta, children)
-
-    def sum(self, meta: Any, children: list[Any]) -> Any:
-        return self._chain(meta, children)
-
-    def product(self, meta: Any, children: list[Any]) -> Any:
-        return self._chain(meta, children)
-
-    def not_op(self, meta: Any, children: list[Any]) -> m.Not:
-        return m.Not.model_construct(operand=children[0], span=span_of(meta))
-
-    def neg(self, meta: Any, children: list[Any]) -> m.Neg:
-        return m.Neg.model_construct(operand=children[0], span=span_of(meta))
-
-    def has(self, meta: Any, children: list[Any]) -> m.Has:
-        return m.Has.model_construct(zone=children[0], pattern=children[1], span=span_of(meta))

@@ -56,6 +56,9 @@ class SectionRules(Transformer[Token, m.RuleFile]):
         zones: list[m.Zone] = []
         irregularities: list[m.Irregularity] = []
         counters: list[m.Counter] = []
+        tables: list[m.Table] = []
+        melds: list[m.MeldTable] = []
+        bids: list[m.BidTable] = []
         points: list[m.PointCard] = []
         sections: list[tuple[str, m.Span]] = []
         for child in children:
@@ -84,6 +87,12 @@ class SectionRules(Transformer[Token, m.RuleFile]):
                 irregularities.append(child)
             elif isinstance(child, m.Counter):
                 counters.append(child)
+            elif isinstance(child, m.Table):
+                tables.append(child)
+            elif isinstance(child, m.MeldTable):
+                melds.append(child)
+            elif isinstance(child, m.BidTable):
+                bids.append(child)
         return m.RuleFile.model_construct(
             **fields,
             roles=tuple(roles),
@@ -92,6 +101,9 @@ class SectionRules(Transformer[Token, m.RuleFile]):
             points=tuple(points),
             irregularities=tuple(irregularities),
             counters=tuple(counters),
+            tables=tuple(tables),
+            melds=tuple(melds),
+            bids=tuple(bids),
             sections=tuple(sections),
         )
 
@@ -99,8 +111,17 @@ class SectionRules(Transformer[Token, m.RuleFile]):
         return Tagged("extends", (str(children[0])[1:-1], span_of(meta)))
 
     def counter(self, meta: Any, children: list[Any]) -> m.Counter:
-        return m.Counter.model_construct(name=str(children[0]), owner=children[1].tag, bookkeeping=_tagged(children, "bookkeeping"),
+        per_deal = any(isinstance(c, Tagged) and c.tag == "per_deal" for c in children)
+        return m.Counter.model_construct(name=str(children[0]), owner=children[1].tag, per_deal=per_deal,
+                                         bookkeeping=_tagged(children, "bookkeeping"),
                                          cite=cite_of(children), span=span_of(meta))
+
+    def per_deal(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("per_deal")
+
+    def table(self, meta: Any, children: list[Any]) -> m.Table:
+        values = tuple(int(c) for c in children if isinstance(c, Token) and c.type == "SIGNED_INT")
+        return m.Table.model_construct(name=str(children[0]), values=values, cite=cite_of(children), span=span_of(meta))
 
     def version(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("version", (int(children[0]), span_of(meta)))
@@ -269,6 +290,57 @@ class SectionRules(Transformer[Token, m.RuleFile]):
             cite=cite_of(children),
             span=span_of(meta),
         )
+
+    # ------------------------------------------------------------ melds
+    def melds_section(self, meta: Any, children: list[Any]) -> m.MeldTable:
+        loose = tuple(c for c in children if isinstance(c, m.MeldLine))
+        classes = [c for c in children if isinstance(c, m.MeldClass)]
+        if loose:  # lines outside a class form one class, first
+            classes.insert(0, m.MeldClass.model_construct(name="", lines=loose, span=loose[0].span))
+        return m.MeldTable.model_construct(name=str(children[0]), classes=tuple(classes), cite=cite_of(children),
+                                           span=span_of(meta))
+
+    def meld_class(self, meta: Any, children: list[Any]) -> m.MeldClass:
+        lines = tuple(c for c in children if isinstance(c, m.MeldLine))
+        cite = cite_of(children)
+        if cite is not None:
+            lines = tuple(x if x.cite is not None else x.model_copy(update={"cite": cite}) for x in lines)
+        return m.MeldClass.model_construct(name=str(children[0]), lines=lines, span=span_of(meta))
+
+    def meld_line(self, meta: Any, children: list[Any]) -> m.MeldLine:
+        shape: Tagged = children[1]
+        numbers = [int(c) for c in children[2:] if isinstance(c, Token) and c.type == "INT"]
+        return m.MeldLine.model_construct(label=str(children[0])[1:-1], kind=shape.tag, **shape.value,  # type: ignore[arg-type]
+                                          value=numbers[0], double=numbers[1] if len(numbers) > 1 else None,
+                                          cite=cite_of(children), span=span_of(meta))
+
+    def meld_ranks(self, meta: Any, children: list[Any]) -> Tagged:
+        if len(children) == 1 and not isinstance(children[0], Token):
+            return Tagged("pattern", children[0])
+        return Tagged("ranks", tuple(str(c) for c in children))
+
+    @staticmethod
+    def _ranks(tagged: Tagged) -> dict[str, Any]:
+        return {"rank_pattern": tagged.value} if tagged.tag == "pattern" else {"ranks": tagged.value}
+
+    def meld_cards(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("cards", {**self._ranks(children[0]), "suit": children[1]})
+
+    def meld_listed(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("listed", {"cards": tuple(children)})
+
+    def meld_suits(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("suits", {**self._ranks(children[0]), "scope": children[1].tag,
+                                "exclude": children[2] if len(children) > 2 else None})
+
+    def meld_run(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("run", {"length": int(children[0]), "ranks": tuple(str(c) for c in children[1:])})
+
+    def any_suit(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("any")
+
+    def every_suit(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("every")
 
     # ------------------------------------------------------------ match
     def match(self, meta: Any, children: list[Any]) -> Tagged:

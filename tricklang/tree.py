@@ -4,11 +4,13 @@ small helpers shared by the transformer's rules (:mod:`tricklang.transform_secti
 
 from __future__ import annotations
 
+import typing
 from typing import Any
 
 from lark import Token
 
 from . import model as m
+from .words import snake
 
 MAX_DIGITS = 18
 """Numbers longer than this many digits are refused (``limit-exceeded``)."""
@@ -53,7 +55,8 @@ def exprs_of(children: list[Any]) -> list[Any]:
     return [c for c in children if isinstance(c, EXPR_TYPES)]
 
 
-EXPR_TYPES = (m.IntLit, m.Name, m.Of, m.Call, m.BinOp, m.Not, m.Neg, m.Has, m.CardHolder)
+EXPR_TYPES: tuple[type[m.Expr], ...] = typing.get_args(m.Expr)
+"""The classes of expressions (the members of :data:`tricklang.model.Expr`)."""
 
 
 def stmts_of(children: list[Any]) -> tuple[Any, ...]:
@@ -71,12 +74,20 @@ class Block:
 class Tagged:
     """A keyword alternative (e.g. ``at_once``) passed up the tree."""
 
-    def __init__(self, tag: str, value: Any = None) -> None:
+    def __init__(self, tag: str, value: Any = None, span: m.Span | None = None) -> None:
         self.tag = tag
         self.value = value
+        self.span = span
 
 
 class Matching:
+    def __init__(self, pattern: Any) -> None:
+        self.pattern = pattern
+
+
+class Fallback:
+    """`, else Q` after `matching P`."""
+
     def __init__(self, pattern: Any) -> None:
         self.pattern = pattern
 
@@ -94,3 +105,48 @@ class FromMarker:
 class ExceptMarker:
     def __init__(self, expr: Any) -> None:
         self.expr = expr
+
+
+# ---------------------------------------------------------------- statements built by convention
+
+_MARKERS: dict[type, tuple[str, str]] = {Matching: ("matching", "pattern"), Guard: ("guard", "expr"),
+                                         FromMarker: ("start", "expr"), ExceptMarker: ("exclude", "expr"),
+                                         Fallback: ("fallback", "pattern")}
+"""Each marker, the field it fills, and the marker's attribute holding the value."""
+
+
+def build_statement(cls: type[m.Stmt], children: list[Any], span: m.Span) -> m.Stmt:
+    """A statement from its grammar rule's children, by convention: a citation is its ``cite``,
+    a marker (``matching``, ``when``, ``from``, ``except``) fills the field of that name, a block
+    its ``body``, and every other child (a node, a name, a string without its quotes) the next
+    field not yet filled, in the order the class declares them. A statement whose rule follows
+    this needs no method of its own in the transformer (see docs/architecture-language.md).
+
+    Raises:
+        TypeError: the children do not fit the fields (a grammar rule and a model class that
+            disagree: a bug, which the tests of every statement kind find).
+    """
+    values: dict[str, Any] = {"span": span}
+    order = [name for name in cls.model_fields if name not in ("cite", "span")]
+    rest: list[Any] = []
+    for child in children:
+        if isinstance(child, m.Citation):
+            values["cite"] = child
+        elif type(child) in _MARKERS:
+            field, attr = _MARKERS[type(child)]
+            values[field] = getattr(child, attr)
+        elif isinstance(child, Block):
+            values["body"] = child.stmts
+            if child.cite is not None:
+                values.setdefault("cite", child.cite)
+        elif isinstance(child, str) and child.startswith('"'):
+            rest.append(child[1:-1])
+        elif isinstance(child, str):
+            rest.append(str(child))
+        else:
+            rest.append(child)
+    free = [name for name in order if name not in values]
+    if len(rest) > len(free) or any(name not in cls.model_fields for name in values):
+        raise TypeError(f"the grammar's {snake(cls.__name__)} does not fit the fields of {cls.__name__}")
+    values.update(zip(free, rest, strict=False))
+    return cls.model_construct(**values)

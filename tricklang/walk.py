@@ -79,7 +79,7 @@ UNKNOWN: Final = Unknown()
 """What :func:`fold` returns for an expression whose value is not known statically."""
 
 BINARY: Final[dict[m.BinaryOp, Callable[[Any, Any], Any]]] = {
-    "+": operator.add, "-": operator.sub, "*": operator.mul, "%": operator.mod,
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv, "%": operator.mod,
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
     ">": operator.gt, ">=": operator.ge,
     "and": lambda a, b: bool(a) and bool(b), "or": lambda a, b: bool(a) or bool(b),
@@ -174,23 +174,29 @@ def _rebuilt(value: Any, replace: Callable[[m.Node], m.Node | None]) -> Any:
 
 
 def blocks(st: m.Node) -> Iterator[tuple[m.Statement, ...]]:
-    """The blocks of statements directly inside a statement: the branches and the
-    ``else`` of an ``if``, each option of a choice, the body of a loop or a phase,
-    each declaration's body in trick play."""
-    if isinstance(st, m.If):
-        for _, body in st.branches:
-            yield body
-        yield st.orelse
-    elif isinstance(st, m.Choose):
-        for opt in st.options:
-            yield opt.body
-    elif isinstance(st, m.Tricks):
-        for dec in st.declarations:
-            yield dec.body
+    """The blocks of statements directly inside a statement, from the fields its class
+    names in ``bodies``: the branches and the ``else`` of an ``if``, each option of a
+    choice, the body of a loop or a phase, each declaration's body in trick play.
+
+    Raises:
+        TypeError: a field named in ``bodies`` holds something other than a block,
+            ``(condition, block)`` pairs or nodes with a ``body``.
+    """
+    for name in getattr(type(st), "bodies", ()):
+        yield from _blocks_in(getattr(st, name), st, name)
+
+
+def _blocks_in(value: Any, st: m.Node, name: str) -> Iterator[tuple[m.Statement, ...]]:
+    if isinstance(value, tuple) and all(isinstance(item, m.Stmt) for item in value):
+        yield value  # a block (an empty `else` too)
+    elif isinstance(value, tuple) and all(isinstance(item, tuple) and len(item) == 2 for item in value):
+        for _, block in value:  # an if's (condition, block) branches
+            yield from _blocks_in(block, st, name)
+    elif isinstance(value, tuple) and all(isinstance(getattr(item, "body", None), tuple) for item in value):
+        for item in value:  # choice options, declarations: nodes with a body
+            yield item.body
     else:
-        inner = getattr(st, "body", None)
-        if isinstance(inner, tuple):
-            yield inner
+        raise TypeError(f"{type(st).__name__}.{name} is named in 'bodies' but holds no statements")
 
 
 def statements(stmts: Iterable[m.Statement]) -> Iterator[m.Statement]:
@@ -251,12 +257,14 @@ class _Folder(Visitor["Value | Unknown"]):
         return UNKNOWN if isinstance(v, (Unknown, bool, str)) else -v
 
     def visit_Call(self, e: m.Call) -> Value | Unknown:  # noqa: N802
-        if e.name not in ("min", "max") or not e.args:
+        if e.name not in ("min", "max", "abs") or not e.args:
             return UNKNOWN
         values = [self.visit(a.value) for a in e.args]
         ints = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
         if len(ints) != len(values):
             return UNKNOWN
+        if e.name == "abs":
+            return abs(ints[0]) if len(ints) == 1 else UNKNOWN
         return min(ints) if e.name == "min" else max(ints)
 
     def visit_BinOp(self, e: m.BinOp) -> Value | Unknown:  # noqa: N802
@@ -280,7 +288,8 @@ class _Folder(Visitor["Value | Unknown"]):
 
 def fold(e: m.Expr, env: Mapping[str, Value]) -> Value | Unknown:
     """The value of an expression whose names all have a value in ``env`` (literals,
-    ``not``, ``-``, ``min``/``max`` and every binary operator), else :data:`UNKNOWN`.
+    ``not``, ``-``, ``min``/``max``/``abs`` and every binary operator; ``/`` rounds down),
+    else :data:`UNKNOWN`.
 
     ``and``/``or`` are decided by one known side when it settles them (``false
     and x`` is false). Never raises on a well-formed expression.

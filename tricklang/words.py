@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 
+def snake(name: str) -> str:
+    """``EndPlay`` as ``end_play``: a statement class's grammar rule name."""
+    return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
+
+
 def plural(n: int, word: str) -> str:
     """'1 card', '2 cards', '1 match', '3 matches'."""
     if n == 1:
@@ -26,6 +31,8 @@ STATEMENT_WORDS: dict[str, str] = {
     "ReplayTricks": "replay the tricks", "BecomesDealer": "becomes dealer", "Draw": "draws", "Move": "move",
     "Redeal": "redeal", "Expose": "expose", "Forbid": "forbid", "Cancel": "cancel", "If": "if",
     "Repeat": "repeat", "ForEach": "for each", "Choose": "chooses", "Auction": "auction", "Tricks": "tricks",
+    "TableBid": "bids", "ForCard": "for each card in", "TableAuction": "auction", "NameLed": "names the suit led",
+    "Shows": "shows", "Melds": "melds", "EndPlay": "end the play",
 }
 """Each statement of the model (by class name) as the language writes it, for messages:
 a message quotes ``'trump is'``, never the model's ``SetTrump``."""

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import argparse
 
-from .. import search as _search  # noqa: F401 - registers the search player with make_agent
-from ..agents import make_agent, play_match
-from ..state import new_game
+from ..players import make_agent, play_match
+from ..state.state import new_game
 from ..transcript import render
 from .common import Subparsers, UsageError, integer, load, seat_list
 

@@ -20,7 +20,7 @@ import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .common import show
 
@@ -28,11 +28,25 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from .simulate_outputs import Variant
 
 COLOURS = ["#3b6ea8", "#d9822b", "#4f9a54", "#b8464a", "#7d62a8", "#8c6d4f", "#c8649e", "#6f6f6f"]
 MAX_CHOICES = 30
 """Choices drawn (the most frequent); the table lists them all."""
+
+
+class Variant(Protocol):
+    """What the report reads of one simulation (:class:`.simulate_outputs.Variant`)."""
+
+    @property
+    def label(self) -> str: ...
+    @property
+    def ruleset(self) -> Any: ...
+    @property
+    def seats(self) -> list[str]: ...
+    @property
+    def summary(self) -> dict[str, Any]: ...
+    @property
+    def results(self) -> list[dict[str, Any]]: ...
 
 
 def write_report(path: str | Path, variants: Sequence[Variant]) -> None:

@@ -9,7 +9,6 @@ import sys
 from tricklang.diagnostics import printable
 
 from ..codegen import generate
-from ..compiler import compile_ruleset
 from .common import Subparsers, load
 
 
@@ -17,12 +16,12 @@ def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
     """Add the subcommand ``compile`` to the ``tricklang`` parser."""
     p = sub.add_parser("compile", parents=[opts], help="print the Python generated for a rule file",
                        description="Compile a rule file (with the options set by -o) and print the Python "
-                       "module the runtime generates and runs for it: trick play as straight-line code "
-                       "over card numbers and bitmask tables, dealing, card selections, auctions and the "
-                       "steps between decisions as basic blocks, each block commented with its rule line, "
-                       "after a listing of every instruction and whether it runs as generated code or "
-                       "in the closure compiler. The output is for reading; nothing of the rule file's "
-                       "text appears in it but as comments' line numbers.")
+                       "module that plays it: the whole game, every statement compiled once, as typed "
+                       "Python over a flat core of integers and card bitmasks (the same source a native "
+                       "build compiles to C): card tables, the core, the blocks of the deal between "
+                       "decisions, each commented with its rule line, the decision points, the match's "
+                       "flow and the remedies of irregularities. Nothing of the rule file's text appears "
+                       "in it but as line numbers; names, labels and laws are ids.")
     p.add_argument("file", metavar="FILE", help="rule file (or a bundled game's name)")
     p.add_argument("--native", action="store_true",
                    help="instead, build the module as a C extension with Cython (interpreter.native; needs the "
@@ -45,5 +44,5 @@ def cmd_compile(args: argparse.Namespace) -> int:
         how = "from the cache" if build.cached else f"built in {build.seconds:.1f} s"
         print(printable(f"{build.path} ({how})"))
         return 0
-    sys.stdout.write(generate(compile_ruleset(ruleset)).source)
+    sys.stdout.write(generate(ruleset).source)
     return 0

@@ -21,14 +21,13 @@ from tricklang import Ruleset
 from tricklang import model as m
 from tricklang.walk import statements_of
 
-from .. import irregular
-from .. import search as _search  # noqa: F401 - registers the search player with make_agent
-from ..actions import Action
-from ..agents import AGENTS, MAX_ACTIONS_PER_MATCH, Agent, is_agent_name, make_agent
 from ..errors import GameError, GameLimitError, RecordError
-from ..pauses import RefereePause
+from ..players import AGENTS, MAX_ACTIONS_PER_MATCH, Agent, is_agent_name, make_agent
 from ..record import Record, rebuild
-from ..state import new_game
+from ..state.actions import Action
+from ..state.irregular import seen_by
+from ..state.refusals import MOMENT_WORDS
+from ..state.state import new_game
 from ..transcript import shown_lines
 from .common import PROG, Subparsers, UsageError, integer, load, plural, seat_list
 
@@ -196,8 +195,7 @@ class _Table:
     def irregular(self, seat: int) -> list[Action]:
         """The irregularities on offer now whose arguments the seat may know of."""
         state = self.state
-        return [a for a in state.legal_actions().explicit if a.verb == "irregular"
-                and irregular.seen_by(state.program, state.core, a, seat)]
+        return [a for a in state.legal_actions().explicit if a.verb == "irregular" and seen_by(state, a, seat)]
 
     def _as_seen(self, err: GameError) -> str:
         """An error as the human may see it: another seat's failed action is not named
@@ -436,7 +434,7 @@ class _Table:
         print(f"  your hand: {self._hand(seat)}")
         legal = self.regular()
         if state.phase in PAUSES:
-            print(f"The referee's pause ({RefereePause.words_of(state.phase)}): 'continue', or record an irregularity:")
+            print(f"The referee's pause ({MOMENT_WORDS.get(state.phase, state.phase)}): 'continue', or record an irregularity:")
         else:
             print(f"Your turn ({state.phase}):")
         if self.listed():
@@ -497,14 +495,12 @@ class _Table:
     def _hand(self, seat: int) -> str:
         """The seat's hand sorted by suit (trumps first), trumps marked with '*'."""
         state = self.state
-        tables, core = state.program.tables, state.core
         groups: list[list[str]] = []
         last = None
         any_trump = False
         for code in state.hand(seat):
-            card = tables.index[code]
-            suit = tables.eff_suit[core.ti][card]
-            trump = core.trump >= 0 and suit == core.trump
+            suit = state.effective_suit(code)
+            trump = state.is_trump(code)
             any_trump = any_trump or trump
             if suit != last:
                 groups.append([])

@@ -6,13 +6,21 @@ of its own, so that a replay of the same actions meets the same outcomes."""
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ..errors import IllegalActionError
 
 if TYPE_CHECKING:
-    from ..state import State
-    from .run import Run
+    from ..state.state import State
+
+
+class Run(Protocol):
+    """What the chance checks need of a checked run: whether it checks deeply now, and
+    where a violation goes."""
+
+    deep: bool
+
+    def fail(self, code: str, message: str) -> None: ...
 
 
 def resolve_chance(run: Run, state: State, rng: random.Random) -> int:

@@ -70,7 +70,7 @@ def check_invariants(
         skip: violation codes to ignore (for known, separately tracked bugs).
         skip_probes: kinds of illegal action not to try (see :data:`PROBES`).
         selections: 'all' or 'one_card' (each card of a selection a step, irregularities
-            offered between them in table mode; see :mod:`interpreter.modes`).
+            offered between them in table mode; see :mod:`interpreter.state.modes`).
         chance: 'automatic' (seeded shuffles) or 'explicit': every chance node's outcomes
             are checked, an impossible outcome and an action id must be refused there with
             the state unchanged, and one outcome is drawn from a generator of ``seed`` of

@@ -10,7 +10,7 @@ from typing import Any
 
 from tricklang.bounds import Bounds
 
-from ..state import State
+from ..state.state import State
 
 
 @dataclass(frozen=True)

@@ -11,23 +11,21 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import Any, Protocol, cast
 
 from tricklang import Ruleset
 from tricklang.bounds import derive_bounds
 
-from ..actions import Action
-from ..compiler import compile_ruleset
 from ..errors import IllegalActionError, InvalidActionError
-from ..events import render
-from ..instructions import Select
-from ..program import Program
-from ..state import State, new_game
+from ..state.actions import Action
+from ..state.events import render
+from ..state.replay import Recorder
+from ..state.state import Game, State, new_game
 from .chance import resolve_chance
+from .hidden import check_hidden_choice
 from .report import Report, StopRunError, Violation
 
-if TYPE_CHECKING:
-    from ..core import Core
+Core = Any  # a generated module's core (read through the module's accessors)
 
 PROBES = ("nonsense-verb", "empty", "unknown-card", "foreign-card", "bare-verb", "none-arg", "wrong-verb-args",
           "stale", "irregular-strict", "huge-bid")
@@ -48,40 +46,20 @@ Chooser = Callable[[State], "Action | str | int"]
 Choices = Chooser | DataLike | Sequence[int] | Sequence[str] | None
 
 
-class _EmitHook:
-    """Checks every event of the main game as it is emitted (see ``event-leak``).
+class _EventHook(list[Any]):
+    """The event log of the state's recorder, checking every event as it is logged (see
+    ``event-leak``): the recorder replays the match, so the core it holds is the game at
+    the moment each event is emitted."""
 
-    Installed as an instance attribute over ``program.emit`` for the duration of a
-    run (and removed afterwards), it only looks at the core of the game under test:
-    clones and JSON replays share the program but not the core.
-    """
-
-    def __init__(self, run: Run) -> None:
+    def __init__(self, run: Run, core: Core) -> None:
+        super().__init__()
         self.run = run
-        self.program = run.program
-        self.saved = self.program.__dict__.get("emit")
-        self.original = self.program.emit
-        self.capture = True
-        self.core: Core | None = None
+        self.core = core
 
-    def __enter__(self) -> _EmitHook:
-        self.program.__dict__["emit"] = self
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.saved is None:
-            self.program.__dict__.pop("emit", None)
-        else:
-            self.program.__dict__["emit"] = self.saved
-
-    def __call__(self, core: Core, full: dict[str, Any], public: dict[str, Any] | None = None, mask: int = 0) -> None:
-        before = len(core.events)
-        self.original(core, full, public, mask)
-        if self.capture:
-            self.core, self.capture = core, False
-        if core is self.core and self.run.deep:
-            for i in range(before, len(core.events)):
-                self.run.on_event(core, i)
+    def append(self, entry: Any) -> None:
+        super().append(entry)
+        if self.run.deep:
+            self.run.on_event(self.core, entry, len(self) - 1)
 
 
 class Run:
@@ -109,7 +87,7 @@ class Run:
         self.stop_on_first = stop_on_first
         self.skip = set(skip)
         self.skip_probes = set(skip_probes)
-        self.program: Program = compile_ruleset(self.ruleset)
+        self.game: Game = Game.of(self.ruleset)
         self.table = mode == "table"
         self.bounds = derive_bounds(self.ruleset, table=self.table)
         self.rng = random.Random(f"harness/{seed}")
@@ -118,7 +96,7 @@ class Run:
         self.n = rules.players.count
         self.sides = [list(t) for t in rules.players.teams] if rules.players.teams else [[p] for p in range(self.n)]
         self.all_mask = (1 << self.n) - 1
-        self.codes = self.program.tables.codes
+        self.codes = self.game.tables.codes
         self.code_set = frozenset(self.codes)
         self.report = Report(path=self.ruleset.path, seed=seed, options=self.options, mode=mode, dealer=dealer,
                              bounds=self.bounds, source=self.ruleset.source, selections=selections,
@@ -163,7 +141,7 @@ class Run:
         return out
 
     def oracle_mask(self, core: Core, z: int) -> int:
-        if z in core.exposed:
+        if self.game.m["exposed"](core, z):
             return self.all_mask
         _, kind, owner, vis = self.oracle[z]
         if vis == "public":
@@ -174,36 +152,42 @@ class Run:
             return sum(1 << p for p in self.sides[owner])
         return 0
 
+    def zones(self, core: Core) -> list[list[int]]:
+        """The cards of every zone instance of a core."""
+        cards = self.game.m["zone_cards"]
+        return [cards(core, z) for z in range(len(self.oracle))]
+
+    def trick_cards(self, core: Core) -> list[int]:
+        return [card for _, card in self.game.m["trick"](core)]
+
     def select_source(self, state: State) -> tuple[int, int] | None:
         """(actor, zone) when the actor is choosing cards from a zone: the actor sees it."""
-        core = state.core
-        if core.terminal:
+        core = state._c
+        if core.terminal or self.game.dps[core.dp].kind != "select":
             return None
-        ins = self.program.instructions[core.pc]
-        if isinstance(ins, Select):
-            return ins.actor(core), ins.source(core)
-        return None
+        return core.actor, core.sel_src
 
     def visible(self, core: Core, p: int, source: tuple[int, int] | None = None) -> set[int]:
-        seen: set[int] = set(core.tr_cards)
-        for z, cards in enumerate(core.zones):
+        seen: set[int] = set(self.trick_cards(core))
+        for z, cards in enumerate(self.zones(core)):
             if self.oracle_mask(core, z) >> p & 1 or (source is not None and source == (p, z)):
                 seen.update(cards)
         return seen
 
     # -------------------------------------------------------- events (checked as emitted)
-    def on_event(self, core: Core, i: int) -> None:
-        full, public, mask = render(self.program, core.events[i])
+    def on_event(self, core: Core, entry: Any, i: int) -> None:
+        full, public, mask = render(self.game, entry)
+        index = self.game.tables.index
         if full.get("type") == "deal":
             self.knowledge = [set() for _ in range(self.n)]
         if full.get("type") == "irregularity" and full.get("args"):
             # The referee names an irregularity's card argument aloud: every seat knows it.
             for known in self.knowledge:
-                known |= {self.program.tables.index[c] for c in _card_strings(full["args"], self.code_set)}
+                known |= {index[c] for c in _card_strings(full["args"], self.code_set)}
         for p in range(self.n):
             self.knowledge[p] |= self.visible(core, p)
             view = full if public is None or mask >> p & 1 else public
-            named = {self.program.tables.index[c] for c in _card_strings(view, self.code_set)}
+            named = {index[c] for c in _card_strings(view, self.code_set)}
             leaked = named - self.knowledge[p]
             if leaked:
                 self.fail("event-leak", f"event #{i} {_short(view)} shows seat {p} "
@@ -213,21 +197,20 @@ class Run:
     def run(self) -> Report:
         started = time.perf_counter()
         try:
-            with _EmitHook(self):
-                self._run()
+            self._run()
         except StopRunError:
             pass
         finally:
             self.report.seconds = time.perf_counter() - started
+            if self.state is not None:
+                self.report.actions = self.state.actions
         return self.report
 
     def _run(self) -> None:
-        program = self.program
-        if len(program.zones) != len(self.oracle) or any(
-                (zi.name, zi.kind, zi.owner) != o[:3] for zi, o in zip(program.zones, self.oracle, strict=False)):
+        instances = self.game.layout.instances
+        if len(instances) != len(self.oracle) or any(
+                (zi.zone.name, zi.zone.kind, zi.owner) != o[:3] for zi, o in zip(instances, self.oracle, strict=False)):
             self.fail("layout", "the interpreter's zone instances differ from the rule file's zone declarations")
-        if self.selections != "all" or self.chance != "automatic":
-            from .. import modes  # noqa: F401 - registers the modal states new_game needs
         try:
             state = new_game(self.ruleset, seed=self.seed, deck=self.deck, dealer=self.dealer, mode=self.mode,
                              selections=self.selections, chance=self.chance)
@@ -237,6 +220,7 @@ class Run:
             self.fail("exception", f"new_game raised {type(err).__name__}: {err}")
             return
         self.state = self.report.state = state
+        state._rec = Recorder(state._fresh(rec=True, log=partial(_EventHook, self)))  # events checked as logged
         self.report.actions = state.actions
         step = 0
         chance_rng = random.Random(f"harness/{self.seed}/chance")
@@ -335,7 +319,7 @@ class Run:
                 self.guarded("the JSON check", lambda: self.check_json(state))
 
     def check_basic(self, state: State) -> None:
-        core, b = state.core, self.bounds
+        core, b = state._c, self.bounds
         legal = state.legal_actions()
         terminal = state.is_terminal()
         if terminal != (len(legal) == 0):
@@ -346,12 +330,13 @@ class Run:
         if player is not None and not (isinstance(player, int) and 0 <= player < self.n):
             self.fail("terminal", f"current_player {player!r} is not a seat")
         # every card in exactly one place
-        everything = [c for z in core.zones for c in z] + list(core.tr_cards)
+        zones, trick = self.zones(core), self.trick_cards(core)
+        everything = [c for z in zones for c in z] + trick
         if sorted(everything) != list(range(b.deck_size)):
             dup = sorted(c for c, k in Counter(everything).items() if k > 1)
             missing = sorted(set(range(b.deck_size)) - set(everything))
-            where = {self.codes[c]: [self.program.zone_label(z) for z, zc in enumerate(core.zones) if c in zc]
-                     + (["the trick"] if c in core.tr_cards else []) for c in dup}
+            where = {self.codes[c]: [self.game.zone_label(z) for z, zc in enumerate(zones) if c in zc]
+                     + (["the trick"] if c in trick else []) for c in dup}
             self.fail("cards", f"the deck is not in one piece: duplicated {where or 'none'}, "
                       f"missing {' '.join(self.codes[c] for c in missing) or 'none'}")
         for p in range(self.n):
@@ -393,6 +378,8 @@ class Run:
             self.fail("legal-duplicate", f"legal actions listed twice: {dups}")
         again = state.clone()
         again._legal = None  # recompute instead of sharing the cache
+        if hasattr(again, "_modal"):
+            again._modal = None
         if again.legal_actions().texts() != texts:
             self.fail("legal-unstable", "the legal actions differ (or are in another order) when recomputed on a clone")
         if state.legal_actions().texts() != texts:
@@ -417,6 +404,7 @@ class Run:
         if chosen not in sample:
             sample.append(chosen)
         self.chosen_clone = None
+        outcomes: list[tuple[str, State]] = []
         for a in sample:
             c = state.clone()
             try:
@@ -424,8 +412,10 @@ class Run:
             except Exception as err:  # noqa: BLE001
                 self.fail("legal-apply", f"the legal action {a.text!r} raised {type(err).__name__} on a clone: {err}")
                 continue
+            outcomes.append((a.text, c))
             if a.text == chosen.text:
                 self.chosen_clone = c
+        self.guarded("the hidden-choice check", lambda: check_hidden_choice(self, state, outcomes))
 
     def check_json(self, state: State) -> None:
         try:
@@ -441,16 +431,17 @@ class Run:
             self.fail("json", "current_player differs after a JSON round trip")
 
     def check_visibility(self, state: State) -> None:
-        core = state.core
-        for z in range(len(core.zones)):
-            mask = self.program.zone_mask(core, z) & self.all_mask
+        core = state._c
+        for z in range(len(self.oracle)):
+            mask = self.game.m["zmask"](core, z) & self.all_mask
             want = self.oracle_mask(core, z)
             if mask != want:
-                self.fail("visibility", f"{self.program.zone_label(z)} is seen by seats {_seats(mask)} "
+                self.fail("visibility", f"{self.game.zone_label(z)} is seen by seats {_seats(mask)} "
                           f"but the rule file says {_seats(want)}")
 
     def check_observations(self, state: State) -> None:
-        core = state.core
+        core = state._c
+        zones = self.zones(core)
         source = self.select_source(state)
         for p in range(self.n):
             self.knowledge[p] |= self.visible(core, p, source)
@@ -465,24 +456,21 @@ class Run:
                 json.dumps(obs)
             except (TypeError, ValueError) as err:
                 self.fail("observation-json", f"observation({p}) is not JSON-able: {err}")
-            hidden = [z for z in range(len(core.zones))
-                      if not self.oracle_mask(core, z) >> p & 1 and source != (p, z) and core.zones[z]]
-            cards = [c for z in hidden for c in core.zones[z]]
+            hidden = [z for z in range(len(zones))
+                      if not self.oracle_mask(core, z) >> p & 1 and source != (p, z) and zones[z]]
+            cards = [c for z in hidden for c in zones[z]]
             if len(cards) < 2:
                 continue
             swapped = state.clone()
-            swapped._legal = None
-            moved = cards[1:] + cards[:1]  # every card changes place
-            i = 0
-            for z in hidden:
-                k = len(core.zones[z])
-                swapped.core.zones[z] = moved[i:i + k]
-                i += k
+            swapped._rec = state._rec  # the same events: only the cards now hidden trade places
+            swapped._deal_hidden(hidden, cards[1:] + cards[:1])  # every card changes place
+            if hasattr(swapped, "_modal"):
+                swapped._modal = None
             after = swapped.observation(p)
             if after != obs:
                 diff = sorted(k for k in set(obs) | set(after) if obs.get(k) != after.get(k))
                 self.fail("observation-leak", f"observation({p}) changes ({', '.join(diff)}) when the cards hidden "
-                          f"from seat {p} ({', '.join(sorted({self.program.zone_label(z) for z in hidden}))}) "
+                          f"from seat {p} ({', '.join(sorted({self.game.zone_label(z) for z in hidden}))}) "
                           "trade places")
             # The information-state tensor begins with the observation tensor.
             if state.information_state_tensor(p) != swapped.information_state_tensor(p):
@@ -496,7 +484,7 @@ class Run:
         verbs = sorted({a.verb for a in legal})
         actor = state.current_player
         out: list[tuple[str, str]] = [("nonsense-verb", "frobnicate"), ("empty", ""), ("unknown-card", "play ZZ")]
-        held = {self.program.tables.index[c] for c in state.hand(actor)} if actor is not None else set()
+        held = {self.game.tables.index[c] for c in state.hand(actor)} if actor is not None else set()
         foreign = [c for c in range(len(self.codes)) if c not in held]
         if foreign:
             card = self.codes[foreign[self.rng.randrange(len(foreign))]]

@@ -21,8 +21,8 @@ from typing import Any
 
 from tricklang.diagnostics import TrickLangError
 
-from ..saved import MAX_JSON_CHARS
 from ..state import State
+from ..state.saved import MAX_JSON_CHARS
 from .tables import HUMAN, Role, Table, TableError, parse_kinds
 
 TABLE_FORMAT = "tricklang-table"

@@ -21,11 +21,10 @@ import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from .. import search as _search  # noqa: F401 - registers the search player with make_agent
-from ..agents import MAX_ACTIONS_PER_MATCH, Agent, is_agent_name, make_agent
 from ..errors import GameError, IllegalActionError, InvalidActionError
+from ..players import MAX_ACTIONS_PER_MATCH, Agent, is_agent_name, make_agent
 from ..record import Record
 from ..state import State, new_game
 from . import views
@@ -33,7 +32,12 @@ from . import views
 if TYPE_CHECKING:
     from tricklang import Ruleset
 
-    from .storage import Storage
+
+class Saver(Protocol):
+    """Where a manager keeps its tables (:class:`~interpreter.serve.storage.Storage`)."""
+
+    def save(self, table: Table) -> None: ...
+
 
 HUMAN = "human"
 MAX_ACTION_CHARS = 400
@@ -285,7 +289,7 @@ def parse_kinds(spec: str | Sequence[str] | None, players: int) -> list[str]:
 class TableManager:
     """Every table of a server, by id and by token; each kept on disk by ``storage``."""
 
-    def __init__(self, storage: Storage | None = None, *, max_tables: int = 100) -> None:
+    def __init__(self, storage: Saver | None = None, *, max_tables: int = 100) -> None:
         self.storage = storage
         self.max_tables = max_tables
         self.tables: dict[str, Table] = {}

@@ -84,7 +84,7 @@ def test_test_command_prints_the_shortest_failing_sequence(capsys: pytest.Captur
     def leaky(self: State, player: int | None) -> dict[str, Any]:  # shows the next seat's hand
         obs = original(self, player)
         if player is not None:
-            obs["peek"] = self.hand((player + 1) % self.program.n)
+            obs["peek"] = self.hand((player + 1) % self.player_count)
         return obs
 
     monkeypatch.setattr(State, "observation", leaky)

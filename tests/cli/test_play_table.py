@@ -11,8 +11,8 @@ import pytest
 
 import interpreter
 import tricklang
-from interpreter.agents import HeuristicAgent
 from interpreter.cli import main
+from interpreter.players import HeuristicAgent
 from interpreter.record import Record
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -104,7 +104,7 @@ def test_pitch_when_all_pass() -> None:
     state = interpreter.new_game(PITCH, seed=4, dealer=3)
     for _ in range(4):
         state.apply("pass")
-    assert state.core.maker == 3 and state.core.bid == 2 and state.current_player == 3  # [AP4]
+    assert state.maker == 3 and state.bid == 2 and state.current_player == 3  # [AP4]
     state = interpreter.new_game(PITCH, seed=4, dealer=3, options={"all_pass": "redeal"})
     for _ in range(4):
         state.apply("pass")

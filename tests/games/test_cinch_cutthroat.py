@@ -13,14 +13,14 @@ import random
 from pathlib import Path
 from typing import Any
 
-from helpers import offered, regular
+from helpers import cards_everywhere, offered, regular
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import interpreter
 import tricklang
 from interpreter import State
-from interpreter.agents import HeuristicAgent
+from interpreter.players import HeuristicAgent
 from tricklang.explain import explain
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,9 +67,7 @@ def game(mode: str = "strict", **options: Any) -> State:
 
 
 def assert_all_cards_accounted(state: State) -> None:
-    core, codes = state.core, state.program.tables.codes
-    cards = [codes[c] for z in core.zones for c in z] + [codes[c] for c in core.tr_cards]
-    assert sorted(cards) == sorted(ALL_CARDS)
+    assert sorted(cards_everywhere(state)) == sorted(ALL_CARDS)
 
 
 def to_play(state: State, bid: int = 4) -> None:
@@ -303,7 +301,7 @@ def test_random_matches_conserve_cards_and_end(seed: int, scoring: str, share: f
             pick = rng.choice(usual)
         state.apply(pick)
         assert_all_cards_accounted(state)
-        if state.phase == "play" and not state.core.tr_cards and state.core.tr_no == 0:
+        if state.phase == "play" and not state.current_trick and state.trick_number == 1:
             assert all(len(state.hand(s)) == 6 for s in range(3)) or share
     assert state.is_terminal()
     outcome = state.outcome()

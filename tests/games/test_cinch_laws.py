@@ -18,7 +18,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import legal, mark, offered, offered_with_arguments, regular, scores_since, tricks_of_deal
+from helpers import (
+    cards_everywhere,
+    legal,
+    mark,
+    offered,
+    offered_with_arguments,
+    regular,
+    scores_since,
+    tricks_of_deal,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -81,8 +90,7 @@ def game(hands: dict[int, list[str]] | None = None, stock: list[str] | None = No
 
 
 def all_cards(state: State) -> list[str]:
-    core, codes = state.core, state.program.tables.codes
-    return sorted(codes[c] for z in core.zones for c in z) + sorted(codes[c] for c in core.tr_cards)
+    return sorted(cards_everywhere(state))
 
 
 def assert_all_cards_accounted(state: State) -> None:

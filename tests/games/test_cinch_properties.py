@@ -14,13 +14,13 @@ from math import comb
 from pathlib import Path
 from typing import Any
 
-from helpers import decision
+from helpers import cards_everywhere, decision
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import interpreter
 import tricklang
-from interpreter.agents import HeuristicAgent
+from interpreter.players import HeuristicAgent
 
 RULES = Path(__file__).resolve().parents[2] / "rules" / "cinch.trick"
 CINCH = tricklang.load(RULES)
@@ -210,10 +210,8 @@ class Watcher:
     # ------------------------------------------------------------ before each action
     def check_step(self) -> None:
         s = self.state
-        core, prog = s.core, s.program
-        codes = prog.tables.codes
         # Every card is somewhere exactly once: a zone, or the trick on the table.
-        where = Counter(codes[c] for z in core.zones for c in z) + Counter(codes[c] for c in core.tr_cards)
+        where = Counter(cards_everywhere(s))
         assert where == Counter(ALL_CARDS), where - Counter(ALL_CARDS) or Counter(ALL_CARDS) - where
         seat = s.current_player
         assert seat is not None
@@ -264,7 +262,7 @@ class Watcher:
                 self.after_the_draw()
             assert self.trump is not None
             t = SUIT_LETTER[self.trump]
-            trick = [codes[c] for c in core.tr_cards]
+            trick = [c for _, c in s.current_trick]
             if not trick:
                 expected_leader = self.maker if not self.trick_cards else self.last_winner
                 if s.hand(expected_leader):

@@ -9,7 +9,7 @@ from math import comb
 from pathlib import Path
 from typing import Any
 
-from helpers import deal_events, decision
+from helpers import deal_events, decision, set_scores
 
 import interpreter
 import tricklang
@@ -343,6 +343,22 @@ def test_robbing_fewer_than_six_trumps_he_may_take_them_all() -> None:
     assert shown_face_up(state) == set() and {"2C", "3C", "4C"} <= set(state.zone("stock"))
 
 
+def test_robbing_still_offers_any_cards_of_the_pack_none_included() -> None:
+    """C16 (`dealer takes any from stock and keeps 6 as rob`): the dealer chooses which
+    cards of the pack he takes, any of them up to six, none included; only then does he
+    throw down to six (`takes all` would put the whole pack in his hand first)."""
+    state = robbing(LOW_TRUMPS, [*BEST_IN_PACK, "2H", "5C", "QH"])
+    stock = state.zone("stock")
+    offered = state.legal_actions()
+    assert len(offered) == sum(comb(16, k) for k in range(7))  # every subset of the 16 cards, at most six
+    assert "rob none" in offered.texts()
+    assert {len(a.args) for a in offered if a.text != "rob none"} == set(range(1, 7))
+    assert all(a.verb == "rob" and (a.text == "rob none" or set(a.args) <= set(stock)) for a in offered)
+    state.apply("rob none")
+    assert sorted(state.hand(3)) == sorted(LOW_TRUMPS)  # he kept his own six
+    assert decision(state) == "play"  # six in hand: nothing to throw down
+
+
 def test_robbing_a_short_pack_he_takes_all_there_is() -> None:
     """C16 after a short stock: seats 0 and 1 throw all nine and are served six each,
     seat 2 keeps six; four cards are left when the dealer, who threw all nine, robs."""
@@ -636,7 +652,7 @@ def test_scoring_example_4_difference_failed_bid_gives_defenders_points_plus_bid
 def test_scoring_example_5_both_pass_51_and_the_makers_go_out() -> None:
     """C33, C35: 45-47, bid 6 made 6-8: 51-55, and the maker's side wins."""
     state = arranged(KEPT_D2, bids={0: 6})
-    state.core.scores = [45, 47]
+    set_scores(state, [45, 47])
     play_d2(state)
     assert state.is_terminal()
     outcome = state.outcome()
@@ -647,7 +663,7 @@ def test_scoring_example_5_both_pass_51_and_the_makers_go_out() -> None:
 def test_when_only_the_defenders_reach_the_target_they_win() -> None:
     """C35 applies only when both sides are out: here the maker is set back."""
     state = arranged(KEPT_D2, bids={0: 7})
-    state.core.scores = [50, 47]
+    set_scores(state, [50, 47])
     play_d2(state)
     outcome = state.outcome()
     assert outcome is not None and outcome.scores == (43, 55) and outcome.winner == 1
@@ -657,7 +673,7 @@ def test_the_target_option_moves_the_finishing_line() -> None:
     """C33: at 42 (the Chicago club's game) N/S go out with 44; at 51 the match goes on."""
     for target, over in ((42, True), (51, False)):
         state = arranged(KEPT_D3, bids={0: 7}, target=target)
-        state.core.scores = [35, 30]
+        set_scores(state, [35, 30])
         play_d3(state)
         assert state.scores == [44, 35] and state.is_terminal() == over
         if over:

@@ -44,7 +44,7 @@ def bid_and_name(state: interpreter.State) -> None:
     state.apply("bid 6")
     for _ in range(3):
         state.apply("pass")
-    assert state.current_player == 0 and state.core.maker == 0
+    assert state.current_player == 0 and state.maker == 0
     for p in range(4):  # the widows have been taken up
         assert sorted(state.hand(p)) == sorted((FIRST[p] + " " + WIDOWS[p] + " " + LAST[p]).split())
     state.apply("name hearts")

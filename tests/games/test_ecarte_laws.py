@@ -17,7 +17,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import legal, mark, offered, offered_with_arguments, regular, scores_since, tricks_of_deal
+from helpers import (
+    cards_everywhere,
+    legal,
+    mark,
+    offered,
+    offered_with_arguments,
+    regular,
+    scores_since,
+    tricks_of_deal,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -75,8 +84,7 @@ def game(elder: list[str] | None = None, dealer: list[str] | None = None, turnup
 
 def codes_everywhere(state: State) -> list[str]:
     """Every card of every zone plus the cards of the trick in progress."""
-    core, codes = state.core, state.program.tables.codes
-    return sorted(codes[c] for z in core.zones for c in z) + sorted(codes[c] for c in core.tr_cards)
+    return sorted(cards_everywhere(state))
 
 
 def assert_all_cards_accounted(state: State) -> None:
@@ -895,7 +903,7 @@ def test_e46_a_revoke_the_adversary_has_the_hands_replayed_from_the_first_trick(
     assert state.current_player == ELDER and regular(state) == ["replay", "score_less"]
     state.apply("replay")
     assert (sorted(state.hand(DEALER)), sorted(state.hand(ELDER))) == hands
-    assert state.core.tricks_won == [0, 0] and state.phase == "play" and state.current_player == ELDER
+    assert state.tricks_won == [0, 0] and state.phase == "play" and state.current_player == ELDER
     assert_all_cards_accounted(state)
     lead_and_follow(state, "KH")  # again without marking the king
     play_out_deal(state)
@@ -975,7 +983,7 @@ def test_e46_the_same_revoke_is_not_recorded_twice_a_later_one_is() -> None:
     assert "revoke_or_failure_to_head 1" in offered(state)  # a card played since: a new revoke may be recorded
     state.apply("irregular revoke_or_failure_to_head 1")
     state.apply("replay")  # this time the dealer has the hands played again
-    assert state.core.tricks_won == [0, 0] and not any(o.startswith("revoke") for o in offered(state))
+    assert state.tricks_won == [0, 0] and not any(o.startswith("revoke") for o in offered(state))
     play_cards(state, FIVE_TRICKS)
     assert state.deal_number == 1 and "revoke_or_failure_to_head 1" in offered(state)  # at the pause, after the replay
     state.apply("continue")
@@ -992,7 +1000,7 @@ def test_e46_a_revoke_in_the_last_trick_is_recorded_after_the_last_card_before_t
         play_cards(state, FIVE_TRICKS)
         # The last card is played, the deal is not yet scored: the referee's pause.
         assert state.phase == "end_of_play" and state.current_player == DEALER and state.deal_number == 1
-        assert scores_since(state, since) == [] and state.hand(ELDER) == [] and state.core.tricks_won == [0, 5]
+        assert scores_since(state, since) == [] and state.hand(ELDER) == [] and state.tricks_won == [0, 5]
         assert regular(state) == ["continue"] and "revoke_or_failure_to_head 1" in offered(state)
         state.apply("irregular revoke_or_failure_to_head 1")  # the elder revoked in the last trick
         assert state.current_player == DEALER and regular(state) == ["replay", "score_less"]
@@ -1001,7 +1009,7 @@ def test_e46_a_revoke_in_the_last_trick_is_recorded_after_the_last_card_before_t
             assert scores_since(state, since) == [(ELDER, 1, "after a revoke")] and state.deal_number == 2
         else:  # every card back in the hand that played it, and the first trick again
             assert (sorted(state.hand(DEALER)), sorted(state.hand(ELDER))) == hands
-            assert state.phase == "play" and state.current_player == ELDER and state.core.tricks_won == [0, 0]
+            assert state.phase == "play" and state.current_player == ELDER and state.tricks_won == [0, 0]
             assert_all_cards_accounted(state)
             play_cards(state, FIVE_TRICKS)
             state.apply("continue")

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import cards_everywhere, set_zones, zone_cards, zone_index
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -119,10 +120,8 @@ def split_deals(events: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
 
 def all_cards(state: State) -> list[int]:
     """Every card of every zone, plus the cards on the table in the current trick."""
-    core = state.core
-    cards = [c for z in core.zones for c in z]
-    cards.extend(core.tr_cards)
-    return cards
+    index = {code: i for i, code in enumerate(state.cards)}
+    return [index[c] for c in cards_everywhere(state)]
 
 
 def oracle_plays(hand: list[str], trick: list[str], trump: str, must_trump: bool) -> set[str]:
@@ -527,24 +526,22 @@ def test_same_seed_same_choices_same_game_and_json_round_trip(seed: int, taste: 
 
 def hidden_zones(state: State, p: int) -> list[int]:
     """The zones whose cards p may not see: the opponent's hand and discards, and the stock."""
-    base = state.program.zone_base
     q = 1 - p
-    return [base["hand"] + q, base["stock"], base["discards"] + q]
+    return [zone_index(state, "hand", q), zone_index(state, "stock"), zone_index(state, "discards", q)]
 
 
 def still_hidden(state: State, p: int, cards: list[int]) -> bool:
-    zones = [state.core.zones[z] for z in hidden_zones(state, p)]
+    zones = [zone_cards(state, z) for z in hidden_zones(state, p)]
     return all(any(c in z for z in zones) for c in cards) and not state.is_terminal()
 
 
 def counterfactual(state: State, p: int, rng: random.Random) -> tuple[State, list[int]] | None:
     """A clone in which two cards hidden from p have been exchanged."""
     cf = state.clone()
-    zones = cf.core.zones
-    base = cf.program.zone_base
+    zones = {z: zone_cards(cf, z) for z in hidden_zones(cf, p)}
     q = 1 - p
-    pairs = [(base["hand"] + q, base["stock"]), (base["stock"], base["stock"]),
-             (base["hand"] + q, base["discards"] + q), (base["discards"] + q, base["stock"])]
+    hand, stock, discards = zone_index(cf, "hand", q), zone_index(cf, "stock"), zone_index(cf, "discards", q)
+    pairs = [(hand, stock), (stock, stock), (hand, discards), (discards, stock)]
     rng.shuffle(pairs)
     for a, b in pairs:
         if zones[a] and zones[b] and (a != b or len(zones[a]) >= 2):
@@ -554,7 +551,7 @@ def counterfactual(state: State, p: int, rng: random.Random) -> tuple[State, lis
                 j = (i + 1) % len(zones[b])
             x, y = zones[a][i], zones[b][j]
             zones[a][i], zones[b][j] = y, x
-            cf._legal = None  # the cached legal actions belonged to the real state
+            set_zones(cf, {a: zones[a], b: zones[b]})
             return cf, [x, y]
     return None
 

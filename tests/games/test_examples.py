@@ -14,9 +14,9 @@ from helpers import Cautious, all_cards_conserved, legal_cards, load_example, pl
 import interpreter
 import tricklang
 from interpreter import State
-from interpreter.actions import Action
-from interpreter.agents import HeuristicAgent, RandomAgent
 from interpreter.errors import RuleRuntimeError
+from interpreter.players import HeuristicAgent, RandomAgent
+from interpreter.state.actions import Action
 from interpreter.transcript import render
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -23,7 +23,7 @@ from helpers import (
 
 import interpreter
 import tricklang
-from interpreter.agents import HeuristicAgent
+from interpreter.players import HeuristicAgent
 
 HEARTS = load_example("hearts.trick")
 BLACK_MARIA = load_example("black-maria.trick")

@@ -9,7 +9,7 @@ import pytest
 
 import interpreter
 import tricklang
-from interpreter.agents import make_agent, play_match
+from interpreter.players import make_agent, play_match
 
 ROOT = Path(__file__).resolve().parents[2]
 

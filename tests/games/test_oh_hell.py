@@ -11,7 +11,7 @@ import pytest
 from helpers import ALL52, deal_events, load_example, one_at_a_time, play_deal_out, plays
 
 import interpreter
-from interpreter.agents import RandomAgent
+from interpreter.players import RandomAgent
 from interpreter.transcript import render
 
 OH_HELL = load_example("oh-hell.trick")

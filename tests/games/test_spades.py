@@ -28,7 +28,7 @@ from helpers import (
 
 import interpreter
 from interpreter import State
-from interpreter.agents import HeuristicAgent
+from interpreter.players import HeuristicAgent
 from interpreter.transcript import render
 
 SPADES = load_example("spades.trick")
@@ -82,7 +82,7 @@ def test_spades_successful_nil() -> None:
     # Seat 2 bid 4 and took nothing; seats 1 & 3 bid 8 and took 13; seat 0's nil
     # is scored on its own [S7, S9].
     assert scores_of(state, 1) == [(0, -40, "contract set"), (1, 85, "contract made"), (0, 100, "nil")]
-    assert state.core.counters["bags"] == [0, 5]
+    assert state.counter("bags") == [0, 5]
 
 
 def test_spades_failed_nil_and_its_tricks_do_not_help_the_partner() -> None:
@@ -92,7 +92,7 @@ def test_spades_failed_nil_and_its_tricks_do_not_help_the_partner() -> None:
     assert tricks_by_seat(deal_events(state, 1))[0] == 13
     # Seat 2 bid 2 and took none: set. Seat 0's thirteen tricks count for nothing [S9].
     assert scores_of(state, 1) == [(0, -20, "contract set"), (1, -20, "contract set"), (0, -100, "nil failed")]
-    assert state.core.counters["bags"] == [0, 0]
+    assert state.counter("bags") == [0, 0]
 
 
 def test_spades_failed_nil_variant_counts_its_tricks() -> None:
@@ -101,7 +101,7 @@ def test_spades_failed_nil_variant_counts_its_tricks() -> None:
     play_out(state, strong=set())
     assert scores_of(state, 1) == [(0, 20 + 11, "contract made"), (0, -100, "bags"),
                                    (1, -20, "contract set"), (0, -100, "nil failed")]
-    assert state.core.counters["bags"] == [1, 0]
+    assert state.counter("bags") == [1, 0]
 
 
 def test_spades_ten_bags_cost_a_hundred() -> None:
@@ -111,7 +111,7 @@ def test_spades_ten_bags_cost_a_hundred() -> None:
     # Thirteen tricks on a bid of three: 30 + 10 overtricks, which are ten bags [S7, S8].
     assert scores_of(state, 1) == [(0, 40, "contract made"), (0, -100, "bags"),
                                    (1, 100, "nil"), (1, 100, "nil")]
-    assert state.core.counters["bags"] == [0, 0]
+    assert state.counter("bags") == [0, 0]
     counters = [e for e in deal_events(state, 1) if e["type"] == "counter"]
     assert [(e["change"], e["value"]) for e in counters] == [(10, 10), (-10, 0)]
 
@@ -122,7 +122,7 @@ def test_spades_bags_carry_over_past_the_penalty() -> None:
     play_out(state, strong=set())
     # Two bid, thirteen taken: eleven bags, one left after the penalty [S8].
     assert scores_of(state, 1) == [(0, 31, "contract made"), (0, -100, "bags"), (1, -40, "contract set")]
-    assert state.core.counters["bags"] == [1, 0]
+    assert state.counter("bags") == [1, 0]
 
 
 def test_spades_bags_past_twice_the_limit_cost_two_penalties() -> None:
@@ -131,7 +131,7 @@ def test_spades_bags_past_twice_the_limit_cost_two_penalties() -> None:
     play_out(state, strong=set())
     assert scores_of(state, 1) == [(0, 31, "contract made"), (0, -100, "bags"), (0, -100, "bags"),
                                    (1, -40, "contract set")]
-    assert state.core.counters["bags"] == [1, 0]
+    assert state.counter("bags") == [1, 0]
 
 
 def test_spades_may_not_be_led_until_broken() -> None:
@@ -267,7 +267,7 @@ def test_spades_matches_follow_the_oracle(options: dict[str, Any]) -> None:
             for e in events:
                 if e["type"] == "trick" and e["trick"] == 1 and options.get("first_lead"):
                     assert "2C" == e["cards"][0]
-        assert state.core.counters["bags"] == bags
+        assert state.counter("bags") == bags
         check_winner(state, 500, 100)
 
 
@@ -278,7 +278,7 @@ def test_spades_with_the_built_in_players_cards_are_conserved() -> None:
     while state.deal_number <= 20 and not state.is_terminal():
         state.apply(agents[state.current_player](state))  # type: ignore[index]
         assert all_cards_conserved(state)
-        assert 0 <= min(state.core.counters["bags"]) and max(state.core.counters["bags"]) < 10
+        assert 0 <= min(state.counter("bags")) and max(state.counter("bags")) < 10
 
 
 def test_spades_json_round_trip_replays_the_same_game() -> None:

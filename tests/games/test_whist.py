@@ -80,7 +80,7 @@ def test_trump_is_suit_of_hand_of_dealer_reads_the_last_card_dealt_to_him() -> N
         dealer = seed % 4
         state = interpreter.new_game(variant, deck=deck, dealer=dealer)
         assert letter(state) == deck[51][-1]
-        assert state.program.tables.codes[state.core.zones[state.program.hand + dealer][-1]] == deck[51]
+        assert state.zone("hand", dealer)[-1] == deck[51]
         assert letter(interpreter.new_game(WHIST, deck=deck, dealer=dealer)) == deck[51][-1]
 
 

@@ -80,9 +80,10 @@ def labels_at(text: str, line: int, column: int) -> list[str]:
 def test_after_must_completion_offers_the_obligations_the_grammar_allows() -> None:
     """It offered names (`elder`...) instead: completion follows the grammar's expected tokens."""
     text, line, column = type_in(TEXT, "    must follow suit", "    must ")
-    assert labels_at(text, line, column) == ["beat if able", "follow suit", "lead", "trump if void"]
+    assert labels_at(text, line, column) == ["beat if able", "follow suit", "lead", "overtrump if able", "trump if void"]
     text, line, column = type_in(TEXT, "    must follow suit", "    may ")
-    assert labels_at(text, line, column) == ["not lead", "not play", "trump instead of following"]
+    assert labels_at(text, line, column) == ["not lead", "not play", "not undertrump", "play",
+                                             "trump instead of following"]
     text, line, column = type_in(TEXT, "    must follow suit", "    must trump ")
     assert labels_at(text, line, column) == ["if void"]
 

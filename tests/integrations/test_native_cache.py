@@ -21,8 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import compiler, native, native_cache
+from interpreter import native, native_cache
 from interpreter.errors import NativeBuildError
+from interpreter.state import compiled
 
 pytestmark = pytest.mark.skipif(native.unavailable() is not None,
                                 reason=f"native builds cannot be made here: {native.unavailable()}")
@@ -32,8 +33,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(autouse=True)
 def isolated(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(compiler, "_PINNED", {})
-    monkeypatch.setattr(compiler, "_LAST", [None, None, None])
+    for name in ("_NATIVE", "_MODULES", "_GAMES"):
+        monkeypatch.setattr(compiled, name, type(getattr(compiled, name))())
+    monkeypatch.setattr(native, "_BUILDS", {})
     yield
 
 
@@ -47,7 +49,7 @@ def foreign_extension(tmp: Path, name: str, marker: Path) -> bytes:
     """The bytes of an extension module called ``name`` whose code writes ``marker`` when it runs."""
     work = tmp / "foreign-build"
     work.mkdir()
-    built = native._compile(f"open({str(marker)!r}, 'w').write('ran')\nVALUE = 666\n", work, name + ".py", 300)
+    built = native._compile(f"open({str(marker)!r}, 'w').write('ran')\nVALUE = 666\n", "", work, name, 300)
     data = built.read_bytes()
     shutil.rmtree(work)
     return data
@@ -69,7 +71,7 @@ def test_a_foreign_extension_under_the_expected_name_is_built_again_and_never_ru
     planted = base / "native" / (name + native_cache.SUFFIX)
     planted.write_bytes(foreign_extension(tmp_path, name, marker))
     monkeypatch.setenv("TRICKLANG_CACHE_DIR", str(base))
-    build, ns = native._built(source, name, ".py", {}, 300)
+    build, ns = native._built(source, "", name, 300)
     assert not marker.exists(), "the planted extension's code ran"
     assert ns["VALUE"] == 42 and ns["TAG"] == "foreign" and not build.cached
     assert planted.read_bytes() != b"" and native_cache.NativeCache.open(base).read(planted.name) is not None
@@ -93,14 +95,14 @@ def test_a_shipped_extension_with_a_forged_record_is_not_trusted(tmp_path: Path,
             "size": len(data), "identity": identity}), encoding="utf-8")
         assert native_cache.NativeCache.open(base).read(file) is None
     monkeypatch.setenv("TRICKLANG_CACHE_DIR", str(base))
-    build, ns = native._built(source, name, ".py", {}, 300)
+    build, ns = native._built(source, "", name, 300)
     assert not marker.exists() and ns["VALUE"] == 42 and not build.cached
 
 
 def test_a_copied_cache_is_not_trusted_the_original_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     source, name = legit("copied")
     monkeypatch.setenv("TRICKLANG_CACHE_DIR", str(tmp_path / "first"))
-    build, ns = native._built(source, name, ".py", {}, 300)
+    build, ns = native._built(source, "", name, 300)
     assert ns["VALUE"] == 42 and build.path.parent == tmp_path / "first" / "native"
     file = build.path.name
     assert native_cache.NativeCache.open(tmp_path / "first").read(file) is not None  # (what it stored, it trusts)
@@ -115,7 +117,7 @@ def test_a_truncated_cached_extension_is_built_again_not_a_crash(tmp_path: Path)
         import json
         from interpreter import native
         source = "VALUE = 6 * 7\\n"
-        build, ns = native._built(source, native.module_name(source, "tricklang_native_trunc"), ".py", {}, 300)
+        build, ns = native._built(source, "", native.module_name(source, "tricklang_native_trunc"), 300)
         print(json.dumps([build.cached, ns["VALUE"]]))
     """)
     env = {**os.environ, "TRICKLANG_CACHE_DIR": str(tmp_path)}
@@ -144,7 +146,7 @@ def test_a_cache_below_a_folder_others_may_write_is_not_used(tmp_path: Path, mon
     shared.chmod(0o777)  # (no sticky bit: anyone may rename what is in it)
     monkeypatch.setenv("TRICKLANG_CACHE_DIR", str(shared / "cache"))
     source, name = legit("shared")
-    build, ns = native._built(source, name, ".py", {}, 300)
+    build, ns = native._built(source, "", name, 300)
     assert ns["VALUE"] == 42 and not build.cached
     assert build.not_kept is not None and "may be written by others" in build.not_kept and str(shared) in build.not_kept
     assert not (shared / "cache" / "native").exists() or not any((shared / "cache" / "native").iterdir())
@@ -156,7 +158,7 @@ def test_a_cache_reached_through_a_symbolic_link_is_not_used(tmp_path: Path, mon
     (tmp_path / "link").symlink_to(real)
     monkeypatch.setenv("TRICKLANG_CACHE_DIR", str(tmp_path / "link"))
     source, name = legit("link")
-    build, ns = native._built(source, name, ".py", {}, 300)
+    build, ns = native._built(source, "", name, 300)
     assert ns["VALUE"] == 42 and build.not_kept is not None and "symbolic link" in build.not_kept
     assert list((real / "native").iterdir()) == []
     (real / "native").rmdir()
@@ -164,7 +166,7 @@ def test_a_cache_reached_through_a_symbolic_link_is_not_used(tmp_path: Path, mon
     (tmp_path / "cache" / "native").symlink_to(real)  # (native/ itself swapped for a link)
     monkeypatch.setenv("TRICKLANG_CACHE_DIR", str(tmp_path / "cache"))
     source, name = legit("native-link")
-    build, ns = native._built(source, name, ".py", {}, 300)
+    build, ns = native._built(source, "", name, 300)
     assert ns["VALUE"] == 42 and build.not_kept is not None and "symbolic link" in build.not_kept
     assert list(real.iterdir()) == []
 
@@ -174,7 +176,7 @@ def test_what_is_loaded_is_the_bytes_that_were_verified(tmp_path: Path, monkeypa
     an attacker who won a race): the verified bytes are what runs."""
     monkeypatch.setenv("TRICKLANG_CACHE_DIR", str(tmp_path / "cache"))
     source, name = legit("verified")
-    build, _ = native._built(source, name, ".py", {}, 300)
+    build, _ = native._built(source, "", name, 300)
     marker = tmp_path / "swapped-code-ran"
     swapped = foreign_extension(tmp_path, name, marker)
     real_read = native_cache.NativeCache.read
@@ -186,7 +188,7 @@ def test_what_is_loaded_is_the_bytes_that_were_verified(tmp_path: Path, monkeypa
 
     monkeypatch.setattr(native_cache.NativeCache, "read", read_then_swap)
     monkeypatch.setattr(native_cache, "_LOADED_NAMES", set())  # (as in a new process)
-    again, ns = native._built(source, name, ".py", {}, 300)
+    again, ns = native._built(source, "", name, 300)
     assert again.cached and ns["VALUE"] == 42 and not marker.exists()
 
 
@@ -195,4 +197,4 @@ def test_the_build_child_has_a_memory_limit(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(native, "MEMORY_LIMIT", 60_000_000)
     source, name = legit("memory")
     with pytest.raises(NativeBuildError, match=r"needed more than 60 MB of memory"):
-        native._built(source, name, ".py", {}, 300)
+        native._built(source, "", name, 300)

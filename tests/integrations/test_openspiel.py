@@ -12,7 +12,7 @@ np = pytest.importorskip("numpy")
 
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
-from interpreter.adapters.openspiel import load_game, register  # noqa: E402
+from interpreter.embedding.openspiel import load_game, register  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 ECARTE = ROOT / "rules" / "ecarte.trick"
@@ -22,6 +22,7 @@ EUCHRE = ROOT / "examples" / "euchre.trick"
 @pytest.mark.parametrize(("rules", "scope", "options"), [
     (ECARTE, "deal", {}), (ECARTE, "match", {"target": 2}), (EUCHRE, "deal", {}),
     (ROOT / "examples" / "hearts.trick", "deal", {}), (ROOT / "rules" / "cinch.trick", "deal", {}),
+    (ROOT / "examples" / "klaverjas.trick", "deal", {}), (ROOT / "examples" / "klaverjas.trick", "deal", {"city": "amsterdam"}),
 ])
 def test_random_simulations_pass_openspiels_state_checks(rules: Path, scope: str, options: dict[str, int]) -> None:
     game = load_game(rules, scope=scope, **options)

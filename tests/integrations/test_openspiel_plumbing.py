@@ -17,8 +17,8 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 import tricklang  # noqa: E402
-from interpreter.adapters.known_rules import find_rules, rules_ref  # noqa: E402
-from interpreter.adapters.openspiel import load_game, register  # noqa: E402
+from interpreter.embedding.known_rules import find_rules, rules_ref  # noqa: E402
+from interpreter.embedding.openspiel import load_game, register  # noqa: E402
 from interpreter.errors import RecordError  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,7 +76,7 @@ def test_a_file_of_ones_own_carries_its_text_so_that_nothing_becomes_unreadable(
 def test_a_new_process_deserializes_after_merely_importing_the_adapter() -> None:
     game = load_game("ecarte", scope="match", target=3)
     serialized = pyspiel.serialize_game_and_state(game, _played(game, 50))
-    out = _run("import pyspiel\nimport interpreter.adapters.openspiel\n"
+    out = _run("import pyspiel\nimport interpreter.embedding.openspiel\n"
                f"game, state = pyspiel.deserialize_game_and_state({serialized!r})\n"
                "print(game.get_parameters()['target'], state.history()[-3:])")
     assert out.split()[0] == "3" and out.strip().endswith(str(_played(game, 50).history()[-3:]))

@@ -12,7 +12,7 @@ pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python.algorithms import cfr, exploitability  # noqa: E402
 
 import tricklang  # noqa: E402
-from interpreter.adapters.openspiel import load_game  # noqa: E402
+from interpreter.embedding.openspiel import load_game  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = Path(__file__).resolve().parent / "games"

@@ -12,8 +12,8 @@ pettingzoo_test = pytest.importorskip("pettingzoo.test")
 
 import tricklang  # noqa: E402
 from interpreter import IllegalActionError  # noqa: E402
-from interpreter.adapters import pettingzoo as pz  # noqa: E402
-from interpreter.adapters.pettingzoo import TrickEnv  # noqa: E402
+from interpreter.embedding import pettingzoo as pz  # noqa: E402
+from interpreter.embedding.pettingzoo import TrickEnv  # noqa: E402
 
 np = pytest.importorskip("numpy")
 

@@ -100,7 +100,7 @@ def test_a_suit_parameter_is_a_suit_compared_with_suits_and_not_a_number() -> No
 
 def test_a_suit_parameter_is_explained_formatted_and_offered_per_suit() -> None:
     import interpreter
-    from interpreter.spaces import action_space
+    from interpreter.state.spaces import action_space
 
     rules = tricklang.loads(with_irregularity(SUIT), path="rules/variant.trick")
     assert ("**wrong_suit**, naming *named*, a suit, during play, when `named` is not `trump` and "

@@ -71,8 +71,11 @@ def test_other_syntax_errors_after_a_reserved_word_keep_their_message() -> None:
 def test_messages_quote_the_languages_words_not_the_models_names(body: str, words: str) -> None:
     lines = "".join(f"      {line}\n" for line in body.splitlines())
     text = HEAD + TRICKS + "    declare king holding K of spades, before own first card:\n" + lines
-    messages = [d.message for d in refused(text).diagnostics if d.code == "bad-declaration-body"]
-    assert messages and all(m.endswith(f"not {words}") for m in messages), messages
+    # A declaration's effect runs as a hook's (issue 28): these are refused as statements that cannot run in
+    # the middle of trick play, or that this runtime cannot run there yet, in the language's words either way.
+    codes = ("bad-declaration-body", "bad-hook-statement", "unsupported-construct")
+    messages = [d.message for d in refused(text).diagnostics if d.code in codes]
+    assert messages and all(words in m for m in messages), messages
     for message in messages:
         quoted = set(re.findall(r"'([^']+)'", message))
         assert not {w.lower() for w in quoted} & MODEL_NAMES

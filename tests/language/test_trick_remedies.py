@@ -91,7 +91,7 @@ def test_leads_takes_back_the_cards_of_the_trick_and_the_trump_they_set() -> Non
     state = game()
     assert state.current_player == 1 and "irregular lead_out_of_turn 0" in offered(state)
     state.apply("irregular lead_out_of_turn 0")
-    assert state.current_player == 0 and state.core.tr_leader == 0
+    assert state.current_player == 0 and state.leader == 0
     card = state.hand(0)[0]
     state.apply("play " + card)
     assert state.trump is not None and "irregular take_back 0" in offered(state)
@@ -109,8 +109,8 @@ def test_replay_gives_every_played_card_back_to_its_player() -> None:
         state.apply([a for a in state.legal_actions() if a.verb == "play"][0])
     state.apply("irregular replay 1")
     assert [sorted(state.hand(p)) for p in range(2)] == hands
-    assert state.core.tricks_won == [0, 0] and state.trump is None and state.current_player == 1
-    assert all(not state.core.zones[z] for z in range(state.program.won, state.program.won + 2))
+    assert state.tricks_won == [0, 0] and state.trump is None and state.current_player == 1
+    assert not state.zone("won", 0) and not state.zone("won", 1)
     while state.deal_number == 1:
         state.apply([a for a in state.legal_actions() if a.verb == "play"][0])
     assert sum(state.scores) == 4  # four tricks, each counted once

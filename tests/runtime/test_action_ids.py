@@ -1,4 +1,4 @@
-"""Integer action ids and one-card selections (interpreter.spaces, interpreter.modes)."""
+"""Integer action ids and one-card selections (interpreter.state.spaces, interpreter.state.modes)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import interpreter
 import tricklang
 from interpreter import IllegalActionError, InvalidActionError, RecordError, State
-from interpreter.spaces import action_space
+from interpreter.state.spaces import action_space
 
 ROOT = Path(__file__).resolve().parents[2]
 RULE_FILES = sorted([*ROOT.glob("rules/*.trick"), *ROOT.glob("examples/*.trick")])
@@ -158,7 +158,7 @@ def test_bad_mode_names_raise() -> None:
 
 @pytest.mark.parametrize("selections", ["all", "one_card"])
 def test_the_ids_of_a_decision_are_worked_out_once(selections: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    import interpreter.spaces as spaces
+    import interpreter.state.spaces as spaces
 
     calls = []
     pairs = spaces._pairs

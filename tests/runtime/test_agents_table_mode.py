@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import tricklang
-from interpreter.agents import HeuristicAgent
+from interpreter.players import HeuristicAgent
 from interpreter.state import new_game
 
 

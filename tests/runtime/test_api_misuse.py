@@ -131,35 +131,43 @@ def test_a_forged_action_is_refused_by_value_and_clones_share_no_list(state: Sta
     assert state.to_json() == before and clone.to_json() == before
 
 
-def test_the_modes_need_their_module_when_only_the_state_module_is_imported() -> None:
+def test_every_mode_works_when_only_the_state_module_is_imported() -> None:
     """``interpreter`` imports its runtime on first use of a name (so that `tricklang check`
-    starts fast): a program that imports only ``interpreter.state`` is told what to do."""
+    starts fast), and nothing registers itself by being imported: a program that imports
+    only ``interpreter.state`` plays in every mode."""
     import subprocess
     import sys
 
-    code = ("import tricklang\nfrom interpreter.state import new_game\nfrom interpreter.errors import ArgumentError\n"
-            "rules = tricklang.load('ecarte')\ntry:\n    new_game(rules, selections='one_card')\n"
-            "except ArgumentError as err:\n    print(err)\nimport interpreter.modes\n"
-            "print(new_game(rules, selections='one_card').selections)\n")
+    code = ("import tricklang\nfrom interpreter.state import new_game\n"
+            "rules = tricklang.load('ecarte')\n"
+            "print(new_game(rules, selections='one_card').selections, new_game(rules, chance='explicit').chance)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.splitlines() == ["selections='one_card', chance='automatic' need interpreter.modes: call "
-                                "interpreter.new_game, or import interpreter.modes first", "one_card"]
+    assert out.splitlines() == ["one_card explicit"]
 
 
-def test_a_cores_copy_has_every_slot_and_its_own_lists() -> None:
-    from interpreter.core import Core
-
+def test_a_cores_copy_has_every_field_and_its_own_lists() -> None:
+    """The generated module's ``copy`` copies every field of the core; a list is never
+    shared (the same values, another object), so that a clone's play cannot touch the original."""
     state, rng = interpreter.new_game(tricklang.load("cinch"), seed=4), random.Random(4)
     for _ in range(30):  # into trick play: an auction, discards and cards on the table behind
         state.apply(state.sample_action(rng))
-    core = state.core
-    shared = {"events", "deck", "decks", "reseeds", "tape", "deal_scores"}  # replaced, never mutated (the log: asked)
-    for events in (True, False):
-        copy = core.copy(events=events)
-        for name in Core.__slots__:
-            value = getattr(core, name)
-            assert getattr(copy, name) == value or name == "events", name
-            if isinstance(value, (list, set, dict)) and name not in shared:
-                assert getattr(copy, name) is not value, name
-        assert (copy.events is core.events) is not events
-        assert copy.zones[0] is not core.zones[0] and copy.counters == core.counters
+    m, core = state.game.m, state._c
+    copy = m["copy"](core)
+    shared = {"deck", "decks", "reseeds", "tape", "log"}  # replaced, never mutated in place
+    for name in m["Core"].__slots__:
+        value = getattr(core, name)
+        assert getattr(copy, name) == value, name
+        if isinstance(value, (list, set, dict)) and name not in shared:
+            assert getattr(copy, name) is not value, name
+    clone = state.clone()
+    before = state.to_json()
+    clone.playout(rng)
+    assert state.to_json() == before and clone.is_terminal()
+
+
+def test_is_legal_takes_actions_and_their_text_alike(state: State) -> None:
+    """``is_legal`` answers for an :class:`Action` as for its text (the browser table
+    and embedders pass either)."""
+    for action in state.legal_actions():
+        assert state.is_legal(action) and state.is_legal(action.text)
+    assert not state.is_legal("play KS") and not state.is_legal("nonsense words")

@@ -1,4 +1,4 @@
-"""Explicit chance (interpreter.chance, interpreter.modes)."""
+"""Explicit chance (interpreter.runtime.chance, interpreter.state.modes)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import interpreter
 import tricklang
 from interpreter import IllegalActionError, State
-from interpreter.chance import CHANCE_PLAYER
+from interpreter.runtime.chance import CHANCE_PLAYER
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = {p.stem: tricklang.load(p) for p in sorted([*ROOT.glob("rules/*.trick"), *ROOT.glob("examples/*.trick")])}

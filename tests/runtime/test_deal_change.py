@@ -1,165 +1,181 @@
-"""The change of deal as generated code (interpreter/codegen_deals.py): the end of a deal,
-the next one's start and the scores log the same events as the generic methods, stop at
-the event limits exactly where ``Program.emit`` stops, and go through an ``emit``
-installed on the program (the invariant harness's hook)."""
+"""The change of deal and the limits on events.
+
+The generated module counts every event it logs (``_ev``) on the live core, recorded or
+not, against the events one deal and one match may log (``MAX_EV_DEAL``,
+``MAX_EV_MATCH``: interpreter.codegen.module's limits). Passing one raises GameLimitError
+at the very event that passes it (in a deal change too: the deal's end, the next one's
+layout and dealing, the turn-up, the trump, a score), and the state is as before the
+action. The core a state holds is a function of its log: a fresh replay builds it again,
+field for field, across deal changes.
+"""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
 
 import interpreter
 import tricklang
-from interpreter import codegen
-from interpreter import program as program_module
-from interpreter.compiler import compile_ruleset
-from interpreter.events import DEAL, DEAL_END, DEALT, SCORE, TRUMP, TURN_UP
-from interpreter.program import Program
+from interpreter import GameLimitError
+from interpreter.codegen.module import MAX_EVENTS_PER_DEAL, MAX_EVENTS_PER_MATCH
 from tricklang.catalog import bundled_games
 
-_TEXT = bundled_games()["ecarte"].read_text(encoding="utf-8")
+
+def _core(c: Any) -> dict[str, Any]:
+    return {name: (list(v) if isinstance(v := getattr(c, name), list) else v) for name in type(c).__slots__}
 
 
-def _play(rules: tricklang.Ruleset, seed: int) -> tuple[str, Any, int]:
-    """A random match until it ends or fails: the error's type and message, the state, the actions taken."""
-    state = interpreter.new_game(rules, seed=seed)
-    rng = random.Random(seed)
-    error = ""
-    while not state.is_terminal():
-        action = state.sample_action(rng)
-        try:
-            state.apply(action)
-        except interpreter.GameError as err:
-            error = f"{type(err).__name__}: {err}"
-            break
-    return error, state.to_json(), len(state.actions)
+def _kept(state: interpreter.State) -> tuple[Any, ...]:
+    return state.to_json(), state.events(None), list(state.actors), _core(state._c)
 
 
-def _kind(entry: Any) -> int:
-    return entry[0] if type(entry) is tuple and type(entry[0]) is int else -1
+Call = tuple[int, int, int]
+"""A counted event: (actions taken before it, events the deal counted before it, the match)."""
 
 
-@pytest.mark.parametrize("kind", [DEALT, TURN_UP, TRUMP, SCORE, DEAL_END, DEAL])
-def test_the_match_event_limit_stops_a_deal_change_where_the_generic_methods_stop(
-        kind: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    seed = 4
-    events = interpreter.new_game(tricklang.load("ecarte"), seed=seed)
-    rng = random.Random(seed)
-    while not events.is_terminal():
-        events.apply(events.sample_action(rng))
-    log = list(events.core.events)
-    first_end = next(i for i, e in enumerate(log) if _kind(e) == DEAL_END)
-    at = next(i for i, e in enumerate(log) if i > first_end and _kind(e) == kind)  # in the second deal's change
-    monkeypatch.setattr(program_module, "MAX_EVENTS_PER_MATCH", at)  # that event is one too many
-    refused: list[int] = []
-    real = Program.emit
+@contextmanager
+def _counting(game: Any, state_of: list[interpreter.State]) -> Iterator[list[Call]]:
+    """Every event the live core of ``state_of[0]`` counts, as a Call (the recorder's are left out)."""
+    m = game.m
+    real = m["_ev"]
+    calls: list[Call] = []
 
-    def emit(self: Program, core: Any, full: Any, public: Any = None, mask: int = 0) -> None:
-        try:
-            real(self, core, full, public, mask)
-        except interpreter.GameLimitError:
-            refused.append(_kind(full))
-            raise
+    def ev(c: Any) -> None:
+        if not c.rec:
+            taken = state_of[0].action_count if state_of else -1
+            calls.append((taken, c.nev, c.nevm + c.nev))
+        real(c)
 
-    monkeypatch.setattr(Program, "emit", emit)  # generated code calls it when a limit would be passed
-    generated = _play(tricklang.loads(_TEXT, path=f"limit-{kind}.trick"), seed)
-    assert generated[0] == f"GameLimitError: the match logged more than {at} events"
-    assert refused[0] == kind
-    assert "run" in vars(compile_ruleset(tricklang.loads(_TEXT, path=f"limit-{kind}.trick")).instructions[0])
-    monkeypatch.setattr(codegen, "ENABLED", False)
-    assert _play(tricklang.loads(_TEXT, path=f"limit-{kind}.trick"), seed) == generated
-    assert refused[-1] == kind
-
-
-def test_an_emit_installed_on_the_program_sees_every_event_of_a_deal_change() -> None:
-    state = interpreter.new_game(tricklang.load("ecarte"), seed=2)
-    prog = state.program
-    assert prog.__dict__["end_deal"].__name__ == "z_end_deal"  # generated
-    seen: list[Any] = []
-
-    def emit(core: Any, full: Any, public: Any = None, mask: int = 0) -> None:
-        seen.append(full)
-        Program.emit(prog, core, full, public, mask)
-
-    rng = random.Random(2)
-    prog.__dict__["emit"] = emit
+    m["_ev"] = ev
     try:
-        start = len(state.core.events)
-        while state.deal_number < 3 and not state.is_terminal():
-            state.apply(state.sample_action(rng))
+        yield calls
     finally:
-        del prog.__dict__["emit"]
-    logged = [e for e in list(state.core.events)[start:] if type(e) is not int]  # a card played is not emitted
-    assert seen == logged
-    assert {DEALT, TURN_UP, TRUMP, SCORE, DEAL_END, DEAL} <= {_kind(e) for e in seen}
+        m["_ev"] = real
 
 
-def _fields(core: Any) -> dict[str, Any]:
-    out = {name: getattr(core, name) for name in type(core).__slots__}
-    out["events"] = list(core.events)
-    return out
+def _match(rules: tricklang.Ruleset, seed: int, limit: int = 400) -> list[Call]:
+    """The events a random match counts, action by action (-1: before the first)."""
+    game = interpreter.Game.of(rules)
+    holder: list[interpreter.State] = []
+    with _counting(game, holder) as calls:
+        state = interpreter.new_game(rules, seed=seed)
+        holder.append(state)
+        rng = random.Random(seed)
+        while not state.is_terminal() and state.action_count < limit:
+            state.apply(state.sample_action(rng))
+    return calls
+
+
+@contextmanager
+def _limits(rules: tricklang.Ruleset, deal: int = MAX_EVENTS_PER_DEAL, match: int = MAX_EVENTS_PER_MATCH) -> Iterator[None]:
+    m = interpreter.Game.of(rules).m
+    saved = m["MAX_EV_DEAL"], m["MAX_EV_MATCH"]
+    m["MAX_EV_DEAL"], m["MAX_EV_MATCH"] = deal, match
+    try:
+        yield
+    finally:
+        m["MAX_EV_DEAL"], m["MAX_EV_MATCH"] = saved
+
+
+def _fails_at(rules: tricklang.Ruleset, seed: int, action: int, message: str) -> None:
+    """Under the limits set, the random match of ``seed`` takes ``action`` actions, then
+    the next one raises GameLimitError(message) and changes nothing; a playout stops there too."""
+    if action < 0:
+        with pytest.raises(GameLimitError, match=f"^{message}$"):
+            interpreter.new_game(rules, seed=seed)
+        return
+    state, rng = interpreter.new_game(rules, seed=seed), random.Random(seed)
+    for _ in range(action):
+        state.apply(state.sample_action(rng))
+    before, twin = _kept(state), random.Random()
+    twin.setstate(rng.getstate())
+    with pytest.raises(GameLimitError, match=f"^{message}$"):
+        state.apply(state.sample_action(rng))
+    assert _kept(state) == before
+    played = interpreter.new_game(rules, seed=seed)
+    with pytest.raises(GameLimitError, match=f"^{message}$"):
+        played.playout(random.Random(seed))
+    assert _kept(played) == before
+
+
+ECARTE = tricklang.load("ecarte")
+
+
+def _first_deal_change(rules: tricklang.Ruleset, seed: int) -> tuple[list[Call], list[str]]:
+    """The events counted by the action that ends the first deal and lays out the second,
+    and the types of the events it logs."""
+    calls = _match(rules, seed)
+    state, rng = interpreter.new_game(rules, seed=seed), random.Random(seed)
+    while state.deal_number == 1:
+        n = state.event_count
+        state.apply(state.sample_action(rng))
+    action = state.action_count - 1
+    return [call for call in calls if call[0] == action], [e["type"] for e in state.events(None, start=n)]
+
+
+def test_a_deal_change_counts_each_event_it_logs_but_the_cards_played() -> None:
+    """The events counted are those logged, but a card played and a trick taken (a deal's
+    cards bound those); the new deal counts from 0, the match goes on counting."""
+    change, logged = _first_deal_change(ECARTE, seed=4)
+    assert logged[:2] == ["play", "trick"] and {"score", "deal_end", "deal", "dealt", "turn_up", "trump"} <= set(logged)
+    counted = [kind for kind in logged if kind not in ("play", "trick")]
+    assert len(change) == len(counted) >= 7
+    totals = [total for _, _, total in change]
+    assert totals == list(range(totals[0], totals[0] + len(totals)))  # one by one
+    new_deal = counted.index("deal")
+    deals = [nev for _, nev, _ in change]
+    assert deals[new_deal:] == list(range(len(deals) - new_deal))  # the new deal counts from 0
+    assert deals[:new_deal] == list(range(deals[0], deals[0] + new_deal)) and deals[0] > 0
+
+
+@pytest.mark.parametrize("at", range(7))
+def test_the_match_event_limit_stops_a_deal_change_at_the_event_that_passes_it(at: int) -> None:
+    """Each of the seven events Écarté's first deal change counts (the score, the deal's
+    end, the next deal, the cards dealt to each seat, the turn-up, the trump) in turn."""
+    change, _ = _first_deal_change(ECARTE, seed=4)
+    action, _, total = change[at]
+    with _limits(ECARTE, match=total):  # that event is one too many
+        _fails_at(ECARTE, 4, action, f"the match logged more than {total} events")
+
+
+@pytest.mark.parametrize("game", ["ecarte", "cinch", "euchre", "hearts"])
+def test_the_deal_event_limit_stops_the_first_deal_that_passes_it(game: str) -> None:
+    rules = tricklang.load(game)
+    calls = _match(rules, seed=2, limit=300)
+    most = max(nev for _, nev, _ in calls)  # the most events a deal counted before one more
+    for limit in (1, 2, most // 2, most):
+        action = next(taken for taken, nev, _ in calls if nev >= limit)
+        with _limits(rules, deal=limit):
+            _fails_at(rules, 2, action, f"the deal logged more than {limit} events")
+
+
+def test_the_limits_are_those_of_the_code_generator() -> None:
+    m = interpreter.Game.of(ECARTE).m
+    assert (m["MAX_EV_DEAL"], m["MAX_EV_MATCH"]) == (MAX_EVENTS_PER_DEAL, MAX_EVENTS_PER_MATCH)
 
 
 @pytest.mark.parametrize("game", sorted(bundled_games()))
-def test_a_generated_new_core_and_deal_change_set_every_field_as_the_generic_methods(
-        game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_core_is_rebuilt_field_for_field_by_replaying_the_log(game: str) -> None:
+    """Across deal changes (the deal's fields reset, the dealer passed on, scores carried),
+    a fresh core that replays the log is the state's core; a clone's and a restored
+    snapshot's are too."""
     rules = tricklang.load(game)
-    prog = compile_ruleset(rules)
-    monkeypatch.setattr(codegen, "ENABLED", False)
-    plain = compile_ruleset(rules)
-    assert prog.__dict__["new_core"].__name__ == "z_new_core" and "new_core" not in plain.__dict__
-    for seed, dealer, table in ((1, None, False), (7, 1, True), (123456789, None, True)):
-        generated = prog.new_core(seed, None, dealer, table=table)
-        generic = plain.new_core(seed, None, dealer, table=table)
-        assert _fields(generated) == _fields(generic)
-        for _ in range(3):  # the deals' changes (the deals unplayed: their fields reset all the same)
-            generated.scores[0] += 1
-            generic.scores[0] += 1
-            prog.end_deal(generated)
-            plain.end_deal(generic)
-            assert _fields(generated) == _fields(generic)
-
-
-def _room_allowed(core: Any) -> int:
-    """The most entries the open tail may hold before a limit on events is near."""
-    events = core.events
-    return min(core.deal_events + program_module.MAX_EVENTS_PER_DEAL,
-               program_module.MAX_EVENTS_PER_MATCH) - events._sealed
-
-
-@pytest.mark.parametrize("game", ["ecarte", "cinch", "hearts"])
-def test_the_room_generated_code_logs_into_never_passes_the_limits(game: str) -> None:
-    # Generated code appends an event without Program.emit's checks only while the open
-    # tail is shorter than core.ev_room: after every action, and after a rolled-back
-    # failure (whose log is cut back), that room is never more than the limits allow.
-    rules = tricklang.load(game)
-    rng = random.Random(7)
-    for seed in range(3):
-        state = interpreter.new_game(rules, seed=seed)
-        checked = 0
-        while not state.is_terminal() and checked < 400:
+    for seed, mode in ((1, "strict"), (7, "table")):
+        state, rng = interpreter.new_game(rules, seed=seed, mode=mode), random.Random(seed)
+        deals = 0
+        snapshot = state.snapshot()
+        while not state.is_terminal() and state.action_count < 300:
+            deal = state.deal_number
             state.apply(state.sample_action(rng))
-            checked += 1
-            assert 0 <= state.core.ev_room <= _room_allowed(state.core)
-        assert checked > 20
-
-
-def test_a_rollback_leaves_no_more_room_for_events_than_the_cut_log_has() -> None:
-    for seed in range(6):
-        state = interpreter.new_game(tricklang.load("ecarte"), seed=seed)
-        rng = random.Random(seed)
-        for _ in range(70):  # past the first checkpoint (64 actions), sealed events behind
-            if state.is_terminal():
-                break
-            state.apply(state.sample_action(rng))
-        twin = state.clone()
-        state.core = state._replay_core()  # what a failed action leaves (State._rolled_back)
-        assert 0 <= state.core.ev_room <= _room_allowed(state.core)
-        while not state.is_terminal():  # on from there, as the twin that never failed
-            action = state.sample_action(rng)
-            twin.apply(action)
-            state.apply(action)
-            assert 0 <= state.core.ev_room <= _room_allowed(state.core)
-        assert state.to_json() == twin.to_json() and state.events(None) == twin.events(None)
+            if state.deal_number != deal or state.action_count % 37 == 0:
+                deals += state.deal_number != deal
+                assert _core(state._replayed()) == _core(state._c)
+                assert _core(state.clone()._c) == _core(state._c)
+                twin = state.clone()
+                twin.restore(snapshot)
+                snapshot = state.snapshot()
+        assert deals >= 1 or state.is_terminal()

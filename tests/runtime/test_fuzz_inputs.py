@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import interpreter
 import tricklang
 from interpreter import RecordError, State
-from interpreter.agents import HeuristicAgent, RandomAgent, play_match
+from interpreter.players import HeuristicAgent, RandomAgent, play_match
 from interpreter.record import Record
 from tricklang import OptionError
 

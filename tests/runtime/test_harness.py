@@ -25,14 +25,12 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from helpers import euchre_deck
 from hypothesis import HealthCheck, settings
 
 import interpreter
 import tricklang
 from interpreter import IllegalActionError, InvalidActionError, RuleRuntimeError, State
-from interpreter.agents import HeuristicAgent
-from interpreter.compiler import compile_ruleset
-from interpreter.events import render
 from interpreter.harness import (
     InvariantViolationError,
     Report,
@@ -40,7 +38,9 @@ from interpreter.harness import (
     invariant_test,
     replay,
 )
-from interpreter.program import Program
+from interpreter.players import HeuristicAgent
+from interpreter.state import Game
+from interpreter.state.events import KIND, RENDERERS
 from tricklang.bounds import derive_bounds
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -276,6 +276,19 @@ def test_small_rule_files_pass(text: str) -> None:
 
 
 # ------------------------------------------------------------------ the harness catches planted bugs
+#
+# Bugs are planted in the generated module's namespace (``Game.m``: its functions call one
+# another by name there, so a function replaced there is the one the module runs), in the
+# events' renderers (interpreter.state.events.RENDERERS) or in State's methods.
+
+
+def _namespace(rules: tricklang.Ruleset) -> dict[str, Any]:
+    return Game.of(rules).m
+
+
+def _play_point(rules: tricklang.Ruleset) -> int:
+    """The decision point of trick play (the one of a rule file with one trick play)."""
+    return next(d for d, dp in enumerate(Game.of(rules).dps) if dp.kind == "play")
 
 
 def test_a_leaking_observation_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -285,7 +298,7 @@ def test_a_leaking_observation_is_caught(monkeypatch: pytest.MonkeyPatch) -> Non
     def leaky(self: State, player: int | None) -> dict[str, Any]:
         obs = original(self, player)
         if player is not None:
-            obs["peek"] = self.hand((player + 1) % self.program.n)
+            obs["peek"] = self.hand((player + 1) % self.player_count)
         return obs
 
     monkeypatch.setattr(State, "observation", leaky)
@@ -295,37 +308,73 @@ def test_a_leaking_observation_is_caught(monkeypatch: pytest.MonkeyPatch) -> Non
     assert "peek" in report.first.message
 
 
+EUCHRE_HANDS = {0: "JH JD AH KH QH".split(), 1: "AS KS QS JS 10S".split(),
+                2: "AC KC QC JC 10C".split(), 3: "AD KD QD 10D 9D".split()}
+
+
+def test_the_card_buried_face_down_shown_through_the_log_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """observation(p) that names the cards of the last selection as the full log has them:
+    Euchre's dealer buries a card face down [U5], and the other seats could tell which.
+    Swapping hidden cards does not show it (the log stays the same) and every card named
+    was seen by the seat (the up-card) or is named only after it left play; the
+    hidden-choice check does, by comparing the outcomes of every legal discard."""
+    original = State.observation
+
+    def leaky(self: State, player: int | None) -> dict[str, Any]:
+        obs = original(self, player)
+        if player is not None:
+            chosen = [e for e in original(self, None)["events"] if e["type"] == "select"]
+            obs["last_selection"] = chosen[-1]["cards"] if chosen else []
+        return obs
+
+    euchre = tricklang.load(ROOT / "examples" / "euchre.trick")
+    deck = euchre_deck(EUCHRE_HANDS, 3, "9H")
+    clean = _check(euchre, seed=1, deck=deck, dealer=3, choices=["order_up", "with_partner", "discard 9D"],
+                   max_actions=3)
+    assert clean.ok, clean.violations
+    monkeypatch.setattr(State, "observation", leaky)
+    report = _check(euchre, seed=1, deck=deck, dealer=3, choices=["order_up", "with_partner", "discard 9D"],
+                    max_actions=3)
+    assert report.codes == ["hidden-choice"]
+    assert report.first is not None and report.first.step == 2  # at the dealer's discard
+    assert "seat 0 tells 'discard" in report.first.message and "observation" in report.first.message
+
+
 def test_events_shown_to_everybody_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """An event log that forgets to hide what was dealt to each player."""
+    dealt = RENDERERS[KIND["DEALT"]]
 
-    def emit(self: Program, core: Any, full: Any, public: dict[str, Any] | None = None, mask: int = 0) -> None:
-        if isinstance(full, tuple):  # a compact entry: its full form, shown to all
-            full = render(self, full)[0]
-        core.events.append((full, None, 0))
+    def shown(game: Any, entry: Any) -> Any:
+        full, _, _ = dealt(game, entry)
+        return full, None, 0  # the full form, for every seat
 
-    monkeypatch.setattr(Program, "emit", emit)
+    monkeypatch.setitem(RENDERERS, KIND["DEALT"], shown)
     report = _check(_rules(TINY, "tiny"), seed=1, max_actions=10)
     assert report.codes == ["event-leak"]
     assert "dealt" in report.violations[0].message
 
 
+HINT = max(RENDERERS) + 1
+"""A kind of event no module logs, for the planted bug below."""
+
+
 def test_a_played_card_shown_early_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    """An event, emitted during an action, that names the card the next player will play."""
-    from interpreter import codegen, instructions
+    """An event, logged while a card is played, that names the card the next player holds."""
+    rules = _rules(TINY, "tiny")
+    m = _namespace(rules)
+    name = f"play_{_play_point(rules)}"
+    play, zone_cards, hand = m[name], m["zone_cards"], Game.of(rules).layout.hand
 
-    monkeypatch.setattr(codegen, "ENABLED", False)  # the generic methods, which this test corrupts
-    original = instructions.Tricks.apply
+    def tell(c: Any, card: int) -> None:
+        play(c, card)
+        if c.rec and c.tr_n and not c.terminal:
+            cards = zone_cards(c, hand + c.tr_turn)
+            if cards:
+                c.log.append((HINT, cards[0]))
 
-    def tell(self: Any, core: Any, action: Any) -> None:
-        original(self, core, action)
-        if core.tr_cards and not core.terminal:
-            nxt = core.tr_turn
-            hand = core.zones[self.prog.hand + nxt]
-            if hand:
-                self.prog.emit(core, {"type": "hint", "card": self.prog.tables.codes[hand[0]]})
-
-    monkeypatch.setattr(instructions.Tricks, "apply", tell)
-    report = _check(_rules(TINY, "tiny"), seed=4, max_actions=10)
+    monkeypatch.setitem(m, name, tell)
+    monkeypatch.setitem(RENDERERS, HINT, lambda g, e: ({"type": "hint", "card": g.tables.codes[e[1]]}, None, 0))
+    report = _check(rules, seed=4, max_actions=10)
     assert report.codes == ["event-leak"]
     assert report.first is not None and report.first.step == 1  # found while the first card was played
     assert report.first.actions[0].startswith("play ")
@@ -339,11 +388,11 @@ def test_a_move_to_a_public_zone_is_no_leak_until_visibility_is_corrupted(monkey
     assert clean.state is not None
     assert any(e["type"] == "move" and e.get("cards") for e in clean.state.events(1))  # the moves were seen
 
-    program = compile_ruleset(rules)
-    right = program.zone_mask
-    monkeypatch.setattr(program, "zone_mask", lambda core, z: program.all_mask if z == program.pack else right(core, z))
+    game = Game.of(rules)
+    right, pack, everybody = game.m["zmask"], game.layout.pack, (1 << game.player_count) - 1
+    monkeypatch.setitem(game.m, "zmask", lambda c, z: everybody if z == pack else right(c, z))
     corrupted = _check(rules, seed=2, max_actions=40, stop_on_first=False)
-    assert "visibility" in corrupted.codes  # the interpreter's mask disagrees with the rule file
+    assert "visibility" in corrupted.codes  # the module's mask disagrees with the rule file
     leaky = _check(rules, seed=2, max_actions=40, skip={"visibility"})
     assert leaky.codes == ["observation-leak"]  # and the stock shows through observation()
     assert "stock" in leaky.violations[0].message
@@ -355,8 +404,8 @@ def test_hypothesis_shrinks_a_failure_to_the_shortest_sequence(monkeypatch: pyte
 
     def leaky(self: State, player: int | None) -> dict[str, Any]:
         obs = original(self, player)
-        if player is not None and self.core.tr_cards:
-            obs["peek"] = self.hand((player + 1) % self.program.n)
+        if player is not None and self.current_trick:
+            obs["peek"] = self.hand((player + 1) % self.player_count)
         return obs
 
     monkeypatch.setattr(State, "observation", leaky)
@@ -386,18 +435,18 @@ def test_an_illegal_action_that_is_accepted_is_caught(monkeypatch: pytest.Monkey
 
 
 def test_a_lost_card_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    from interpreter import codegen, instructions
+    """Taking a trick forgets its last card: it is in no zone and not on the table."""
+    rules = _rules(TINY, "tiny")
+    m = _namespace(rules)
+    name = f"finish_{_play_point(rules)}"
+    finish = m[name]
 
-    monkeypatch.setattr(codegen, "ENABLED", False)  # the generic methods, which this test corrupts
-    original = instructions.Tricks._finish_trick
+    def lose_one(c: Any) -> None:
+        c.tr_n -= 1
+        finish(c)
 
-    def lose_one(self: Any, core: Any) -> None:
-        core.tr_cards.pop()
-        core.tr_players.pop()
-        original(self, core)
-
-    monkeypatch.setattr(instructions.Tricks, "_finish_trick", lose_one)
-    report = _check(_rules(TINY, "tiny"), seed=0, max_actions=10)
+    monkeypatch.setitem(m, name, lose_one)
+    report = _check(rules, seed=0, max_actions=10)
     assert report.codes and report.codes[0] in ("cards", "legal-apply")
 
 
@@ -527,14 +576,21 @@ def test_discards_to_n_brings_the_hand_down_to_n() -> None:
 
 
 def test_a_referees_pause_in_strict_mode_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    from interpreter import codegen
-    from interpreter.pauses import RefereePause
+    """The block of Écarté's pause after the deal waits even in strict mode (and with
+    nothing to record): it is replaced in the module's table of blocks, which ``advance`` reads."""
+    rules = tricklang.load(Path(__file__).resolve().parents[2] / "rules" / "ecarte.trick")
+    game = Game.of(rules)
+    d, pause = next((d, dp) for d, dp in enumerate(game.dps) if dp.kind == "pause" and dp.phase == "deal")
+    ready = pause.extra["ready"]
 
-    def always(self: Any, core: Any) -> bool:
-        return True  # waits even in strict mode, and even with nothing to record
+    def always(c: Any) -> int:
+        c.actor = c.dealer
+        c.dp = d
+        c.pc = ready
+        return -1
 
-    monkeypatch.setattr(RefereePause, "ready", always)
-    monkeypatch.setattr(codegen, "ENABLED", False)  # the generic method, which this test corrupts (blocks pass a pause themselves)
-    report = _check(tricklang.load(Path(__file__).resolve().parents[2] / "rules" / "ecarte.trick"), seed=0,
-                    max_actions=2, mode="strict")
+    blocks = list(game.m["BLOCKS"])
+    blocks[ready] = always
+    monkeypatch.setitem(game.m, "BLOCKS", tuple(blocks))
+    report = _check(rules, seed=0, max_actions=2, mode="strict")
     assert "pause" in report.codes

@@ -43,7 +43,7 @@ def at_first_choice(rules: tricklang.Ruleset, seed: int = 3) -> interpreter.Stat
 
 def test_offered_for_each_count_and_each_card_in_order_with_increasing_ids(rules: tricklang.Ruleset) -> None:
     state = at_first_choice(rules)
-    dealer = state.core.dealer
+    dealer = state.dealer
     plain = [c for c in state.hand(dealer) if not state.is_trump(c)]
     listed = [a.text for a in state.legal_actions() if a.args and a.args[0] == "shown_and_served"]
     assert listed == [f"irregular shown_and_served {dealer} {n} {c}" for n in (1, 2, 3) for c in plain]
@@ -54,7 +54,7 @@ def test_offered_for_each_count_and_each_card_in_order_with_increasing_ids(rules
 
 def test_the_arguments_reach_the_remedy_and_the_log(rules: tricklang.Ruleset) -> None:
     state = at_first_choice(rules)
-    dealer, elder = state.core.dealer, 1 - state.core.dealer
+    dealer, elder = state.dealer, 1 - state.dealer
     card = next(c for c in state.hand(dealer) if not state.is_trump(c))
     state.apply(f"irregular shown_and_served {dealer} 2 {card.lower()}")
     assert len(state.hand(elder)) == 7
@@ -74,7 +74,7 @@ def test_the_arguments_reach_the_remedy_and_the_log(rules: tricklang.Ruleset) ->
 ])
 def test_a_bad_argument_is_refused_naming_it(rules: tricklang.Ruleset, args: str, error: type[Exception], says: str) -> None:
     state = at_first_choice(rules)
-    dealer = state.core.dealer
+    dealer = state.dealer
     card = next(c for c in state.hand(dealer) if not state.is_trump(c))
     trump = next((c for c in state.hand(dealer) if state.is_trump(c)), state.hand(1 - dealer)[0])
     before = state.to_json()
@@ -112,7 +112,7 @@ def test_any_irregular_text_is_applied_whole_or_refused_without_a_change(rules: 
 
 def test_a_table_record_with_arguments_round_trips(rules: tricklang.Ruleset, tmp_path: Path) -> None:
     state = at_first_choice(rules)
-    dealer = state.core.dealer
+    dealer = state.dealer
     card = next(c for c in state.hand(dealer) if not state.is_trump(c))
     state.apply(f"irregular shown_and_served {dealer} 3 {card}")
     for _ in range(12):
@@ -134,7 +134,7 @@ def test_an_irregularity_during_any_is_recordable_at_every_moment_of_a_deal(seed
     rng = random.Random(seed)
     steps = 0
     while not state.is_terminal() and steps < 300:
-        offender = state.core.dealer
+        offender = state.dealer
         assert f"irregular imperfect_pack {offender}" in state.legal_actions(), state.legal_actions()
         if steps % 25 == 7:
             again = state.clone()

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 import interpreter
 import tricklang
 from interpreter import Action, IllegalActionError, LegalActions
-from interpreter.agents import HeuristicAgent, RandomAgent, play_match
-from interpreter.legal import Selection, draw_subset
+from interpreter.players import HeuristicAgent, RandomAgent, play_match
+from interpreter.state.legal import Selection, draw_subset
 
 ROOT = Path(__file__).resolve().parents[2]
 CODES = [f"{r}{s}" for s in "SHDC" for r in ("A", "K", "Q", "J", "10", "9", "8", "7")]

@@ -10,7 +10,7 @@ import pytest
 import interpreter
 import tricklang
 from interpreter.errors import IllegalActionError
-from interpreter.spaces import ActionSpace, action_space
+from interpreter.state.spaces import ActionSpace, action_space
 
 BASE = '''tricklang 1
 game "Two-hand trial"
@@ -98,11 +98,11 @@ def test_table_ids_extend_the_strict_ids_with_the_referees_continue() -> None:
     assert table.legal_action_ids()[-1] == paused.size - 1 and table.action_from_id(paused.size - 1).text == "continue"
     table.apply_id(paused.size - 1)
     assert table.phase == "play"
-    assert ActionSpace(rules, strict.program, "one_card").blocks == plain.blocks
+    assert ActionSpace(rules, strict.game, "one_card").blocks == plain.blocks
 
 
 def test_the_tensors_at_a_pause_keep_the_strict_layout_with_no_decision_kind_set() -> None:
-    from interpreter.tensors import KINDS, tensor_layout
+    from interpreter.state.tensors import KINDS, tensor_layout
 
     rules = load(PAUSED)
     strict = interpreter.new_game(rules, seed=4, dealer=0)

@@ -18,8 +18,8 @@ import pytest
 
 import interpreter
 import tricklang
-from interpreter.agents import make_agent, play_match
 from interpreter.errors import RecordError
+from interpreter.players import make_agent, play_match
 from interpreter.record import RECORD_FORMAT, Record, rebuild
 
 ROOT = Path(__file__).resolve().parents[2]

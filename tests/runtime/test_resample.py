@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 import interpreter
 import tricklang
 from interpreter import IllegalActionError, RecordError, ResampleError, State, new_game
-from interpreter.agents import RandomAgent
-from interpreter.resample import Resampler
+from interpreter.players import RandomAgent
+from interpreter.state.resample import Resampler
 
 ROOT = Path(__file__).resolve().parents[2]
 RULE_FILES = sorted(str(p.relative_to(ROOT)) for p in [*ROOT.glob("rules/*.trick"), *ROOT.glob("examples/*.trick")])

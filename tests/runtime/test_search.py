@@ -1,4 +1,4 @@
-"""The search player (interpreter.search): legal, deterministic, better than random."""
+"""The search player (interpreter.players.search): legal, deterministic, better than random."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 
 import tricklang
 from interpreter import State, new_game
-from interpreter.agents import Agent, RandomAgent, is_agent_name, make_agent
-from interpreter.search import SearchAgent
+from interpreter.players import Agent, RandomAgent, is_agent_name, make_agent
+from interpreter.players.search import SearchAgent
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,4 +1,4 @@
-"""The randomness a seed gives (interpreter.seeding): each deal's pack, the first dealer
+"""The randomness a seed gives (interpreter.runtime.seeding): each deal's pack, the first dealer
 and the random remedies, derived from SHAKE-256 of a text key, the same on every machine,
 each deal on its own."""
 
@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 import interpreter
 import tricklang
-from interpreter import seeding
-from interpreter.agents import RandomAgent
+from interpreter.players import RandomAgent
+from interpreter.runtime import seeding
 
 ECARTE = tricklang.load("rules/ecarte.trick")
 
@@ -102,16 +102,16 @@ def test_a_sample_is_distinct_members_in_the_order_drawn() -> None:
 
 def test_a_games_deals_are_the_seeded_orders_without_replaying_earlier_deals() -> None:
     state = interpreter.new_game(ECARTE, seed=11)
-    codes = state.program.tables.codes
-    size = state.program.tables.size
+    codes = state.cards
+    size = len(state.cards)
     for n in (1, 2, 5):
         assert state.deal_deck(n) == [codes[c] for c in reversed(seeding.deal_order(11, n - 1, size))]
 
 
 def test_reseed_and_prearranged_decks_still_decide_later_deals() -> None:
     state = interpreter.new_game(ECARTE, seed=11)
-    codes = state.program.tables.codes
-    size = state.program.tables.size
+    codes = state.cards
+    size = len(state.cards)
     state.reseed(99, 3)
     assert state.deal_deck(2) == [codes[c] for c in reversed(seeding.deal_order(11, 1, size))]
     assert state.deal_deck(3) == [codes[c] for c in reversed(seeding.deal_order(99, 2, size))]

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import interpreter
 import tricklang
-from interpreter.agents import HeuristicAgent, RandomAgent, play_match
+from interpreter.players import HeuristicAgent, RandomAgent, play_match
 
 RULES = Path(__file__).resolve().parents[2] / "rules"
 

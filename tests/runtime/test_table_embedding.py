@@ -12,7 +12,7 @@ import pytest
 import interpreter
 import tricklang
 from interpreter import IllegalActionError, State
-from interpreter.spaces import action_space
+from interpreter.state.spaces import action_space
 
 ROOT = Path(__file__).resolve().parents[2]
 ECARTE = tricklang.load(ROOT / "rules/ecarte.trick")

@@ -1,4 +1,4 @@
-"""Observation and information-state tensors (interpreter.tensors)."""
+"""Observation and information-state tensors (interpreter.state.tensors)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 import interpreter
 import tricklang
 from interpreter import GameError, State
-from interpreter import tensors as tz
 from interpreter.harness import check_invariants
+from interpreter.state import tensors as tz
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = {p.stem: tricklang.load(p) for p in sorted([*ROOT.glob("rules/*.trick"), *ROOT.glob("examples/*.trick")])}

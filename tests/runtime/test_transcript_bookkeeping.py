@@ -12,7 +12,7 @@ import pytest
 
 import interpreter
 import tricklang
-from interpreter.agents import HeuristicAgent, play_match
+from interpreter.players import HeuristicAgent, play_match
 from interpreter.transcript import render, shown_lines
 from tricklang.explain import explain
 from tricklang.fmt import format_text

@@ -192,13 +192,12 @@ def test_a_saved_state_with_option_values_the_pack_cannot_serve_fails_fast(optio
 
 def test_option_values_the_pack_cannot_serve_are_refused_before_any_code_is_generated(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from interpreter import codegen, compiler
+    from interpreter.state import compiled
 
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("code generated")
 
-    monkeypatch.setattr(codegen, "generate", refuse)
-    monkeypatch.setattr(compiler, "compile_ruleset", refuse)
+    monkeypatch.setattr(compiled, "generate", refuse)
     rules = tricklang.loads(OPTION_DEAL, path="option-deal.trick")
     with pytest.raises(tricklang.OptionError, match=r"option 'n' = 40 does not fit the rules: dealing 40 cards"):
         rules.with_options({"n": 40})

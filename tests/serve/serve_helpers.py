@@ -46,16 +46,17 @@ def choose(view: dict[str, Any]) -> str:
 def hidden_zones(state: State, reader: int | None) -> list[int]:
     """The zones whose cards ``reader`` may not see now (None: the public, i.e. the
     zones some seat does not see), but the zone a seat is choosing cards from."""
-    program, core = state.program, state.core
-    everyone = program.all_mask
+    g, core = state.game, state._c
+    everyone = (1 << g.player_count) - 1
     source = None
     decision = state.decision
     if decision is not None and decision.kind == "select" and reader == decision.seat:
         selection = state.legal_actions().selection
         source = set(selection.cards) if selection is not None else None
     out = []
-    for z, cards in enumerate(core.zones):
-        mask = program.zone_mask(core, z) & everyone
+    for z in range(len(g.zones)):
+        cards = g.m["zone_cards"](core, z)  # card indices, like the selection's
+        mask = g.m["zmask"](core, z) & everyone
         hidden = not (mask >> reader & 1) if reader is not None else mask != everyone
         if hidden and cards and not (source and set(cards) & source):
             out.append(z)
@@ -66,17 +67,11 @@ def swapped(state: State, reader: int | None) -> State | None:
     """A clone in which every card hidden from ``reader`` has changed place (the hidden
     zones keep their sizes), or None when fewer than two cards are hidden."""
     zones = hidden_zones(state, reader)
-    cards = [c for z in zones for c in state.core.zones[z]]
+    cards = [c for z in zones for c in state.game.m["zone_cards"](state._c, z)]
     if len(cards) < 2:
         return None
     other = state.clone()
-    other._legal = None  # the cached legal actions belong to the real state
-    moved = cards[1:] + cards[:1]
-    i = 0
-    for z in zones:
-        k = len(state.core.zones[z])
-        other.core.zones[z] = moved[i:i + k]
-        i += k
+    other._deal_hidden(zones, cards[1:] + cards[:1])
     assert other.observation(None) != state.observation(None), "the swap changed nothing"
     return other
 

@@ -11,7 +11,7 @@ import pytest
 from serve_helpers import swapped
 
 import tricklang
-from interpreter.agents import HeuristicAgent, RandomAgent
+from interpreter.players import HeuristicAgent, RandomAgent
 from interpreter.serve import views
 from interpreter.state import State, new_game
 

@@ -16,8 +16,8 @@ from typing import Any
 
 from .. import model as m
 from .. import walk
+from ..check_cards import MAX_SUITS
 from ..check_statements import MAX_CARDS
-from ..checker import MAX_SUITS
 from ..diagnostics import Diagnostic, RulesError, TrickLangError
 from ..extend import MAX_EXTENDS_DEPTH, merge
 from ..parser import parse

@@ -20,17 +20,28 @@ from . import symbols
 from .analysis import Analysis, deck_fits
 
 SECTIONS = ("tricklang", "extends", "game", "source", "players", "role", "deck", "option", "zone", "counter",
-            "points", "match", "deal", "irregularity")
+            "points", "table", "melds", "bids", "match", "deal", "irregularity")
 DECK_LINES = ("suits", "ranks", "trump ranks")
 MATCH_LINES = ("first dealer is random", "dealer passes left", "game to", "ties go to", "at most", "lowest score wins")
 STATEMENTS = ("deal", "turn up", "trump is", "if", "elif", "else", "repeat at most", "for each player",
-              "for each side", "phase", "let", "set", "stop", "pass", "end the deal", "end the match", "redeal by",
-              "expose", "forbid", "cancel", "move", "add", "tricks", "auction once around from",
+              "for each side", "for each card in", "phase", "let", "set", "stop", "pass", "end the deal", "end the match", "redeal by",
+              "expose", "forbid", "cancel", "move", "add", "tricks", "end the play", "auction once around from",
               "auction until passes from", "replay the tricks")
-VERBS = ("chooses:", "names trump", "bids", "discards", "takes", "draws", "scores", "loses", "leads", "becomes dealer")
+VERBS = ("chooses:", "names trump", "bids", "discards", "takes", "draws", "scores", "loses", "leads", "becomes dealer",
+         "names the suit led", "shows", "melds")
 OBLIGATIONS = ("must follow suit", "may trump instead of following", "must trump if void", "must beat if able",
-               "must lead", "may not play", "may not lead", "the first card led sets trump", "declare")
-VALUES = ("true", "false", "bid", "trump", "deal_number", "total_bids", "leader", "played_to_trick")
+               "must lead", "may not play", "may not lead", "the first card led sets trump", "declare",
+               "must overtrump if able", "may not undertrump", "may play", "a trick is never won by",
+               "the suit led is not set by", "of equal cards the", "after playing", "after leading",
+               "after each trick:")
+VALUES = ("true", "false", "bid", "trump", "deal_number", "total_bids", "leader", "played_to_trick", "no_suit",
+          "no_card", "no_bid", "no_trump", "doubling", "caller", "high_bid", "high_bidder", "level of", "strain of",
+          "worth of")
+AUCTION_RULES = ("double and redouble", "may not pass", "may not bid", "first of the side to bid the strain declares",
+                 "if all pass: redeal", "if all pass: no contract")
+TRICK_VALUES = ("to_play", "led_suit", "led_card", "winner", "winning_card", "highest_trump", "trick", "trick_number",
+                "last_trick", "the card played by", "who played")
+"""The names and forms of the trick in progress (in trick play only)."""
 CONTEXT_PLAYERS = ("player", "side", "declarer", "offender")
 MAX_NAMED = 200
 """Suits, and ranks, offered at most (a deck the checker refuses may name thousands)."""
@@ -115,7 +126,12 @@ class _Names:
     def expressions(self) -> list[Item]:
         out = self.players() + _unique(self.items("option") + self.items("variable") + self.items("counter"))
         out += [Item(n, "value", "built-in") for n in VALUES]
+        out += [Item(n, "value", "the trick in progress (in trick play)") for n in TRICK_VALUES]
         out += [Item(f"{n}(", "function", "function") for n in FUNCTIONS]
+        out += [Item(f"{t}(", "table", "a lookup table: its entry at a position from 0") for t in self.of("table")]
+        deck = self.rules.deck if self.rules is not None else None
+        out += [Item(s.name, "suit", "a suit, as a value") for s in (deck.suits if deck is not None else ())]
+        out += [Item("seat", "keyword", "a seat by number: seat 0")]
         for opt in self.rules.options if self.rules is not None else ():
             out += [Item(c, "choice", f"a value of option {opt.name}") for c in opt.choices]
         out += [Item(w, "keyword") for w in ("not", "and", "or", "holder of", "original holder of", "taker of",
@@ -129,6 +145,9 @@ class _Names:
         if deck is None:
             return out
         out += [Item(s.name, "suit", f"a card of {s.name} (effective suit)") for s in deck.suits[:MAX_NAMED]]
+        out += [Item(c, "colour", f"a {c} card (effective suit)")
+                for c in dict.fromkeys(s.colour for s in deck.suits[:MAX_NAMED])]
+        out += [Item("and", "keyword", "cards matching both: 4 and black")]
         out += [Item(r, "rank", f"any {r}") for r in deck.ranks[:MAX_NAMED]]
         if not deck_fits(deck):  # (a deck the checker refuses: no card by card)
             return out
@@ -219,16 +238,13 @@ def _declarations(prefix: str, section: str, block: str, names: _Names) -> list[
 
 
 def _decision_kinds(names: _Names) -> list[str]:
-    from .analysis import nodes
+    from ..walk import statements
 
     kinds = ["any"]
-    for node in nodes(names.rules.deal if names.rules is not None else ()):
-        kind = {m.Tricks: "play", m.Auction: "auction", m.NameTrump: "naming", m.Bid: "bidding",
-                m.Choose: "choice", m.Discard: "discard", m.DealCards: "deal"}.get(type(node))
-        if isinstance(node, m.Take):
-            kind = node.verb
-        for k in (kind, "end_of_play" if kind == "play" else None):  # the referee's pauses: deal, end_of_play
-            if k is not None and k not in kinds:
+    for st in statements(names.rules.deal if names.rules is not None else ()):
+        found = list(st.decision_kinds()) + (["deal"] if isinstance(st, m.DealCards) else [])
+        for k in found + (["end_of_play"] if "play" in found else []):  # the referee's pauses: deal, end_of_play
+            if k not in kinds:
                 kinds.append(k)
     return kinds
 
@@ -260,6 +276,8 @@ def _statements(prefix: str, section: str, block: str, names: _Names) -> list[It
     if section in ("deal", "irregularity") and not prefix.strip():
         if block == "tricks" or block in ("must", "may", "declare", "the"):
             return _keywords(OBLIGATIONS)
+        if block == "auction":
+            return _keywords(AUCTION_RULES) + names.players()
         statements = list(names.expected.phrases) if names.expected is not None and names.expected.phrases else STATEMENTS
         return _keywords(statements) + names.players()
     subject = re.fullmatch(r"\s*([\w']+)(\s+of\s+[\w']+)?\s+", prefix)

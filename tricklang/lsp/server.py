@@ -42,6 +42,9 @@ SYMBOL_KINDS = {
     "counter": t.SymbolKind.Number,
     "role": t.SymbolKind.Variable,
     "irregularity": t.SymbolKind.Event,
+    "table": t.SymbolKind.Array,
+    "melds": t.SymbolKind.Struct,
+    "bids": t.SymbolKind.Enum,
 }
 
 
@@ -332,7 +335,8 @@ COMPLETION_KINDS = {
     "value": t.CompletionItemKind.Constant, "function": t.CompletionItemKind.Function,
     "choice": t.CompletionItemKind.EnumMember, "phase": t.CompletionItemKind.Function,
     "suit": t.CompletionItemKind.Enum, "rank": t.CompletionItemKind.Constant, "card": t.CompletionItemKind.Value,
-    "declaration": t.CompletionItemKind.Event,
+    "declaration": t.CompletionItemKind.Event, "table": t.CompletionItemKind.Function,
+    "colour": t.CompletionItemKind.Enum,
 }
 
 

@@ -10,7 +10,7 @@ from ..explain import strip_comment
 from .analysis import Analysis, Source, contains, name_column, nodes, word_at
 
 KINDS = ("option", "zone", "role", "counter", "irregularity", "phase", "suit", "variable", "points",
-         "choice", "declaration")
+         "choice", "declaration", "table", "melds", "bids")
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,14 @@ class Symbol:
             return f"zone, {'per ' + node.owner if node.owner != 'shared' else 'shared'}, {node.visibility}" + (
                 ", pack" if node.pack else "") + (", bookkeeping (not in transcripts)" if node.bookkeeping else "")
         if isinstance(node, m.Counter):
-            return f"counter per {node.owner}" + (", bookkeeping (not in transcripts)" if node.bookkeeping else "")
+            return f"counter per {node.owner}" + (", from 0 every deal" if node.per_deal else "") + (
+                ", bookkeeping (not in transcripts)" if node.bookkeeping else "")
+        if isinstance(node, m.BidTable):
+            return "the bid table"
+        if isinstance(node, m.MeldTable):
+            return f"meld table, {sum(len(g.lines) for g in node.classes)} lines in {len(node.classes)} class(es)"
+        if isinstance(node, m.Table):
+            return f"table of {len(node.values)} numbers, read by position from 0"
         return self.kind
 
 
@@ -68,6 +75,12 @@ def declarations(source: Source) -> Iterator[Symbol]:
         yield symbol(zone.name, "zone", zone, zone.span)
     for counter in rules.counters:
         yield symbol(counter.name, "counter", counter, counter.span)
+    for table in rules.tables:
+        yield symbol(table.name, "table", table, table.span)
+    for melds in rules.melds:
+        yield symbol(melds.name, "melds", melds, melds.span)
+    for bids in rules.bids:
+        yield symbol(bids.name, "bids", bids, bids.span)
     for point in rules.points:
         if point.table:
             yield symbol(point.table, "points", point, point.span)
@@ -160,7 +173,7 @@ def outline(analysis: Analysis) -> list[Symbol]:
     """The document's own phases, options, zones, counters, roles and irregularities, in source order."""
     if analysis.own is None:
         return []
-    shown = ("phase", "option", "zone", "counter", "role", "irregularity")
+    shown = ("phase", "option", "zone", "counter", "role", "irregularity", "table", "melds", "bids")
     return sorted((s for s in per_file(analysis)[0] if s.kind in shown), key=lambda s: (s.line, s.column))
 
 

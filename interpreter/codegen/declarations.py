@@ -1,0 +1,116 @@
+"""A trick play's declarations, written out: what each player may declare before playing
+or right after leading (``offered_D``, ``window_D``), making one (``declare_D``) and its
+effects, which score, set variables and test conditions in the middle of trick play.
+Mixed into :class:`~.tricks.TrickPlay`."""
+
+from __future__ import annotations
+
+from tricklang import model as m
+
+from .parts import Parts
+from .writer import Writer, lit
+
+
+class TrickDeclarations(Parts):
+    """The declarations of a trick play (see the module docstring)."""
+
+    __slots__ = ()
+
+    def _declarations(self, f: Writer, d: int, decls: list[tuple[m.Declaration, str | bool, int]],
+                      declarer: int) -> list[str]:
+        """``offered_D(c, p)``: the declarations p may make before playing (a mask of name ids);
+        ``window_D(c, p)``: those he may make right after leading; ``declare_D(c, p, k, window)``:
+        make one (the first declaration of that name whose conditions hold), and its effects.
+        Returns the tests of the declarations offered before playing (for the runner)."""
+        lay = self.lay
+        hand = lay.hand
+        conds: list[tuple[m.Declaration, int, str]] = []
+        for j, (dcl, test, k) in enumerate(decls):
+            pat = f"PAT[{lit(lay.pattern(dcl.holding))} * NT + c.ti]"
+            if dcl.deadline == "after_leading_it":
+                cond = f"{pat} & BIT[c.tr_c[0]]"
+            else:
+                cond = f"c.z[{lit(hand)} + p] & {pat}"
+                if dcl.deadline == "before_first_card":
+                    cond += " and not (c.played >> p & 1)"
+            if test is not True:
+                with f.block(f"def guard_{d}_{j}(c: Core, p: cython.int) -> cython.bint:"):
+                    f.line(f"saved = c.v[{lit(declarer)}]")
+                    f.line(f"c.v[{lit(declarer)}] = p")
+                    f.line(f"ok = bool({test})")
+                    f.line(f"c.v[{lit(declarer)}] = saved")
+                    f.line("return ok")
+                cond += f" and guard_{d}_{j}(c, p)"
+            conds.append((dcl, k, cond))
+        offer_tests = [f"not c.decl >> ({lit(k)} * N + p) & 1 and {cond}" for dcl, k, cond in conds
+                       if dcl.deadline != "after_leading_it"]
+        mask = "object" if len(lay.declaration_names) > 64 else "cython.ulonglong"
+        for window in (False, True):
+            name = f"window_{d}" if window else f"offered_{d}"
+            with f.block(f"def {name}(c: Core, p: cython.int) -> {mask}:"):
+                f.line(f"out: {mask} = 0")
+                if window:
+                    f.line("if c.tr_n != 1 or c.tr_p[0] != p:")
+                    f.line("    return out")
+                for dcl, k, cond in conds:
+                    if (dcl.deadline == "after_leading_it") != window:
+                        continue
+                    f.line(f"if not out >> {lit(k)} & 1 and not _forbidden(c, {lit(k)}, p) and {cond}:")
+                    f.line(f"    out |= DBIT[{lit(k)}]")
+                f.line("return out")
+        for j, (dcl, _test, _k) in enumerate(decls):
+            inner = Writer()
+            with inner.block(f"def effects_{d}_{j}(c: Core) -> None:"):
+                inner.line("pass")
+                self._effects(inner, dcl.body, dcl.cite)
+            f.extend(inner)
+        self._declare(f, d, declarer, conds)
+        return offer_tests
+
+    def _declare(self, f: Writer, d: int, declarer: int, conds: list[tuple[m.Declaration, int, str]]) -> None:
+        """``declare_D(c, p, k, window)``: make the first declaration of name k whose conditions hold."""
+        lay = self.lay
+        with f.block(f"def declare_{d}(c: Core, p: cython.int, k: cython.int, window: cython.bint) -> None:"):
+            f.line("c.decl |= DBIT[k * N + p]")
+            f.line(f"c.v[{lit(declarer)}] = p")
+            f.line("_ev(c)")
+            first = True
+            for j, (dcl, k, cond) in enumerate(conds):
+                is_window = "window" if dcl.deadline == "after_leading_it" else "not window"
+                f.line(f"{'if' if first else 'elif'} k == {lit(k)} and {is_window} and {cond}:")
+                first = False
+                f.line(f"    if c.rec: c.log.append((DECLARE, p, k, {lit(lay.law(dcl.cite))}))")
+                f.line(f"    effects_{d}_{j}(c)")
+            if first:
+                f.line("pass")
+
+
+    def _effects(self, w: Writer, stmts: tuple[m.Statement, ...], cite: m.Citation | None) -> None:
+        """A declaration's body: scores, variables and conditions only (the checker sees to it)."""
+
+        for st in stmts:
+            self.line = st.span.line
+            if isinstance(st, m.Score):
+                if st.cite is None and cite is not None:
+                    st = st.model_copy(update={"cite": cite})
+                self.visit_Score(st, w)
+                w.line("if c.terminal:")
+                w.line("    return")
+            elif isinstance(st, m.Let):
+                self.visit_Let(st, w)
+            elif isinstance(st, m.If):
+                for i, (cond, body) in enumerate(st.branches):
+                    test = self.ex.cond(cond)
+                    w.line(f"{'if' if i == 0 else 'elif'} {test if isinstance(test, str) else lit(test)}:")
+                    with w.indented():
+                        w.line("pass")
+                        self._effects(w, body, cite)
+                if st.orelse:
+                    w.line("else:")
+                    with w.indented():
+                        w.line("pass")
+                        self._effects(w, st.orelse, cite)
+            elif isinstance(st, m.Pass):
+                continue
+            else:
+                raise TypeError(f"line {st.span.line}: a declaration may only score, set variables or test conditions")

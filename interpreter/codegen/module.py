@@ -1,0 +1,454 @@
+"""Assembling a generated module: constants and card tables, the core's class, the
+prelude of helpers, the blocks and ``advance``, the decision points' functions, the
+match's flow (new match, deals, scores, the end), irregularities and accessors; and the
+Cython declarations (``.pxd``) that type the core in a native build.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from tricklang.bounds import DEFAULT_DEAL_LIMIT
+
+from .gaps import GAPS_HELPERS
+from .layout import UNSET, Layout
+from .match import match_flow
+from .native_c import C_DECLARATIONS, C_HELPERS
+from .parts import Parts
+from .prelude import PRELUDE
+from .surface import accessors, irregularities
+from .trick_names import HELPERS as TRICK_HELPERS
+from .writer import Writer, ints, lit
+
+
+@dataclass
+class Generated:
+    """A generated module: its source, the Cython declarations that type its core for a
+    native build, and the layout the Game reads its facts from."""
+
+    source: str
+    pxd: str
+    layout: Layout
+
+GENERATED_BUILTINS = frozenset({
+    "abs", "bool", "dict", "enumerate", "frozenset", "int", "isinstance", "len", "list", "max", "min", "object", "range",
+    "reversed", "set", "sorted", "sum", "tuple", "type", "zip"})
+"""The builtins a generated module may read (CPython runs it with these only, and a native
+build's source is checked to read no other: :func:`interpreter.native.check_source`)."""
+
+MAX_STEPS = 100_000
+"""Automatic steps allowed between two decisions (a shuffle counts one per card)."""
+MAX_CHOICES = 20_000
+"""The most ways to choose cards a selection may offer (more is a limit error)."""
+MAX_EVENTS_PER_DEAL = 20_000
+MAX_EVENTS_PER_MATCH = 1_000_000
+
+EVENT_KINDS = ("TRICK", "DEALT", "SELECT", "BID", "PASS", "DRAW", "SCORE", "DEAL_END", "DEAL", "TRUMP", "CONTRACT",
+               "MOVE", "CHOICE", "TURN_UP", "MAKER", "CONTRACT_BID", "REDEAL", "ALL_PASSED", "LAST_DEAL",
+               "MATCH_END", "EXPOSED", "FORBID", "COUNTER", "DECLARE", "LEADS", "REPLAY", "DEALER", "CUT",
+               "IRREGULARITY")
+"""The kinds of the compact events a module logs (a played card is one int, not a tuple):
+``TRICK`` is 1, ``DEALT`` 2... in this order (see :mod:`interpreter.state.events`)."""
+
+HEADER = '''"""A tricklang game module, generated from a rule file (with its option values) by
+interpreter.codegen. It holds no text of the rule file: rule lines are named by number,
+names, labels and laws by id (the Game holds the words)."""
+from __future__ import annotations
+
+import random as _random_module
+
+import cython
+
+from interpreter.errors import GameLimitError
+from interpreter.runtime.chance import draw as _chance_draw
+from interpreter.runtime.faults import Fault, LimitFault
+from interpreter.runtime.seeding import below as _below
+from interpreter.runtime.seeding import chance_key as _chance_key
+from interpreter.runtime.seeding import deal_order as _deal_order
+from interpreter.runtime.seeding import first_dealer as _first_dealer
+from interpreter.runtime.seeding import permutation as _permutation
+
+_Random = _random_module.Random
+_getrandbits = _random_module.Random.getrandbits
+'''
+
+
+def assemble(gen: Parts) -> Generated:
+    """The whole module of a generator whose statements are all written."""
+    lay = gen.lay
+    w = Writer()
+    for ln in HEADER.splitlines():
+        w.line(ln)
+    constants(gen, w)
+    tables(gen, w)
+    core_class(gen, w)
+    for ln in (PRELUDE + GAPS_HELPERS).splitlines():
+        w.line(ln)
+    if lay.uses.trick:
+        for ln in TRICK_HELPERS.splitlines():
+            w.line(ln)
+    match_flow(gen, w)
+    w.line()
+    w.comment("---------------------------------------------------------------- blocks")
+    for b in gen.blocks:
+        w.line()
+        w.line()
+        w.line("@cython.cfunc")
+        with w.block(f"def {b.name}(c: Core) -> cython.int:"):
+            w.comment(f"rule line {b.line}: {b.what}" if b.line else b.what)
+            if not b.w.lines:
+                w.line("return -1")
+            w.extend(b.w)
+    advance(gen, w)
+    w.line()
+    w.comment("---------------------------------------------------------------- decision points")
+    w.extend(gen.funcs)
+    dispatch(gen, w)
+    irregularities(gen, w)
+    accessors(gen, w)
+    return Generated(c_calls(w.text()), pxd(lay), lay)
+
+
+def c_calls(source: str) -> str:
+    """``source`` with every module-level function that is not declared otherwise marked
+    ``@cython.ccall``: natively, calls between them are C calls with C arguments (Python
+    still sees each as a function, for the tables and the state). A function holding a
+    closure (a lambda, a generator) stays a Python function (Cython cannot ccall it)."""
+    lines = source.split("\n")
+    marks = []
+    for node in ast.parse(source).body:
+        if not isinstance(node, ast.FunctionDef) or node.decorator_list:
+            continue
+        inner = (ast.Lambda, ast.GeneratorExp, ast.FunctionDef, ast.Yield, ast.YieldFrom)
+        if any(isinstance(sub, inner) for sub in ast.walk(node) if sub is not node):
+            continue
+        if node.args.vararg or node.args.kwarg:
+            continue
+        marks.append(node.lineno - 1)
+    for i in reversed(marks):
+        lines.insert(i, "@cython.ccall")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- constants and tables
+def constants(gen: Parts, w: Writer) -> None:
+    lay = gen.lay
+    rules = lay.rules
+    mt = rules.match
+    nd, nw = len(lay.declaration_names), len(lay.choice_words)
+    keys = (nd + nw + 1) * lay.n
+    w.line()
+    w.comment("---------------------------------------------------------------- constants")
+    w.line(f"MASK = cython.typedef({'object' if lay.wide else 'cython.ulonglong'})")
+    w.line(f"WIDE = {lit(lay.wide)}")
+    values = {
+        "N": lay.n, "NC": lay.nc, "NS": lay.ns, "NT": lay.nt, "NZ": lay.nz, "NV": max(1, len(lay.slot_names)),
+        "NSIDES": lay.nsides, "ND": nd, "NW": nw, "WORD_KEY": nd, "BID_KEY": nd + nw, "NKEYS": keys,
+        "NL": max(1, len(lay.labels)), "NCNT": max(1, lay.counter_size), "NSTK": max(1, len(lay.stacks)),
+        "HAND": lay.hand, "PACK": lay.pack, "PACK_STACK": lay.pack_stack, "WON": lay.won,
+        "WON_PER_SIDE": lay.won_kind == "side", "ALL": lay.all_seats, "MAX_STEPS": MAX_STEPS,
+        "MAX_CHOICES": MAX_CHOICES, "COMB_CAP": 1 << 62,
+        "MAX_EV_DEAL": MAX_EVENTS_PER_DEAL, "MAX_EV_MATCH": MAX_EVENTS_PER_MATCH, "UNSET": UNSET,
+        "MAXN": 10**18 - 1, "HOLDERS": lay.uses.holders, "CANCEL": lay.uses.cancel,
+        "AT_ONCE": mt is not None and mt.target_when == "at_once" and mt.target is not None,
+        "HAS_TARGET": mt is not None and mt.target is not None,
+        "LOWEST_WINS": mt is not None and mt.lowest_wins,
+        "ROTATION": {"left": 1, "right": lay.n - 1, "never": 0}[mt.rotation] if mt is not None else 1,
+        "DEAL_LIMIT": mt.deal_limit if mt is not None and mt.deal_limit is not None else DEFAULT_DEAL_LIMIT,
+        "FIRST_DEALER": mt.first_dealer if mt is not None and isinstance(mt.first_dealer, int) else -1,
+        "NLEAD": max(1, len(lay.lead_patterns)), "NDCNT": len(lay.deal_counter_slots),
+    }
+    for name, value in values.items():
+        ctype = "cython.bint" if isinstance(value, bool) else "cython.longlong"
+        w.line(f"{name} = cython.declare({ctype}, {lit(value)})")
+    for k, kind in enumerate(EVENT_KINDS, start=1):
+        w.line(f"{kind} = cython.declare(cython.int, {lit(k)})")
+
+
+def table(w: Writer, name: str, ctype: str, values: list[int], wide: bool = False) -> None:
+    """A module-level table: a C array in a native build (a Python tuple when its values
+    may be wider than 64 bits)."""
+    if wide:
+        w.line(f"{name} = cython.declare(tuple, ({''.join(lit(v) + ', ' for v in values)}))")
+    else:
+        w.line(f"{name} = cython.declare({ctype}[{lit(max(1, len(values)))}], {ints(values or [0])})")
+
+
+def tables(gen: Parts, w: Writer) -> None:
+    lay = gen.lay
+    t = lay.tables
+    nc, ns, nt = lay.nc, lay.ns, lay.nt
+    mask = "cython.ulonglong"
+    wide = lay.wide
+    w.line()
+    w.comment("---------------------------------------------------------------- card tables")
+    table(w, "BIT", mask, [1 << c for c in range(nc)], wide)
+    table(w, "SUIT", "cython.int", t.suit)
+    table(w, "DEAL_CNT", "cython.int", lay.deal_counter_slots)  # counters 'per deal'
+    table(w, "EFF", "cython.int", [t.eff_suit[ti][c] for ti in range(nt) for c in range(nc)])
+    suits = lay.suit_masks()
+    table(w, "SUITS", mask, [suits[ti][s] for ti in range(nt) for s in range(ns)], wide)
+    table(w, "TRUMPS", mask, lay.trump_masks(), wide)
+    if not wide:  # how strongly each card plays to a trick, and the cards above it
+        power = [t.power[ti][led][c] for ti in range(nt) for led in range(ns) for c in range(nc)]
+        table(w, "POWER", "cython.int", power)
+        above = []
+        for ti in range(nt):
+            for led in range(ns):
+                row = t.power[ti][led]
+                for c in range(nc):
+                    above.append(sum(1 << x for x in range(nc) if row[x] > row[c]))
+        table(w, "ABOVE_CARD", mask, above)
+    table(w, "TSTRENGTH", "cython.int", [t.trump_strength[ti][c] for ti in range(nt) for c in range(nc)])
+    table(w, "PLAIN", "cython.int", t.plain)
+    order = lay.trump_order()
+    starts = [0]
+    flat: list[int] = []
+    for ti in range(nt):
+        flat.extend(order[ti])
+        starts.append(len(flat))
+    table(w, "TORDER", "cython.int", flat)
+    table(w, "TSTART", "cython.int", starts)
+    rank_key = [t.trump_strength[ti][c] * (nc + 1) + t.plain[c] for ti in range(nt) for c in range(nc)]
+    table(w, "RANKKEY", "cython.int", rank_key)
+    table(w, "PAT", mask, [m for rows in lay.patterns for m in rows], wide)
+    seat_tables(gen, w)
+
+
+def seat_tables(gen: Parts, w: Writer) -> None:
+    """The tables of points, seats and sides, zones, keys, what a deal resets, and the
+    decision points' kinds."""
+    lay = gen.lay
+    t = lay.tables
+    nc, wide = lay.nc, lay.wide
+    points = [v for rows in t.point_values.values() for row in rows for v in row]
+    table(w, "POINTS", "cython.longlong", points)
+    table(w, "SIDE_OF", "cython.int", lay.side_of)
+    table(w, "PARTNER", "cython.int", lay.partner)
+    starts, seats = [0], []
+    for side in lay.sides:
+        seats.extend(side)
+        starts.append(len(seats))
+    table(w, "SIDE_START", "cython.int", starts)
+    table(w, "SIDE_SEATS", "cython.int", seats)
+    table(w, "ZMASK", "cython.longlong", [inst.mask for inst in lay.instances])
+    table(w, "STACK_OF", "cython.int", [lay.stack_of.get(z, -1) for z in range(lay.nz)])
+    nkeys = (len(lay.declaration_names) + len(lay.choice_words) + 1) * lay.n
+    table(w, "DBIT", "cython.ulonglong", [1 << k for k in range(nkeys)], nkeys > 64)
+    table(w, "ZBIT", "cython.ulonglong", [1 << k for k in range(lay.nz)], lay.nz > 64)
+    full = (1 << nc) - 1
+    w.line(f"FULL = {lit(full)}" if wide else f"FULL = cython.declare(cython.ulonglong, {lit(full)})")
+    # What a new deal resets, for CPython's slice assignments (a native build loops instead).
+    nl = max(1, len(lay.labels))
+    for name, value, size in (("UNSETS", UNSET, max(1, len(lay.slot_names))), ("NO_TRICKS", 0, lay.n),
+                              ("NO_BIDS", -1, lay.n), ("NOBODY_CARDS", -1, nc), ("NO_LABELS", 0, nl * lay.nsides)):
+        w.line(f"{name} = ({lit(value)},) * {lit(size)}")
+    table(w, "SELECTS", "cython.bint", [int(d.kind == "select") for d in lay.dps])
+    table(w, "TRICK_DPS", "cython.bint", [int(d.kind == "play") for d in lay.dps])
+    table(w, "BITLEN", "cython.int", [n.bit_length() for n in range(256)])
+    for name, values in gen.tables_extra:
+        table(w, name, "cython.int", values)
+    dps = lay.dps
+    w.line("TRICK_READY = frozenset(" + ints(d.extra["ready"] for d in dps if d.kind == "play") + ")")
+    w.line("TRICK_SETS_TRUMP = {" + ", ".join(f"{lit(d.extra['ready'])}: {lit(bool(d.extra.get('sets_trump')))}"
+                                                for d in dps if d.kind == "play") + "}")
+    w.line("PAUSE_TRICKS = {" + ", ".join(f"{lit(d.extra['ready'])}: {lit(d.extra['tricks_ready'])}"
+                                            for d in dps if d.kind == "pause" and "tricks_ready" in d.extra) + "}")
+
+
+# ---------------------------------------------------------------- the core
+def fields(lay: Layout) -> list[tuple[str, str, str]]:
+    """The core's fields: (name, Cython declaration, Python initial value)."""
+    mask = "object" if lay.wide else "unsigned long long"
+    nkeys = (len(lay.declaration_names) + len(lay.choice_words) + 1) * lay.n
+    out = [
+        ("pc", "public int", "0"), ("dp", "public int", "-1"), ("actor", "public int", "-1"),
+        ("terminal", "public bint", "False"), ("winner", "public int", "-1"), ("dealer", "public int", "0"),
+        ("first_dealer", "public int", "0"), ("deal_no", "public int", "0"), ("last_deal", "public bint", "False"),
+        ("trump", "public int", "-1"), ("ti", "public int", lit(lay.ns)), ("maker", "public int", "-1"),
+        ("bid", "public long long", "0"), ("steps", "public long long", "0"), ("nev", "public long long", "0"),
+        ("nevm", "public long long", "0"), ("table", "public bint", "False"), ("rec", "public bint", "False"),
+        ("seed", "public object", "0"), ("tape_pos", "public int", "0"), ("chance", "public int", "0"),
+        ("tick", "public long long", "0"), ("btick", "public long long", "0"),
+        ("tr_active", "public bint", "False"), ("tr_total", "public long long", "0"), ("tr_no", "public int", "0"),
+        ("tr_leader", "public int", "-1"), ("tr_turn", "public int", "-1"), ("tr_n", "public int", "0"),
+        ("tr_pm", "public long long", "0"), ("played", "public long long", "0"), ("window", "public int", "-1"),
+        ("broken", "public unsigned long long", "0"),
+        ("au_active", "public bint", "False"), ("au_pos", "public int", "0"), ("au_first", "public int", "0"),
+        ("au_high", "public long long", "0"), ("au_bidder", "public int", "-1"), ("au_passed", "public long long", "0"),
+        ("sel_cards", f"public {mask}", "0"), ("sel_lo", "public int", "0"), ("sel_hi", "public int", "0"),
+        ("sel_src", "public int", "0"), ("sel_dst", "public int", "0"), ("ncalls", "public int", "0"),
+        ("decl", "public object" if nkeys > 64 else "public unsigned long long", "0"),
+        ("exp", "public object" if lay.nz > 64 else "public unsigned long long", "0"),
+        ("log", "public object", "None"), ("tape", "public object", "None"), ("deck", "public object", "None"),
+        ("decks", "public object", "None"), ("reseeds", "public object", "None"),
+    ]
+    arrays = [
+        ("z", mask, lay.nz), ("sc", "long long", lay.nsides), ("dsc", "long long", lay.nsides),
+        ("cnt", "long long", max(1, lay.counter_size)), ("v", "long long", max(1, len(lay.slot_names))),
+        ("tw", "int", lay.n), ("bids", "long long", lay.n), ("tr_c", "int", lay.n + 1), ("tr_p", "int", lay.n + 1),
+        ("calls", "int", 64), ("stk", "int", max(1, len(lay.stacks)) * lay.nc), ("sl", "int", max(1, len(lay.stacks))),
+        ("st", "long long", lay.nc), ("dealt_to", "int", lay.nc), ("taken_by", "int", lay.nc),
+        ("played_by", "int", lay.nc), ("lt", "long long", max(1, len(lay.labels)) * lay.nsides),
+    ]
+    for name, ctype, size in arrays:
+        if ctype == "object":
+            out.append((name, "public list", f"[0] * {lit(size)}"))
+        else:
+            out.append((name, f"{ctype} [{size}]", f"[0] * {lit(size)}"))
+    return out
+
+
+def core_class(gen: Parts, w: Writer) -> None:
+    lay = gen.lay
+    fs = fields(lay)
+    w.line()
+    w.comment("---------------------------------------------------------------- the core")
+    w.line()
+    with w.block("class Core:"):
+        w.line('"""The state of a match: ints, masks and small arrays (typed by the .pxd natively)."""')
+        w.line()
+        w.line("__slots__ = (" + ", ".join(f'"{name}"' for name, _, _ in fs) + ",)")
+        w.line()
+        with w.block("def __init__(self) -> None:"):
+            for name, _, init in fs:
+                w.line(f"self.{name} = {init}")
+    w.line()
+    w.line()
+    with w.block("def copy(c: Core) -> Core:"):
+        w.line('"""An independent copy of a core."""')
+        w.line("n: Core = Core.__new__(Core)")
+        for name, decl, _ in fs:
+            if "[" in decl:
+                w.line(f"n.{name} = c.{name} if cython.compiled else list(c.{name})")
+            elif decl.endswith("list"):
+                w.line(f"n.{name} = list(c.{name})")
+            elif name == "log":
+                w.line("n.log = list(c.log) if c.log is not None else None")
+            else:
+                w.line(f"n.{name} = c.{name}")
+        w.line("return n")
+
+
+def pxd(lay: Layout) -> str:
+    """The Cython declarations of a module's core (its .pxd, for a native build)."""
+    lines = [
+        "# Generated by interpreter.codegen: the core of a game module, typed for Cython.",
+        "cdef extern from *:",
+        '    """',
+        *("    " + ln if ln else "" for ln in C_HELPERS.strip("\n").split("\n")),
+        '    """',
+        *("    " + d for d in C_DECLARATIONS),
+        "",
+        "cdef class Core:",
+    ]
+    for name, decl, _ in fields(lay):
+        if "[" in decl:
+            ctype, size = decl.split(" [")
+            lines.append(f"    cdef {ctype} {name}[{size}")
+        else:
+            lines.append(f"    cdef {decl} {name}")
+    return "\n".join(lines) + "\n"
+
+
+def advance(gen: Parts, w: Writer) -> None:
+    w.line()
+    w.line()
+    w.line("BLOCKS = (" + "".join(f"{b.name}, " for b in gen.blocks) + ")")
+    w.line()
+    w.line()
+    with w.block("def advance(c: Core) -> None:"):
+        w.line('"""Run blocks from ``c.pc`` until a player must decide or the match is over.')
+        w.line()
+        w.line("Raises:")
+        w.line("    GameLimitError: more than MAX_STEPS automatic steps without a decision.")
+        w.line("    Fault: a rule failed (the state words it and puts itself back).")
+        w.line('"""')
+        w.line("pc: cython.int = c.pc")
+        w.line("while pc >= 0:")
+        with w.indented():
+            w.line("c.steps += 1")
+            w.line("if c.steps > MAX_STEPS:")
+            w.line("    _too_many_steps()")
+            w.line("if cython.compiled:")
+            with w.indented():
+                first = True
+                for b in gen.blocks:
+                    w.line(f"{'if' if first else 'elif'} pc == {lit(b.id)}:")
+                    w.line(f"    pc = {b.name}(c)")
+                    first = False
+            w.line("else:")
+            w.line("    pc = BLOCKS[pc](c)")
+
+
+def dispatch(gen: Parts, w: Writer) -> None:
+    dps = gen.lay.dps
+
+    def row(name: str, has: bool) -> str:
+        return name if has else "None"
+
+    w.line()
+    w.line("LEGAL = (" + "".join(row(f"legal_{d.id}", d.kind != "select") + ", " for d in dps) + ")")
+    w.line("APPLY = (" + "".join(f"apply_{d.id}, " for d in dps) + ")")
+    w.line("SAMPLE = (" + "".join(row(f"sample_{d.id}", d.kind != "select") + ", " for d in dps) + ")")
+    w.line("ALLOWED = (" + "".join(row(f"allowed_{d.id}", d.kind == "play") + ", " for d in dps) + ")")
+    w.line("WHY = (" + "".join(row(f"why_{d.id}", d.kind == "play") + ", " for d in dps) + ")")
+    w.line("OFFERED = (" + "".join(row(f"offered_{d.id}", d.kind == "play") + ", " for d in dps) + ")")
+    w.line("RUNS = (" + "".join(row(f"run_{d.id}", d.kind == "play") + ", " for d in dps) + ")")
+    playout_dispatch(gen, w)
+
+
+def playout_dispatch(gen: Parts, w: Writer) -> None:
+    """The playout's dispatch: C switches natively (no Python call an action), the tables in CPython."""
+    dps = gen.lay.dps
+    w.line()
+    w.line()
+    with w.block("def _sample_at(c: Core, dp: cython.int, rng: object) -> cython.longlong:"):
+        w.line('"""The sampler of decision point ``dp`` (not a selection\'s) draws an action\'s code."""')
+        w.line("if not cython.compiled:")
+        w.line("    return SAMPLE[dp](c, rng)")
+        for d in dps:
+            if d.kind != "select":
+                w.line(f"if dp == {lit(d.id)}:")
+                w.line(f"    return sample_{d.id}(c, rng)")
+        w.line("return -1")
+    w.line()
+    w.line()
+    with w.block("def _apply_at(c: Core, dp: cython.int, code: cython.longlong) -> None:"):
+        w.line('"""Carry out the action ``code`` at decision point ``dp`` (not a selection)."""')
+        w.line("if not cython.compiled:")
+        w.line("    APPLY[dp](c, code)")
+        w.line("    return")
+        for d in dps:
+            if d.kind != "select":
+                w.line(f"if dp == {lit(d.id)}:")
+                w.line(f"    apply_{d.id}(c, code)")
+                w.line("    return")
+    w.line()
+    w.line()
+    with w.block("def _run_at(c: Core, dp: cython.int, rng: object, most: cython.longlong, log: object, "
+                 "stop_deal: cython.int) -> cython.longlong:"):
+        w.line('"""The trick play runner of decision point ``dp`` (0 when it has none: not a trick play)."""')
+        w.line("if not cython.compiled:")
+        w.line("    run = RUNS[dp]")
+        w.line("    return run(c, rng, most, log, stop_deal) if run is not None else 0")
+        for d in dps:
+            if d.kind == "play":
+                w.line(f"if dp == {lit(d.id)}:")
+                w.line(f"    return run_{d.id}(c, rng, most, log, stop_deal)")
+        w.line("return 0")
+    w.line()
+    w.line()
+    with w.block("def _select_at(c: Core, dp: cython.int, cards: list) -> None:"):
+        w.line('"""Carry out the selection of ``cards`` at decision point ``dp``."""')
+        w.line("if not cython.compiled:")
+        w.line("    APPLY[dp](c, cards)")
+        w.line("    return")
+        for d in dps:
+            if d.kind == "select":
+                w.line(f"if dp == {lit(d.id)}:")
+                w.line(f"    apply_{d.id}(c, cards)")
+                w.line("    return")
+
+

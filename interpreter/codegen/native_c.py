@@ -1,0 +1,231 @@
+"""The C a native build of a generated module adds to it (in its ``.pxd``): counting and
+finding bits, and the seeded shuffles of :mod:`interpreter.runtime.seeding` (SHAKE-256,
+Keccak-f[1600], written out after FIPS 202) so that a deal's pack is drawn without
+calling Python. The module reaches them only behind ``cython.compiled``; in CPython the
+same draws come from :mod:`hashlib`. ``tests/runtime/test_native_seeding.py`` checks the
+two agree (on every word a test draws), natively built.
+"""
+
+
+def _keccak_round(a: str, e: str, rc: str) -> list[str]:
+    """One round of Keccak-f[1600] as straight-line C from the lanes ``{a}0..{a}24`` (lane
+    x + 5 y) to ``{e}0..{e}24`` (theta, rho and pi, chi, iota with round constant ``rc``):
+    scalar lanes the compiler keeps in registers, the offsets computed here as FIPS 202
+    defines them."""
+    rot = [[0] * 5 for _ in range(5)]
+    x, y = 1, 0
+    for t in range(24):
+        rot[x][y] = (t + 1) * (t + 2) // 2 % 64
+        x, y = y, (2 * x + 3 * y) % 5
+    out = [f"c{x} = {a}{x} ^ {a}{x + 5} ^ {a}{x + 10} ^ {a}{x + 15} ^ {a}{x + 20};" for x in range(5)]
+    out += [f"d{x} = c{(x + 4) % 5} ^ TL_ROTL(c{(x + 1) % 5}, 1);" for x in range(5)]
+    for x in range(5):
+        for y in range(5):
+            r = rot[x][y]
+            lane = f"({a}{x + 5 * y} ^ d{x})"
+            out.append(f"b{y + 5 * ((2 * x + 3 * y) % 5)} = {f'TL_ROTL({lane}, {r})' if r else lane};")
+    for y in range(5):
+        for x in range(5):
+            out.append(f"{e}{x + 5 * y} = b{x + 5 * y} ^ (~b{(x + 1) % 5 + 5 * y} & b{(x + 2) % 5 + 5 * y});")
+    out.append(f"{e}0 ^= {rc};")
+    return out
+
+
+def _lanes(name: str) -> str:
+    return ", ".join(f"{name}{i}" for i in range(25))
+
+
+_KECCAK = "\n".join([
+    "#define TL_ROTL(x, y) (((x) << (y)) | ((x) >> (64 - (y))))",
+    "",
+    "/* Keccak-f[1600] on 25 lanes (each lane a little-endian 64-bit word of the state): two",
+    "   rounds an iteration, the lanes in locals. */",
+    "static void tl_keccakf(uint64_t s[25]) {",
+    f"    uint64_t {_lanes('a')};",
+    f"    uint64_t {_lanes('e')};",
+    f"    uint64_t {_lanes('b')};",
+    "    uint64_t c0, c1, c2, c3, c4, d0, d1, d2, d3, d4;",
+    "    int r;",
+    "    " + " ".join(f"a{i} = s[{i}];" for i in range(25)),
+    "    for (r = 0; r < 24; r += 2) {",
+    *("        " + ln for ln in _keccak_round("a", "e", "tl_rc[r]") + _keccak_round("e", "a", "tl_rc[r + 1]")),
+    "    }",
+    "    " + " ".join(f"s[{i}] = a{i};" for i in range(25)),
+    "}",
+    "",
+])
+
+
+C_HELPERS = r"""
+#include <Python.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static inline int popcountll(unsigned long long m) { return __builtin_popcountll(m); }
+static inline int ctzll(unsigned long long m) { return __builtin_ctzll(m); }
+static inline int _bitlen(long long n) { return n > 0 ? 64 - __builtin_clzll((unsigned long long) n) : 0; }
+
+static const uint64_t tl_rc[24] = {
+    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL, 0x8000000080008000ULL,
+    0x000000000000808bULL, 0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL,
+    0x000000000000008aULL, 0x0000000000000088ULL, 0x0000000080008009ULL, 0x000000008000000aULL,
+    0x000000008000808bULL, 0x800000000000008bULL, 0x8000000000008089ULL, 0x8000000000008003ULL,
+    0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800aULL, 0x800000008000000aULL,
+    0x8000000080008081ULL, 0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL};
+%(keccak)s
+/* The first n little-endian 64-bit words of SHAKE-256 of a short key (under 136 bytes). */
+static void tl_shake_words(const char *key, int len, uint64_t *out, int n) {
+    uint64_t s[25];
+    int i, got = 0;
+    memset(s, 0, sizeof s);
+    for (i = 0; i < len; i++) s[i >> 3] |= (uint64_t) (unsigned char) key[i] << (8 * (i & 7));
+    s[len >> 3] ^= (uint64_t) 0x1F << (8 * (len & 7));
+    s[16] ^= (uint64_t) 0x80 << 56;
+    tl_keccakf(s);
+    for (;;) {
+        for (i = 0; i < 17 && got < n; i++) out[got++] = s[i];
+        if (got >= n) return;
+        tl_keccakf(s);
+    }
+}
+
+/* Write the decimal digits of v at p; returns the position after them. */
+static char *tl_digits(char *p, long long v) {
+    char tmp[24];
+    int k = 0;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long) v : (unsigned long long) v;
+    if (v < 0) *p++ = '-';
+    do { tmp[k++] = (char) ('0' + u % 10); u /= 10; } while (u);
+    while (k) *p++ = tmp[--k];
+    return p;
+}
+
+typedef struct { uint64_t word; int index; } tl_keyed;
+
+static int tl_keyed_cmp(const void *a, const void *b) {
+    const tl_keyed *x = (const tl_keyed *) a, *y = (const tl_keyed *) b;
+    if (x->word != y->word) return x->word < y->word ? -1 : 1;
+    return x->index < y->index ? -1 : (x->index > y->index);
+}
+
+/* seeding.deal_order(seed, deal_no, n) into out[0..n): range(n) sorted by the words of
+   SHAKE-256 of "SEED/deal/N" (equal words keep index order). Returns 0, or -1 when n is
+   out of range (the caller asks Python). */
+static int tl_deal_order(long long seed, long long deal_no, int n, int *out) {
+    char key[64];
+    uint64_t words[1024];
+    tl_keyed keyed[1024];
+    int i, len;
+    if (n < 0 || n > 1024) return -1;
+    char *end = tl_digits(key, seed);
+    memcpy(end, "/deal/", 6);
+    end = tl_digits(end + 6, deal_no);
+    len = (int) (end - key);
+    tl_shake_words(key, len, words, n);
+    if (n <= 64) {  /* bucket by the top 6 bits, then insertion (stable: equal words keep index order) */
+        int count[65], bucketed[64];
+        memset(count, 0, sizeof count);
+        for (i = 0; i < n; i++) count[(words[i] >> 58) + 1]++;
+        for (i = 0; i < 64; i++) count[i + 1] += count[i];
+        for (i = 0; i < n; i++) bucketed[count[words[i] >> 58]++] = i;
+        for (i = 0; i < n; i++) {
+            int k = bucketed[i], j = i;
+            uint64_t w = words[k];
+            while (j > 0 && words[out[j - 1]] > w) { out[j] = out[j - 1]; j--; }
+            out[j] = k;
+        }
+        return 0;
+    }
+    for (i = 0; i < n; i++) { keyed[i].word = words[i]; keyed[i].index = i; }
+    qsort(keyed, (size_t) n, sizeof keyed[0], tl_keyed_cmp);
+    for (i = 0; i < n; i++) out[i] = keyed[i].index;
+    return 0;
+}
+
+/* The Mersenne Twister of CPython's random.Random, stepped in C on the generator's own
+   state: the object's layout (Modules/_randommodule.c: the header, the index, 624 words)
+   is checked once, against the size of _random.Random and against its own getrandbits,
+   before the module uses it (see tl_mt_layout and the module's _mt_in_c). */
+typedef struct { PyObject_HEAD int index; uint32_t state[624]; } tl_mt_object;
+
+/* Whether the base class of random.Random has the layout above (never with free threading,
+   where CPython guards each draw by a lock this would bypass). */
+static int tl_mt_layout(PyObject *cls) {
+#ifdef Py_GIL_DISABLED
+    return 0;
+#else
+    return PyType_Check(cls) && ((PyTypeObject *) cls)->tp_basicsize == (Py_ssize_t) sizeof(tl_mt_object);
+#endif
+}
+
+static uint32_t tl_genrand(tl_mt_object *self) {
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t y, *mt = self->state;
+    if (self->index >= 624) {
+        int kk;
+        for (kk = 0; kk < 624 - 397; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + 397] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        for (; kk < 623; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + (397 - 624)] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        y = (mt[623] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+        mt[623] = mt[396] ^ (y >> 1) ^ mag01[y & 0x1U];
+        self->index = 0;
+    }
+    y = mt[self->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+/* rng.getrandbits(k) for 0 <= k <= 64, as CPython draws it (32-bit words, low word first). */
+static unsigned long long tl_getrandbits(PyObject *rng, int k) {
+    tl_mt_object *self = (tl_mt_object *) rng;
+    unsigned long long lo, hi;
+    if (k <= 0) return 0;
+    if (k <= 32) return tl_genrand(self) >> (32 - k);
+    lo = tl_genrand(self);
+    hi = tl_genrand(self) >> (64 - k);
+    return lo | hi << 32;
+}
+
+/* The high 64 bits of w * n (n small and positive): Lemire's draw below n. */
+static inline long long tl_mulhi(uint64_t w, uint64_t n) {
+    uint64_t lo = (w & 0xFFFFFFFFULL) * n, hi = (w >> 32) * n;
+    return (long long) ((hi + (lo >> 32)) >> 32);
+}
+
+/* seeding.first_dealer(seed, players). */
+static int tl_first_dealer(long long seed, int players) {
+    char key[48];
+    uint64_t w;
+    char *end = tl_digits(key, seed);
+    int len;
+    memcpy(end, "/first-dealer", 13);
+    len = (int) (end + 13 - key);
+    tl_shake_words(key, len, &w, 1);
+    return (int) tl_mulhi(w, (uint64_t) players);
+}
+""".replace("%(keccak)s", _KECCAK)
+"""The C source, pasted verbatim into the ``.pxd`` (``cdef extern from *``)."""
+
+C_DECLARATIONS = (
+    "int popcountll(unsigned long long m) nogil",
+    "int ctzll(unsigned long long m) nogil",
+    "int _bitlen(long long n) nogil",
+    "int tl_deal_order(long long seed, long long deal_no, int n, int *out) nogil",
+    "int tl_first_dealer(long long seed, int players) nogil",
+    "int tl_mt_layout(object cls)",
+    "unsigned long long tl_getrandbits(object rng, int k)",
+)
+"""What the module may call of :data:`C_HELPERS`, as Cython declares it."""
+
+C_NAMES = frozenset(d.split("(")[0].split()[-1] for d in C_DECLARATIONS)
+"""The names the generated source may read without defining them (natively only)."""

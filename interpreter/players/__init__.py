@@ -1,0 +1,50 @@
+"""Built-in players, by name: the random player, the heuristic player and the search
+player (determinized rollouts over states a seat cannot tell apart, :mod:`.search`, with
+the information-set sampler of :mod:`interpreter.state.resample`).
+
+>>> make_agent("heuristic"), is_agent_name("search:200"), is_agent_name("search:0")
+(HeuristicAgent(), True, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .agents import MAX_ACTIONS_PER_MATCH, Agent, HeuristicAgent, RandomAgent, play_match
+from .search import SearchAgent, make_search_agent
+
+__all__ = ["AGENTS", "MAX_ACTIONS_PER_MATCH", "Agent", "HeuristicAgent", "RandomAgent", "SearchAgent",
+           "is_agent_name", "make_agent", "play_match"]
+
+AGENTS: dict[str, Callable[[int | None], Agent]] = {
+    "random": RandomAgent,
+    "heuristic": HeuristicAgent,
+    "search": lambda seed: make_search_agent("search", seed),
+}
+"""The built-in players by name (``search`` also takes a budget: ``search:200``)."""
+
+_WITH_PARAMETER: dict[str, Callable[[str, int | None], Agent]] = {"search": make_search_agent}
+
+
+def is_agent_name(name: str) -> bool:
+    """Whether :func:`make_agent` knows this name (``search:N`` with N >= 1 included)."""
+    base, sep, parameter = name.partition(":")
+    if not sep:
+        return name in AGENTS
+    return base in _WITH_PARAMETER and parameter.isdigit() and int(parameter) >= 1
+
+
+def make_agent(name: str, seed: int | None = None) -> Agent:
+    """A built-in agent by name: 'random', 'heuristic', 'search' or 'search:BUDGET'
+    (rollouts per decision, see :mod:`interpreter.players.search`).
+
+    Raises:
+        ValueError: an unknown agent name, or a bad search budget.
+    """
+    base, sep, _ = name.partition(":")
+    if sep and base in _WITH_PARAMETER:
+        return _WITH_PARAMETER[base](name, seed)
+    try:
+        return AGENTS[name](seed)
+    except KeyError:
+        raise ValueError(f"unknown player {name!r}: choose from {', '.join(AGENTS)} (or search:BUDGET)") from None

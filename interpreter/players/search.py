@@ -1,0 +1,177 @@
+"""A search player for any rule file: determinized Monte-Carlo rollouts.
+
+At each decision with more than one legal action (and at most ``max_candidates``), the
+player draws ``worlds`` states its seat cannot tell from the real one
+(:class:`interpreter.state.resample.Resampler`: the hidden cards redealt consistently with
+everything the seat has seen), and in each world tries every legal action and plays
+the rest of the deal out with the heuristic player at every seat (on a
+:meth:`State.clone`). It takes the action with the best total over the worlds:
+
+- the deal's points, for its side minus the best other side (negated when the lowest
+  score wins), and a large bonus or penalty when the match ends in the rollout.
+
+The budget is the number of rollouts per decision: ``worlds = max(1, budget // number
+of legal actions)``. Larger decisions (a discard of 1 to 5 cards out of 8: 218
+actions) are left to the heuristic player. Given a seed, the player is deterministic.
+Selected by name as ``search`` or ``search:BUDGET`` (``make_agent``, ``--seats``).
+
+>>> import tricklang, interpreter
+>>> from interpreter.players import play_match
+>>> rules = tricklang.load("rules/ecarte.trick")
+>>> state = play_match(interpreter.new_game(rules, seed=3), [SearchAgent(1, budget=8), SearchAgent(2, budget=8)])
+>>> state.is_terminal()
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+from ..errors import ResampleError
+from ..state.actions import Action
+from ..state.legal import LegalActions
+from ..state.resample import Resampler
+from ..state.state import State
+from .agents import HeuristicAgent
+
+DEFAULT_BUDGET = 48
+"""Rollouts per decision when no budget is given."""
+
+MAX_CANDIDATES = 8
+"""Decisions with more legal actions than this are left to the heuristic player."""
+
+MATCH_VALUE = 1000.0
+"""What ending the match as winner (or loser) is worth in a rollout, in points."""
+
+MAX_ROLLOUT_ACTIONS = 10_000
+
+
+class SearchAgent:
+    """See the module docstring. ``decisions`` counts the searched decisions,
+    ``seconds`` and ``cpu_seconds`` the wall-clock and CPU time spent on them.
+
+    Raises (at construction):
+        ValueError: a budget or ``max_candidates`` below 1.
+    """
+
+    def __init__(self, seed: int | None = None, budget: int = DEFAULT_BUDGET, max_candidates: int = MAX_CANDIDATES) -> None:
+        if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+            raise ValueError(f"a search budget is a number of rollouts, at least 1, not {budget!r}")
+        if isinstance(max_candidates, bool) or not isinstance(max_candidates, int) or max_candidates < 1:
+            raise ValueError(f"max_candidates must be at least 1, not {max_candidates!r}")
+        self.rng = random.Random(seed)
+        self.budget = budget
+        self.max_candidates = max_candidates
+        self.fallback = HeuristicAgent(self.rng.randrange(2**31))
+        self.policy = _RolloutPolicy(self.rng.randrange(2**31))
+        self._sampler: Resampler | None = None
+        self.decisions = 0
+        self.seconds = 0.0
+        self.cpu_seconds = 0.0
+
+    def __repr__(self) -> str:
+        return f"SearchAgent(budget={self.budget})"
+
+    def __call__(self, state: State) -> Action:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        if len(legal) > self.max_candidates:
+            return self.fallback(state)
+        seat = state.current_player
+        assert seat is not None
+        started, cpu = time.perf_counter(), time.process_time()
+        try:
+            totals = self._evaluate(state, seat, len(legal))
+        except ResampleError:
+            totals = None
+        self.decisions += 1
+        self.seconds += time.perf_counter() - started
+        self.cpu_seconds += time.process_time() - cpu
+        if totals is None:
+            return self.fallback(state)
+        best = max(range(len(legal)), key=totals.__getitem__)  # ties: the first listed
+        return legal[best]
+
+    def _evaluate(self, state: State, seat: int, n: int) -> list[float]:
+        sampler = self._sampler_for(state, seat)
+        worlds = max(1, self.budget // n)
+        totals = [0.0] * n
+        deal = state.deal_number
+        start = state.scores
+        side = next(i for i, members in enumerate(state.sides) if seat in members)
+        for world in sampler.pool(self.rng, worlds):
+            for i in range(n):
+                sim = world.clone()
+                sim.apply(sim.legal_actions()[i])
+                totals[i] += self._rollout(sim, deal, start, side)
+        return totals
+
+    def _sampler_for(self, state: State, seat: int) -> Resampler:
+        """The sampler that follows this match for this seat, brought up to date."""
+        sampler = self._sampler
+        if sampler is not None and sampler.seat == seat:
+            try:
+                sampler.update(state, self.rng)
+                return sampler
+            except ResampleError:
+                pass  # another match: start again
+        sampler = self._sampler = Resampler(state, seat, self.rng, redeal_past=False)
+        return sampler
+
+    def _rollout(self, sim: State, deal: int, start: list[int], side: int) -> float:
+        """Play to the end of the deal with the heuristic player; the value for ``side``."""
+        policy = self.policy
+        count = 0
+        while not sim.is_terminal() and sim.deal_number == deal and count < MAX_ROLLOUT_ACTIONS:
+            sim.apply(policy(sim))
+            count += 1
+        gains = [now - before for now, before in zip(sim.scores, start, strict=True)]
+        if sim.ruleset.rules.match is not None and sim.ruleset.rules.match.lowest_wins:
+            gains = [-g for g in gains]
+        others = [g for s, g in enumerate(gains) if s != side]
+        value = float(gains[side] - (max(others) if others else 0))
+        outcome = sim.outcome()
+        if outcome is not None and outcome.winner is not None:
+            value += MATCH_VALUE if outcome.winner == side else -MATCH_VALUE
+        return float(value)
+
+
+class _RolloutPolicy(HeuristicAgent):
+    """The heuristic player, with its choice of cards made directly rather than by
+    scoring every subset (the same choice up to ties): rollouts go through Cinch's
+    discards (466 subsets) and robbing (thousands) many times."""
+
+    def _select(self, state: State, verb: str, legal: Sequence[Action]) -> Action:
+        sel = legal.selection if isinstance(legal, LegalActions) else None
+        if sel is None or legal.explicit:  # type: ignore[attr-defined]
+            return super()._select(state, verb, legal)
+        codes = [sel.codes[c] for c in sel.cards]
+        values = {c: self._value(state, c) for c in codes}
+        if verb == "discard":  # throw away what is weak (below the middle of the suit)
+            order = sorted(codes, key=values.__getitem__)
+            k = sum(1 for c in codes if values[c] < 0.5)
+        else:  # take the strongest
+            order = sorted(codes, key=lambda c: -values[c])
+            k = sel.hi
+        chosen = set(order[:max(sel.lo, min(sel.hi, k))])
+        text = sel.verb + " " + (" ".join(c for c in codes if c in chosen) if chosen else "none")
+        return legal[legal.index(text)]
+
+
+def make_search_agent(spec: str, seed: int | None = None) -> SearchAgent:
+    """A search player from its name: ``search`` or ``search:BUDGET``.
+
+    Raises:
+        ValueError: the budget is not a positive whole number.
+    """
+    _, _, budget = spec.partition(":")
+    if not budget:
+        return SearchAgent(seed)
+    if not budget.isdigit() or int(budget) < 1:
+        raise ValueError(f"search budget {budget!r}: give a number of rollouts per decision, e.g. search:200")
+    return SearchAgent(seed, budget=int(budget))
+
+

@@ -1,0 +1,284 @@
+"""Every kind of event a match logs, as the generated module stores it and as users read it.
+
+A generated module logs compact entries of integers (:mod:`interpreter.codegen.module`:
+a played card is one int, ``trick << 15 | card << 5 | seat``; every other event a tuple
+``(KIND, field, ...)`` of ints and tuples of ints, names and laws by id). :func:`render`
+turns an entry into ``(full dict, public dict or None, mask)``: the event as the seats in
+``mask`` see it, and as the others do (None: every seat sees the full event), through one
+table of renderers indexed by the kind. Observations, transcripts and the harness read
+events only through it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from typing import TYPE_CHECKING, Any
+
+from tricklang.bounds import DEFAULT_DEAL_LIMIT
+from tricklang.diagnostics import brief
+
+from ..codegen.module import EVENT_KINDS
+from ..errors import ArgumentError
+
+if TYPE_CHECKING:
+    from .compiled import Compiled as Game
+
+Triple = tuple[dict[str, Any], "dict[str, Any] | None", int]
+Entry = tuple[Any, ...]
+
+KIND = {name: k for k, name in enumerate(EVENT_KINDS, start=1)}
+SCORE = KIND["SCORE"]
+
+
+def _laws(g: Game, laws: int) -> dict[str, Any]:
+    found = g.layout.laws[laws]
+    return {"laws": list(found)} if found else {}
+
+
+def _codes(g: Game, cards: tuple[int, ...]) -> list[str]:
+    codes = g.tables.codes
+    return [codes[c] for c in cards]
+
+
+def _play(g: Game, e: int) -> Triple:
+    return {"type": "play", "player": e & 31, "card": g.tables.codes[e >> 5 & 1023], "trick": e >> 15}, None, 0
+
+
+def _trick(g: Game, e: Entry) -> Triple:
+    return {"type": "trick", "trick": e[1], "winner": e[2], "cards": _codes(g, e[3]), "players": list(e[4])}, None, 0
+
+
+def _dealt(g: Game, e: Entry) -> Triple:
+    p, cards = e[1], e[2]
+    return ({"type": "dealt", "player": p, "cards": _codes(g, cards)},
+            {"type": "dealt", "player": p, "count": len(cards)}, 1 << p)
+
+
+def _select(g: Game, e: Entry) -> Triple:
+    _, verb, p, cards, s, d, laws, mask = e
+    full: dict[str, Any] = {"type": "select", "verb": g.layout.verbs[verb], "player": p, "cards": _codes(g, cards),
+                            "count": len(cards), "from": g.zone_label(s), "to": g.zone_label(d), **_laws(g, laws)}
+    public = None if mask == g.layout.all_seats else {k: v for k, v in full.items() if k != "cards"}
+    return full, public, mask
+
+
+def _bid(g: Game, e: Entry) -> Triple:
+    return {"type": "bid", "player": e[1], "bid": e[2], **_laws(g, e[3])}, None, 0
+
+
+def _pass(g: Game, e: Entry) -> Triple:
+    return {"type": "pass", "player": e[1]}, None, 0
+
+
+def _draw(g: Game, e: Entry) -> Triple:
+    _, p, drawn, back, laws, mask = e
+    full: dict[str, Any] = {"type": "draw", "player": p, "cards": _codes(g, drawn), "count": len(drawn)}
+    public: dict[str, Any] = {"type": "draw", "player": p, "count": len(drawn)}
+    if back:
+        full["taken_back"] = _codes(g, back)
+        public["taken_back"] = len(back)
+    law = _laws(g, laws)
+    full.update(law)
+    public.update(law)
+    return full, public, mask
+
+
+def _score(g: Game, e: Entry) -> Triple:
+    return {"type": "score", "side": e[1], "points": e[2], "label": g.layout.labels[e[3]],
+            "laws": list(g.layout.laws[e[4]]), "scores": list(e[5])}, None, 0
+
+
+def _deal_end(g: Game, e: Entry) -> Triple:
+    return {"type": "deal_end", "deal": e[1], "scores": list(e[2])}, None, 0
+
+
+def _deal(g: Game, e: Entry) -> Triple:
+    event: dict[str, Any] = {"type": "deal", "deal": e[1], "dealer": e[2]}
+    if g.layout.seat_roles:
+        event["roles"] = dict(zip(g.layout.seat_roles, e[3], strict=True))
+    return event, None, 0
+
+
+def _trump(g: Game, e: Entry) -> Triple:
+    event: dict[str, Any] = {"type": "trump", "suit": g.tables.suit_names[e[1]] if e[1] >= 0 else None}
+    if e[2] >= 0:
+        event["player"] = e[2]
+    return {**event, **_laws(g, e[3])}, None, 0
+
+
+def _contract(g: Game, e: Entry) -> Triple:
+    event: dict[str, Any] = {"type": "contract", "maker": e[1], "bid": e[2]}
+    if e[3]:
+        event["all_passed"] = True
+    return {**event, **_laws(g, e[4])}, None, 0
+
+
+def _move(g: Game, e: Entry) -> Triple:
+    _, s, d, cards, laws, mask, under = e
+    full: dict[str, Any] = {"type": "move", "from": g.zone_label(s), "to": g.zone_label(d), "cards": _codes(g, cards),
+                            "count": len(cards), **_laws(g, laws)}
+    public = None if mask == g.layout.all_seats else {k: v for k, v in full.items() if k != "cards"}
+    if under:
+        full["under"] = True
+        if public is not None:
+            public["under"] = True
+    return full, public, mask
+
+
+def _choice(g: Game, e: Entry) -> Triple:
+    return {"type": "choice", "player": e[1], "choice": g.layout.choice_words[e[2]], **_laws(g, e[3])}, None, 0
+
+
+def _turn_up(g: Game, e: Entry) -> Triple:
+    _, cards, z, mask = e
+    name = g.layout.instances[z].zone.name
+    full = {"type": "turn_up", "cards": _codes(g, cards), "zone": name}
+    public = None if mask == g.layout.all_seats else {"type": "turn_up", "count": len(cards), "zone": name}
+    return full, public, mask
+
+
+def _maker(g: Game, e: Entry) -> Triple:
+    return {"type": "maker", "maker": e[1], **_laws(g, e[2])}, None, 0
+
+
+def _contract_bid(g: Game, e: Entry) -> Triple:
+    return {"type": "contract_bid", "bid": e[1], **_laws(g, e[2])}, None, 0
+
+
+def _redeal(g: Game, e: Entry) -> Triple:
+    return {"type": "redeal", "by": "same dealer" if e[1] else "next dealer", "scores": list(e[2]),
+            **_laws(g, e[3])}, None, 0
+
+
+def _all_passed(g: Game, e: Entry) -> Triple:
+    return {"type": "redeal", "reason": "all passed", **_laws(g, e[1])}, None, 0
+
+
+def _last_deal(g: Game, e: Entry) -> Triple:
+    return {"type": "last_deal", **_laws(g, e[1])}, None, 0
+
+
+def _match_end(g: Game, e: Entry) -> Triple:
+    _, winner, how, tied, scores = e
+    if how == 2:
+        return {"type": "match_end", "winner": None, "drawn": True, "tied": list(tied),
+                "reason": "the last deal left " + " and ".join(map(str, tied)) + " level",
+                "scores": list(scores)}, None, 0
+    if how == 3:
+        mt = g.ruleset.rules.match  # (the module's DEAL_LIMIT is a C constant in a native build)
+        limit = mt.deal_limit if mt is not None and mt.deal_limit is not None else DEFAULT_DEAL_LIMIT
+        return {"type": "match_end", "winner": None, "abandoned": True,
+                "reason": f"no side reached the target within {limit} deals", "scores": list(scores)}, None, 0
+    event: dict[str, Any] = {"type": "match_end", "winner": winner, "scores": list(scores)}
+    if how == 1:
+        event["tie_break"] = True
+    return event, None, 0
+
+
+def _exposed(g: Game, e: Entry) -> Triple:
+    _, z, cards, laws = e
+    return {"type": "exposed", "zone": g.zone_label(z) if z >= 0 else "the table", "cards": _codes(g, cards),
+            **_laws(g, laws)}, None, 0
+
+
+def _forbid(g: Game, e: Entry) -> Triple:
+    _, p, kind, name, laws = e
+    if kind == 0:
+        word, value = "declare", g.layout.declaration_names[name]
+    elif kind == 1:
+        word, value = "choice", g.layout.choice_words[name]
+    else:
+        word, value = "bidding", "bid"
+    return {"type": "forbid", "player": p, word: value, **_laws(g, laws)}, None, 0
+
+
+def _counter(g: Game, e: Entry) -> Triple:
+    _, k, owner, change, value, laws = e
+    return {"type": "counter", "counter": list(g.layout.counters)[k], "owner": owner, "change": change, "value": value,
+            **_laws(g, laws)}, None, 0
+
+
+def _declare(g: Game, e: Entry) -> Triple:
+    return {"type": "declare", "player": e[1], "name": g.layout.declaration_names[e[2]], **_laws(g, e[3])}, None, 0
+
+
+def _leads(g: Game, e: Entry) -> Triple:
+    return {"type": "leads", "player": e[1], "taken_back": _codes(g, e[2]), **_laws(g, e[3])}, None, 0
+
+
+def _replay(g: Game, e: Entry) -> Triple:
+    return {"type": "replay", "count": e[1], **_laws(g, e[2])}, None, 0
+
+
+def _dealer(g: Game, e: Entry) -> Triple:
+    return {"type": "dealer", "dealer": e[1], "roles": dict(zip(g.layout.seat_roles, e[2], strict=True)),
+            **_laws(g, e[3])}, None, 0
+
+
+def _cut(g: Game, e: Entry) -> Triple:
+    return {"type": "cut", "zone": g.zone_label(e[1]), "count": e[2], **_laws(g, e[3])}, None, 0
+
+
+def _irregularity(g: Game, e: Entry) -> Triple:
+    _, k, seat, args, laws = e
+    irr = g.layout.irregularities[k]
+    event: dict[str, Any] = {"type": "irregularity", "name": irr.name, "offender": seat}
+    if args:
+        out: dict[str, Any] = {}
+        for p, v in zip(irr.params, args, strict=True):
+            if p.kind == "count":
+                out[p.name] = v
+            elif p.kind == "suit":
+                out[p.name] = g.tables.suit_names[v]
+            else:
+                out[p.name] = g.tables.codes[v]
+        event["args"] = out
+    return {**event, **_laws(g, laws)}, None, 0
+
+
+RENDERERS: dict[int, Callable[[Any, Any], Triple]] = {
+    KIND[name]: fn for name, fn in (
+        ("TRICK", _trick), ("DEALT", _dealt), ("SELECT", _select), ("BID", _bid), ("PASS", _pass), ("DRAW", _draw),
+        ("SCORE", _score), ("DEAL_END", _deal_end), ("DEAL", _deal), ("TRUMP", _trump), ("CONTRACT", _contract),
+        ("MOVE", _move), ("CHOICE", _choice), ("TURN_UP", _turn_up), ("MAKER", _maker),
+        ("CONTRACT_BID", _contract_bid), ("REDEAL", _redeal), ("ALL_PASSED", _all_passed),
+        ("LAST_DEAL", _last_deal), ("MATCH_END", _match_end), ("EXPOSED", _exposed), ("FORBID", _forbid),
+        ("COUNTER", _counter), ("DECLARE", _declare), ("LEADS", _leads), ("REPLAY", _replay),
+        ("DEALER", _dealer), ("CUT", _cut), ("IRREGULARITY", _irregularity),
+    )
+}
+"""The renderer of each kind of entry."""
+
+
+TYPES = frozenset(["play", *(name.lower() for name in EVENT_KINDS)])
+"""The type of every event (each kind of compact entry renders as its name in lower case;
+a played card, an int, as ``play``)."""
+
+
+def event_kinds(types: Collection[str]) -> tuple[frozenset[int], bool]:
+    """The kinds of compact entries that render as events of ``types``, and whether played
+    cards do.
+
+    Raises:
+        ArgumentError: a type no event has (or ``types`` is a single string).
+    """
+    if isinstance(types, str) or not all(isinstance(t, str) for t in types):
+        raise ArgumentError("types must be a collection of event types, such as {'score', 'match_end'}")
+    unknown = sorted(set(types) - TYPES)
+    if unknown:
+        raise ArgumentError(f"no event has the type {brief(unknown[0])} (the types: {', '.join(sorted(TYPES))})")
+    return frozenset(KIND[t.upper()] for t in types if t != "play"), "play" in types
+
+
+def render(game: Game, entry: Entry | int) -> Triple:
+    """An entry of the log as ``(full dict, public dict or None, mask)``.
+
+    >>> import tricklang
+    >>> from interpreter.state.state import Game
+    >>> render(Game.of(tricklang.load("ecarte")), 1 << 15 | 0 << 5 | 1)
+    ({'type': 'play', 'player': 1, 'card': 'KS', 'trick': 1}, None, 0)
+    """
+    if type(entry) is int:
+        return _play(game, entry)
+    assert isinstance(entry, tuple)
+    return RENDERERS[entry[0]](game, entry)

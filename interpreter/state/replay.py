@@ -1,0 +1,159 @@
+"""The log of a match's actions and what is rebuilt from it.
+
+A state logs each action as one integer, its *key* (:func:`key_of`: the decision point
+and the action's local code there, or an irregular action's index in the state's list of
+them). What is read rarely (the event log, the texts of the actions, who took each) is
+rebuilt from that log by a :class:`Recorder`: a second core, logging events, that
+replays the keys when asked (:meth:`Recorder.catch_up`).
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
+
+from ..runtime.chance import ChanceNeeded
+from .protocol import StateLike
+
+if TYPE_CHECKING:
+    from .compiled import Compiled
+
+IRREGULAR_DP = 0xFFFF
+"""The decision point of a logged irregular action (its code indexes the state's list of them)."""
+
+def key_of(dp: int, code: int) -> int:
+    """An action in the log: its decision point and its local code (a selection's: its cards' mask)."""
+    return dp | (code + 1) << 16
+
+
+class Recorder:
+    """The record of a match rebuilt from its log of action keys: a second core that
+    logs events, and the text and actor of every action. It follows its state lazily:
+    :meth:`catch_up` replays the keys logged since it last looked."""
+
+    __slots__ = ("core", "n", "texts", "actors")
+
+    def __init__(self, core: Any) -> None:
+        self.core = core
+        self.n = 0
+        self.texts: list[str] = []
+        self.actors = array("b")
+
+    def catch_up(self, state: StateLike) -> None:
+        log = state._log
+        if self.n >= len(log):
+            return
+        c = self.core
+        state._before_replay(c)
+        for key in log[self.n:]:
+            self.actors.append(c.actor)
+            self.texts.append(state._text_of(c, key))
+            self.n += 1
+            try:
+                apply_key(state, c, key)
+            except ChanceNeeded:  # the last action waits for chance: the core stays at the chance node
+                return
+
+
+def apply_key(state: StateLike, c: Any, key: int) -> None:
+    """Carry out a logged action on core ``c`` (a replay: it was legal when logged)."""
+    g = state._g
+    dp = key & 0xFFFF
+    code = (key >> 16) - 1
+    c.steps = 0
+    if dp == IRREGULAR_DP:
+        k, seat, args = state._irr[code]
+        g.m["irr_start"](c, k, seat, args)
+        return
+    if g.dps[dp].kind == "select":
+        g.m["APPLY"][dp](c, g.m["in_order"](c, code))
+    else:
+        g.m["APPLY"][dp](c, code)
+
+
+
+
+class Log:
+    """The log of a :class:`~interpreter.state.State` and what is rebuilt from it: fresh
+    cores of the match, replays, the recorder, the texts and actors of the actions
+    (mixed into the State)."""
+
+    __slots__ = ()
+    _g: Compiled
+    _c: Any
+    _log: list[int]
+    _irr: list[tuple[int, int, tuple[int, ...]]]
+    _rec: Recorder | None
+
+    def _fresh(self, rec: bool = False, log: Callable[[Any], list[Any]] | None = None) -> Any:
+        """A new core of this match, advanced to its first decision (or to the chance node
+        it waits at); ``log`` makes the list its events go to (given the core, before the
+        first event)."""
+        c0 = self._c
+        m = self._g.m
+        tape, dealer = self._begin_args()
+        c = m["make_core"](c0.seed, c0.deck, c0.table, tape, c0.decks, c0.reseeds, rec)
+        if log is not None:
+            c.log = log(c)
+        try:
+            m["begin"](c, dealer)
+            c.steps = 0
+            m["advance"](c)
+        except ChanceNeeded:
+            pass
+        return c
+
+    def _before_replay(self, c: Any) -> None:
+        """Prepare a core that replays this state's log (a modal state hands it its tape)."""
+
+    def _begin_args(self) -> tuple[tuple[int, ...] | None, int | None]:
+        """The chance tape and first dealer a fresh core of this match starts from."""
+        dealer: int = self._c.first_dealer
+        return None, dealer
+
+    def _replayed(self, rec: bool = False) -> Any:
+        """A core rebuilt by replaying this state's log from the start."""
+        c = self._fresh(rec)
+        for key in self._log:
+            apply_key(cast(StateLike, self), c, key)
+        return c
+
+    def _recorder(self) -> Recorder:
+        """The record of this match, caught up with its log."""
+        rec = self._rec
+        if rec is None:
+            rec = self._rec = Recorder(self._fresh(rec=True))  # type: ignore[misc]  # (a slot of State)
+        rec.catch_up(cast(StateLike, self))
+        return rec
+
+    def _text_of(self, c: Any, key: int) -> str:
+        """The text of a logged action, taken in core ``c`` (before it is applied)."""
+        g = self._g
+        dp = key & 0xFFFF
+        code = (key >> 16) - 1
+        if dp == IRREGULAR_DP:
+            from .irregular import text
+
+            return text(cast(StateLike, self), self._irr[code])
+        if g.dps[dp].kind == "select":
+            cards = g.m["in_order"](c, code)
+            codes = g.tables.codes
+            return " ".join([g.dps[dp].verb, *([codes[x] for x in cards] or ["none"])])
+        return g.action(dp, code).text
+
+    @property
+    def actions(self) -> list[str]:
+        """The texts of the actions taken so far, in order."""
+        return list(self._recorder().texts)
+
+    @property
+    def actors(self) -> array[int]:
+        """The seat that took each action so far."""
+        return array("b", self._recorder().actors)
+
+    @property
+    def action_count(self) -> int:
+        """How many actions have been taken."""
+        return len(self._log)
+

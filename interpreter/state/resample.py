@@ -1,0 +1,478 @@
+"""Information-set sampling: a state a seat cannot tell from the real one.
+
+``state.resample(seat, rng)`` (or :func:`resample`) returns a new :class:`State` in
+which everything ``seat`` can know is unchanged and the cards hidden from it are dealt
+again at random among the places they could be. The definition it is tested against:
+replaying the whole history from the sampled decks is legal at every step and gives
+``seat`` the same observations (the event log, the legal actions at each of its
+decisions, and the final :meth:`State.observation`).
+
+How. A state is (rules, options, seed or decks, first dealer, actions), so a sampled
+state is a prearranged deck per deal (``new_game(decks=...)``) and the same history,
+with the hidden cards renamed. For each deal:
+
+1. The cards ``seat`` has seen are fixed: every card code in its view of the deal's
+   events, in the legal actions it was offered (a dealer robbing the pack sees the
+   pack), and, for the deal under way, in its observation now.
+2. The other cards are the hidden ones; each is also a *role* (the place, over time, of
+   that card in the real deal). A sample is a permutation ``sigma`` of the hidden cards:
+   card ``sigma(x)`` lies wherever ``x`` lay, and an action that named ``x`` (a face-down
+   discard by another seat) names ``sigma(x)``.
+3. Inferences the laws allow narrow the roles: at each card another seat played, the
+   cards it could not have held, given the cards known to be in its hand then, are those
+   with which the play would have been illegal (:meth:`State.allowed_plays`): a player
+   who did not follow suit holds none of it, one who did not beat holds nothing higher.
+   This assumes the legal-play rules are monotone (a card that forbids the play with a
+   small hand forbids it with a larger one), which holds for every rule the language
+   has.
+4. ``sigma`` is drawn uniformly among the permutations that respect (1) and (3), by
+   exact counting over classes of roles and cards with the same constraints; the
+   replay then checks it, and a permutation that does not fit (a hidden card that an
+   automatic move, a declaration or a pattern would have revealed) is rejected and
+   drawn again. Rejection keeps the draw uniform over the consistent deals.
+
+Deals are sampled one after another (each one's check replays it), so finished deals
+are redealt too. The deals after the current one are shuffled from a fresh seed drawn
+from ``rng`` (:meth:`State.reseed`), so a sampled state says nothing about the real
+future. Random remedies so far (``move 1 at random``) keep their real draws: they pick
+places, and the cards there are renamed like the rest.
+
+Uniform means: each consistent assignment of hidden cards to roles is equally likely.
+
+>>> import random, tricklang, interpreter
+>>> state = interpreter.new_game(tricklang.load("rules/ecarte.trick"), seed=4)
+>>> state.apply("propose"); state.apply("accept")
+>>> world = state.resample(0, random.Random(1))
+>>> world.observation(0) == state.observation(0)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..errors import GameError, ResampleError
+from .matching import sample_matching
+
+if TYPE_CHECKING:  # the state module calls this one (State.resample): only a protocol of it
+    from .protocol import StateLike as State
+
+MAX_ATTEMPTS = 20_000
+"""Draws tried for one deal before :class:`ResampleError` is raised."""
+
+_MOVING = {"move", "dealt", "draw", "select", "play", "turn_up", "deal", "redeal", "exposed", "trick", "leads", "replay"}
+"""Event types that move cards (or start a deal)."""
+
+
+@dataclass
+class _Deal:
+    """What the real history says about one deal, from the sampling seat's view."""
+
+    number: int  # 1 for the first deal
+    trigger: int  # actions applied before the deal was laid out
+    end: int  # actions applied when the next deal was laid out (or all of them)
+    deck: list[str]
+    known: set[str] = field(default_factory=set)
+    excluded: dict[str, set[str]] = field(default_factory=dict)
+    hidden: list[str] = field(default_factory=list)
+    learned: dict[str, set[str]] = field(default_factory=dict)  # exclusions learned while sampling
+
+
+@dataclass
+class _Play:
+    deal: int
+    seat: int
+    card: str
+    hand: list[str]
+    state: State
+    cache: tuple[tuple[tuple[str, ...], tuple[str, ...]], set[str]] | None = None
+
+
+def resample(state: State, seat: int, rng: random.Random | None = None) -> State:
+    """A state ``seat`` cannot tell from ``state``, hidden cards redealt (module doc).
+
+    Raises:
+        ResampleError: ``seat`` is not a seat of the game, the state is not in the
+            default modes (``selections='all'``, ``chance='automatic'``), or no consistent
+            deal was found within :data:`MAX_ATTEMPTS` draws; ``state`` is unchanged.
+    """
+    rng = rng if rng is not None else random.Random()
+    return Resampler(state, seat, rng).sample(rng)
+
+
+class Resampler:
+    """Draws many samples for one seat: the history is read, and the finished deals are
+    sampled, once; each :meth:`sample` then redeals only the current deal.
+    :meth:`update` reads the actions taken since (a player keeps one per match).
+
+    With ``redeal_past=False`` the finished deals are kept as they really were: cheaper,
+    and enough for a player that only looks ahead (:mod:`interpreter.players.search`); nothing
+    in them bears on what is still to come.
+
+    Raises:
+        ResampleError: as :func:`resample`.
+    """
+
+    def __init__(self, state: State, seat: int, rng: random.Random, *, redeal_past: bool = True) -> None:
+        n = state.ruleset.player_count
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise ResampleError(f"seat {seat!r} does not exist: this game has seats 0..{n - 1}")
+        if state.selections != "all" or state.chance != "automatic":
+            raise ResampleError("resample needs the default selections ('all') and chance ('automatic')")
+        self.seat = seat
+        self.redeal_past = redeal_past
+        data = state.to_dict()
+        self._new: dict[str, Any] = {"dealer": data["dealer"], "mode": data.get("mode", "strict")}
+        decks = {int(k): v for k, v in data.get("decks", {}).items()} or None
+        reseeds = {int(k): v for k, v in data.get("reseeds", {}).items()} or None
+        self._truth = state.new_match(seed=data["seed"], deck=data.get("deck"), decks=decks,
+                               reseeds=reseeds, **self._new)
+        self._codes = set(self._truth.deal_deck(1))
+        self.seed = data["seed"]
+        self.actions: list[str] = []
+        self.actors: list[int] = []
+        self.offered: dict[int, Any] = {}  # the seat's legal actions at each of its decisions (see _offer)
+        self.deals: list[_Deal] = []
+        self._moves: dict[int, tuple[int, list[str]]] = {}  # event index -> (deal, cards left in the source)
+        self._plays: list[_Play] = []
+        self._seen: dict[int, set[str]] = {}
+        self._logged = 0
+        self._real_pre: State | None = None  # the real state before the current deal's trigger
+        self._finalised = 0  # deals whose known cards and exclusions are final
+        self._groups_done = 0
+        self._pre: State | None = None  # the sampled world just before the current deal's trigger
+        self._sigma_before: dict[str, str] = {}  # the renaming of the deal before it
+        self._pre_events = 0  # the length of its event log
+        self._last_sigma: dict[str, str] = {}  # the renaming of the last draw's current deal
+        self._pool: list[tuple[State, dict[str, str], int, int]] = []  # (state, renaming, actions, events)
+        self._pool_key: tuple[int, int] | None = None
+        self._open_deals(self._truth, 0, 0)
+        self._logged = len(self._truth.events(seat))
+        self.update(state, rng)
+
+    def update(self, state: State, rng: random.Random) -> None:
+        """Read the actions taken since the last update (``state`` must continue the same
+        match) and sample the deals finished since.
+
+        Raises:
+            ResampleError: ``state`` is not a continuation of the match read so far, or a
+                finished deal has no consistent redeal.
+        """
+        if state.actions[:len(self.actions)] != self.actions or state.seed != self._truth.seed:
+            raise ResampleError("the state does not continue the match this sampler has read")
+        for text in state.actions[len(self.actions):]:
+            self._read(text)
+        self.state = state
+        self.events = state.events(self.seat)
+        for d in self.deals[:-1]:
+            d.end = self.deals[d.number].trigger  # the next deal's trigger
+        self.deals[-1].end = len(self.actions)
+        self._known_cards()
+        groups = self._groups()
+        self._current = groups[-1]
+        for group in groups[self._groups_done:-1]:
+            if self.redeal_past:
+                self._pre = self._draw(group, rng, last=False)
+            else:
+                self._pre = None
+        self._groups_done = len(groups) - 1
+        keep = self._current[0].trigger - 1  # what finished deals offered is not needed again
+        self.offered = {i: v for i, v in self.offered.items() if i >= keep}
+        if not self.redeal_past and self._current[0].trigger > 0:
+            assert self._real_pre is not None
+            self._pre = self._real_pre
+            self._pre_events = len(self._real_pre.events(self.seat))
+
+    def _read(self, text: str) -> None:
+        """Apply one real action to the replica, noting what the seat could learn from it."""
+        truth, seat, codes = self._truth, self.seat, self._codes
+        i = len(self.actions)
+        p = truth.current_player
+        assert p is not None, "a state's actions replay"
+        self.actors.append(p)
+        self.actions.append(text)
+        deal = truth.deal_number
+        if p == seat:
+            offered, cards = _offer(truth)
+            self.offered[i] = offered
+            self._seen.setdefault(deal, set()).update(cards & codes)
+        elif text.startswith("play ") and truth.phase == "play":
+            self._plays.append(_Play(deal, p, text.split()[1], truth.hand(p), truth.clone()))
+        before = truth.clone() if not self.redeal_past else None
+        truth.apply(text)
+        opened = len(self.deals)
+        self._open_deals(truth, i + 1, opened)
+        if before is not None and len(self.deals) > opened:
+            self._real_pre = before
+        batch = truth.events(seat, start=self._logged)
+        self._note_moves(truth, self._logged, batch)
+        self._logged += len(batch)
+
+    def _note_moves(self, truth: State, logged: int, batch: list[dict[str, Any]]) -> None:
+        """Remember what each visible automatic move left in its source zone, for
+        learning from a sampled deal in which the move took more cards (see _learn).
+        Only when nothing else moved cards after it in the same batch."""
+        for k, event in enumerate(batch):
+            if event.get("type") != "move" or "cards" not in event:
+                continue
+            if any(e.get("type") in _MOVING for e in batch[k + 1:]):
+                continue
+            name, _, owner = str(event["from"]).partition(" of ")
+            try:
+                left = truth.zone(name, int(owner.split()[-1]) if owner else None)
+            except (KeyError, ValueError, IndexError):
+                continue
+            self._moves[logged + k] = (truth.deal_number, left)
+
+    def _open_deals(self, truth: State, applied: int, known: int) -> None:
+        for number in range(known + 1, truth.deal_number + 1):
+            self.deals.append(_Deal(number, applied, applied, truth.deal_deck(number)))
+
+    def _known_cards(self) -> None:
+        """Fix, per deal not yet final, every card the seat's view of it names, and
+        narrow the roles by the plays of the other seats."""
+        first = self._finalised
+        for d in self.deals[first:]:
+            d.known = set(self._seen.get(d.number, ()))
+        deal = first
+        for event in self.events[self._deal_event(first + 1):]:
+            if event.get("type") == "deal":
+                deal += 1
+            _codes_in(event, self._codes, self.deals[deal - 1].known)
+        now = self.state.observation(self.seat)
+        now.pop("events")
+        _codes_in(now, self._codes, self.deals[-1].known)
+        for d in self.deals[first:]:
+            d.hidden = [c for c in d.deck if c not in d.known]
+            hidden = set(d.hidden)
+            d.excluded = {x: v & hidden for x, v in d.learned.items() if x in hidden}
+        for play in self._plays:
+            self._exclude(play)
+        self._finalised = len(self.deals) - 1
+        self._plays = [p for p in self._plays if p.deal > self._finalised]
+
+    def _exclude(self, play: _Play) -> None:
+        """The cards the player could not have held when he played (void, could not beat...)."""
+        deal = self.deals[play.deal - 1]
+        roles = [c for c in play.hand if c not in deal.known]
+        if not roles:
+            return
+        base = [c for c in play.hand if c in deal.known]
+        key = (tuple(base), tuple(deal.hidden))
+        if play.cache is None or play.cache[0] != key:
+            allowed = play.state.allowed_plays
+            play.cache = (key, {y for y in deal.hidden if play.card not in allowed(base + [y])})
+        excluded = play.cache[1]
+        if excluded:
+            for x in roles:
+                deal.excluded.setdefault(x, set()).update(excluded)
+
+    # ------------------------------------------------------------ sampling
+    def _groups(self) -> list[list[_Deal]]:
+        """Deals laid out by the same action (or at the start) are sampled together."""
+        groups: list[list[_Deal]] = []
+        for d in self.deals:
+            if groups and groups[-1][0].trigger == d.trigger:
+                groups[-1].append(d)
+            else:
+                groups.append([d])
+        return groups
+
+    def sample(self, rng: random.Random) -> State:
+        """One sampled state (the module doc says what it keeps and what it redeals).
+
+        Raises:
+            ResampleError: no consistent deal within :data:`MAX_ATTEMPTS` draws.
+        """
+        world = self._draw(self._current, rng, last=True)
+        world.reseed(rng.randrange(2**31))  # later deals: a fresh shuffle, nothing of the real future
+        return world
+
+    def pool(self, rng: random.Random, count: int) -> list[State]:
+        """``count`` sampled states for the position read last, reusing those of earlier
+        calls in the same deal: each is carried forward through the actions taken since
+        (renamed as when it was drawn) and kept only if it still fits, then the pool is
+        topped up with new draws. A draw uniform over the deals consistent then, kept
+        only if consistent now, is uniform over the deals consistent now; the states
+        of successive calls are not independent of each other. Clone a state before
+        changing it.
+
+        Raises:
+            ResampleError: as :meth:`sample`.
+        """
+        key = (self._current[0].number, self._current[0].trigger)
+        kept: list[tuple[State, dict[str, str], int, int]] = []
+        if self._pool_key == key:
+            for world, sigma, done, pos in self._pool:
+                if done == len(self.actions):
+                    kept.append((world, sigma, done, pos))
+                elif (got := self._follow(world, sigma, done, pos)) is not None:
+                    kept.append((world, sigma, len(self.actions), got))
+        while len(kept) < count:
+            world = self.sample(rng)
+            kept.append((world, self._last_sigma, len(self.actions), len(world.events(self.seat))))
+        self._pool, self._pool_key = kept, key
+        return [w for w, _, _, _ in kept[:count]]
+
+    def _follow(self, world: State, sigma: dict[str, str], done: int, pos: int) -> int | None:
+        """Carry a sampled state through the real actions from ``done`` on; its new event
+        position, or None if it no longer fits."""
+        for i in range(done, len(self.actions)):
+            if not self._step(world, i, sigma):
+                return None
+            got = self._check(world, pos)
+            if got is None:
+                return None
+            pos = got
+        if world.observation(self.seat) != self.state.observation(self.seat):
+            return None
+        return pos
+
+    def _draw(self, group: list[_Deal], rng: random.Random, *, last: bool) -> State:
+        for _ in range(MAX_ATTEMPTS):
+            sigmas = {d.number: sample_matching(d.hidden, d.excluded, rng) for d in group}
+            world = self._replay(group, sigmas, last)
+            if world is not None:
+                self._last_sigma = sigmas[group[-1].number]
+                return world
+        numbers = ", ".join(str(d.number) for d in group)
+        raise ResampleError(f"no deal consistent with seat {self.seat}'s view of deal {numbers} "
+                            f"was found in {MAX_ATTEMPTS} draws")
+
+    def _replay(self, group: list[_Deal], sigmas: dict[int, dict[str, str]], last: bool) -> State | None:
+        """Replay the group's deals from the sampled decks; None if they do not fit.
+
+        When the group is not the last one, the world returned is the one just before
+        the action that lays the next deal out (kept as the next group's start).
+        """
+        decks = {d.number: [sigmas[d.number].get(c, c) for c in d.deck] for d in group}
+        trigger = group[0].trigger
+        if trigger == 0:
+            world: State = self.state.new_match(seed=self.seed, decks=decks, **self._new)
+            pos = 0
+        else:
+            assert self._pre is not None
+            world = self._pre.clone()
+            pos = self._pre_events
+            for number, deck in decks.items():
+                world.prearrange(number, deck)
+            if not self._step(world, trigger - 1, self._sigma_before):
+                return None
+        got = self._check(world, pos)
+        if got is None:
+            return None
+        pos = got
+        sigma = sigmas[group[-1].number]
+        end = group[-1].end
+        for i in range(trigger, end):
+            if not last and i == end - 1:
+                kept: State = world.clone()
+                kept_pos = pos
+                # Compare up to the next deal's start (its cards are not sampled yet).
+                if not self._step(world, i, sigma) or self._check(world, pos, self._deal_event(group[-1].number + 1)) is None:
+                    return None
+                self._sigma_before, self._pre_events = sigma, kept_pos
+                return kept
+            if not self._step(world, i, sigma):
+                return None
+            got = self._check(world, pos)
+            if got is None:
+                return None
+            pos = got
+        if last and world.observation(self.seat) != self.state.observation(self.seat):
+            return None
+        return world
+
+    def _step(self, world: State, i: int, sigma: dict[str, str]) -> bool:
+        """Apply action i, renamed by sigma; False if it does not fit."""
+        if world.current_player != self.actors[i]:
+            return False
+        offered = self.offered.get(i)
+        if offered is not None and _offer(world)[0] != offered:
+            return False
+        text = self.actions[i]
+        if sigma:
+            text = " ".join(sigma.get(w, w) for w in text.split())
+        try:
+            world.apply(text)
+        except GameError:  # illegal here, or a rule failed: the sampled deal does not fit
+            return False
+        return True
+
+    def _deal_event(self, number: int) -> int:
+        count = 0
+        for i, e in enumerate(self.events):
+            if e.get("type") == "deal":
+                count += 1
+                if count == number:
+                    return i
+        return len(self.events)
+
+    def _check(self, world: State, pos: int, upto: int | None = None) -> int | None:
+        """Compare the world's new events (from ``pos``) with the real ones the seat saw:
+        the new position, or None (after learning from the difference) if they differ."""
+        new = world.events(self.seat, start=pos)
+        if upto is not None:
+            new = new[:max(0, upto - pos)]
+        real = self.events[pos:pos + len(new)]
+        if new == real:
+            return pos + len(new)
+        k = next((j for j, (a, b) in enumerate(zip(new, real, strict=False)) if a != b), None)
+        if k is not None:
+            self._learn(pos + k, new[k])
+        return None
+
+    def _learn(self, index: int, seen: dict[str, Any]) -> None:
+        """A sampled deal in which a visible automatic move took more cards than the real
+        one did: the move takes every card that fits it (it took fewer than it could in
+        the real deal), so none of the extra cards can lie where the real deal left
+        cards in the source zone. Excluding them there is a necessary condition, so
+        draws stay uniform over the consistent deals."""
+        real = self.events[index]
+        note = self._moves.get(index)
+        if note is None or real.get("type") != "move" or seen.get("type") != "move":
+            return
+        if (real.get("from"), real.get("to")) != (seen.get("from"), seen.get("to")):
+            return
+        had, took = set(real.get("cards", ())), set(seen.get("cards", ()))
+        if not had < took:
+            return
+        number, left = note
+        deal = self.deals[number - 1]
+        hidden = set(deal.hidden)
+        extra = (took - had) & hidden
+        for x in left:
+            if x in hidden:
+                deal.excluded.setdefault(x, set()).update(extra - {x})
+                deal.learned.setdefault(x, set()).update(extra - {x})
+
+
+def _offer(state: State) -> tuple[Any, set[str]]:
+    """The legal actions as a comparable value (a card selection by its cards and bounds,
+    not subset by subset), and the card codes they name."""
+    legal = state.legal_actions()
+    texts = tuple(a.text for a in legal.explicit)
+    cards = {w for t in texts for w in t.split()[1:]}
+    sel = legal.selection
+    if sel is None:
+        return texts, cards
+    codes = tuple(sel.codes[c] for c in sel.cards)
+    cards.update(codes)
+    return (texts, sel.verb, codes, sel.lo, sel.hi), cards
+
+
+def _codes_in(value: Any, codes: set[str], out: set[str]) -> None:
+    """Add every card code found in a JSON-like value (an event, an observation)."""
+    if isinstance(value, str):
+        if value in codes:
+            out.add(value)
+        else:
+            out.update(w for w in value.split() if w in codes)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _codes_in(v, codes, out)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            _codes_in(v, codes, out)
