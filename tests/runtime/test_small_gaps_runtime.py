@@ -231,6 +231,41 @@ def test_a_counter_per_deal_starts_again_each_deal() -> None:
     assert got["kept"] == [20, 40]  # a counter not 'per deal' keeps its value across deals
 
 
+BIDDING = """\
+  auction until passes from eldest, bids 6..28 by 4
+  eldest bids 0..12 by 5
+"""
+
+
+def bids(state: interpreter.State) -> list[str]:
+    return [" ".join((a.verb, *a.args)) for a in state.legal_actions()]
+
+
+def test_a_players_bid_by_a_step_offers_every_nth_number() -> None:
+    state = new(game("  eldest bids 0..12 by 5\n  dealer scores bid_of_eldest \"bid\"\n".replace(
+        "bid_of_eldest", "bids(eldest)")))
+    assert bids(state) == ["bid 0", "bid 5", "bid 10"]
+    state.apply("bid 10")
+    assert scored(state)["bid"] == [10]
+
+
+def test_an_auction_by_a_step_bids_on_its_grid_above_the_highest_bid() -> None:
+    state = new(game("  auction until passes from eldest, bids 6..30 by 4\n"))
+    assert bids(state) == ["pass", *(f"bid {b}" for b in range(6, 31, 4))]
+    state.apply("bid 10")
+    assert bids(state) == ["pass", "bid 14", "bid 18", "bid 22", "bid 26", "bid 30"]
+    with pytest.raises(interpreter.IllegalActionError):
+        state.apply("bid 12")
+    state.apply("bid 26")
+    assert bids(state) == ["pass", "bid 30"]
+
+
+def test_an_auction_by_a_step_ends_when_no_bid_of_its_grid_is_left() -> None:
+    state = new(game("  auction until passes from eldest, bids 6..28 by 4\n  maker scores bid \"contract\"\n"))
+    state.apply("bid 26")  # 30 is beyond 28: nobody can bid above
+    assert scored(state)["contract"] == [26]
+
+
 # ---------------------------------------------------------------- native
 
 
@@ -264,7 +299,7 @@ ALL = VALUES + """\
 @pytest.mark.skipif(native.unavailable() is not None, reason=f"no native builds here: {native.unavailable()}")
 @pytest.mark.usefixtures("isolated")
 def test_the_native_build_plays_what_cpython_plays() -> None:
-    deal = ALL + LOOKUP + CARD_POINTS.replace("  trump is hearts\n", "") + COUNTING
+    deal = ALL + LOOKUP + CARD_POINTS.replace("  trump is hearts\n", "") + COUNTING + BIDDING
     play = PLAY.replace("    must follow suit\n", "    must follow suit\n" + AFTER_TRICK)
     rules = tricklang.loads(game(deal, top=TABLE + POINTS + COUNTERS, play=play), path="native.trick")
     python = matches(rules, range(8))
