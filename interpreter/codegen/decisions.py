@@ -97,18 +97,22 @@ class Decisions(Parts):
         d = dp.id
         f.line()
         f.comment(f"line {dp.line}: a choice among {len(names)} options")
+        guarded = any(o.guard is not None for o in st.options)
         with f.block(f"def legal_{d}(c: Core) -> list:"):
             f.line(f"allowed = {lit(0)}")
+            if guarded:
+                self.offered(st, dp.line)
             f.line("if c.decl:")
             with f.indented():
                 f.line("p = c.actor")
                 f.line("out = []")
                 for k, word in enumerate(words):
-                    f.line(f"if not _forbidden(c, WORD_KEY + {lit(word)}, p):")
+                    also = f"{lit(k)} in offered and " if guarded else ""
+                    f.line(f"if {also}not _forbidden(c, WORD_KEY + {lit(word)}, p):")
                     f.line(f"    out.append({lit(k)})")
                 f.line("if out:")
                 f.line("    return out")
-            f.line(f"return {_int_list(range(len(names)))}")
+            f.line("return offered" if guarded else f"return {_int_list(range(len(names)))}")
         with f.block(f"def apply_{d}(c: Core, k: cython.int) -> None:"):
             f.line("p = c.actor")
             f.line("if c.decl:")
@@ -120,7 +124,10 @@ class Decisions(Parts):
             f.line(f"c.pc = CHOICE_TARGETS_{d}[k]")
             f.line("advance(c)")
         with f.block(f"def sample_{d}(c: Core, rng: object) -> cython.int:"):
-            if len(names) == 1:
+            if guarded:  # (the options offered now)
+                f.line(f"legal = legal_{d}(c)")
+                f.line("return legal[_randbelow(rng, len(legal))]")
+            elif len(names) == 1:
                 f.line("_randbelow(rng, 1)")
                 f.line("return 0")
             else:
@@ -132,6 +139,22 @@ class Decisions(Parts):
         self.tables_extra.append((f"CHOICE_WORDS_{d}", words))
         return int(dp.extra["ready"])
 
+
+    def offered(self, st: m.Choose, line: int) -> None:
+        """Into a choice's legal function: ``offered``, its options whose 'when' holds now
+        (none is a fault naming the line)."""
+        f = self.funcs
+        none = self.lay.fault(f"line {line}: no option of the choice is offered")
+        f.line("offered = []")
+        for k, opt in enumerate(st.options):
+            cond = self.ex.at(opt.span.line).cond(opt.guard)
+            if cond is True:
+                f.line(f"offered.append({lit(k)})")
+            elif cond is not False:
+                f.line(f"if {cond}:")
+                f.line(f"    offered.append({lit(k)})")
+        f.line("if not offered:")
+        f.line(f"    _fail({lit(none)})")
 
     def select(self, st: m.Stmt, verb: str, player: m.Expr, count: m.Count | None,
                matching: m.Pattern | None, source: m.ZoneRef | None, dest: m.ZoneRef | None, cont: int, *,

@@ -266,6 +266,32 @@ def test_an_auction_by_a_step_ends_when_no_bid_of_its_grid_is_left() -> None:
     assert scored(state)["contract"] == [26]
 
 
+CHOOSING = """\
+  eldest chooses:
+    hold when count(hand of eldest matching spades) > 6:
+      eldest scores 1 "hold"
+    fold when deal_number > 1:
+      eldest scores 2 "fold"
+    go:
+      eldest scores 3 "go"
+"""
+
+
+def test_an_option_with_when_is_offered_only_while_it_holds() -> None:
+    state = new(game(CHOOSING))  # eldest holds eight spades; deal 1
+    assert [a.args[0] if a.args else a.verb for a in state.legal_actions()] == ["hold", "go"]
+    with pytest.raises(interpreter.IllegalActionError):
+        state.apply("fold")
+    state.apply("hold")
+    assert scored(state)["hold"] == [1]
+
+
+def test_a_choice_offering_no_option_names_the_line() -> None:
+    with pytest.raises(interpreter.RuleRuntimeError, match="line 17: no option of the choice is offered"):
+        new(game(CHOOSING.replace("    go:\n      eldest scores 3 \"go\"\n", "")
+                 .replace("> 6", "> 8"))).legal_actions()
+
+
 # ---------------------------------------------------------------- native
 
 
@@ -299,7 +325,7 @@ ALL = VALUES + """\
 @pytest.mark.skipif(native.unavailable() is not None, reason=f"no native builds here: {native.unavailable()}")
 @pytest.mark.usefixtures("isolated")
 def test_the_native_build_plays_what_cpython_plays() -> None:
-    deal = ALL + LOOKUP + CARD_POINTS.replace("  trump is hearts\n", "") + COUNTING + BIDDING
+    deal = ALL + LOOKUP + CARD_POINTS.replace("  trump is hearts\n", "") + COUNTING + BIDDING + CHOOSING
     play = PLAY.replace("    must follow suit\n", "    must follow suit\n" + AFTER_TRICK)
     rules = tricklang.loads(game(deal, top=TABLE + POINTS + COUNTERS, play=play), path="native.trick")
     python = matches(rules, range(8))
