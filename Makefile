@@ -39,10 +39,10 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check tricklang interpreter tests benchmarks
 	$(BIN)/mypy
 
-## bench: the speed table (hand-written Écarté and Cinch, OpenSpiel when installed, start-up)
+## bench: issue 27's speed figures beside their targets, written to benchmarks/RESULTS.md (needs Cython and OpenSpiel for all lines)
 bench: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[bench]' || echo "open-spiel could not be installed: the table says so"
-	$(BIN)/python -m benchmarks.bench
+	$(BIN)/python -m benchmarks.bench --results benchmarks/RESULTS.md
 
 ## fuzz: the grammar, state/record and language-server fuzzers, FUZZ_SECONDS each (default 60); findings in fuzz-findings/
 FUZZ_SECONDS ?= 60

@@ -1,189 +1,85 @@
-"""The interpreter's speed, measured side by side with references in one process.
+"""The speed figures of issue 27, each beside its target: ``make bench``.
 
-Paired workloads (uniform random legal actions on both sides; CPU time,
-``time.process_time``; every side run at least ``--min-seconds`` a repetition; the
-repetitions interleaved; the ratio is the median over repetitions of
-tricklang's rate divided by the reference's rate in the same repetition):
+Every paired line times tricklang and a reference in this one process: each side is
+given enough work to run at least ``--min-seconds`` (0.5 s) of CPU time
+(``time.process_time``) a repetition, the repetitions (``--reps``, at least 5) are
+interleaved (every line once a repetition, both sides in turn), and the figure is the
+median over repetitions of the paired ratio: tricklang's rate divided by the
+reference's in the same repetition (for ``simulate``: its time over the bare loop's).
+The spread is the smallest and largest paired ratio. Both sides play uniformly random
+legal actions (the decisions per unit are printed, to show the work is equal).
 
-- Écarté matches against ``benchmarks/handwritten_ecarte.py`` (plain Python);
-- Cinch deals against ``benchmarks/handwritten_cinch.py`` (plain Python);
-- Euchre, Hearts, Spades and Oh Hell (three players) single deals against
-  OpenSpiel's C++ games driven from Python (``pyspiel``, chance outcomes sampled),
-  when the optional ``open-spiel`` package is installed (``pip install -e '.[bench]'``).
+- pure Python, Écarté matches and Cinch deals against the hand-written playouts of this
+  folder: the public step ``apply(sample_action(rng))``, the loop most embedders write
+  (``legal_actions()``, one drawn, ``apply``) and ``State.playout``;
+- native (the generated module compiled by Cython: ``interpreter.native``), when it can
+  be built here: Écarté by ``State.playout`` and by ``Game.random_matches`` against the
+  hand-written playout; Euchre, Hearts, Spades and Oh Hell first deals by
+  ``Game.random_matches`` against OpenSpiel's C++ games (``pyspiel.evaluate_bots``, uniform
+  random bots, one call a deal), and by the integer-id step (``legal_action_ids`` +
+  ``apply_id``) against OpenSpiel driven from Python (``legal_actions`` + ``apply_action``).
+  OpenSpiel's games have their own rules: the figures are deals per second of deals of
+  the same size;
+- ``simulate`` against the bare loop (the same matches, the same players);
+- the search player's searched decisions per second against OpenSpiel's IS-MCTS at the
+  same budget, both on Euchre;
+- single figures: the CPU time of a native build's child processes with the cache off,
+  and the wall time of a cold ``tricklang check`` (a new process, ``.pyc`` files written).
 
-The extra lines marked ``State.playout`` play the same workloads with
-:meth:`interpreter.State.playout` (the same draws, less work a card) instead of the
-public ``apply(sample_action(rng))`` step, which the main lines measure. The lines
-marked ``native`` play the same workloads with the generated modules compiled by
-Cython (:mod:`interpreter.native`), when Cython, setuptools and a C compiler are there
-(``pip install -e '.[native]'``; the first run builds the modules, about two minutes).
-
-Then single figures: a cold ``tricklang check``, ``import tricklang``,
-``State.from_json``, the size of a State after a 1000-deal match, and
-``tricklang simulate`` with one and two jobs. This prints figures; it asserts nothing.
-Run: ``make bench`` or ``python -m benchmarks.bench [--quick] [--only ecarte,euchre]``.
+Then (unless ``--skip-startup``) ``benchmarks/startup.py``'s figures, in the report too. This prints
+figures; it asserts nothing. ``--results FILE`` also writes them, with the date and the
+machine, as Markdown (``make bench`` writes ``benchmarks/RESULTS.md``).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import json
+import os
 import platform
-import random
+import resource
+import shlex
 import statistics
+import subprocess
+import sys
 import time
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
-import interpreter
 import tricklang
 from benchmarks import handwritten_cinch, handwritten_ecarte, startup
+from benchmarks import workloads as w
 
-ROOT = Path(__file__).resolve().parent.parent
-Runner = Callable[[int], int]  # plays n units, returns the decisions taken
-
-
-def tricklang_matches(path: Path, options: dict[str, object] | None = None) -> Runner:
-    rules = tricklang.load(path, options=options)
-
-    def run(n: int, _seeds: list[int] = [0]) -> int:  # noqa: B006 - a counter kept across calls
-        rng, actions = random.Random(_seeds[0]), 0
-        for _ in range(n):
-            _seeds[0] += 1
-            state = interpreter.new_game(rules, seed=_seeds[0])
-            while not state.is_terminal():
-                state.apply(state.sample_action(rng))
-                actions += 1
-        return actions
-    return run
+ROOT = w.ROOT
+BIN = Path(sys.executable).parent
+SEARCH_BUDGET = 48
+"""Rollouts (our search player) and simulations (IS-MCTS) per searched decision."""
 
 
-def tricklang_deals(path: Path) -> Runner:
-    """Single deals: a new match each time, played until its first deal is over."""
-    rules = tricklang.load(path)
-
-    def run(n: int, _seeds: list[int] = [0]) -> int:  # noqa: B006 - a counter kept across calls
-        rng, actions = random.Random(_seeds[0]), 0
-        for _ in range(n):
-            _seeds[0] += 1
-            state = interpreter.new_game(rules, seed=_seeds[0])
-            while not state.is_terminal() and state.deal_number == 1:
-                state.apply(state.sample_action(rng))
-                actions += 1
-        return actions
-    return run
-
-
-def tricklang_playouts(path: Path, deal: bool) -> Runner:
-    """As :func:`tricklang_matches` (or :func:`tricklang_deals` with ``deal``), each game
-    played by ``State.playout`` (the same draws, the search players' rollout)."""
-    rules = tricklang.load(path)
-
-    def run(n: int, _seeds: list[int] = [0]) -> int:  # noqa: B006 - a counter kept across calls
-        rng, actions = random.Random(_seeds[0]), 0
-        for _ in range(n):
-            _seeds[0] += 1
-            actions += interpreter.new_game(rules, seed=_seeds[0]).playout(rng, deal=deal)
-        return actions
-    return run
-
-
-def tricklang_native(path: Path, mode: str, box: dict[str, tricklang.Ruleset]) -> tuple[Runner, Callable[[], None]]:
-    """As :func:`tricklang_matches` (``mode`` "match"), :func:`tricklang_playouts`
-    ("playout") or :func:`tricklang_deals` ("deal"), the generated module compiled with
-    Cython (:mod:`interpreter.native`); and the function that builds it (or loads it from
-    the cache), called before the workload is timed. The rule file is loaded under another
-    path, so that the other lines stay Python; ``box`` keeps it (one box a rule file)."""
-
-    def prepare() -> None:
-        if "rules" not in box:
-            from interpreter import native
-            rules = tricklang.loads(path.read_text(encoding="utf-8"), path=f"{path} (native)")
-            build = native.accelerate(rules)
-            if not build.cached:
-                print(f"  (built the native module of {path.name} in {build.seconds:.0f} s)", flush=True)
-            box["rules"] = rules
-
-    def run(n: int, _seeds: list[int] = [0]) -> int:  # noqa: B006 - a counter kept across calls
-        rng, actions = random.Random(_seeds[0]), 0
-        rules = box["rules"]
-        for _ in range(n):
-            _seeds[0] += 1
-            state = interpreter.new_game(rules, seed=_seeds[0])
-            if mode == "playout":
-                actions += state.playout(rng)
-                continue
-            while not state.is_terminal() and (mode == "match" or state.deal_number == 1):
-                state.apply(state.sample_action(rng))
-                actions += 1
-        return actions
-    return run, prepare
-
-
-def tricklang_running_deals(path: Path) -> Runner:
-    """Deals of long matches (a new match when one ends), like the hand-written Cinch."""
-    rules = tricklang.load(path)
-    box: dict[str, interpreter.State] = {}
-    rng = random.Random(7)
-
-    def run(n: int) -> int:
-        actions = 0
-        for _ in range(n):
-            state = box.get("state")
-            if state is None or state.is_terminal():
-                state = box["state"] = interpreter.new_game(rules, seed=rng.randrange(1 << 30))
-            deal = state.deal_number
-            while not state.is_terminal() and state.deal_number == deal:
-                state.apply(state.sample_action(rng))
-                actions += 1
-        return actions
-    return run
-
-
-def openspiel_deals(name: str) -> Runner | None:
-    try:
-        import pyspiel  # type: ignore[import-not-found]
-    except ImportError:
-        return None
-    game = pyspiel.load_game(name)
-    rng = random.Random(0)
-
-    def run(n: int) -> int:
-        actions = 0
-        for _ in range(n):
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    outcomes = state.chance_outcomes()
-                    action = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
-                else:
-                    legal = state.legal_actions()
-                    action = legal[rng.randrange(len(legal))]
-                    actions += 1
-                state.apply_action(action)
-        return actions
-    return run
-
-
-def hand_written(module: object) -> Runner:
-    def run(n: int, _seeds: list[int] = [0]) -> int:  # noqa: B006 - a counter kept across calls
-        _seeds[0] += 1
-        _, _, actions = module.run(n, _seeds[0])  # type: ignore[attr-defined]
-        return int(actions)
-    return run
-
-
+# ---------------------------------------------------------------- measuring
 @dataclass
 class Side:
-    runner: Runner
+    """One side of a paired line: its runner, the units a run plays, what each run measured."""
+
+    runner: w.Runner
     n: int = 1
     rates: list[float] = field(default_factory=list)
-    actions: list[float] = field(default_factory=list)
+    """Units per CPU second, one a repetition."""
+    decisions: list[float] = field(default_factory=list)
+    """Decisions per unit, one a repetition."""
 
     def calibrate(self, seconds: float) -> None:
-        """Find a unit count whose run takes at least ``seconds`` of CPU."""
+        """Find a unit count whose run takes at least ``seconds`` of CPU (after a run of
+        one unit that warms the side up; the runs made on the way are not kept)."""
+        n, self.n = self.n, 1
+        self.measure(record=False)
+        self.n = n
         while True:
             took = self.measure(record=False)
             if took >= seconds:
@@ -192,155 +88,464 @@ class Side:
 
     def measure(self, record: bool = True) -> float:
         start = time.process_time()
-        actions = self.runner(self.n)
+        decisions = self.runner(self.n)
         took = time.process_time() - start
         if record:
             self.rates.append(self.n / took)
-            self.actions.append(actions / self.n)
+            self.decisions.append(decisions / self.n)
         return took
 
 
 @dataclass
-class Pair:
+class Line:
+    """A figure of the table: a paired ratio (``ours`` and ``theirs``), or a single
+    measured value (``measure``); with its target."""
+
     name: str
+    group: str
     unit: str
-    ours: Side
-    theirs: Side | None
     reference: str
+    target: float
+    lower_is_better: bool = False
+    ours: Side | None = None
+    theirs: Side | None = None
     prepare: Callable[[], None] | None = None
-    """Called once before the workload is timed (a native build)."""
+    """Called once before the line is timed (a native build, or the load from the cache)."""
+    measure: Callable[[int], list[float]] | None = None
+    """A single figure: measured ``runs`` times, in seconds."""
+    skipped: str | None = None
+    """Why the line was not measured."""
+    inverse: bool = False
+    """The figure is theirs over ours (a time ratio: ``simulate``'s time over the bare loop's)."""
+    same_work: bool = False
+    """Both sides play the same number of units a run (the larger of their calibrations)."""
+    their_decisions: Callable[[], float] | None = None
+    """Decisions per unit of the reference, when its runner cannot count them (C++)."""
+    values: list[float] = field(default_factory=list)
+    note: str = ""
 
     def ratios(self) -> list[float]:
-        assert self.theirs is not None
-        return [a / b for a, b in zip(self.ours.rates, self.theirs.rates, strict=True)]
+        assert self.ours is not None and self.theirs is not None
+        pairs = zip(self.ours.rates, self.theirs.rates, strict=True)
+        return [b / a if self.inverse else a / b for a, b in pairs]
+
+    def figure(self) -> float | None:
+        if self.skipped is not None:
+            return None
+        values = self.ratios() if self.ours is not None else self.values
+        return statistics.median(values) if values else None
+
+    def spread(self) -> tuple[float, float] | None:
+        values = self.ratios() if self.ours is not None and self.skipped is None else self.values
+        return (min(values), max(values)) if values else None
+
+    def met(self) -> bool | None:
+        got = self.figure()
+        if got is None:
+            return None
+        return got <= self.target if self.lower_is_better else got >= self.target
+
+    def target_text(self) -> str:
+        return f"≤ {self.target:g}" if self.lower_is_better else f"≥ {self.target:g}"
 
 
-def pairs(native: bool = True) -> list[Pair]:
-    """Every workload; the native lines only with ``native`` and where they can be built."""
-    ex = ROOT / "examples"
-    out = [
-        Pair("Écarté", "matches", Side(tricklang_matches(ROOT / "rules" / "ecarte.trick")),
-             Side(hand_written(handwritten_ecarte)), "hand-written Python"),
-        Pair("Cinch", "deals", Side(tricklang_running_deals(ROOT / "rules" / "cinch.trick")),
-             Side(hand_written(handwritten_cinch)), "hand-written Python"),
-    ]
-    games = (("Euchre", "euchre", "euchre"), ("Hearts", "hearts", "hearts"),
-             ("Spades", "spades", "spades"), ("Oh Hell (3)", "oh-hell-3", "oh_hell"))
-    for label, file, spiel in games:
-        theirs = openspiel_deals(spiel)
-        out.append(Pair(label, "deals", Side(tricklang_deals(ex / f"{file}.trick")),
-                        Side(theirs) if theirs is not None else None, f"OpenSpiel 2.0.2 {spiel}"))
-    # The extra lines: the same workloads played by State.playout instead of the public step.
-    out.append(Pair("Écarté (State.playout)", "matches", Side(tricklang_playouts(ROOT / "rules" / "ecarte.trick", False)),
-                    Side(hand_written(handwritten_ecarte)), "hand-written Python"))
-    for label, file, spiel in games:
-        theirs = openspiel_deals(spiel)
-        out.append(Pair(f"{label} (State.playout)", "deals", Side(tricklang_playouts(ex / f"{file}.trick", True)),
-                        Side(theirs) if theirs is not None else None, f"OpenSpiel 2.0.2 {spiel}"))
-    # The generated modules compiled by Cython, when they can be built here.
-    if native and native_unavailable() is None:
-        box: dict[str, tricklang.Ruleset] = {}  # (one build for both of Écarté's lines)
-        for label, mode in (("Écarté (native)", "match"), ("Écarté (State.playout, native)", "playout")):
-            runner, prepare = tricklang_native(ROOT / "rules" / "ecarte.trick", mode, box)
-            out.append(Pair(label, "matches", Side(runner), Side(hand_written(handwritten_ecarte)),
-                            "hand-written Python", prepare))
-        for label, file, spiel in games:
-            theirs = openspiel_deals(spiel)
-            runner, prepare = tricklang_native(ex / f"{file}.trick", "deal", {})
-            out.append(Pair(f"{label} (native)", "deals", Side(runner), Side(theirs) if theirs is not None else None,
-                            f"OpenSpiel 2.0.2 {spiel}", prepare))
+def paired(name: str, group: str, unit: str, ours: w.Runner, theirs: w.Runner, reference: str, target: float,
+           **more: Any) -> Line:
+    return Line(name, group, unit, reference, target, ours=Side(ours), theirs=Side(theirs), **more)
+
+
+# ---------------------------------------------------------------- the lines
+def lines(native: bool = True) -> list[Line]:
+    """Every line of the table, in order; the native and OpenSpiel lines are there but
+    skipped (with the reason) where they cannot run."""
+    out: list[Line] = []
+    ecarte, cinch = tricklang.load(w.ECARTE), tricklang.load(w.CINCH)
+    hw = "hand-written Python"
+    for label, rules, unit, module, runners in (
+        ("Écarté", ecarte, "matches", handwritten_ecarte,
+         (w.step_matches, w.legal_loop_matches, w.playout_matches)),
+        ("Cinch", cinch, "deals", handwritten_cinch,
+         (w.step_running_deals, w.legal_loop_running_deals, w.playout_running_deals)),
+    ):
+        for kind, runner, target in zip(("step", "legal loop", "playout"), runners, (1.0, 0.7, 1.5), strict=True):
+            out.append(paired(f"{label} {kind}", "pure Python", unit, runner(rules),
+                              w.hand_written(module), hw, target))
+    why_not_native = "--no-native" if not native else native_unavailable()
+    pyspiel = w.pyspiel_module()
+    why_not_spiel = None if pyspiel is not None else "OpenSpiel not installed (pip install -e '.[bench]')"
+    out.extend(native_lines(why_not_native, why_not_spiel))
+    out.append(paired("simulate vs bare loop", "simulate", "matches", w.simulate_runs(ecarte),
+                      w.bare_loop_runs(ecarte), "the bare loop", 1.2, lower_is_better=True, inverse=True, same_work=True,
+                      note="Écarté, --seats random, the same matches; time ratio"))
+    euchre = tricklang.load(ROOT / "examples" / "euchre.trick")
+    search = Line("search player (Euchre)", "search", "decisions", "OpenSpiel IS-MCTS (C++)", 0.5,
+                  note=f"budget {SEARCH_BUDGET} rollouts a decision")
+    if why_not_spiel is not None:
+        search.skipped = why_not_spiel
+    else:
+        from interpreter.players.search import MAX_CANDIDATES
+
+        search.ours = Side(w.search_decisions(euchre, SEARCH_BUDGET))
+        search.theirs = Side(w.ismcts_decisions("euchre", SEARCH_BUDGET, MAX_CANDIDATES))
+    out.append(search)
+    build = Line("native build (rules/ecarte.trick)", "single", "s CPU", "", 20.0, lower_is_better=True,
+                 measure=build_cpu_seconds, note="CPU of the build's child processes, TRICKLANG_CACHE_DIR=off")
+    if why_not_native is not None:
+        build.skipped = why_not_native
+    out.append(build)
+    out.append(Line("cold check (rules/ecarte.trick)", "single", "s wall", "", 0.25, lower_is_better=True,
+                    measure=cold_check_seconds, note="tricklang check --no-cache, a new process, .pyc written"))
+    return out
+
+
+def native_lines(why_not_native: str | None, why_not_spiel: str | None) -> list[Line]:
+    """Écarté native against the hand-written playout, the OpenSpiel games native against OpenSpiel."""
+    out: list[Line] = []
+    hw = "hand-written Python"
+    box: dict[str, tricklang.Ruleset] = {}
+
+    def native_rules(path: Path) -> Callable[[], tricklang.Ruleset]:
+        def get() -> tricklang.Ruleset:
+            if path.name not in box:
+                from interpreter import native
+
+                rules = w.native_copy(path)
+                build = native.accelerate(rules)
+                if not build.cached:
+                    print(f"  (built the native module of {path.name} in {build.seconds:.0f} s)", file=sys.stderr,
+                          flush=True)
+                box[path.name] = rules
+            return box[path.name]
+        return get
+
+    def lazy(make: Callable[[tricklang.Ruleset], w.Runner], rules: Callable[[], tricklang.Ruleset]) -> tuple[
+            w.Runner, Callable[[], None]]:
+        """A runner made once the native build is there (prepare builds it)."""
+        made: list[w.Runner] = []
+
+        def prepare() -> None:
+            if not made:
+                made.append(make(rules()))
+
+        def run(n: int) -> int:
+            return made[0](n)
+        return run, prepare
+
+    ecarte = native_rules(w.ECARTE)
+    for kind, make in (("playout", w.playout_matches), ("batch", w.batch_matches)):
+        runner, prepare = lazy(make, ecarte)
+        line = paired(f"Écarté native {kind}", "native", "matches", runner, w.hand_written(handwritten_ecarte),
+                      hw, 10.0, prepare=prepare, skipped=why_not_native)
+        line.note = "State.playout" if kind == "playout" else "Game.random_matches"
+        out.append(line)
+    for label, file, spiel, params in w.OPENSPIEL_GAMES:
+        rules = native_rules(ROOT / "examples" / f"{file}.trick")
+        why = why_not_native or why_not_spiel
+        shown = spiel + "".join(f" {k}={v}" for k, v in params.items())
+        batch, prepare = lazy(lambda r: w.batch_matches(r, first_deal=True), rules)
+        cpp: w.Runner = (lambda n: 0) if why else w.openspiel_cpp_deals(spiel, params)
+        out.append(paired(f"{label} native batch", "native", "deals", batch, cpp,
+                          f"OpenSpiel C++ {shown} (evaluate_bots, random bots)", 0.5, prepare=prepare, skipped=why,
+                          their_decisions=(lambda s=spiel, p=params: w.openspiel_decisions(s, p)),
+                          note="Game.random_matches(first_deal=True)"))
+        ids, prepare = lazy(w.id_step_deals, rules)
+        py: w.Runner = (lambda n: 0) if why else w.openspiel_python_deals(spiel, params)
+        out.append(paired(f"{label} native id step", "native", "deals", ids, py,
+                          f"OpenSpiel {shown} driven from Python", 2.0, prepare=prepare, skipped=why,
+                          note="legal_action_ids + apply_id"))
     return out
 
 
 def native_unavailable() -> str | None:
     """Why the native lines are left out, or None."""
     from interpreter import native
+
     return native.unavailable()
 
 
+_BUILD_CHILD = """
+import json, resource, sys, time
+import tricklang
+from interpreter import native
+rules = tricklang.load(sys.argv[1])
+before = resource.getrusage(resource.RUSAGE_CHILDREN)
+build = native.accelerate(rules)
+after = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"cpu": after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime,
+                  "cached": build.cached}))
+"""
+
+
+def build_cpu_seconds(runs: int) -> list[float]:
+    """CPU seconds of the child processes of a native build of Écarté (Cython and the C
+    compiler), the cache off; one new process a run.
+
+    Raises:
+        RuntimeError: the build failed, or came from a cache.
+    """
+    env = {**os.environ, "TRICKLANG_CACHE_DIR": "off"}
+    out = []
+    for _ in range(max(1, runs // 3)):  # (a build takes 10-30 s of CPU: fewer runs)
+        done = subprocess.run([sys.executable, "-c", _BUILD_CHILD, str(w.ECARTE)], env=env, cwd=ROOT,
+                              capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"the native build failed: {done.stderr.strip()[-500:]}")
+        got = json.loads(done.stdout.strip().splitlines()[-1])
+        if got["cached"]:
+            raise RuntimeError("the native build came from a cache although TRICKLANG_CACHE_DIR=off")
+        out.append(float(got["cpu"]))
+    return out
+
+
+def cold_check_seconds(runs: int) -> list[float]:
+    """Wall seconds of ``tricklang check --no-cache rules/ecarte.trick`` in new processes,
+    after one run that writes the ``.pyc`` files."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    argv = [str(BIN / "tricklang"), "check", "--no-cache", "rules/ecarte.trick"]
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, cwd=ROOT, env=env)  # writes the .pyc files
+    out, cpu = [], []
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, cwd=ROOT, env=env)
+        out.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    COLD_CHECK_CPU[:] = cpu
+    return out
+
+
+COLD_CHECK_CPU: list[float] = []
+"""The CPU seconds (user + system) of the cold checks last timed, beside their wall time."""
+
+
+# ---------------------------------------------------------------- selecting and running
 def folded(text: str) -> str:
-    """``text`` lower-cased without accents, for matching workload names (``Écarté`` as ``ecarte``)."""
+    """``text`` lower-cased without accents, for matching line names (``Écarté`` as ``ecarte``)."""
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).lower()
 
 
-def selected(work: Sequence[Pair], only: Sequence[str]) -> list[Pair]:
-    """The workloads whose name holds one of the words of ``only`` (all when it is empty).
+def selected(work: Sequence[Line], only: Sequence[str]) -> list[Line]:
+    """The lines whose name holds one of the words of ``only`` (all when it is empty).
 
     Raises:
-        ValueError: a word matches no workload (the message lists the names).
+        ValueError: a word matches no line (the message lists the names).
     """
     if not only:
         return list(work)
     for word in only:
-        if not any(folded(word) in folded(p.name) for p in work):
-            raise ValueError(f"--only {word!r} matches no workload; the workloads: "
-                             + ", ".join(p.name for p in work))
-    return [p for p in work if any(folded(word) in folded(p.name) for word in only)]
+        if not any(folded(word) in folded(line.name) for line in work):
+            raise ValueError(f"--only {word!r} matches no line; the lines: " + ", ".join(x.name for x in work))
+    return [line for line in work if any(folded(word) in folded(line.name) for word in only)]
 
 
-def run_pairs(reps: int, seconds: float, only: Sequence[str] = (), native: bool = True) -> list[Pair]:
-    work = selected(pairs(native), only)
-    for pair in work:
-        if pair.prepare is not None:
-            pair.prepare()
-        for side in (pair.ours, pair.theirs):
-            if side is not None:
-                side.calibrate(seconds)
-    for _ in range(reps):  # interleaved: every workload once per repetition
-        for pair in work:
-            pair.ours.measure()
-            if pair.theirs is not None:
-                pair.theirs.measure()
-    return work
-
-
-def print_table(work: Sequence[Pair], reps: int, native: bool = True) -> None:
-    print(f"{date.today()} on {platform.machine()} {platform.processor() or ''}, Python {platform.python_version()}; "
-          f"{reps} interleaved repetitions, CPU time")
-    print()
-    print("| workload | tricklang /s | reference /s | reference | tricklang / reference (median) | min..max |")
-    print("|---|---|---|---|---|---|")
-    for p in work:
-        ours = statistics.median(p.ours.rates)
-        if p.theirs is None:
-            print(f"| {p.name} {p.unit} | {ours:,.0f} | absent | {p.reference}: not installed "
-                  "(pip install -e '.[bench]') | - | - |")
+def run_lines(work: Sequence[Line], reps: int, seconds: float, quick: bool = False) -> None:
+    """Measure every line: the paired ones calibrated, then ``reps`` interleaved
+    repetitions; then the single figures. A line that fails is skipped with the reason."""
+    timed = []
+    for line in work:
+        if line.skipped is not None:
             continue
-        r = p.ratios()
-        print(f"| {p.name} {p.unit} | {ours:,.0f} | {statistics.median(p.theirs.rates):,.0f} | {p.reference} | "
-              f"**{statistics.median(r):.2f}** | {min(r):.2f}..{max(r):.2f} |")
-    why = native_unavailable() if native else "--no-native"
-    if why is not None:
-        print(f"\n  The native lines (the generated modules compiled by Cython) are left out: {why}.")
-    print()
-    for p in work:
-        theirs = f", reference {statistics.median(p.theirs.actions):.1f}" if p.theirs is not None else ""
-        print(f"  {p.name}: decisions per {p.unit.removesuffix('es').removesuffix('s')}: tricklang {statistics.median(p.ours.actions):.1f}{theirs}")
+        if line.measure is not None:
+            continue
+        try:
+            if line.prepare is not None:
+                line.prepare()
+            assert line.ours is not None and line.theirs is not None
+            line.ours.calibrate(seconds)
+            line.theirs.calibrate(seconds)
+            if line.same_work:
+                line.ours.n = line.theirs.n = max(line.ours.n, line.theirs.n)
+        except Exception as err:  # noqa: BLE001 - a failed line is reported, the others still run
+            line.skipped = f"failed: {type(err).__name__}: {err}"
+            continue
+        timed.append(line)
+    for _ in range(reps):  # interleaved: every line once a repetition, both sides in turn
+        for line in timed:
+            assert line.ours is not None and line.theirs is not None
+            line.ours.measure()
+            line.theirs.measure()
+    for line in work:
+        if line.measure is None or line.skipped is not None:
+            continue
+        if quick and line.group == "single" and line.name.startswith("native build"):
+            line.skipped = "--quick (a build takes 10-30 s of CPU)"
+            continue
+        try:
+            line.values = line.measure(3 if quick else 7)
+        except Exception as err:  # noqa: BLE001 - as above
+            line.skipped = f"failed: {type(err).__name__}: {err}"
+
+
+# ---------------------------------------------------------------- output
+def machine() -> dict[str, Any]:
+    """The machine: CPU model, cores, Python, system, the load average now."""
+    model = platform.processor() or platform.machine()
+    try:
+        for text in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if text.startswith("model name"):
+                model = text.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        load = list(os.getloadavg())
+    except OSError:
+        load = []
+    return {"cpu": model, "cores": os.cpu_count(), "python": platform.python_version(),
+            "system": f"{platform.system()} {platform.machine()}", "load": load}
+
+
+def _num(x: float) -> str:
+    return f"{x:,.0f}" if x >= 100 else f"{x:,.2f}" if x >= 1 else f"{x:.3f}"
+
+
+def table(work: Sequence[Line], reps: int) -> list[str]:
+    """The Markdown table, one row a line."""
+    rows = [f"| figure | tricklang | reference | median of {reps} paired | spread | target | |",
+            "|---|---|---|---|---|---|---|"]
+    for line in work:
+        got, spread = line.figure(), line.spread()
+        if line.skipped is not None or got is None:
+            why = line.skipped or "not measured"
+            rows.append(f"| {line.name} | | {line.reference} | | | {line.target_text()} | skipped: {why} |")
+            continue
+        verdict = "met" if line.met() else "missed"
+        low, high = spread or (got, got)
+        if line.ours is None:
+            rows.append(f"| {line.name} | {got:.3f} {line.unit} | | | {low:.3f}..{high:.3f} | "
+                        f"{line.target_text()} {line.unit.split()[0]} | {verdict} |")
+            continue
+        assert line.theirs is not None
+        ours, theirs = statistics.median(line.ours.rates), statistics.median(line.theirs.rates)
+        rows.append(f"| {line.name} | {_num(ours)} {line.unit}/s | {_num(theirs)} /s: {line.reference} | "
+                    f"**{got:.2f}** | {low:.2f}..{high:.2f} | {line.target_text()} | {verdict} |")
+    return rows
+
+
+def notes(work: Sequence[Line]) -> list[str]:
+    """What each paired line played: decisions per unit on both sides, and its notes."""
+    out = []
+    for line in work:
+        if line.skipped is not None:
+            continue
+        if line.ours is None:
+            text = f"- {line.name}: {line.note}; runs: " + ", ".join(f"{v:.3f}" for v in line.values)
+            if line.measure is cold_check_seconds and COLD_CHECK_CPU:
+                text += f" (CPU of the same runs: median {statistics.median(COLD_CHECK_CPU):.3f} s)"
+            out.append(text)
+            continue
+        assert line.theirs is not None
+        unit = {"matches": "match", "deals": "deal", "decisions": "decision"}.get(line.unit, line.unit)
+        ours = statistics.median(line.ours.decisions)
+        theirs = line.their_decisions() if line.their_decisions is not None else statistics.median(line.theirs.decisions)
+        text = f"- {line.name}"
+        if line.note:
+            text += f" ({line.note})"
+        if line.unit != "decisions":
+            text += f": decisions per {unit}: tricklang {ours:.1f}, reference {theirs:.1f}"
+        text += f"; {line.ours.n} / {line.theirs.n} {line.unit} a run"
+        out.append(text)
+    return out
+
+
+METHOD = """\
+How it was measured (`python -m benchmarks.bench`, `benchmarks/bench.py`): every paired line
+runs tricklang and its reference in the same process, each side given enough units to take
+at least {seconds} s of CPU time (`time.process_time`) a repetition, the {reps} repetitions
+interleaved (every line once a repetition, the two sides in turn); the figure is the median
+of the paired ratios (tricklang's rate over the reference's in the same repetition; for
+`simulate`, its time over the bare loop's), the spread their smallest and largest. Both
+sides play uniformly random legal actions. OpenSpiel's games have their own rules: their
+lines compare deals per second of deals of the same size (Oh Hell with 10 tricks,
+`num_tricks_fixed=10`); the decisions per deal of both sides are listed below the table
+(OpenSpiel's C++ side counted apart, driven from Python). The search line counts searched
+decisions (2 to 8 legal actions) on Euchre at every seat, budget {budget}: our search player's
+rollouts against IS-MCTS's simulations (one random rollout each, C++, driven from Python).
+The native build is the CPU time of the build's child processes (Cython and the C compiler)
+with `TRICKLANG_CACHE_DIR=off`; the cold check is the median wall time of new processes
+after one that writes the `.pyc` files. A loaded machine slows both sides of a pair alike;
+the single figures it slows outright."""
+
+
+def report(work: Sequence[Line], reps: int, seconds: float, started: dict[str, Any], command: str) -> str:
+    """The whole report as Markdown (what ``--results`` writes)."""
+    now = datetime.now(UTC)
+    began = started.get("at", now)
+    load = ", ".join(f"{x:.2f}" for x in started["load"]) or "unknown"
+    end = machine()["load"]
+    end_load = ", ".join(f"{x:.2f}" for x in end) or "unknown"
+    busy = any(x[0] > (started["cores"] or 1) for x in (started["load"], end) if x)
+    head = [
+        "# Speed: issue 27's figures",
+        "",
+        f"Measured {began:%Y-%m-%d %H:%M}-{now:%H:%M} UTC by `{command}`, on {started['cpu']}, "
+        f"{started['cores']} cores, {started['system']}, Python {started['python']}; "
+        f"load average at the start {load} (1, 5, 15 min), at the end {end_load}"
+        + (": more runnable processes than cores, the machine was shared while this ran." if busy else "."),
+        "",
+    ]
+    body = [*table(work, reps), "", *notes(work), "", METHOD.format(seconds=seconds, reps=reps, budget=SEARCH_BUDGET)]
+    return "\n".join(head + body) + "\n"
+
+
+def as_json(work: Sequence[Line], reps: int, started: dict[str, Any]) -> dict[str, Any]:
+    out = []
+    for line in work:
+        item: dict[str, Any] = {"name": line.name, "group": line.group, "unit": line.unit,
+                                "reference": line.reference, "target": line.target_text(),
+                                "figure": line.figure(), "spread": line.spread(), "met": line.met(),
+                                "skipped": line.skipped, "note": line.note}
+        if line.ours is not None and line.theirs is not None and line.skipped is None:
+            item.update(ratios=line.ratios(), ours_rates=line.ours.rates, theirs_rates=line.theirs.rates)
+        elif line.values:
+            item["values"] = line.values
+        out.append(item)
+    machine_now = {k: v for k, v in started.items() if k != "at"}
+    return {"date": datetime.now(UTC).isoformat(timespec="seconds"), "machine": machine_now, "repetitions": reps,
+            "lines": out}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--reps", type=int, default=5, help="repetitions of every paired workload (default 5)")
+    parser.add_argument("--reps", type=int, default=5, help="interleaved repetitions of every paired line (default 5)")
     parser.add_argument("--min-seconds", type=float, default=0.5, help="CPU seconds per side and repetition")
-    parser.add_argument("--quick", action="store_true", help="a fast smoke run: 2 repetitions of 0.1 s")
-    parser.add_argument("--skip-startup", action="store_true", help="only the paired workloads")
-    parser.add_argument("--no-native", action="store_true",
-                        help="leave out the native lines (which build the games' modules with Cython, if not cached)")
+    parser.add_argument("--quick", action="store_true",
+                        help="a fast smoke run: 2 repetitions of 0.05 s, no native build timed, 3 cold checks")
+    parser.add_argument("--skip-startup", action="store_true", help="leave out benchmarks/startup.py's figures")
+    parser.add_argument("--no-native", action="store_true", help="leave out the native lines (they build or load "
+                        "the games' native modules with Cython)")
     parser.add_argument("--only", default="", metavar="WORDS",
-                        help="only the workloads whose name holds one of these comma-separated words "
-                             "(accents and case aside: --only ecarte,euchre)")
+                        help="only the lines whose name holds one of these comma-separated words "
+                             "(accents and case aside: --only ecarte,simulate)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON instead of the table")
+    parser.add_argument("--results", metavar="FILE", help="also write the report (date, machine, table, method) "
+                        "as Markdown to FILE")
     args = parser.parse_args(argv)
     if args.reps < 1 or args.min_seconds <= 0:
         parser.error("--reps must be at least 1 and --min-seconds above 0")
-    reps, seconds = (2, 0.1) if args.quick else (args.reps, args.min_seconds)
+    reps, seconds = (2, 0.05) if args.quick else (args.reps, args.min_seconds)
+    started = {**machine(), "at": datetime.now(UTC)}
     try:
-        work = run_pairs(reps, seconds, [w.strip() for w in args.only.split(",") if w.strip()], not args.no_native)
+        work = selected(lines(not args.no_native), [x.strip() for x in args.only.split(",") if x.strip()])
     except ValueError as err:
         parser.error(str(err))
-    print_table(work, reps, not args.no_native)
-    if not args.skip_startup:
-        print()
-        startup.report(quick=args.quick)
+    run_lines(work, reps, seconds, args.quick)
+    command = shlex.join(["python", "-m", "benchmarks.bench", *(argv if argv is not None else sys.argv[1:])])
+    text = report(work, reps, seconds, started, command)
+    if args.json:
+        print(json.dumps(as_json(work, reps, started), indent=1))
+    else:
+        print(text, end="")
+    if not args.skip_startup and not args.json:
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            startup.report(quick=args.quick)
+        more = "\n## Start-up, memory and processes (`benchmarks/startup.py`)\n\n" + printed.getvalue()
+        print(more, end="")
+        text += more
+    if args.results:
+        Path(args.results).write_text(text, encoding="utf-8")
     return 0
 
 

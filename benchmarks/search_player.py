@@ -5,7 +5,7 @@ decision) against the heuristic player, and prints the searched decisions, the w
 time per searched decision (a decision with one legal action, or more than the
 player's ``max_candidates``, is not searched; CPU time is the figure to compare on a
 loaded machine) and the search side's wins. Win rates
-worth quoting come from ``tricklang simulate`` over hundreds of matches (README).
+worth quoting come from ``tricklang simulate`` over hundreds of matches (docs/performance.md, "The search player").
 
 Run: ``python -m benchmarks.search_player rules/ecarte.trick --budget 100 -n 10``.
 """

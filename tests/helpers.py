@@ -350,3 +350,27 @@ def decision(state: State) -> str:
     if verbs == {"name"}:
         return "naming"
     return "/".join(sorted(verbs)) or "none"
+
+
+# A rule file whose every action is a deal, and one of whose choices fails at run time
+# (a variable read before it was given a value): rollbacks after many deals.
+MANY_DEALS = """
+    tricklang 1
+    game "Unset, many times"
+    players 2
+    deck
+      suits spades black, hearts red
+      ranks A K Q J
+    zone hand: per player, owner
+    zone stock: shared, hidden, pack
+    match
+      game to 1000, after the deal
+    deal
+      deal 2 to each
+      dealer chooses:
+        fine:
+          let x = 1
+        broken:
+          pass
+      dealer scores x
+"""

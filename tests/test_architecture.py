@@ -228,7 +228,7 @@ def oversized(name: str, text: str) -> list[str]:
 def test_no_module_over_600_lines_and_no_function_over_60() -> None:
     found = [f for name, path in MODULES.items() for f in oversized(name, path.read_text(encoding="utf-8"))]
     assert [f for f in found if f.split(" ")[0] not in SIZE_EXCEPTIONS] == [], \
-        "split it by job (a module) or into steps (a function); see README, Architecture"
+        "split it by job (a module) or into steps (a function); see docs/architecture.md"
 
 
 def test_an_oversized_module_or_function_would_be_found() -> None:

@@ -227,6 +227,22 @@ class _Bounder:
     def score_total(self, stmts: Sequence[m.Statement]) -> int | None:
         return self._sum(stmts, self._score_of)
 
+    def zone_fill(self, name: str, stmts: Sequence[m.Statement]) -> int | None:
+        """The most cards the deal puts in zone ``name`` (turned up there), or None when
+        anything else puts cards there (a bound on what `takes all from Z` takes)."""
+        return self._sum(stmts, lambda st: self._fill_of(name, st))
+
+    def _fill_of(self, name: str, st: m.Statement) -> int | None:
+        if self._blocks(st) is not None:
+            return self._fold(st, lambda body: self.zone_fill(name, body))
+        if isinstance(st, m.TurnUp):
+            return self.abs_bound(st.count) if st.to.name == name else 0
+        if isinstance(st, m.Keep):
+            return None if name == (st.rest or st.source).name else 0
+        if isinstance(st, (m.Move, m.Discard)):
+            return None if st.to.name == name else 0
+        return 0 if not st.scores or isinstance(st, (m.Score, m.Tricks)) else None  # (puts no card in a named zone)
+
     def _score_of(self, st: m.Statement) -> int | None:
         if isinstance(st, m.Score):
             return self.abs_bound(st.amount)
@@ -248,7 +264,7 @@ class _Bounder:
             inner = self._fold(st, self.decisions)
             return None if inner is None else 1 + inner
         if isinstance(st, m.Keep):
-            return 2  # the cards taken, then those thrown
+            return 2 if st.choose else 1  # the cards taken (`takes any`), then those thrown
         if isinstance(st, (m.Auction, m.TableAuction)):
             return self._auction_calls(st)
         if isinstance(st, m.Tricks):
@@ -349,7 +365,8 @@ class _Bounder:
                 else:
                     add(self.abs_bound(c.high if c.high is not None else c.low), mult)
             elif isinstance(st, m.Keep):
-                add(self.abs_bound(st.count), mult)  # he holds up to N more before discarding down to N
+                # `any`: he holds up to N more before discarding down to N; `all`: the whole zone
+                add(self.abs_bound(st.count) if st.choose else self.zone_fill(st.source.name, self.rules.deal), mult)
             elif isinstance(st, m.Move):
                 if st.to.name == "hand":
                     add(None if st.mode == "all" else self.abs_bound(st.amount), mult)

@@ -156,6 +156,11 @@ class StatementChecker(Visitor[None]):
                 self.c._check_pattern(p, scope=scope)
 
     def visit_Keep(self, st: m.Keep, scope: Scope) -> None:  # noqa: N802
+        if not st.choose and st.verb != "take":
+            self.c.error("verb-without-choice", f"'as {st.verb}' names the choice of cards taken from "
+                         f"'{st.source.name}', but 'takes all' takes every one of them",
+                         st.span, hint="write 'takes any' to let the player choose which cards he takes "
+                         "(what 'takes all' meant before), or leave out 'as " + st.verb + "'")
         self.c._seat(st.player, scope)
         self.c._expect(st.count, INT, scope)
         self._zone(st.source, scope, subject=True)

@@ -53,6 +53,7 @@ CODES: dict[str, str] = {
     "duplicate-choice": "a choice offered twice in one 'chooses'",
     "reserved-name": "a choice or option value named with a word the engine's actions reserve ('pass', 'continue', 'done')",
     "bad-count": "an empty or negative card count, or a range where an exact count is needed",
+    "verb-without-choice": "'as VERB' names a choice the statement does not offer ('takes all ... and keeps N as rob')",
     "nobody-is-no-seat": "'nobody' where a seat must act or be named (tricks(nobody), nobody chooses...)",
     "bad-declaration-body": "a declaration's effect (or a hook) sets maker or bid",
     "bad-hook-statement": "a statement that cannot run in the middle of trick play, or a hook's statement out of its hook",

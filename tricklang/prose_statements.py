@@ -136,6 +136,10 @@ class Prose(PlayWords, BidWords):
         called = f"; taking is called “{st.verb}”" if st.verb != "take" else ""
         rest = self.zone(st.rest) if st.rest is not None else "it"
         src = self.zone(st.source)
+        if not st.choose:
+            return self.say(st, f"{self.expr(st.player)} takes every card of {src} into his hand and discards "
+                                f"down to {self.expr(st.count)} cards, to {rest}, unseen by the other players "
+                                f"unless {rest} is public")
         return self.say(st, f"{self.expr(st.player)} looks through {src} and keeps {self.expr(st.count)} cards of "
                             f"his hand and {src} together, as he chooses (all of them when there are no more); "
                             f"the others go to {rest}, unseen by the other players unless {rest} is public{called}")

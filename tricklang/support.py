@@ -68,7 +68,8 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     # issue 28: the trick in progress (design 3.1) and the obligations that read it (3.2)
     "Name.to_play", "Name.led_suit", "Name.led_card", "Name.winner", "Name.winning_card", "Name.highest_trump",
     "Name.trick", "Name.trick_number", "Name.last_trick", "Name.no_suit", "Name.no_card",
-    "CardIs", "CardBeats", "CardPlayedBy", "Obligation.overtrump_if_able", "Obligation.no_undertrump",
+    "CardIs", "CardBeats", "CardPlayedBy", "WhoPlayed", "Obligation.overtrump_if_able", "Obligation.no_undertrump",
+    "CardRule.free", "Name.card",
     # issue 28: `after each trick:` (design 3.6), whose body scores, sets variables and tests conditions
     "Hook.each_trick",
 })

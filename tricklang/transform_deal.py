@@ -175,8 +175,17 @@ class DealRules(Transformer[Token, m.RuleFile]):
     def keep(self, meta: Any, children: list[Any]) -> m.Keep:
         zones = [c for c in children if isinstance(c, m.ZoneRef)]
         verb = next((str(c) for c in children if isinstance(c, Token) and c.type == "NAME"), "take")
-        return m.Keep.model_construct(player=children[0], source=zones[0], count=children[2], verb=verb,
-                      rest=zones[1] if len(zones) > 1 else None, span=span_of(meta))
+        what = one_of(children, Tagged)
+        count = next(c for c in children[1:] if not isinstance(c, (Tagged, m.ZoneRef)))
+        return m.Keep.model_construct(player=children[0], source=zones[0], count=count, verb=verb,
+                      rest=zones[1] if len(zones) > 1 else None, choose=what is not None and what.tag == "any",
+                      span=span_of(meta))
+
+    def keep_all(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("all")
+
+    def keep_any(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("any")
 
     def cut(self, meta: Any, children: list[Any]) -> m.Cut:
         return m.Cut.model_construct(zone=children[0], span=span_of(meta))

@@ -17,9 +17,13 @@ if TYPE_CHECKING:
     from ..state import State
 
 
-def match_details(state: State) -> dict[str, Any]:
-    """The final scores of a match and how often each choice was made in it."""
-    return {"scores": list(state.scores), "choices": dict(choices_of(state.events(None)))}
+def match_details(state: State, events: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The final scores of a match and how often each choice was made in it (``events``:
+    the match's public events, ``state.events(None)``, when the caller has them already:
+    they are rebuilt by replaying the match at every call)."""
+    if events is None:
+        events = state.events(None)
+    return {"scores": list(state.scores), "choices": dict(choices_of(events))}
 
 
 def choices_of(events: Sequence[dict[str, Any]]) -> Counter[str]:

@@ -119,7 +119,7 @@ def simulate_match(job: _Job) -> dict[str, Any]:
     try:
         ruleset = _rules_for(job)
         agents = [make_agent(kind, match_seed(seed, seat)) for seat, kind in enumerate(job.seats)]
-        state = new_game(ruleset, seed=seed)
+        state = new_game(ruleset, seed=seed, record_events=True)  # (its events read once, below: no replay)
     except TrickLangError as err:
         return {"record": None, "index": job.index, "seed": seed, "winner": None, "first_dealer_side": None,
                 "deals": 0, "actions": 0, "awards": [], "error": str(err)}
@@ -144,17 +144,12 @@ def simulate_match(job: _Job) -> dict[str, Any]:
         if seat is not None and last is not None:
             failed = (seat, last)  # the action that failed, so that the record reproduces the error
     outcome = state.outcome()
-    awards: dict[tuple[str, tuple[str, ...]], list[int]] = {}
-    for e in state.events(None):
-        if e.get("type") == "score" and e.get("points"):
-            tally = awards.setdefault((str(e.get("label", "")), tuple(e.get("laws") or ())), [0, 0])
-            tally[0] += 1
-            tally[1] += int(e["points"])
+    events = state.events(None, types=SUMMARY_EVENTS)
     side_of = {p: s for s, members in enumerate(state.sides) for p in members}
     deals = outcome.deals if outcome is not None else state.deal_number - (1 if abandoned_early else 0)
     record = Record.from_state(state, seats=list(job.seats), actors=actors, failed=failed,
                                rules_path=job.path) if job.record else None
-    end: dict[str, Any] = next((e for e in reversed(state.events(None)) if e.get("type") == "match_end"), {})
+    end: dict[str, Any] = next((e for e in reversed(events) if e.get("type") == "match_end"), {})
     drawn = outcome is not None and outcome.winner is None and bool(end.get("drawn"))
     return {
         "record": record,
@@ -162,12 +157,27 @@ def simulate_match(job: _Job) -> dict[str, Any]:
         "seed": seed,
         "winner": outcome.winner if outcome is not None else None,
         "drawn": drawn,
-        "first_dealer_side": side_of[int(state.to_dict()["dealer"])],
+        "first_dealer_side": side_of[state.first_dealer],
         "deals": deals,
-        "actions": len(state.actions),
-        "awards": [[label, list(laws), n, points] for (label, laws), (n, points) in awards.items()],
-        "error": error, **match_details(state),  # scores and choices (--per-match, --report)
+        "actions": state.action_count,
+        "awards": awards_of(events),
+        "error": error, **match_details(state, events),  # scores and choices (--per-match, --report)
     }
+
+
+SUMMARY_EVENTS = frozenset({"score", "match_end", "choice", "bid", "pass", "trump", "declare"})
+"""The events a match's summary reads (its awards, how it ended, the choices made)."""
+
+
+def awards_of(events: Sequence[dict[str, Any]]) -> list[list[Any]]:
+    """The points a match's score events awarded, by label and laws: ``[label, laws, times, points]``."""
+    awards: dict[tuple[str, tuple[str, ...]], list[int]] = {}
+    for e in events:
+        if e.get("type") == "score" and e.get("points"):
+            tally = awards.setdefault((str(e.get("label", "")), tuple(e.get("laws") or ())), [0, 0])
+            tally[0] += 1
+            tally[1] += int(e["points"])
+    return [[label, list(laws), n, points] for (label, laws), (n, points) in awards.items()]
 
 
 RESULT_KEYS = frozenset({"record", "index", "seed", "winner", "drawn", "first_dealer_side", "deals", "actions",

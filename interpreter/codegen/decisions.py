@@ -42,11 +42,12 @@ class Decisions(Parts):
 
     __slots__ = ()
 
-    def new_dp(self, kind: str, phase: str, st: m.Stmt, **extra: object) -> DecisionPoint:
+    def new_dp(self, kind: str, phase: str, st: m.Stmt, *, verb: str = "", options: tuple[str, ...] = (),
+               moment: str = "", tricks: object = None) -> DecisionPoint:
+        """A new decision point for statement ``st``, numbered in the order written."""
         lay = self.lay
-        dp = DecisionPoint(len(lay.dps), kind, phase, st.span.line, lay.law(getattr(st, "cite", None)))
-        for k, v in extra.items():
-            setattr(dp, k, v)
+        dp = DecisionPoint(len(lay.dps), kind, phase, st.span.line, lay.law(getattr(st, "cite", None)),
+                           verb=verb, options=options, moment=moment, tricks=tricks)
         lay.dps.append(dp)
         return dp
 
@@ -235,9 +236,13 @@ class Decisions(Parts):
             f.line("advance(c)")
 
     def keep(self, st: m.Keep, cont: int) -> int:
-        """`P takes all from Z and keeps N [, the rest to R]`: two selections (the cards taken
+        """`P takes any from Z and keeps N [, the rest to R]`: two selections (the cards taken
         from Z, at least enough to reach N and at most N; then the discard down to N, to R
-        or back to Z), and what is left in Z goes to R."""
+        or back to Z), and what is left in Z goes to R. `P takes all ...`: every card of Z
+        moves to his hand (an event as public as Z), then the one selection, the discard
+        down to N (its cards seen only by those who see R, or Z)."""
+        if not st.choose:
+            return self.keep_all(st, cont)
         lay, ex = self.lay, self.ex
         count = ex.expr(st.count)
         h = f"{lit(lay.hand)} + p" if lay.hand else "p"
@@ -255,6 +260,23 @@ class Decisions(Parts):
         take = self.select(st, st.verb, st.player, None, None, st.source, None, drop, dest_is_hand=True,
                       bounds=(f"max(0, {count} - _pc(c.z[{h}]))", count))
         return take
+
+    def keep_all(self, st: m.Keep, cont: int) -> int:
+        """`P takes all from Z and keeps N [, the rest to R]` (see :meth:`keep`): the move,
+        then the discard; Z is empty by then, so `the rest` has nothing left to move."""
+        drop_to = st.rest if st.rest is not None else st.source
+        drop = self.select(st, "discard", st.player, m.Count.model_construct(kind="to", low=st.count, high=None, span=st.span),
+                           None, None, drop_to, cont, source_is_hand=True)
+        source = st.source
+        if source.owner is None and self.lay.zone_by_name[source.name].kind != "shared":
+            source = m.ZoneRef.model_construct(name=source.name, owner=st.player, span=source.span)
+        hand = m.ZoneRef.model_construct(name="hand", owner=st.player, span=st.span)
+        b = self.block(st.span.line, "a zone taken up whole")
+        mover = m.Move.model_construct(mode="all", amount=None, matching=None, source=source, to=hand,
+                                       bottom=False, cite=st.cite, span=st.span)
+        self.visit_Move(mover, b.w)
+        b.w.line(f"return {lit(drop)}")
+        return b.id
 
 
     # ---------------------------------------------------------------- naming trumps, bids

@@ -287,6 +287,17 @@ class ExprWriter:
     def e_CardPlayedBy(self, e: m.CardPlayedBy) -> str:  # noqa: N802
         return f"_tr_played_by(c, {self.expr(e.player)})"
 
+    def e_WhoPlayed(self, e: m.WhoPlayed) -> str:  # noqa: N802
+        """`who played C`: of a card value (a name of type card, as the checker reads it), or of the first
+        card of the trick matching a pattern (`highest`/`lowest`: the strongest or weakest in the trick)."""
+        p = e.card.pattern
+        if e.card.ranking is None and isinstance(p, m.PatWord):
+            name = m.Name.model_construct(name=p.word, span=p.span)
+            if self.layout.symbols.type_of(name, self.context) == Kind.CARD:
+                return f"_tr_who_card(c, {self.expr(name)})"
+        ranking = {None: 0, "highest": 1, "lowest": 2}[e.card.ranking]
+        return f"_tr_who(c, {lit(self.layout.pattern(p))}, {lit(ranking)})"
+
     def e_CardHolder(self, e: m.CardHolder) -> str:  # noqa: N802
         pattern = self.layout.pattern(e.card.pattern)
         ranking = {None: 0, "highest": 1, "lowest": 2}[e.card.ranking]

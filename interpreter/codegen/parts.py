@@ -39,6 +39,9 @@ class Parts:
         self.deal_end = -1
         self.ret_block = -1
         self.tables_extra: list[tuple[str, list[int]]] = []
+        self.anytime = -1
+        """The trick play whose cards 'may be played at any time' (``anytime_D``), while its legal-play
+        chain is written; -1: none."""
 
     if TYPE_CHECKING:  # the statement visitor's (generator.CodeGenerator)
         def seq(self, stmts: tuple[m.Statement, ...], w: Writer, cont: int | None) -> bool: ...

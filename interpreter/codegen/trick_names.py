@@ -17,7 +17,7 @@ from tricklang.kinds import TRICK_NAMES
 from tricklang.types import declared_names
 from tricklang.walk import nodes
 
-TRICK_FORMS = (m.CardIs, m.CardBeats, m.CardPlayedBy)
+TRICK_FORMS = (m.CardIs, m.CardBeats, m.CardPlayedBy, m.WhoPlayed)
 """The expression forms that read the trick in progress (or a card's place in it)."""
 
 NAMES: dict[str, str] = {
@@ -155,6 +155,38 @@ def _tr_played_by(c: Core, p: cython.int) -> cython.int:
             if c.tr_p[i] == p:
                 return c.tr_c[i]
     return -1
+
+
+@cython.cfunc
+def _tr_who_card(c: Core, card: cython.int) -> cython.int:
+    """The player who played ``card`` to the trick in progress, -1 (nobody) if no one."""
+    i: cython.int
+    if c.tr_active and card >= 0:
+        for i in range(c.tr_n):
+            if c.tr_c[i] == card:
+                return c.tr_p[i]
+    return -1
+
+
+@cython.cfunc
+def _tr_who(c: Core, pat: cython.int, ranking: cython.int) -> cython.int:
+    """The player who played the first card of the trick matching pattern ``pat`` (``ranking`` 1:
+    the strongest of them in this trick, 2: the weakest), -1 (nobody) if none matches."""
+    if not c.tr_active or c.tr_n == 0:
+        return -1
+    ti: cython.int = c.ti
+    led: cython.int = EFF[ti * NC + c.tr_c[0]]
+    found: cython.int = -1
+    best: cython.int = 0
+    i: cython.int
+    k: cython.int
+    for i in range(c.tr_n):
+        if PAT[pat * NT + ti] & BIT[c.tr_c[i]]:
+            k = _power(ti, led, c.tr_c[i])
+            if found < 0 or (ranking == 1 and k > best) or (ranking == 2 and k < best):
+                found = i
+                best = k
+    return c.tr_p[found] if found >= 0 else -1
 
 
 @cython.cfunc

@@ -14,7 +14,7 @@ and when its guard holds. A trick play's codes: a card (``0 .. NC-1``), a declar
 from __future__ import annotations
 
 from tricklang import model as m
-from tricklang.types import PLAYER
+from tricklang.types import CARD, PLAYER
 
 from .decisions import Decisions, wait
 from .declarations import TrickDeclarations
@@ -108,7 +108,9 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
             if ob.kind in WHY and ob.kind not in order:
                 order.append(ob.kind)
         dp.extra["why_order"] = order  # the order in which the reasons are told
+        self._anytime_cards(dp.id, [rule for rule in st.card_rules if rule.kind == "free"])
         self._functions(st, dp, obligations, lead_rules, decls, declarer, cont)
+        self.anytime = -1
         self.context = saved
         return int(dp.extra["ready"])
 
@@ -251,6 +253,9 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
         in ``why`` the bits of the obligations that narrowed them (the body of ``allowed_D``,
         and inline in the trick play's runner)."""
         chain = [(ob, t) for ob, t in obligations if ob.kind not in ("may_trump", "first_lead_trump", "lead_first")]
+        if self.anytime >= 0:  # cards playable at any time are left out of the chain, then added (design 3.2)
+            f.line(f"anytime = anytime_{self.anytime}(c, hand)")
+            f.line("hand = hand & ~anytime")
         f.line("allowed = hand")
         f.line("why = 0")
         f.line("ti = c.ti")
@@ -264,6 +269,48 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
                 f.line("led = EFF[ti * NC + c.tr_c[0]]")
                 f.line("follow = hand & SUITS[ti * NS + led]")
             self._follow_chain(f, chain, [(ob, t) for ob, t in obligations if ob.kind == "may_trump"])
+        if self.anytime >= 0:
+            f.line("allowed |= anytime")
+
+    def _anytime_cards(self, d: int, rules: list[m.CardRule]) -> None:
+        """``anytime_D(c, hand)``: the cards of ``hand`` that `may be played at any time` (each rule's
+        guard asked of each card matching its pattern, with `card` naming it)."""
+        self.anytime = -1
+        if not rules:
+            return
+        lay = self.lay
+        saved = dict(self.context)
+        self.context["card"] = CARD
+        slot = lay.slot("card")
+        written = False
+        f = self.funcs
+        with f.block(f"def anytime_{d}(c: Core, hand: MASK) -> MASK:"):
+            f.line("out: MASK = 0")
+            f.line("m: MASK")
+            f.line("k: cython.int")
+            for rule in rules:
+                self.line = rule.span.line
+                test = self.ex.cond(rule.guard)
+                if test is False:
+                    continue  # switched off by an option
+                written = True
+                f.comment(f"line {rule.span.line}: may play at any time")
+                f.line(f"m = hand & PAT[{lit(lay.pattern(rule.pattern))} * NT + c.ti]")
+                if test is True:
+                    f.line("out |= m")
+                    continue
+                with f.block("while m:"):
+                    f.line("k = _low(m)")
+                    f.line("m ^= BIT[k]")
+                    f.line(f"saved = c.v[{lit(slot)}]")
+                    f.line(f"c.v[{lit(slot)}] = k")
+                    f.line(f"ok = bool({test})")
+                    f.line(f"c.v[{lit(slot)}] = saved")
+                    f.line("if ok:")
+                    f.line("    out |= BIT[k]")
+            f.line("return out")
+        self.context = saved
+        self.anytime = d if written else -1
 
     def _lead_chain(self, f: Writer, obligations: list[tuple[m.Obligation, str | bool]],
                     lead_rules: list[tuple[int, str | bool, m.Obligation]]) -> None:

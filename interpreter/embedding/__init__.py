@@ -1,6 +1,7 @@
 """Embedding the runtime in game-AI tools: a fixed action space of integer ids
-(:mod:`.spaces`), observation tensors (:mod:`.tensors`), the one-card selection and
-explicit chance modes (:mod:`.modes`), and adapters installed as optional extras:
+(:mod:`interpreter.state.spaces`), observation tensors (:mod:`interpreter.state.tensors`),
+the one-card selection and explicit chance modes (:mod:`interpreter.state.modes`), the
+information-state strings (:mod:`.infostate`), and adapters installed as optional extras:
 
 * :mod:`interpreter.embedding.openspiel` (``pip install 'tricklang[openspiel]'``): any
   rule file as a registered ``pyspiel`` game;

@@ -93,14 +93,16 @@ def _pool_run(run: list[dict[str, Any]], key: Any) -> None:
             e["cards"], pooled[e.get("player")] = cards[:len(e["cards"])], cards[len(e["cards"]):]
 
 
-def information_state(state: State, player: int, *, events: bool = True) -> dict[str, Any]:
+def information_state(state: State, player: int, *, events: bool = True,
+                      observation: dict[str, Any] | None = None) -> dict[str, Any]:
     """A seat's observation with canonical events (``events=False``: without the log)
-    and its pending picks in deck order.
+    and its pending picks in deck order. ``observation``: ``state.observation(player)``
+    when the caller has it already (it is changed in place), saving a replay of the events.
 
     Raises:
         TypeError, ArgumentError: ``player`` is not a seat of this game.
     """
-    obs = state.observation(player)
+    obs = state.observation(player) if observation is None else observation
     order = card_order(state)
     if events:
         obs["events"] = canonical_events(obs["events"], order, pack_zone(state))

@@ -70,10 +70,8 @@ except ImportError as err:  # pragma: no cover - depends on the environment
 
 import tricklang
 from tricklang import Ruleset
-from tricklang.bounds import derive_bounds
 from tricklang.bundled import GameFacts, bundled_facts
 from tricklang.diagnostics import TrickLangError
-from tricklang.payoffs import derive_payoffs
 
 from ..errors import RecordError
 from ..state.spaces import action_space
@@ -206,25 +204,6 @@ def _game_type(name: str, game: str, players: int, spec: dict[str, Any], *, util
     )
 
 
-def _match_utilities(sides: list[list[int]]) -> tuple[float, float, float | None]:
-    """Least and most return of a whole match, and their sum (zero when the sides are of one size)."""
-    equal = len({len(s) for s in sides}) == 1
-    return -1.0 / max(1, len(sides) - 1), 1.0, 0.0 if equal else None
-
-
-def _deal_utilities(rules: Ruleset, sides: list[list[int]], lowest_wins: bool) -> tuple[float, float, float | None]:
-    """Least and most return of one deal (a seat's side's points, negated when the lowest
-    score wins) and their sum over the seats when the rule file fixes it (see
-    :func:`tricklang.payoffs.derive_payoffs`; the sides must be of one size)."""
-    pay = derive_payoffs(rules)
-    lo, hi = (-pay.high, -pay.low) if lowest_wins else (pay.low, pay.high)
-    sizes = {len(s) for s in sides}
-    if pay.total is None or len(sizes) != 1:
-        return float(lo), float(hi), None
-    total = pay.total * sizes.pop()
-    return float(lo), float(hi), float(-total if lowest_wins else total)
-
-
 class TrickGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type information
     """A rule file with its parameters, as a ``pyspiel.Game``."""
 
@@ -266,18 +245,11 @@ class TrickGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type info
             raise pyspiel.SpielError(f"{ruleset.path}: {err}") from None
         self.scope = scope
         self.initial = initial
-        sides = initial.sides
         n = initial.player_count
         self.lowest_wins = initial.game.lowest_wins
-        bounds = derive_bounds(rules)
+        game = initial.game
         deck = len(initial.cards)
-        per_deal = bounds.actions_per_deal
-        length = (per_deal if per_deal is not None else 1000) * (deck + 1)
-        if scope == "match":
-            length *= bounds.deal_limit
-            lo, hi, utility_sum = _match_utilities(sides)
-        else:
-            lo, hi, utility_sum = _deal_utilities(rules, sides, self.lowest_wins)
+        lo, hi, utility_sum = game.utilities(scope)
         game_type = _game_type(game_type.short_name, rules.name, n, dict(game_type.parameter_specification),
                                utility_sum=utility_sum)
         info = pyspiel.GameInfo(
@@ -287,7 +259,7 @@ class TrickGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type info
             min_utility=lo,
             max_utility=hi,
             utility_sum=utility_sum,
-            max_game_length=min(length, 2**31 - 1),
+            max_game_length=game.max_game_length(scope),
         )
         super().__init__(game_type, info, {"scope": scope, **params})
 

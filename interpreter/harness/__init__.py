@@ -53,6 +53,11 @@ Invariants (each a violation ``code``):
 ``observation-leak``
     ``observation(p)`` does not change when the cards hidden from ``p`` are moved
     around among the places ``p`` cannot see (sizes kept).
+``hidden-choice``
+    a card selection whose cards another seat cannot see (a discard face down) does not
+    show that seat which cards they were: its observation, information-state string and
+    tensor are the same after every legal selection that leaves it seeing the same cards
+    (see :mod:`.hidden`).
 ``event-leak``
     no event shown to ``p`` names a card that ``p`` never saw: checked as each event is
     emitted, against what ``p`` has seen so far in the deal (the zones the rule file

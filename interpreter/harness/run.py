@@ -22,6 +22,7 @@ from ..state.events import render
 from ..state.replay import Recorder
 from ..state.state import Game, State, new_game
 from .chance import resolve_chance
+from .hidden import check_hidden_choice
 from .report import Report, StopRunError, Violation
 
 Core = Any  # a generated module's core (read through the module's accessors)
@@ -403,6 +404,7 @@ class Run:
         if chosen not in sample:
             sample.append(chosen)
         self.chosen_clone = None
+        outcomes: list[tuple[str, State]] = []
         for a in sample:
             c = state.clone()
             try:
@@ -410,8 +412,10 @@ class Run:
             except Exception as err:  # noqa: BLE001
                 self.fail("legal-apply", f"the legal action {a.text!r} raised {type(err).__name__} on a clone: {err}")
                 continue
+            outcomes.append((a.text, c))
             if a.text == chosen.text:
                 self.chosen_clone = c
+        self.guarded("the hidden-choice check", lambda: check_hidden_choice(self, state, outcomes))
 
     def check_json(self, state: State) -> None:
         try:

@@ -1,6 +1,6 @@
 """Built-in players, by name: the random player, the heuristic player and the search
 player (determinized rollouts over states a seat cannot tell apart, :mod:`.search`, with
-the information-set sampler of :mod:`.resample`).
+the information-set sampler of :mod:`interpreter.state.resample`).
 
 >>> make_agent("heuristic"), is_agent_name("search:200"), is_agent_name("search:0")
 (HeuristicAgent(), True, False)

@@ -231,4 +231,5 @@ def check_modes(program: Game, mode: str, dealer: int | None, selections: str, c
     if chance not in ("automatic", "explicit"):
         raise RecordError(f"chance must be 'automatic' or 'explicit', not {brief(chance)}")
     if modal_later:
-        raise RecordError("decks and reseeds need the default selections ('all') and chance ('automatic')")
+        raise RecordError("decks, reseeds and record_events need the default selections ('all') and chance "
+                          "('automatic')")

@@ -11,12 +11,14 @@ events only through it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any
 
 from tricklang.bounds import DEFAULT_DEAL_LIMIT
+from tricklang.diagnostics import brief
 
 from ..codegen.module import EVENT_KINDS
+from ..errors import ArgumentError
 
 if TYPE_CHECKING:
     from .compiled import Compiled as Game
@@ -163,7 +165,7 @@ def _match_end(g: Game, e: Entry) -> Triple:
                 "reason": "the last deal left " + " and ".join(map(str, tied)) + " level",
                 "scores": list(scores)}, None, 0
     if how == 3:
-        mt = g.ruleset.rules.match  # (not the module's DEAL_LIMIT: a C constant of a native build)
+        mt = g.ruleset.rules.match  # (the module's DEAL_LIMIT is a C constant in a native build)
         limit = mt.deal_limit if mt is not None and mt.deal_limit is not None else DEFAULT_DEAL_LIMIT
         return {"type": "match_end", "winner": None, "abandoned": True,
                 "reason": f"no side reached the target within {limit} deals", "scores": list(scores)}, None, 0
@@ -246,6 +248,26 @@ RENDERERS: dict[int, Callable[[Any, Any], Triple]] = {
     )
 }
 """The renderer of each kind of entry."""
+
+
+TYPES = frozenset(["play", *(name.lower() for name in EVENT_KINDS)])
+"""The type of every event (each kind of compact entry renders as its name in lower case;
+a played card, an int, as ``play``)."""
+
+
+def event_kinds(types: Collection[str]) -> tuple[frozenset[int], bool]:
+    """The kinds of compact entries that render as events of ``types``, and whether played
+    cards do.
+
+    Raises:
+        ArgumentError: a type no event has (or ``types`` is a single string).
+    """
+    if isinstance(types, str) or not all(isinstance(t, str) for t in types):
+        raise ArgumentError("types must be a collection of event types, such as {'score', 'match_end'}")
+    unknown = sorted(set(types) - TYPES)
+    if unknown:
+        raise ArgumentError(f"no event has the type {brief(unknown[0])} (the types: {', '.join(sorted(TYPES))})")
+    return frozenset(KIND[t.upper()] for t in types if t != "play"), "play" in types
 
 
 def render(game: Game, entry: Entry | int) -> Triple:

@@ -25,7 +25,7 @@ block          ids
 ``cards``      default mode: a whole selection of several cards (or none) is
                ``start + sum(2**c)`` over its cards c: one id per subset of the deck
 ``referee``    table mode only: ``continue`` at the referee's pauses (see
-               :mod:`interpreter.pauses`), when an irregularity names a pause and
+               docs/python-api.md, table mode), when an irregularity names a pause and
                ``continue`` is not already in the ``word`` block
 =============  =====================================================================
 

@@ -27,6 +27,7 @@ from .batch import RandomMatches, random_matches
 from .compiled import Compiled
 from .deals import MAX_SEED, Deals, check_modes, checked_seed, later_decks, later_seeds, prearranged
 from .embedding import Embedding
+from .facts import GameFacts
 from .failures import worded
 from .legal import LegalActions, Selection, draw_subset
 from .modes import Modes
@@ -44,7 +45,7 @@ MAX_CHOICES = _MAX_CHOICES
 _NO_ACTIONS = LegalActions()
 
 
-class Game(Compiled):
+class Game(GameFacts, Compiled):
     """A rule file compiled with its option values: the static facts of the game (seats,
     sides, cards, actions: :class:`~interpreter.state.compiled.Compiled`), and the maker
     of its states. Get one with :meth:`Game.of` (made once per ruleset, then shared).
@@ -60,10 +61,10 @@ class Game(Compiled):
     def new_initial_state(self, *, seed: int | None = None, deck: Sequence[str] | None = None,
                           dealer: int | None = None, mode: str = "strict", selections: str = "all",
                           chance: str = "automatic", decks: Mapping[int, Sequence[str]] | None = None,
-                          reseeds: Mapping[int, int] | None = None) -> State:
+                          reseeds: Mapping[int, int] | None = None, record_events: bool = False) -> State:
         """A new match of this game (:func:`new_game` with these arguments; see there what is raised)."""
         return start(self, seed=seed, deck=deck, dealer=dealer, mode=mode, selections=selections, chance=chance,
-                     decks=decks, reseeds=reseeds)
+                     decks=decks, reseeds=reseeds, record_events=record_events)
 
     def random_matches(self, count: int, *, seed: int = 0, rng: random.Random | None = None,
                        first_deal: bool = False) -> RandomMatches:
@@ -110,9 +111,9 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
 
     # ------------------------------------------------------------ basics
     @property
-    def game(self) -> Compiled:
+    def game(self) -> Game:
         """The compiled rules (static facts) this state is a match of: its :class:`Game`."""
-        return self._g
+        return cast(Game, self._g)
 
     @property
     def ruleset(self) -> Ruleset:
@@ -379,7 +380,7 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
         Raises:
             GameError: ``err`` or, for a failure of the rules, a RuleRuntimeError.
         """
-        self._c = self._replayed()
+        self._c = self._replayed(rec=self._c.rec)  # (a state that records events goes on recording)
         self._rec = None
         raise self._error(err) from None
 
@@ -483,6 +484,7 @@ def new_game(
     chance: str = "automatic",
     decks: Mapping[int, Sequence[str]] | None = None,
     reseeds: Mapping[int, int] | None = None,
+    record_events: bool = False,
 ) -> State:
     """Start a match.
 
@@ -503,6 +505,11 @@ def new_game(
             'one_card' (card by card, then ``done``; see :mod:`interpreter.state.modes`).
         chance: 'automatic' (default: seeded shuffles) or 'explicit' (shuffles and
             random moves are chance nodes; see :mod:`interpreter.runtime.chance`).
+        record_events: log the events as the match is played (each action a little
+            slower, its clones and snapshots a little larger), so that
+            :meth:`State.events` and :attr:`State.event_count` read them without replaying
+            the match, as they do by default; for tools that read the events of every
+            match they play (``tricklang simulate``). Default selections and chance only.
 
     Raises:
         OptionError: an unknown option or a bad value.
@@ -510,8 +517,9 @@ def new_game(
         RecordError: ``deck`` (or one of ``decks``) is not the whole pack exactly once, a
             deal number is not a positive integer, ``dealer`` is not a seat, ``seed`` (or
             one of ``reseeds``) is not an integer of at most 18 digits, ``mode``,
-            ``selections`` or ``chance`` is not one of its values, or ``decks`` or
-            ``reseeds`` are given with other than the default selections and chance.
+            ``selections`` or ``chance`` is not one of its values, or ``decks``,
+            ``reseeds`` or ``record_events`` are given with other than the default
+            selections and chance.
         GameLimitError, RuleRuntimeError: the rules fail before the first decision.
         TypeError: ``ruleset`` is not a :class:`~tricklang.Ruleset`.
     """
@@ -519,12 +527,12 @@ def new_game(
         raise TypeError(f"new_game() takes a Ruleset (from tricklang.load), not {type(ruleset).__name__}")
     game = Game.of(ruleset.with_options(options))
     return start(game, seed=seed, deck=deck, dealer=dealer, mode=mode, selections=selections, chance=chance,
-                 decks=decks, reseeds=reseeds)
+                 decks=decks, reseeds=reseeds, record_events=record_events)
 
 
 def start(game: Compiled, *, seed: int | None, deck: Sequence[str] | None, dealer: int | None, mode: str,
           selections: str, chance: str, decks: Mapping[int, Sequence[str]] | None,
-          reseeds: Mapping[int, int] | None) -> State:
+          reseeds: Mapping[int, int] | None, record_events: bool = False) -> State:
     """A new match of ``game`` (see :func:`new_game` for the arguments and what is raised)."""
     if seed is None or type(seed) is not int or not -MAX_SEED <= seed <= MAX_SEED:  # (a bool is no seed)
         seed = checked_seed(secrets.randbelow(2**31) if seed is None else seed)
@@ -532,7 +540,7 @@ def start(game: Compiled, *, seed: int | None, deck: Sequence[str] | None, deale
     later = later_decks(game, decks, cards is not None) if decks else {}
     seeds = later_seeds(reseeds) if reseeds else {}
     modal = selections != "all" or chance != "automatic"
-    check_modes(game, mode, dealer, selections, chance, modal and bool(later or seeds))
+    check_modes(game, mode, dealer, selections, chance, modal and bool(later or seeds or record_events))
     if modal:
         return _modal_game(game, seed, cards, dealer, mode == "table", selections, chance)
     state = State.__new__(State)
@@ -545,7 +553,8 @@ def start(game: Compiled, *, seed: int | None, deck: Sequence[str] | None, deale
     state._ids = None
     m = game.m
     try:
-        c = m["new_core"](seed, cards, dealer, mode == "table", None, later or None, seeds or None, False)
+        c = m["new_core"](seed, cards, dealer, mode == "table", None, later or None, seeds or None,
+                          record_events is True)
         state._c = c
         c.steps = 0
         m["advance"](c)

@@ -18,12 +18,13 @@ Decision(kind='select', seat=1, phase='discard', low=1, high=5)
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, cast
 
 from tricklang.diagnostics import brief
 
 from ..errors import ArgumentError
-from .events import render
+from .events import event_kinds, render
 from .snapshot import Decision
 
 if TYPE_CHECKING:
@@ -208,20 +209,37 @@ class Views:
     @property
     def event_count(self) -> int:
         """How many events the match has logged (``events(seat, start=n)`` gives those from ``n`` on)."""
-        return len(self._recorder().core.log)
+        return len(self._event_log())
 
-    def events(self, player: int | None = None, start: int = 0) -> list[dict[str, Any]]:
+    def _event_log(self) -> list[Any]:
+        """The compact events of the match: the state's own (``record_events``), else those
+        of its record, caught up by replaying its log."""
+        log: list[Any] | None = self._c.log if self._c.rec else None
+        return log if log is not None else self._recorder().core.log
+
+    def events(self, player: int | None = None, start: int = 0, *,
+               types: Collection[str] | None = None) -> list[dict[str, Any]]:
         """The event log, as seen by a seat (None: everything, for referees and transcripts),
-        from event number ``start`` on (0: all of it).
+        from event number ``start`` on (0: all of it); with ``types``, only the events of
+        those types (``"score"``, ``"match_end"``, ``"play"``...; the others are not built).
+
+        >>> import tricklang, interpreter
+        >>> state = interpreter.new_game(tricklang.load("ecarte"), seed=42)
+        >>> state.events(None, types={"deal"})
+        [{'type': 'deal', 'deal': 1, 'dealer': 0, 'roles': {'elder': 1}}]
 
         Raises:
-            TypeError, ArgumentError: as :meth:`observation`.
+            TypeError, ArgumentError: as :meth:`observation`; ``types`` names a type no
+                event has.
         """
         if player is not None:
             self._seat(player)
+        kinds, plays = (None, True) if types is None else event_kinds(types)
         out = []
         g = self._g
-        for entry in self._recorder().core.log[start:]:
+        for entry in self._event_log()[start:]:
+            if kinds is not None and not (plays if type(entry) is int else entry[0] in kinds):
+                continue
             full, public, mask = render(g, entry)
             if player is None or public is None or mask >> player & 1:
                 out.append(full)

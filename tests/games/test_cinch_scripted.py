@@ -343,6 +343,22 @@ def test_robbing_fewer_than_six_trumps_he_may_take_them_all() -> None:
     assert shown_face_up(state) == set() and {"2C", "3C", "4C"} <= set(state.zone("stock"))
 
 
+def test_robbing_still_offers_any_cards_of_the_pack_none_included() -> None:
+    """C16 (`dealer takes any from stock and keeps 6 as rob`): the dealer chooses which
+    cards of the pack he takes, any of them up to six, none included; only then does he
+    throw down to six (`takes all` would put the whole pack in his hand first)."""
+    state = robbing(LOW_TRUMPS, [*BEST_IN_PACK, "2H", "5C", "QH"])
+    stock = state.zone("stock")
+    offered = state.legal_actions()
+    assert len(offered) == sum(comb(16, k) for k in range(7))  # every subset of the 16 cards, at most six
+    assert "rob none" in offered.texts()
+    assert {len(a.args) for a in offered if a.text != "rob none"} == set(range(1, 7))
+    assert all(a.verb == "rob" and (a.text == "rob none" or set(a.args) <= set(stock)) for a in offered)
+    state.apply("rob none")
+    assert sorted(state.hand(3)) == sorted(LOW_TRUMPS)  # he kept his own six
+    assert decision(state) == "play"  # six in hand: nothing to throw down
+
+
 def test_robbing_a_short_pack_he_takes_all_there_is() -> None:
     """C16 after a short stock: seats 0 and 1 throw all nine and are served six each,
     seat 2 keeps six; four cards are left when the dealer, who threw all nine, robs."""

@@ -4,6 +4,7 @@ bowers, and whole matches checked against an oracle written from the rules ([U..
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -25,6 +26,7 @@ from helpers import (
 
 import interpreter
 from interpreter import State
+from interpreter.embedding.infostate import information_state_string
 
 EUCHRE = load_example("euchre.trick")
 
@@ -59,10 +61,8 @@ def test_euchre_lone_march_scores_four() -> None:
     assert legal(state) == ["alone", "with_partner"]
     state.apply("alone")  # [U8]
     # The dealer takes up the nine and throws a card face down [U5].
-    assert state.current_player == 3 and state.phase == "take"
-    assert [a.text for a in state.legal_actions()] == ["take none", "take 9H"]
-    state.apply("take 9H")
-    assert state.phase == "discard" and "9H" in state.hand(3) and len(state.hand(3)) == 6
+    assert state.current_player == 3 and state.phase == "discard"
+    assert "9H" in state.hand(3) and len(state.hand(3)) == 6 and state.zone("upcard") == []
     state.apply("discard 10D")
     assert state.hand(2) == [] and sorted(state.zone("out", 2)) == sorted(LONE_HANDS[2])
     play_out(state, strong={0}, bowers=True)
@@ -72,11 +72,64 @@ def test_euchre_lone_march_scores_four() -> None:
     assert scores_of(state, 1) == [(0, 4, "lone march")]  # [U11]
 
 
+def test_euchre_the_dealer_cannot_refuse_the_card_he_is_ordered_to_take_up() -> None:
+    """[U5]: ordered up, the dealer takes the up-card (`takes all ... and keeps 5`): there
+    is no `take none`, his one decision is the card he discards, the up-card among them;
+    and in whole matches the up-card never goes from the table to the kitty."""
+    state = euchre_game(LONE_HANDS, "9H")
+    state.apply("order_up")
+    state.apply("with_partner")
+    assert state.current_player == 3 and state.zone("upcard") == [] and "9H" in state.hand(3)
+    assert legal(state) == ["discard " + c for c in state.hand(3)] and len(legal(state)) == 6
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = interpreter.new_game(EUCHRE, seed=seed)
+        for _ in range(400):
+            if state.is_terminal():
+                break
+            texts = legal(state)
+            assert not any(t.startswith("take ") for t in texts)
+            state.apply(rng.choice(texts))
+        moves = [e for e in state.events(None) if e["type"] == "move" and e["from"] == "upcard"]
+        assert moves and all(e["to"].startswith("hand of ") for e in moves)
+
+
+def _views(state: State, seat: int) -> tuple[object, ...]:
+    return (state.observation(seat), information_state_string(state, seat),
+            state.information_state_tensor(seat), state.observation_tensor(seat))
+
+
+def test_euchre_no_seat_can_tell_which_card_the_dealer_buried() -> None:
+    """[U5] the dealer discards face down, unseen: whichever of his six cards (the up-card
+    included) ends in the kitty, by any legal sequence of his decisions, every other
+    seat's observation, information-state string and tensors are the same."""
+    start = euchre_game(LONE_HANDS, "9H")
+    start.apply("order_up")
+    start.apply("with_partner")
+    kitty = set(start.zone("kitty"))
+    buried: list[tuple[str, list[tuple[object, ...]]]] = []
+    frontier = [start]
+    while frontier:
+        state = frontier.pop()
+        if state.current_player != 3:
+            (card,) = set(state.zone("kitty")) - kitty
+            buried.append((card, [_views(state, seat) for seat in range(3)]))
+            continue
+        for text in legal(state):
+            after = state.clone()
+            after.apply(text)
+            frontier.append(after)
+    first_card, first = buried[0]
+    for card, views in buried[1:]:
+        for seat in range(3):
+            assert views[seat] == first[seat], f"seat {seat} can tell {first_card} buried from {card} buried"
+    assert sorted(card for card, _ in buried) == sorted([*LONE_HANDS[3], "9H"])  # one way to bury each
+
+
 def test_euchre_march_with_partner_scores_two() -> None:
     state = euchre_game(LONE_HANDS, "9H")
     state.apply("order_up")
     state.apply("with_partner")
-    state.apply(state.legal_actions().texts()[-1])  # the dealer takes up the card [U5]
     state.apply("discard 10D")
     play_out(state, strong={0}, bowers=True)
     assert scores_of(state, 1) == [(0, 2, "march")]
@@ -92,7 +145,6 @@ def test_euchre_three_or_four_tricks_score_one() -> None:
     state = euchre_game(hands, "9H")
     state.apply("order_up")
     state.apply("with_partner")
-    state.apply(state.legal_actions().texts()[-1])  # the dealer takes up the card [U5]
     state.apply("discard JS")
     play_out(state, strong={0, 1, 3}, bowers=True)
     won = tricks_by_seat(deal_events(state, 1))
@@ -112,8 +164,7 @@ def test_euchre_the_makers_euchred() -> None:
     state.apply("decline")
     state.apply("order_up")  # seat 1 makes spades
     state.apply("with_partner")
-    assert state.current_player == 3  # his partner, the dealer, takes the nine
-    state.apply("take 9S")
+    assert state.current_player == 3 and "9S" in state.hand(3)  # his partner, the dealer, took the nine
     state.apply("discard QD")
     play_out(state, strong={0}, bowers=True)
     won = tricks_by_seat(deal_events(state, 1))
@@ -134,7 +185,6 @@ def test_euchre_bowers_belong_to_trumps() -> None:
     state.apply("decline")
     state.apply("order_up")  # seat 2
     state.apply("with_partner")
-    state.apply(state.legal_actions().texts()[-1])  # the dealer takes up the card [U5]
     state.apply("discard QC")
     assert state.current_player == 0
     state.apply("play AD")
@@ -207,7 +257,6 @@ def test_euchre_sitting_out_dealer_does_not_take_the_card_and_the_next_player_le
     state2.apply("decline")  # seat 0
     state2.apply("order_up")  # seat 1, partner of seat 3
     state2.apply("alone")
-    state2.apply("take 9S")
     state2.apply("discard " + state2.hand(2)[-1])
     assert state2.hand(3) == [] and state2.current_player == 0
 

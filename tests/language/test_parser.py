@@ -141,6 +141,22 @@ def test_take_names_its_action_with_as() -> None:
     assert take.matching is not None and show(take.matching) == "hearts"
 
 
+def test_takes_all_or_any_and_keeps() -> None:
+    """`takes all`: the whole zone into the hand, then a discard to N; `takes any`: the
+    player chooses which cards of the zone he takes (Cinch's robbing, C16)."""
+    whole, chosen = parse_deal(
+        """
+        dealer takes all from upcard and keeps 5, the rest to kitty
+        dealer takes any from stock and keeps 6 as rob
+        """
+    )
+    assert isinstance(whole, m.Keep) and not whole.choose and whole.verb == "take"
+    assert show(whole.source) == "upcard" and show(whole.count) == "5" and whole.rest is not None
+    assert show(whole.rest) == "kitty"
+    assert isinstance(chosen, m.Keep) and chosen.choose and chosen.verb == "rob"
+    assert show(chosen.source) == "stock" and show(chosen.count) == "6" and chosen.rest is None
+
+
 def test_move_all_top_and_random() -> None:
     every, top, chance = parse_deal(
         """

@@ -25,6 +25,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from helpers import euchre_deck
 from hypothesis import HealthCheck, settings
 
 import interpreter
@@ -305,6 +306,38 @@ def test_a_leaking_observation_is_caught(monkeypatch: pytest.MonkeyPatch) -> Non
     assert report.codes == ["observation-leak"]
     assert report.first is not None and report.first.step == 0  # at once: hands are dealt before any action
     assert "peek" in report.first.message
+
+
+EUCHRE_HANDS = {0: "JH JD AH KH QH".split(), 1: "AS KS QS JS 10S".split(),
+                2: "AC KC QC JC 10C".split(), 3: "AD KD QD 10D 9D".split()}
+
+
+def test_the_card_buried_face_down_shown_through_the_log_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """observation(p) that names the cards of the last selection as the full log has them:
+    Euchre's dealer buries a card face down [U5], and the other seats could tell which.
+    Swapping hidden cards does not show it (the log stays the same) and every card named
+    was seen by the seat (the up-card) or is named only after it left play; the
+    hidden-choice check does, by comparing the outcomes of every legal discard."""
+    original = State.observation
+
+    def leaky(self: State, player: int | None) -> dict[str, Any]:
+        obs = original(self, player)
+        if player is not None:
+            chosen = [e for e in original(self, None)["events"] if e["type"] == "select"]
+            obs["last_selection"] = chosen[-1]["cards"] if chosen else []
+        return obs
+
+    euchre = tricklang.load(ROOT / "examples" / "euchre.trick")
+    deck = euchre_deck(EUCHRE_HANDS, 3, "9H")
+    clean = _check(euchre, seed=1, deck=deck, dealer=3, choices=["order_up", "with_partner", "discard 9D"],
+                   max_actions=3)
+    assert clean.ok, clean.violations
+    monkeypatch.setattr(State, "observation", leaky)
+    report = _check(euchre, seed=1, deck=deck, dealer=3, choices=["order_up", "with_partner", "discard 9D"],
+                    max_actions=3)
+    assert report.codes == ["hidden-choice"]
+    assert report.first is not None and report.first.step == 2  # at the dealer's discard
+    assert "seat 0 tells 'discard" in report.first.message and "observation" in report.first.message
 
 
 def test_events_shown_to_everybody_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,4 +1,4 @@
-"""`P takes all from Z and keeps N`, `cut Z` and `move ... to bottom of Z`, on a small game."""
+"""`P takes any|all from Z and keeps N`, `cut Z` and `move ... to bottom of Z`, on a small game."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ zone won: per player, public
 deal
   deal 3 to each
   move 3 from stock to widow
-  dealer takes all from widow and keeps 3 as pick, the rest to buried of dealer
+  dealer takes any from widow and keeps 3 as pick, the rest to buried of dealer
   tricks 3, left of dealer leads first
 """
 DECK = ["AS", "KS", "QS", "AH", "KH", "QH", "JS", "10S", "9S", "JH", "10H", "9H"]  # dealing order
@@ -63,6 +63,28 @@ def test_what_he_does_not_keep_goes_to_the_rest_zone_unseen_by_the_other_player(
     other = render(state, player=0)
     assert widow[1] not in other and own not in other
     assert "seat 1 picks 1 card" in other and "seat 1 discards 1 card" in other
+
+
+TAKES_ALL = GAME.replace("takes any from widow and keeps 3 as pick", "takes all from widow and keeps 3")
+
+
+def test_takes_all_puts_the_whole_widow_in_his_hand_and_his_one_choice_is_the_discard() -> None:
+    """`takes all`: no choice of what to take; every set of three of hand and widow can
+    still be kept, by the discard alone, and the other player learns only how many."""
+    state = interpreter.new_game(tricklang.loads(TAKES_ALL), deck=DECK, dealer=1)
+    both = set(started().hand(1)) | set(started().zone("widow"))
+    assert state.current_player == 1 and state.phase == "discard" and set(state.hand(1)) == both
+    assert state.zone("widow") == []
+    kept = set()
+    for drop in state.legal_actions():
+        after = state.clone()
+        after.apply(drop)
+        kept.add(frozenset(after.hand(1)))
+        assert sorted(after.zone("buried", 1)) == sorted(both - set(after.hand(1)))
+        other = render(after, player=0)
+        assert not (both - set(after.hand(0))) & set(other.split())  # no card of his named to seat 0
+        assert "seat 1 discards 3 cards" in other
+    assert kept == {frozenset(c) for c in combinations(sorted(both), 3)}
 
 
 def test_with_no_more_cards_than_n_there_is_no_decision() -> None:

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from helpers import MANY_DEALS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -153,26 +154,6 @@ def test_the_log_holds_one_key_an_action() -> None:
     assert key_of(3, -1) == 3 and key_of(3, 0) == 3 | 1 << 16  # a pass (code -1) and code 0 differ
 
 
-MANY_DEALS = """
-    tricklang 1
-    game "Unset, many times"
-    players 2
-    deck
-      suits spades black, hearts red
-      ranks A K Q J
-    zone hand: per player, owner
-    zone stock: shared, hidden, pack
-    match
-      game to 1000, after the deal
-    deal
-      deal 2 to each
-      dealer chooses:
-        fine:
-          let x = 1
-        broken:
-          pass
-      dealer scores x
-"""
 
 
 def test_a_failed_action_rolls_back_after_many_deals() -> None:

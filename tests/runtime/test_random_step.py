@@ -245,7 +245,7 @@ def _at(game: str, phase: str, seed: int = 5, mode: str = "strict") -> tuple[int
 
 
 @pytest.mark.parametrize(("game", "phase"), [("ecarte", "choice"), ("ecarte", "discard"), ("cinch", "auction"),
-                                             ("cinch", "naming"), ("cinch", "rob"), ("euchre", "take"),
+                                             ("cinch", "naming"), ("cinch", "rob"), ("euchre", "discard"),
                                              ("oh-hell", "bidding"), ("hearts", "discard")])
 def test_a_failure_of_the_rules_in_a_drawn_decision_leaves_the_state(game: str, phase: str) -> None:
     state, rng = _at(game, phase, seed=11)
@@ -261,7 +261,7 @@ def test_a_failure_of_the_rules_in_a_drawn_decision_leaves_the_state(game: str, 
 
 @pytest.mark.parametrize(("game", "phase"), [("ecarte", "choice"), ("ecarte", "discard"), ("cinch", "discard"),
                                              ("cinch", "auction"), ("cinch", "naming"), ("euchre", "naming"),
-                                             ("spades", "bidding"), ("cinch", "rob"), ("euchre", "take")])
+                                             ("spades", "bidding"), ("cinch", "rob"), ("euchre", "discard")])
 def test_a_decision_drawn_without_listing_is_the_listed_one_and_applies_as_it(game: str, phase: str) -> None:
     state, rng = _at(game, phase)
     listed = state.clone()

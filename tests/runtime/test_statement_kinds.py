@@ -107,7 +107,9 @@ CASES: dict[type[m.Stmt], Case] = {
                     ran=lambda s: any(e["verb"] == "discard" for e in _events(s, "select"))),
     m.Take: Case(before="dealer takes 1 from stock",
                  ran=lambda s: any(e["verb"] == "take" for e in _events(s, "select"))),
-    m.Keep: Case(before="dealer takes all from stock and keeps 2", ran=lambda s: len(_events(s, "select")) >= 2),
+    m.Keep: Case(before="dealer takes all from stock and keeps 2",  # the whole stock, then the discard to 2
+                 ran=lambda s: any(e["to"].startswith("hand of") for e in _events(s, "move"))
+                 and [e["verb"] for e in _events(s, "select")][:1] == ["discard"]),
     m.Draw: Case(before="dealer draws 1 from stock", ran=lambda s: bool(_events(s, "draw"))),
     m.Move: Case(before="move 1 from stock to shown", ran=lambda s: bool(_events(s, "move"))),
     m.Cut: Case(before="cut stock", ran=lambda s: bool(_events(s, "cut"))),

@@ -190,6 +190,55 @@ def test_a_declaration_reads_the_trick_as_it_stands(pack: list[str], before: tup
     assert got == seen, (seat, got)
 
 
+WHO = ROTTERDAM.replace("    may not undertrump\n", """    may not undertrump
+    declare who holding any, before playing it:
+      if who played (A of spades) == partner of declarer:
+        declarer scores 1 "partner led the ace"
+      if who played winning_card == winner and who played led_card == leader:
+        declarer scores 1 "consistent"
+      if who played highest hearts == left of declarer:
+        declarer scores 1 "the highest trump is from his left"
+      if who played lowest hearts == right of declarer:
+        declarer scores 1 "the lowest trump is from his right"
+      if who played (7 of clubs) == nobody:
+        declarer scores 1 "no seven of clubs"
+""")
+
+
+def test_who_played_a_card_or_the_first_highest_or_lowest_of_a_pattern() -> None:
+    state = play(new(WHO, TRUMPING), "AS", "9H", "KH")
+    state.apply("declare who")  # seat 0: seat 1 (his left) led the ace, 2 trumped low, 3 (his right) over
+    assert scored(state) == {"consistent": 1, "no seven of clubs": 1}
+    state = play(new(WHO, TRUMPING), "AS", "9H")
+    state.apply("declare who")  # seat 3: his partner (seat 1) led the ace; the nine is the only trump
+    assert scored(state) == {"partner led the ace": 1, "consistent": 1, "no seven of clubs": 1,
+                             "the lowest trump is from his right": 1}
+    state = play(new(WHO, PARTNER_WINS), "AS", "7D", "KH")
+    state.apply("declare who")  # seat 0: the king of trumps is the highest and lowest trump, from his right
+    assert scored(state) == {"consistent": 1, "no seven of clubs": 1, "the lowest trump is from his right": 1}
+
+
+FREE = ROTTERDAM.replace("    may not undertrump\n", """    may not undertrump
+    may play (J of hearts) at any time
+    may play (Q of hearts or 7 of hearts) at any time when to_play == dealer and card beats led_card
+""")
+
+
+def test_cards_playable_at_any_time_join_the_legal_cards_and_make_nobody_able() -> None:
+    state = play(new(FREE, TRUMPING), "AS", "9H")
+    assert plays(state) == ["10H", "KH"]  # seat 3 is not the dealer: his seven of trumps stays out
+    play(state, "KH")
+    # The dealer (seat 0): the jack of trumps always, the queen of trumps as it beats the ace led; the
+    # chain (no undertrumping) runs on the rest of his hand, which the two do not make able to overtrump.
+    assert plays(state) == ["7C", "7D", "8C", "8D", "9C", "JH", "QH"]
+    pack = deck({1: "AS KS QS JS 10S 9S 8S 7S",
+                 2: "AH 9H AD KD QD JD 10D 9D",
+                 3: "KH 10H 7H AC KC QC JC 10C",
+                 0: "JH QH 8H 8D 7D 9C 8C 7C"})
+    state = play(new(FREE.replace("when to_play == dealer and", "when"), pack), "AS", "9H", "KH")
+    assert plays(state) == ["7C", "7D", "8C", "8D", "9C", "JH", "QH"]
+
+
 def test_the_card_played_by_the_partner_beats_the_lead_and_the_last_trick_is_known() -> None:
     pack = deck({1: "7S KS QS JS 10S 9S 8S AS",
                  2: "AH 9H AD KD QD JD 10D 9D",
@@ -277,7 +326,9 @@ def matches(rules: tricklang.Ruleset, seeds: range) -> list[Any]:
 @pytest.mark.usefixtures("isolated")
 def test_the_native_build_plays_what_cpython_plays() -> None:
     hooks = HOOKED.split("    may not undertrump\n")[1].split("  for each side:")[0]
-    text = AMSTERDAM.replace("    may not undertrump\n", "    may not undertrump\n" + LOOK + hooks)
+    who = WHO.split("    may not undertrump\n")[1].split("  for each side:")[0]
+    free = FREE.split("    may not undertrump\n")[1].split("  for each side:")[0]
+    text = AMSTERDAM.replace("    may not undertrump\n", "    may not undertrump\n" + LOOK + who + free + hooks)
     rules = tricklang.loads(text.replace("  trump is hearts\n", "  trump is hearts\n  let cards = 0\n"), path="native.trick")
     python = matches(rules, range(12))
     native.accelerate(rules)

@@ -4,7 +4,7 @@ It needs the optional extra ``tricklang[lsp]`` (pygls). Features: diagnostics as
 you type (those of ``tricklang check``, including a base file's), hover (a
 statement's reading and laws, a card pattern's cards under each trump, an
 option's type, default and doc), completion, go to definition, document symbols
-and formatting. See the README for attaching it to VS Code or Neovim.
+and formatting. docs/editors.md says how to attach it to VS Code or Neovim.
 """
 
 from __future__ import annotations

@@ -209,17 +209,20 @@ class Take(Stmt, decision="take", moves_cards=True, scores=False, ends=None):
 
 
 class Keep(Stmt, decision="take", moves_cards=True, scores=False, ends=None):
-    """`P takes all from Z and keeps N [as VERB][, the rest to Z2]`: P chooses N cards
-    among his hand and Z together; the others go back to Z (or to Z2)."""
+    """`P takes all|any from Z and keeps N [as V][, the rest to Z2]`: he keeps N of hand and
+    Z, the rest to Z2 (or Z). ``choose`` False (`all`): all of Z into his hand, then he
+    discards to N; True (`any`): he takes any of Z, then discards."""
 
     player: Expr
     source: ZoneRef
     count: Expr
     verb: str = "take"
     rest: ZoneRef | None = None
+    choose: bool = False
 
     def decision_kinds(self) -> tuple[str, ...]:
-        return (self.verb, "discard")  # the cards taken, then those thrown down
+        # `any`: the cards taken, then those thrown down; `all`: only those thrown down
+        return (self.verb, "discard") if self.choose else ("discard",)
 
 
 class Cut(Stmt, decision="", moves_cards=True, scores=False, ends=None):
