@@ -56,7 +56,7 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     # issue 28 step 1, the small gaps (docs/language/small-gaps.md)
     "BinOp./", "Call.abs", "SeatLit", "Name.suit", "PatAnd", "PatWord.colour", "PatCard.colour",
     "Table", "Call.table", "Call.deal_score", "Call.points_of_cards",
-    "Counter.per_deal",
+    "Counter.per_deal", "Bid.step", "Auction.step", "ChoiceOption.guard",
     "Call.count", "Call.tricks", "Call.points", "Call.score", "Call.bids", "Call.min", "Call.max",
     "CardHolder.holder", "CardHolder.original", "CardHolder.taker",
     "Name.dealer", "Name.maker", "Name.nobody", "Name.bid", "Name.true", "Name.false", "Name.deal_number",

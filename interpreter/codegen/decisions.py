@@ -98,18 +98,22 @@ class Decisions(Parts):
         d = dp.id
         f.line()
         f.comment(f"line {dp.line}: a choice among {len(names)} options")
+        guarded = any(o.guard is not None for o in st.options)
         with f.block(f"def legal_{d}(c: Core) -> list:"):
             f.line(f"allowed = {lit(0)}")
+            if guarded:
+                self.offered(st, dp.line)
             f.line("if c.decl:")
             with f.indented():
                 f.line("p = c.actor")
                 f.line("out = []")
                 for k, word in enumerate(words):
-                    f.line(f"if not _forbidden(c, WORD_KEY + {lit(word)}, p):")
+                    also = f"{lit(k)} in offered and " if guarded else ""
+                    f.line(f"if {also}not _forbidden(c, WORD_KEY + {lit(word)}, p):")
                     f.line(f"    out.append({lit(k)})")
                 f.line("if out:")
                 f.line("    return out")
-            f.line(f"return {_int_list(range(len(names)))}")
+            f.line("return offered" if guarded else f"return {_int_list(range(len(names)))}")
         with f.block(f"def apply_{d}(c: Core, k: cython.int) -> None:"):
             f.line("p = c.actor")
             f.line("if c.decl:")
@@ -121,7 +125,10 @@ class Decisions(Parts):
             f.line(f"c.pc = CHOICE_TARGETS_{d}[k]")
             f.line("advance(c)")
         with f.block(f"def sample_{d}(c: Core, rng: object) -> cython.int:"):
-            if len(names) == 1:
+            if guarded:  # (the options offered now)
+                f.line(f"legal = legal_{d}(c)")
+                f.line("return legal[_randbelow(rng, len(legal))]")
+            elif len(names) == 1:
                 f.line("_randbelow(rng, 1)")
                 f.line("return 0")
             else:
@@ -133,6 +140,22 @@ class Decisions(Parts):
         self.tables_extra.append((f"CHOICE_WORDS_{d}", words))
         return int(dp.extra["ready"])
 
+
+    def offered(self, st: m.Choose, line: int) -> None:
+        """Into a choice's legal function: ``offered``, its options whose 'when' holds now
+        (none is a fault naming the line)."""
+        f = self.funcs
+        none = self.lay.fault(f"line {line}: no option of the choice is offered")
+        f.line("offered = []")
+        for k, opt in enumerate(st.options):
+            cond = self.ex.at(opt.span.line).cond(opt.guard)
+            if cond is True:
+                f.line(f"offered.append({lit(k)})")
+            elif cond is not False:
+                f.line(f"if {cond}:")
+                f.line(f"    offered.append({lit(k)})")
+        f.line("if not offered:")
+        f.line(f"    _fail({lit(none)})")
 
     def select(self, st: m.Stmt, verb: str, player: m.Expr, count: m.Count | None,
                matching: m.Pattern | None, source: m.ZoneRef | None, dest: m.ZoneRef | None, cont: int, *,
@@ -299,13 +322,14 @@ class Decisions(Parts):
         with f.block(f"def legal_{d}(c: Core) -> list:"):
             f.line(f"lo = {ex.expr(st.low)}")
             f.line(f"hi = {ex.expr(st.high)}")
-            f.line(f"if hi - lo + 1 > {lit(MAX_CHOICES)}:")
+            f.line(f"step = {self.bid_step(st.step, dp.line)}")
+            f.line(f"if (hi - lo) // step + 1 > {lit(MAX_CHOICES)}:")
             f.line(f"    _too_many({lit(too_many)})")
             if st.forbidden is not None:
                 f.line(f"banned = {ex.expr(st.forbidden)}")
-                f.line("out = [b for b in range(lo, hi + 1) if b != banned]")
+                f.line("out = [b for b in range(lo, hi + 1, step) if b != banned]")
             else:
-                f.line("out = list(range(lo, hi + 1))")
+                f.line("out = list(range(lo, hi + 1, step))")
             f.line("if not out:")
             f.line(f"    _fail({lit(none_left)})")
             f.line("return out")
@@ -321,6 +345,14 @@ class Decisions(Parts):
             f.line("return legal[_randbelow(rng, len(legal))]")
         return int(dp.extra["ready"])
 
+
+    def bid_step(self, step: m.Expr | None, line: int) -> str:
+        """Source of a bid range's step ('by N'): 1 without one; one below 1 at run time is a
+        fault naming the line (the checker refuses a constant one)."""
+        if step is None:
+            return "1"
+        fault = self.lay.fault(f"line {line}: bids go up by at least 1")
+        return f"_step({self.ex.expr(step)}, {lit(fault)})"
 
     def auction(self, st: m.Auction, cont: int) -> int:
         """An auction: ``au_*`` fields of the core hold it while it runs (bids as codes: -1 is a pass)."""
@@ -382,17 +414,27 @@ class Decisions(Parts):
             else:
                 f.line("active = " + lit(n) + " - _pc(c.au_passed)")
                 f.line("if c.au_bidder >= 0:")
-                f.line(f"    return active <= 1 or c.au_high >= {high}")
+                if st.step is None:
+                    f.line(f"    return active <= 1 or c.au_high >= {high}")
+                else:  # over too when no bid of the grid is above the highest
+                    f.line(f"    return active <= 1 or c.au_high + {self.bid_step(st.step, dp.line)} > {high}")
                 f.line("return active == 0")
         with f.block(f"def legal_{d}(c: Core) -> list:"):
             f.line("if c.decl and _forbidden(c, BID_KEY, c.actor):")
             f.line("    return [-1]")
             f.line(f"low = {ex.expr(st.low)}")
-            f.line("lo = max(low, c.au_high + 1 if c.au_bidder >= 0 else low)")
+            if st.step is None:
+                f.line("lo = max(low, c.au_high + 1 if c.au_bidder >= 0 else low)")
+                f.line("step = 1")
+            else:  # bids on the grid low, low + step...: the first above the highest bid
+                f.line(f"step = {self.bid_step(st.step, dp.line)}")
+                f.line("lo = low")
+                f.line("if c.au_bidder >= 0 and c.au_high >= low:")
+                f.line("    lo = low + ((c.au_high - low) // step + 1) * step")
             f.line(f"hi = {high}")
-            f.line(f"if hi - lo + 1 > {lit(MAX_CHOICES)}:")
+            f.line(f"if (hi - lo) // step + 1 > {lit(MAX_CHOICES)}:")
             f.line(f"    _too_many({lit(too_many)})")
-            f.line("return [-1] + list(range(lo, hi + 1))")
+            f.line("return [-1] + list(range(lo, hi + 1, step))")
         with f.block(f"def apply_{d}(c: Core, b: cython.longlong) -> None:"):
             f.line("p = c.actor")
             f.line("_ev(c)")

@@ -1,7 +1,8 @@
 """Helpers of the smaller gaps of the language (issue 28, section 6), copied into every
 generated module after the prelude: integer division (``/`` rounds down, as Python's
-``//``, which Cython keeps without ``cdivision``) reading a lookup table by position, and what one card is worth.
-Each raises ``Fault(f)`` (a message naming the rule's line) where the value is undefined.
+``//``, which Cython keeps without ``cdivision``), reading a lookup table by position,
+the step of a bid range and what one card is worth. Each raises ``Fault(f)`` (a message
+naming the rule's line) where the value is undefined.
 """
 
 GAPS_HELPERS = '''
@@ -20,6 +21,13 @@ def _div(a: cython.longlong, b: cython.longlong, f: cython.int) -> cython.longlo
     if b == 0:
         raise Fault(f)
     return a // b
+
+
+def _step(step: cython.longlong, f: cython.int) -> cython.longlong:
+    """The step of a bid range ('by N'), at least 1."""
+    if step < 1:
+        raise Fault(f)
+    return step
 
 
 def _card_points(c: Core, t: cython.int, card: cython.int) -> cython.longlong:

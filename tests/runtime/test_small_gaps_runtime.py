@@ -231,6 +231,67 @@ def test_a_counter_per_deal_starts_again_each_deal() -> None:
     assert got["kept"] == [20, 40]  # a counter not 'per deal' keeps its value across deals
 
 
+BIDDING = """\
+  auction until passes from eldest, bids 6..28 by 4
+  eldest bids 0..12 by 5
+"""
+
+
+def bids(state: interpreter.State) -> list[str]:
+    return [" ".join((a.verb, *a.args)) for a in state.legal_actions()]
+
+
+def test_a_players_bid_by_a_step_offers_every_nth_number() -> None:
+    state = new(game("  eldest bids 0..12 by 5\n  dealer scores bid_of_eldest \"bid\"\n".replace(
+        "bid_of_eldest", "bids(eldest)")))
+    assert bids(state) == ["bid 0", "bid 5", "bid 10"]
+    state.apply("bid 10")
+    assert scored(state)["bid"] == [10]
+
+
+def test_an_auction_by_a_step_bids_on_its_grid_above_the_highest_bid() -> None:
+    state = new(game("  auction until passes from eldest, bids 6..30 by 4\n"))
+    assert bids(state) == ["pass", *(f"bid {b}" for b in range(6, 31, 4))]
+    state.apply("bid 10")
+    assert bids(state) == ["pass", "bid 14", "bid 18", "bid 22", "bid 26", "bid 30"]
+    with pytest.raises(interpreter.IllegalActionError):
+        state.apply("bid 12")
+    state.apply("bid 26")
+    assert bids(state) == ["pass", "bid 30"]
+
+
+def test_an_auction_by_a_step_ends_when_no_bid_of_its_grid_is_left() -> None:
+    state = new(game("  auction until passes from eldest, bids 6..28 by 4\n  maker scores bid \"contract\"\n"))
+    state.apply("bid 26")  # 30 is beyond 28: nobody can bid above
+    assert scored(state)["contract"] == [26]
+
+
+CHOOSING = """\
+  eldest chooses:
+    hold when count(hand of eldest matching spades) > 6:
+      eldest scores 1 "hold"
+    fold when deal_number > 1:
+      eldest scores 2 "fold"
+    go:
+      eldest scores 3 "go"
+"""
+
+
+def test_an_option_with_when_is_offered_only_while_it_holds() -> None:
+    state = new(game(CHOOSING))  # eldest holds eight spades; deal 1
+    assert [a.args[0] if a.args else a.verb for a in state.legal_actions()] == ["hold", "go"]
+    with pytest.raises(interpreter.IllegalActionError):
+        state.apply("fold")
+    state.apply("hold")
+    assert scored(state)["hold"] == [1]
+
+
+def test_a_choice_offering_no_option_names_the_line() -> None:
+    with pytest.raises(interpreter.RuleRuntimeError, match="line 17: no option of the choice is offered"):
+        new(game(CHOOSING.replace("    go:\n      eldest scores 3 \"go\"\n", "")
+                 .replace("> 6", "> 8"))).legal_actions()
+
+
 # ---------------------------------------------------------------- native
 
 
@@ -264,7 +325,7 @@ ALL = VALUES + """\
 @pytest.mark.skipif(native.unavailable() is not None, reason=f"no native builds here: {native.unavailable()}")
 @pytest.mark.usefixtures("isolated")
 def test_the_native_build_plays_what_cpython_plays() -> None:
-    deal = ALL + LOOKUP + CARD_POINTS.replace("  trump is hearts\n", "") + COUNTING
+    deal = ALL + LOOKUP + CARD_POINTS.replace("  trump is hearts\n", "") + COUNTING + BIDDING + CHOOSING
     play = PLAY.replace("    must follow suit\n", "    must follow suit\n" + AFTER_TRICK)
     rules = tricklang.loads(game(deal, top=TABLE + POINTS + COUNTERS, play=play), path="native.trick")
     python = matches(rules, range(8))
