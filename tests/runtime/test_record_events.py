@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 import interpreter
 import tricklang
 from interpreter.errors import ArgumentError, RecordError, RuleRuntimeError
+from interpreter.state.replay import Recorder
 
 GAMES = ["ecarte", "cinch", "euchre", "hearts", "whist", "auction-pitch"]
 
@@ -26,7 +27,18 @@ def replayed_events(state: interpreter.State) -> list[object]:
 
 
 def live_events(state: interpreter.State) -> list[object]:
-    return [state.events(seat) for seat in (None, *range(state.player_count))]
+    """The events a recording state read from its own log: reading them must replay nothing
+    (a state that lost its recording, after a rollback or a restore, would replay)."""
+    catch_up = Recorder.catch_up
+
+    def no_replay(self: Recorder, state: object) -> None:
+        raise AssertionError("the events were rebuilt by a replay: the state no longer records them")
+
+    Recorder.catch_up = no_replay  # type: ignore[method-assign]
+    try:
+        return [state.events(seat) for seat in (None, *range(state.player_count))]
+    finally:
+        Recorder.catch_up = catch_up  # type: ignore[method-assign]
 
 
 @settings(max_examples=25, deadline=None)
