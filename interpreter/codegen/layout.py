@@ -368,6 +368,7 @@ class _Uses:
                 self.holders = True
         self.auction = m.Auction in kinds
         self.trick = reads_the_trick(rules)
+        self.plays_for = any(isinstance(s, m.Tricks) and s.plays_for for s in stmts)
 
 
 def _all_nodes(rules: m.RuleFile) -> list[m.Node]:

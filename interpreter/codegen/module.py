@@ -17,6 +17,7 @@ from .match import match_flow
 from .native_c import C_DECLARATIONS, C_HELPERS
 from .parts import Parts
 from .prelude import PRELUDE
+from .seats import adapt_prelude, see_field
 from .surface import accessors, irregularities
 from .trick_names import HELPERS as TRICK_HELPERS
 from .writer import Writer, ints, lit
@@ -47,7 +48,7 @@ MAX_EVENTS_PER_MATCH = 1_000_000
 EVENT_KINDS = ("TRICK", "DEALT", "SELECT", "BID", "PASS", "DRAW", "SCORE", "DEAL_END", "DEAL", "TRUMP", "CONTRACT",
                "MOVE", "CHOICE", "TURN_UP", "MAKER", "CONTRACT_BID", "REDEAL", "ALL_PASSED", "LAST_DEAL",
                "MATCH_END", "EXPOSED", "FORBID", "COUNTER", "DECLARE", "LEADS", "REPLAY", "DEALER", "CUT",
-               "IRREGULARITY")
+               "IRREGULARITY", "TAKES_UP")
 """The kinds of the compact events a module logs (a played card is one int, not a tuple):
 ``TRICK`` is 1, ``DEALT`` 2... in this order (see :mod:`interpreter.state.events`)."""
 
@@ -83,7 +84,8 @@ def assemble(gen: Parts) -> Generated:
     constants(gen, w)
     tables(gen, w)
     core_class(gen, w)
-    for ln in (PRELUDE + GAPS_HELPERS).splitlines():
+    prelude = adapt_prelude(PRELUDE) if lay.uses.plays_for else PRELUDE
+    for ln in (prelude + GAPS_HELPERS).splitlines():
         w.line(ln)
     if lay.uses.trick:
         for ln in TRICK_HELPERS.splitlines():
@@ -163,6 +165,8 @@ def constants(gen: Parts, w: Writer) -> None:
         ctype = "cython.bint" if isinstance(value, bool) else "cython.longlong"
         w.line(f"{name} = cython.declare({ctype}, {lit(value)})")
     for k, kind in enumerate(EVENT_KINDS, start=1):
+        if kind == "TAKES_UP" and not lay.uses.plays_for:
+            continue  # (logged only by `plays for`: other modules stay as they were)
         w.line(f"{kind} = cython.declare(cython.int, {lit(k)})")
 
 
@@ -292,6 +296,8 @@ def fields(lay: Layout) -> list[tuple[str, str, str]]:
         ("st", "long long", lay.nc), ("dealt_to", "int", lay.nc), ("taken_by", "int", lay.nc),
         ("played_by", "int", lay.nc), ("lt", "long long", max(1, len(lay.labels)) * lay.nsides),
     ]
+    if lay.uses.plays_for:
+        out.append(see_field(lay.nz))
     for name, ctype, size in arrays:
         if ctype == "object":
             out.append((name, "public list", f"[0] * {lit(size)}"))

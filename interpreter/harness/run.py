@@ -105,6 +105,7 @@ class Run:
         self.state: State | None = None
         self.knowledge: list[set[int]] = [set() for _ in range(self.n)]
         self.oracle = self._layout()
+        self.taken_up: set[tuple[int, int]] = set()  # (seat, zone): a hand shown to the seat that plays it (`plays for`)
         self.actions_in_deal = 0
         self.irregular_actions = 0
         self.events_seen = 0
@@ -144,13 +145,14 @@ class Run:
         if self.game.m["exposed"](core, z):
             return self.all_mask
         _, kind, owner, vis = self.oracle[z]
+        taken = sum(1 << p for p, zone in self.taken_up if zone == z)
         if vis == "public":
             return self.all_mask
         if vis == "owner" and kind == "player":
-            return 1 << owner
+            return 1 << owner | taken
         if vis == "owner" and kind == "side":
-            return sum(1 << p for p in self.sides[owner])
-        return 0
+            return sum(1 << p for p in self.sides[owner]) | taken
+        return taken
 
     def zones(self, core: Core) -> list[list[int]]:
         """The cards of every zone instance of a core."""
@@ -180,6 +182,10 @@ class Run:
         index = self.game.tables.index
         if full.get("type") == "deal":
             self.knowledge = [set() for _ in range(self.n)]
+            self.taken_up = set()
+        if full.get("type") == "takes_up":  # the rules' documented effect: he sees the hand he plays from
+            self.taken_up.add((full["player"], next(z for z, o in enumerate(self.oracle)
+                                                     if o[0] == "hand" and o[2] == full["for"])))
         if full.get("type") == "irregularity" and full.get("args"):
             # The referee names an irregularity's card argument aloud: every seat knows it.
             for known in self.knowledge:

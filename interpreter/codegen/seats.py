@@ -1,0 +1,89 @@
+"""One seat plays another's cards (design 3.5, `maker plays for dummy`): the controller of
+each turn in a trick play, the hand shown to the controller from his first play for it,
+and what a module that uses it keeps besides (a seat mask per zone instance).
+
+At a turn of seat ``p`` the first `P plays for Q` rule of the trick play whose ``Q`` is
+``p`` and whose guard holds (asked then) makes ``P`` the actor: ``turn_D(c, p)``. The
+cards offered are still ``p``'s, under the obligations as they apply to ``p``, and the
+card goes to the trick as ``p``'s; its ``play`` entry carries the controller (``by``). The
+first time ``P`` plays for ``p`` in a deal, ``hand of p`` is shown to ``P`` for the rest
+of the deal (``c.see``, read by ``_zmask``) and a ``TAKES_UP`` entry is logged (design
+decision 2). A file without the rule gets none of this: its module is unchanged.
+"""
+
+from __future__ import annotations
+
+from tricklang import model as m
+
+from .parts import Parts
+from .writer import Writer, lit
+
+BY_SHIFT = 25
+"""Where a played card's entry keeps its controller plus one (an entry is ``trick << 15 |
+card << 5 | seat``; a trick number stays below 1024, as there are at most 1024 cards)."""
+
+
+def see_field(nz: int) -> tuple[str, str, str]:
+    """The core's field of the seats each zone instance is shown to (besides its declared visibility)."""
+    return ("see", f"long long [{nz}]", f"[0] * {lit(nz)}")
+
+
+def adapt_prelude(prelude: str) -> str:
+    """The prelude of a module that uses `plays for`: a zone instance is seen also by the seats of ``c.see``."""
+    old = "    return ALL if c.exp >> z & 1 else ZMASK[z]\n"
+    assert old in prelude, "the prelude's _zmask changed: adapt interpreter/codegen/seats.py"
+    return prelude.replace(old, "    return ALL if c.exp >> z & 1 else ZMASK[z] | c.see[z]\n")
+
+
+def adapt_match(match: str) -> str:
+    """The match flow of a module that uses `plays for`: every deal starts with no hand shown to another seat."""
+    old = "    c.exp = 0\n"
+    assert old in match, "the match flow's deal reset changed: adapt interpreter/codegen/seats.py"
+    return match.replace(old, old + "    for i in range(NZ):\n        c.see[i] = 0\n", 1)
+
+
+class SeatControl(Parts):
+    """``turn_D`` of a trick play with `plays for` rules (mixed into :class:`~.tricks.TrickPlay`)."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def actor_of(controlled: bool, d: int, seat: str) -> str:
+        """Who decides at the turn of ``seat`` (an expression): the seat itself, or (``controlled``:
+        the trick play has `plays for` rules) ``turn_D``'s answer."""
+        return f"turn_{d}(c, {seat})" if controlled else seat
+
+    @staticmethod
+    def play_entry(controlled: bool) -> str:
+        """The logged entry of a card played by ``p`` (and chosen by ``c.actor``)."""
+        plain = "(c.tr_no + 1) << 15 | card << 5 | p"
+        if not controlled:
+            return plain
+        return f"{plain} | ((c.actor + 1) << {lit(BY_SHIFT)} if c.actor != p else 0)"
+
+    def controllers(self, f: Writer, d: int, st: m.Tricks) -> None:
+        """``turn_D(c, p)``: the seat that plays ``p``'s card now (and the hand shown on the first time)."""
+        if not st.plays_for:
+            return
+        hand = lit(self.lay.hand)
+        with f.block(f"def turn_{d}(c: Core, p: cython.int) -> cython.int:"):
+            f.line("q: cython.int = p")
+            f.line("found: cython.bint = False")
+            f.line("laws: cython.int = 0")
+            for rule in st.plays_for:
+                self.line = rule.span.line
+                test = self.ex.cond(rule.guard)
+                if test is False:
+                    continue  # switched off by an option
+                f.comment(f"line {rule.span.line}: plays for")
+                whom = self.ex.expr(rule.player)
+                cond = f"not found and p == {whom}" + ("" if test is True else f" and ({test})")
+                with f.block(f"if {cond}:"):
+                    f.line("found = True")
+                    f.line(f"q = {self.ex.seat(rule.controller, repr('plays for'))}")
+                    f.line(f"laws = {self.laws(rule)}")
+            with f.block(f"if q != p and not (c.see[{hand} + p] >> q & 1):"):
+                f.line(f"c.see[{hand} + p] |= 1 << q")
+                self.event(f, f"(TAKES_UP, q, p, tuple(_in_order(c, c.z[{hand} + p])), laws)")
+            f.line("return q")
+        f.line()
