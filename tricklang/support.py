@@ -72,8 +72,8 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     "CardRule.free", "Name.card",
     # issue 28: `after each trick:` (design 3.6), whose body scores, sets variables and tests conditions
     "Hook.each_trick",
-    # issue 28 step 9: one seat plays another's cards (design 3.5)
-    "PlaysFor",
+    # issue 28 step 9: one seat plays another's cards (design 3.5); step 8: the direction of play (3.10)
+    "PlaysFor", "PlayDirection.left", "PlayDirection.right",
 })
 """Every construct the runtime plays (see the module docstring). The runtime adds a key
 here when it learns the construct; the checker refuses every other key."""
@@ -122,6 +122,9 @@ WORDS: Final[dict[str, str]] = {
     "TieRule.later": "'of equal cards the later wins'",
     # step 9: one seat plays another's cards
     "PlaysFor": "'P plays for Q'",
+    # step 8: the direction of play
+    "PlayDirection.left": "'play passes left'",
+    "PlayDirection.right": "'play passes right'",
     # step 3: hooks and mid-trick effects
     "Hook.playing": "'after playing P:'",
     "Hook.leading": "'after leading P:'",

@@ -17,7 +17,7 @@ from .match import match_flow
 from .native_c import C_DECLARATIONS, C_HELPERS
 from .parts import Parts
 from .prelude import PRELUDE
-from .seats import adapt_prelude, see_field
+from .seats import adapt_prelude, rightward_prelude, see_field
 from .surface import accessors, irregularities
 from .trick_names import HELPERS as TRICK_HELPERS
 from .writer import Writer, ints, lit
@@ -85,6 +85,7 @@ def assemble(gen: Parts) -> Generated:
     tables(gen, w)
     core_class(gen, w)
     prelude = adapt_prelude(PRELUDE) if lay.uses.plays_for else PRELUDE
+    prelude = rightward_prelude(prelude) if lay.rightward else prelude
     for ln in (prelude + GAPS_HELPERS).splitlines():
         w.line(ln)
     if lay.uses.trick:
