@@ -36,7 +36,7 @@ from .words import STATEMENT_WORDS, snake
 
 RUNTIME: Final[frozenset[str]] = frozenset({
     # sections and their parts
-    "RuleFile", "Citation", "Players", "Role", "Deck", "SuitDecl", "Option", "Zone", "Counter", "PointCard", "Match",
+    "RuleFile", "Citation", "Role", "Deck", "SuitDecl", "Option", "Zone", "Counter", "PointCard", "Match",
     "Irregularity", "IrregularityParam",
     # what a declaration's effect may do in the middle of trick play
     "InPlay.Score", "InPlay.Let", "InPlay.If", "InPlay.Pass", "InPlay.Expose",
@@ -73,7 +73,7 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     # issue 28: `after each trick:` (design 3.6), whose body scores, sets variables and tests conditions
     "Hook.each_trick",
     # issue 28 step 9: one seat plays another's cards (design 3.5); step 8: the direction of play (3.10)
-    "PlaysFor", "PlayDirection.left", "PlayDirection.right",
+    "PlaysFor", "PlayDirection.left", "PlayDirection.right", "Players.fixed", "Players.range", "Name.player_count",
 })
 """Every construct the runtime plays (see the module docstring). The runtime adds a key
 here when it learns the construct; the checker refuses every other key."""
@@ -125,6 +125,8 @@ WORDS: Final[dict[str, str]] = {
     # step 8: the direction of play
     "PlayDirection.left": "'play passes left'",
     "PlayDirection.right": "'play passes right'",
+    "Players.range": "the number of players as an option ('players 3..7 = 4')",
+    "Name.player_count": "'player_count'",
     # step 3: hooks and mid-trick effects
     "Hook.playing": "'after playing P:'",
     "Hook.leading": "'after leading P:'",

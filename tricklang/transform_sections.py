@@ -3,7 +3,7 @@ players, roles, the deck, options, zones, counters, points and the match."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from lark import Token, Transformer, v_args
 
@@ -93,6 +93,7 @@ class SectionRules(Transformer[Token, m.RuleFile]):
                 melds.append(child)
             elif isinstance(child, m.BidTable):
                 bids.append(child)
+        options[:0] = _seating_option(fields.get("players"))
         return m.RuleFile.model_construct(
             **fields,
             roles=tuple(roles),
@@ -134,8 +135,18 @@ class SectionRules(Transformer[Token, m.RuleFile]):
 
     def players(self, meta: Any, children: list[Any]) -> Tagged:
         teams = one_of(children, tuple) or ()
-        node = m.Players.model_construct(count=int(children[0]), teams=teams, cite=cite_of(children), span=span_of(meta))
+        count: Tagged = children[0]
+        low, high, default = count.value
+        kind: Literal["fixed", "range"] = "range" if count.tag == "range" else "fixed"
+        node = m.Players.model_construct(count=default, kind=kind, low=low, high=high, teams=teams,
+                                         cite=cite_of(children), span=span_of(meta))
         return Tagged("players", (node, span_of(meta)))
+
+    def fixed_players(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("fixed", (None, None, int(children[0])))
+
+    def player_range(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("range", (int(children[0]), int(children[1]), int(children[2])))
 
     def play_direction(self, meta: Any, children: list[Any]) -> Tagged:
         node = m.PlayDirection.model_construct(direction=children[0].tag, cite=cite_of(children), span=span_of(meta))
@@ -406,3 +417,12 @@ class SectionRules(Transformer[Token, m.RuleFile]):
 
     def lowest_wins(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("lowest_wins", (True, cite_of(children)))
+
+
+def _seating_option(players: object) -> list[m.Option]:
+    """`players LO..HI = D` declares an option `players` of its own (design 3.10)."""
+    if not isinstance(players, m.Players) or players.kind != "range":
+        return []
+    return [m.Option.model_construct(name="players", type="int", default=players.count, low=players.low,
+                                     high=players.high, doc="The number of players", cite=players.cite,
+                                     span=players.span)]
