@@ -174,7 +174,7 @@ class Decisions(Parts):
         w.line(f"s = {h if source_is_hand else ex.zone(source, 'p')}")  # type: ignore[arg-type]
         w.line(f"d = {h if dest_is_hand else ex.zone(dest, 'p')}")  # type: ignore[arg-type]
         if matching is not None:
-            w.line(f"elig = c.z[s] & PAT[{lit(lay.pattern(matching))} * NT + c.ti]")
+            w.line(f"elig = c.z[s] & {ex.pattern_mask(matching)}")
         else:
             w.line("elig = c.z[s]")
         w.line("n = _pc(elig)")

@@ -28,13 +28,14 @@ from tricklang.types import PLAYER, Kind
 from tricklang.walk import Visitor
 
 from . import module
+from .card_loops import CardLoops
 from .layout import Irregularity, Param
 from .module import Generated
 from .tricks import TrickPlay
 from .writer import Writer, lit
 
 
-class CodeGenerator(TrickPlay, Visitor[bool]):
+class CodeGenerator(CardLoops, TrickPlay, Visitor[bool]):
     """Statements to blocks (``visit_<Statement>`` writes a statement that does not wait
     and returns whether control goes on past it); see the module docstring. The decision
     points and trick play are its mixins (:mod:`.decisions`, :mod:`.tricks`)."""
@@ -103,6 +104,8 @@ class CodeGenerator(TrickPlay, Visitor[bool]):
             self.repeat_blocks(st, w, cont)
         elif isinstance(st, m.ForEach):
             self.for_blocks(st, w, cont)
+        elif isinstance(st, m.ForCard):
+            self.card_loop_blocks(st, w, cont)
         elif isinstance(st, m.DealCards):
             self.deal_cards(st, w)
             pause = self.pause("deal", st, cont)
@@ -473,8 +476,7 @@ class CodeGenerator(TrickPlay, Visitor[bool]):
         w.line(f"d = {ex.zone(st.to)}")
         w.line(f"cand = {self.moves.ordered(src, 's')}")
         if st.matching is not None:
-            pat = lay.pattern(st.matching)
-            w.line(f"t = PAT[{lit(pat)} * NT + c.ti]")
+            w.line(f"t = {ex.pattern_mask(st.matching)}")
             w.line("cand = [card for card in cand if t & BIT[card]]")
         if st.mode == "all":
             w.line("moved = cand")

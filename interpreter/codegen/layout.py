@@ -368,6 +368,7 @@ class _Uses:
                 self.holders = True
         self.auction = m.Auction in kinds
         self.trick = reads_the_trick(rules)
+        self.helpers: set[str] = set()  # helpers of :data:`.card_loops.HELPERS` the module calls (only those are written)
 
 
 def _all_nodes(rules: m.RuleFile) -> list[m.Node]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from tricklang.bounds import DEFAULT_DEAL_LIMIT
 
+from .card_loops import HELPERS as CARD_LOOP_HELPERS
 from .gaps import GAPS_HELPERS
 from .layout import UNSET, Layout
 from .match import match_flow
@@ -87,6 +88,9 @@ def assemble(gen: Parts) -> Generated:
         w.line(ln)
     if lay.uses.trick:
         for ln in TRICK_HELPERS.splitlines():
+            w.line(ln)
+    for name in sorted(lay.uses.helpers):
+        for ln in CARD_LOOP_HELPERS[name].splitlines():
             w.line(ln)
     match_flow(gen, w)
     w.line()
