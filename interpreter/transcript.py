@@ -213,8 +213,11 @@ def _irregularity(state: State, e: Event) -> list[str]:
 
 
 def _exposed(state: State, e: Event) -> list[str]:
-    """A zone shown to everybody for the rest of the deal."""
-    return [f"  {e['zone']} is exposed: {' '.join(e['cards'])}{_laws(e)}"]
+    """Cards of a zone shown to everybody (or, with ``to``, to one seat; the others see how many)."""
+    if "to" not in e:
+        return [f"  {e['zone']} is exposed: {' '.join(e['cards'])}{_laws(e)}"]
+    shown = " ".join(e["cards"]) if "cards" in e else plural(e["count"], "card")
+    return [f"  {e['zone']} is shown to {seat_name(state, e['to'])}: {shown}{_laws(e)}"]
 
 
 def _forbid(state: State, e: Event) -> list[str]:

@@ -29,13 +29,14 @@ from tricklang.walk import Visitor
 
 from . import module
 from .card_loops import CardLoops
+from .exposure import Exposure
 from .layout import Irregularity, Param
 from .module import Generated
 from .tricks import TrickPlay
 from .writer import Writer, lit
 
 
-class CodeGenerator(CardLoops, TrickPlay, Visitor[bool]):
+class CodeGenerator(CardLoops, Exposure, TrickPlay, Visitor[bool]):
     """Statements to blocks (``visit_<Statement>`` writes a statement that does not wait
     and returns whether control goes on past it); see the module docstring. The decision
     points and trick play are its mixins (:mod:`.decisions`, :mod:`.tricks`)."""
@@ -508,19 +509,6 @@ class CodeGenerator(CardLoops, TrickPlay, Visitor[bool]):
         decl = self.lay.zone_by_name[st.zone.name]
         z = self.ex.zone(st.zone)
         w.line(f"_cut(c, {self.moves.stack_index(decl, z)}, {z}, {self.laws(st)})")
-        return True
-
-    def visit_Expose(self, st: m.Expose, w: Writer) -> bool:
-        if st.zone.owner is None and self.context.get(st.zone.name) == Kind.CARD:  # a card parameter
-            slot = self.lay.slot(st.zone.name)
-            w.line(f"card = c.v[{lit(slot)}]")
-            w.line("self_z = _zone_of(c, card)")
-            self.event(w, f"(EXPOSED, self_z, (card,), {self.laws(st)})")
-            return True
-        decl = self.lay.zone_by_name[st.zone.name]
-        w.line(f"z = {self.ex.zone(st.zone)}")
-        w.line("c.exp |= ZBIT[z]")
-        self.event(w, f"(EXPOSED, z, tuple({self.moves.ordered(decl, 'z')}), {self.laws(st)})")
         return True
 
     def visit_BecomesDealer(self, st: m.BecomesDealer, w: Writer) -> bool:

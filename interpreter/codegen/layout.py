@@ -363,9 +363,12 @@ class _Uses:
         self.replay = m.ReplayTricks in kinds
         self.leads = m.Leads in kinds
         self.holders = False
+        self.shown_to_seats = False  # `expose Z to S`: the core keeps the seats each zone is shown to (.exposure)
         for node in _all_nodes(rules):
             if isinstance(node, m.CardHolder):
                 self.holders = True
+            if isinstance(node, m.Expose) and node.to is not None and node.matching is None:
+                self.shown_to_seats = True
         self.auction = m.Auction in kinds
         self.trick = reads_the_trick(rules)
         self.helpers: set[str] = set()  # helpers of :data:`.card_loops.HELPERS` the module calls (only those are written)

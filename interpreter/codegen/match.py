@@ -4,6 +4,7 @@ laid out, the end of a deal, a redeal, the end of the match)."""
 
 from __future__ import annotations
 
+from . import exposure
 from .parts import Parts
 from .writer import Writer
 
@@ -32,7 +33,7 @@ def match_flow(gen: Parts, w: Writer) -> None:
     with w.block("def _roles(c: Core) -> tuple:"):
         roles = [ex.expr(lay.roles[name]) for name in lay.seat_roles]
         w.line("return (" + "".join(r + ", " for r in roles) + ")")
-    for ln in MATCH.splitlines():
+    for ln in exposure.match_text(MATCH, lay.uses.shown_to_seats).splitlines():
         w.line(ln)
 
 

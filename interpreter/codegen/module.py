@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from tricklang.bounds import DEFAULT_DEAL_LIMIT
 
+from . import exposure
 from .card_loops import HELPERS as CARD_LOOP_HELPERS
 from .gaps import GAPS_HELPERS
 from .layout import UNSET, Layout
@@ -84,7 +85,7 @@ def assemble(gen: Parts) -> Generated:
     constants(gen, w)
     tables(gen, w)
     core_class(gen, w)
-    for ln in (PRELUDE + GAPS_HELPERS).splitlines():
+    for ln in (exposure.prelude(PRELUDE, lay.uses.shown_to_seats) + GAPS_HELPERS).splitlines():
         w.line(ln)
     if lay.uses.trick:
         for ln in TRICK_HELPERS.splitlines():
@@ -296,6 +297,8 @@ def fields(lay: Layout) -> list[tuple[str, str, str]]:
         ("st", "long long", lay.nc), ("dealt_to", "int", lay.nc), ("taken_by", "int", lay.nc),
         ("played_by", "int", lay.nc), ("lt", "long long", max(1, len(lay.labels)) * lay.nsides),
     ]
+    if lay.uses.shown_to_seats:  # the seats each zone instance is shown to ('expose Z to S')
+        arrays.append(("zsee", "long long", lay.nz))
     for name, ctype, size in arrays:
         if ctype == "object":
             out.append((name, "public list", f"[0] * {lit(size)}"))

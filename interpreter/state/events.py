@@ -176,9 +176,15 @@ def _match_end(g: Game, e: Entry) -> Triple:
 
 
 def _exposed(g: Game, e: Entry) -> Triple:
-    _, z, cards, laws = e
-    return {"type": "exposed", "zone": g.zone_label(z) if z >= 0 else "the table", "cards": _codes(g, cards),
-            **_laws(g, laws)}, None, 0
+    _, z, cards, laws, *to = e  # `expose ... to S`: the seat mask of S, who alone sees the cards
+    full: dict[str, Any] = {"type": "exposed", "zone": g.zone_label(z) if z >= 0 else "the table",
+                            "cards": _codes(g, cards), **_laws(g, laws)}
+    if not to:
+        return full, None, 0
+    full["to"] = to[0].bit_length() - 1
+    public = {k: v for k, v in full.items() if k != "cards"}
+    public["count"] = full["count"] = len(cards)
+    return full, public, to[0]
 
 
 def _forbid(g: Game, e: Entry) -> Triple:

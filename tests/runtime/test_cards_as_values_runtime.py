@@ -19,6 +19,7 @@ import pytest
 import interpreter
 import tricklang
 from interpreter import native
+from interpreter.harness.driver import check_invariants
 from interpreter.state import compiled
 from interpreter.state.compiled import module_of
 
@@ -172,6 +173,58 @@ def test_an_option_named_pass_is_the_word_pass_with_the_auctions_id() -> None:
     assert choice_ids["pass"] == auction_ids["pass"]  # one action, one id, in the choice and the auction
 
 
+# ---------------------------------------------------------------- expose ... matching, expose ... to
+
+
+def exposed(state: interpreter.State, seat: int | None) -> list[dict[str, Any]]:
+    return [e for e in state.events(seat) if e["type"] == "exposed"]
+
+
+def test_expose_matching_shows_those_cards_now_and_the_zone_stays_hidden() -> None:
+    state = new(game("  expose hand of dealer matching 8\n"))
+    for seat in (None, 0, 1, 2, 3):
+        assert [e["cards"] for e in exposed(state, seat)] == [["8H", "8D", "8C"]]
+    assert "cards" not in state.observation(1)["zones"]["hand"]["0"]  # only those cards, once
+
+
+SHOWN = "  expose hand of dealer to eldest\n"
+
+
+def test_expose_to_is_seen_by_that_seat_only() -> None:
+    before, after = new(game("")), new(game(SHOWN))
+    assert after.observation(1)["zones"]["hand"]["0"]["cards"] == HANDS[0].split()
+    assert "cards" not in before.observation(1)["zones"]["hand"]["0"]
+    for seat in (0, 2, 3):  # the others' views differ only by the event saying eight cards were shown to seat 1
+        assert after.observation(seat)["zones"] == before.observation(seat)["zones"]
+        assert exposed(after, seat) == [{"type": "exposed", "zone": "hand of seat 0", "to": 1, "count": 8}]
+    assert exposed(after, 1)[0]["cards"] == HANDS[0].split()
+    after.apply("play AS")  # seat 1 leads; seat 0's hand stays shown to him while the deal lasts
+    assert after.observation(1)["zones"]["hand"]["0"]["count"] == 8
+    assert "cards" not in after.observation(3)["zones"]["hand"]["0"]
+
+
+def test_expose_to_ends_with_the_deal() -> None:
+    state = new(game("  if deal_number == 1:\n  " + SHOWN))
+    rng = random.Random(1)
+    while state.deal_number == 1:
+        state.apply(state.sample_action(rng))
+    assert "cards" not in state.observation(1)["zones"]["hand"]["0"]
+
+
+def test_expose_matching_to_one_seat_shows_those_cards_to_him_alone() -> None:
+    state = new(game("  expose hand of eldest matching (A or K) to dealer\n"))
+    assert exposed(state, 0)[0]["cards"] == ["AS", "KS"]
+    assert [("cards" in e, e["count"]) for s in (1, 2, 3) for e in exposed(state, s)] == [(False, 2)] * 3
+    assert "cards" not in state.observation(0)["zones"]["hand"]["1"]  # shown now, not for the deal
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_harness_invariants_hold_with_expose_to(seed: int) -> None:
+    deal = SHOWN + "  expose hand of eldest matching (A or K) to dealer\n  move 2 at random from hand of dealer to kitty\n"
+    report = check_invariants(tricklang.loads(game(deal), path="shown.trick"), seed=seed, max_actions=40)
+    assert report.violations == [], report
+
+
 # ---------------------------------------------------------------- native
 
 
@@ -196,7 +249,9 @@ def matches(rules: tricklang.Ruleset, seeds: range) -> list[Any]:
     return out
 
 
-ALL = LOOP + SUIT_VARIABLE + PASSING + """\
+ALL = LOOP + SUIT_VARIABLE + PASSING + SHOWN + """\
+  expose hand of dealer matching 8
+  expose hand of eldest matching (A or K) to dealer
   for each card in hand of eldest matching (K or Q):
     eldest chooses:
       hold:
