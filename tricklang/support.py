@@ -75,6 +75,9 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     # issue 28 step 1, the rest of the small gaps: cards as values, patterns of a suit variable
     "ForCard", "Of.suit_of_card", "PatWord.suit_variable", "PatCard.suit_variable", "ChoiceOption.pass",
     "Expose.matching", "Expose.to",
+    # issue 28 step 4: melds (design 3.8)
+    "MeldTable", "MeldClass", "MeldLine.cards", "MeldLine.listed", "MeldLine.suits", "MeldLine.run", "Melds",
+    "Call.melds", "Call.melded",
 })
 """Every construct the runtime plays (see the module docstring). The runtime adds a key
 here when it learns the construct; the checker refuses every other key."""

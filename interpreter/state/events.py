@@ -242,6 +242,15 @@ def _irregularity(g: Game, e: Entry) -> Triple:
     return {**event, **_laws(g, laws)}, None, 0
 
 
+def _meld(g: Game, e: Entry) -> Triple:
+    """`P melds T`: each meld counted (its label and cards), all its cards, the points; public."""
+    _, p, t, points, rows, laws = e
+    melds = [{"name": g.layout.meld_rows[r][0], "cards": _codes(g, g.layout.meld_rows[r][1])} for r in rows]
+    cards = [code for meld in melds for code in meld["cards"]]
+    return {"type": "meld", "player": p, "table": g.layout.meld_names[t], "melds": melds, "cards": cards,
+            "points": points, **_laws(g, laws)}, None, 0
+
+
 RENDERERS: dict[int, Callable[[Any, Any], Triple]] = {
     KIND[name]: fn for name, fn in (
         ("TRICK", _trick), ("DEALT", _dealt), ("SELECT", _select), ("BID", _bid), ("PASS", _pass), ("DRAW", _draw),
@@ -250,7 +259,7 @@ RENDERERS: dict[int, Callable[[Any, Any], Triple]] = {
         ("CONTRACT_BID", _contract_bid), ("REDEAL", _redeal), ("ALL_PASSED", _all_passed),
         ("LAST_DEAL", _last_deal), ("MATCH_END", _match_end), ("EXPOSED", _exposed), ("FORBID", _forbid),
         ("COUNTER", _counter), ("DECLARE", _declare), ("LEADS", _leads), ("REPLAY", _replay),
-        ("DEALER", _dealer), ("CUT", _cut), ("IRREGULARITY", _irregularity),
+        ("DEALER", _dealer), ("CUT", _cut), ("IRREGULARITY", _irregularity), ("MELD", _meld),
     )
 }
 """The renderer of each kind of entry."""
