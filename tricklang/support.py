@@ -39,7 +39,7 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     "RuleFile", "Citation", "Players", "Role", "Deck", "SuitDecl", "Option", "Zone", "Counter", "PointCard", "Match",
     "Irregularity", "IrregularityParam",
     # what a declaration's effect may do in the middle of trick play
-    "InPlay.Score", "InPlay.Let", "InPlay.If", "InPlay.Pass",
+    "InPlay.Score", "InPlay.Let", "InPlay.If", "InPlay.Pass", "InPlay.Expose",
     # statements and their parts
     "DealCards", "TurnUp", "SetTrump.zone", "SetTrump.none", "SetTrump.fixed", "NameTrump", "Bid", "Add", "Phase",
     "Score", "Let", "StopLoop", "Pass", "EndDeal", "EndMatch", "Discard", "Take", "Keep", "Cut", "Leads",
@@ -78,6 +78,8 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     # issue 28 step 4: melds (design 3.8)
     "MeldTable", "MeldClass", "MeldLine.cards", "MeldLine.listed", "MeldLine.suits", "MeldLine.run", "Melds",
     "Call.melds", "Call.melded",
+    # issue 28 step 9: one seat plays another's cards (design 3.5)
+    "PlaysFor",
 })
 """Every construct the runtime plays (see the module docstring). The runtime adds a key
 here when it learns the construct; the checker refuses every other key."""
@@ -124,6 +126,8 @@ WORDS: Final[dict[str, str]] = {
     "CardRule.sets_no_suit": "'the suit led is not set by'",
     "TieRule.first": "'of equal cards the first wins'",
     "TieRule.later": "'of equal cards the later wins'",
+    # step 9: one seat plays another's cards
+    "PlaysFor": "'P plays for Q'",
     # step 3: hooks and mid-trick effects
     "Hook.playing": "'after playing P:'",
     "Hook.leading": "'after leading P:'",

@@ -385,6 +385,9 @@ class _Uses:
         self.auction = m.Auction in kinds
         self.trick = reads_the_trick(rules)
         self.helpers: set[str] = set()  # helpers of :data:`.card_loops.HELPERS` the module calls (only those are written)
+        self.plays_for = any(isinstance(s, m.Tricks) and s.plays_for for s in stmts)
+        if self.plays_for:  # the controller sees the hand he plays from: the same seats-per-zone mask
+            self.shown_to_seats = True
 
 
 def _all_nodes(rules: m.RuleFile) -> list[m.Node]:

@@ -1,7 +1,8 @@
 """Every kind of event a match logs, as the generated module stores it and as users read it.
 
 A generated module logs compact entries of integers (:mod:`interpreter.codegen.module`:
-a played card is one int, ``trick << 15 | card << 5 | seat``; every other event a tuple
+a played card is one int, ``trick << 15 | card << 5 | seat`` (with ``(by + 1) << 25`` when
+another seat played it for that one); every other event a tuple
 ``(KIND, field, ...)`` of ints and tuples of ints, names and laws by id). :func:`render`
 turns an entry into ``(full dict, public dict or None, mask)``: the event as the seats in
 ``mask`` see it, and as the others do (None: every seat sees the full event), through one
@@ -41,7 +42,16 @@ def _codes(g: Game, cards: tuple[int, ...]) -> list[str]:
 
 
 def _play(g: Game, e: int) -> Triple:
+    if e >> 25:  # played for its seat by another (`plays for`): that seat plus one, above the trick number
+        return ({"type": "play", "player": e & 31, "card": g.tables.codes[e >> 5 & 1023], "trick": e >> 15 & 1023,
+                 "by": (e >> 25) - 1}, None, 0)
     return {"type": "play", "player": e & 31, "card": g.tables.codes[e >> 5 & 1023], "trick": e >> 15}, None, 0
+
+
+def _takes_up(g: Game, e: Entry) -> Triple:
+    _, p, q, cards, laws = e
+    public: dict[str, Any] = {"type": "takes_up", "player": p, "for": q, **_laws(g, laws)}
+    return {**public, "cards": _codes(g, cards)}, public, 1 << p
 
 
 def _trick(g: Game, e: Entry) -> Triple:
@@ -260,6 +270,7 @@ RENDERERS: dict[int, Callable[[Any, Any], Triple]] = {
         ("LAST_DEAL", _last_deal), ("MATCH_END", _match_end), ("EXPOSED", _exposed), ("FORBID", _forbid),
         ("COUNTER", _counter), ("DECLARE", _declare), ("LEADS", _leads), ("REPLAY", _replay),
         ("DEALER", _dealer), ("CUT", _cut), ("IRREGULARITY", _irregularity), ("MELD", _meld),
+        ("TAKES_UP", _takes_up),
     )
 }
 """The renderer of each kind of entry."""
