@@ -105,7 +105,6 @@ class Run:
         self.state: State | None = None
         self.knowledge: list[set[int]] = [set() for _ in range(self.n)]
         self.oracle = self._layout()
-        self.taken_up: set[tuple[int, int]] = set()  # (seat, zone): a hand shown to the seat that plays it (`plays for`)
         self.actions_in_deal = 0
         self.irregular_actions = 0
         self.events_seen = 0
