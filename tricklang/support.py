@@ -74,7 +74,7 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     "Hook.each_trick",
     # issue 28 step 1, the rest of the small gaps: cards as values, patterns of a suit variable
     "ForCard", "Of.suit_of_card", "PatWord.suit_variable", "PatCard.suit_variable", "ChoiceOption.pass",
-    "Expose.matching", "Expose.to",
+    "Expose.matching", "Expose.to", "Discard.fallback", "Take.fallback",
 })
 """Every construct the runtime plays (see the module docstring). The runtime adds a key
 here when it learns the construct; the checker refuses every other key."""
