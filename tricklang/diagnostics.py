@@ -31,7 +31,8 @@ CODES: dict[str, str] = {
     "internal-error": "the parser failed unexpectedly (a bug: please report it)",
     # extending a base (tricklang.extend, tricklang.ruleset)
     "bad-extends": "the base named by 'extends' cannot be found, is not allowed, or extends itself",
-    "unknown-override": "a variant replaces something other than a named phase of its base",
+    "unknown-override": "a variant replaces something its base does not have (a phase or statement of that name)",
+    "ambiguous-override": "a variant names a statement its base has several of at top level ('replace tricks:')",
     # the checker (tricklang.checker, tricklang.check_statements, tricklang.types)
     "missing-version": "the file does not start with 'tricklang 1'",
     "unsupported-version": "a language version this release does not know",

@@ -393,7 +393,18 @@ class DealRules(Transformer[Token, m.RuleFile]):
         body = stmts_of(children)
         if cite is not None:
             body = tuple(s if s.cite is not None else s.model_copy(update={"cite": cite}) for s in body)
-        return m.Phase.model_construct(name=str(children[0]), body=body, cite=cite, span=span_of(meta))
+        place = next((c.value for c in children if isinstance(c, Tagged) and c.tag == "place"), None)
+        anchor = str(children[2]) if place is not None else None
+        return m.Phase.model_construct(name=str(children[0]), body=body, cite=cite, span=span_of(meta), place=place,
+                                       anchor=anchor)
+
+    def phase_place(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("place", str(children[0]))
+
+    def replace_stmt(self, meta: Any, children: list[Any]) -> m.Phase:
+        """`replace KEYWORD:` (in a variant): a phase named by the keyword, taken in by its base."""
+        phase = self.phase_stmt(meta, children)
+        return phase.model_copy(update={"place": "replace", "anchor": phase.name})
 
     def add_stmt(self, meta: Any, children: list[Any]) -> m.Add:
         return m.Add.model_construct(amount=children[0], counter=str(children[1]), owner=children[2], span=span_of(meta))

@@ -10,11 +10,13 @@ The same small four-player game as ``test_small_gaps_runtime.py`` (dealer 0 hold
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import interpreter
 import tricklang
@@ -173,6 +175,58 @@ def test_an_option_named_pass_is_the_word_pass_with_the_auctions_id() -> None:
     assert choice_ids["pass"] == auction_ids["pass"]  # one action, one id, in the choice and the auction
 
 
+# ---------------------------------------------------------------- matching P, else Q
+
+
+def test_a_discard_with_enough_p_cards_offers_only_p_cards() -> None:
+    state = new(game("  dealer discards 4 matching not (trump or Q), else not Q to kitty\n"))
+    assert len(state.legal_actions()) == 5  # four of 8D 7D 9C 8C 7C
+    state.apply("discard 8D 7D 9C 8C")
+    assert [e["cards"] for e in state.events(None) if e["type"] == "select"] == [["8D", "7D", "9C", "8C"]]
+
+
+def test_a_discard_without_enough_p_cards_takes_them_all_and_the_rest_among_q_cards() -> None:
+    state = new(game("  dealer discards 6 matching not trump, else not Q to kitty\n"))
+    assert [str(a) for a in state.legal_actions()] == ["discard JH", "discard 8H"]  # QH is neither
+    state.apply("discard 8H")
+    assert [e["cards"] for e in state.events(None) if e["type"] == "select"] == [["8D", "7D", "9C", "8C", "7C", "8H"]]
+    assert state.zone("hand", 0) == ["QH", "JH"]
+
+
+PATTERNS: dict[str, Callable[[str, str], bool]] = {  # (rank, suit) -> matches, hearts trumps: an oracle
+    "trump": lambda r, s: s == "H", "not trump": lambda r, s: s != "H", "clubs": lambda r, s: s == "C",
+    "(K or Q)": lambda r, s: r in "KQ", "black": lambda r, s: s in "SC",
+    "not (trump or 8)": lambda r, s: s != "H" and r != "8", "any": lambda r, s: True, "7": lambda r, s: r == "7",
+}
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), count=st.integers(1, 8), p=st.sampled_from(sorted(PATTERNS)), q=st.sampled_from(sorted(PATTERNS)),
+       verb=st.sampled_from(["discards", "takes"]), pick=st.integers(0, 10_000))
+def test_matching_p_else_q_always_moves_a_selection_of_the_stated_size(
+        seed: int, count: int, p: str, q: str, verb: str, pick: int) -> None:
+    """Whatever the hand: the cards that move are as many as stated (or every P- and Q-card held, when
+    there are fewer), P-cards only when there are enough, else every P-card and the rest Q-cards."""
+    pack = list(PACK)
+    random.Random(seed).shuffle(pack)
+    where = "to kitty" if verb == "discards" else "from hand of left of dealer"
+    state = interpreter.new_game(tricklang.loads(game(f"  dealer {verb} {count} matching {p}, else {q} {where}\n"),
+                                                 path="fallback.trick"), deck=pack, dealer=0)
+    source = state.zone("hand", 0 if verb == "discards" else 1)
+    pm, qm = ([card for card in source if PATTERNS[x](card[:-1], card[-1])] for x in (p, q))
+    if not pm and not qm:
+        assert not [e for e in state.events(None) if e["type"] == "select"]
+        return
+    actions = state.legal_actions()
+    state.apply(actions[pick % len(actions)])
+    moved = [e for e in state.events(None) if e["type"] == "select"][-1]["cards"]
+    assert len(moved) == min(count, len(set(pm) | set(qm)))
+    if len(pm) >= count:
+        assert set(moved) <= set(pm)
+    else:
+        assert set(pm) <= set(moved) and set(moved) - set(pm) <= set(qm)
+
+
 # ---------------------------------------------------------------- expose ... matching, expose ... to
 
 
@@ -249,7 +303,7 @@ def matches(rules: tricklang.Ruleset, seeds: range) -> list[Any]:
     return out
 
 
-ALL = LOOP + SUIT_VARIABLE + PASSING + SHOWN + """\
+ALL = "  eldest discards 3 matching (K or Q), else not 7 to kitty\n" + LOOP + SUIT_VARIABLE + PASSING + SHOWN + """\
   expose hand of dealer matching 8
   expose hand of eldest matching (A or K) to dealer
   for each card in hand of eldest matching (K or Q):

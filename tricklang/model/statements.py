@@ -149,10 +149,15 @@ class Add(Stmt, decision="", moves_cards=False, scores=False, ends=None):
 
 
 class Phase(Stmt, decision="", moves_cards=False, scores=False, ends=None, bodies=("body",), runs="all"):
-    """A named part of the deal, which an extending rule file may replace."""
+    """A named part of the deal, which an extending rule file may replace. In a variant only (its
+    base takes them in, :mod:`tricklang.extend`): ``place`` ``after``/``before`` adds the phase next
+    to the base's phase or statement named ``anchor``; ``replace`` (`replace KEYWORD:`) puts the
+    body in place of the base's only top-level statement that keyword ``anchor`` begins."""
 
     name: str
     body: "tuple[Statement, ...]"
+    place: Literal["after", "before", "replace"] | None = None
+    anchor: str | None = None
 
 
 class Score(Stmt, decision="", moves_cards=False, scores=True, ends=None):
