@@ -72,6 +72,8 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     "CardRule.free", "Name.card",
     # issue 28: `after each trick:` (design 3.6), whose body scores, sets variables and tests conditions
     "Hook.each_trick",
+    # issue 28 step 6: card orders that follow the contract (design 3.3)
+    "Order", "SuitRanks", "SetTrump.order",
 })
 """Every construct the runtime plays (see the module docstring). The runtime adds a key
 here when it learns the construct; the checker refuses every other key."""
@@ -118,6 +120,11 @@ WORDS: Final[dict[str, str]] = {
     "CardRule.sets_no_suit": "'the suit led is not set by'",
     "TieRule.first": "'of equal cards the first wins'",
     "TieRule.later": "'of equal cards the later wins'",
+    # step 6: card orders
+    "Order": "a named card order ('order NAME')",
+    "SuitRanks": "a plain rank order of a suit or a colour ('ranks in NAME')",
+    "SetTrump.order": "'trump is' a named order",
+    "SetTrump.value": "'trump is' an expression",
     # step 3: hooks and mid-trick effects
     "Hook.playing": "'after playing P:'",
     "Hook.leading": "'after leading P:'",
@@ -177,6 +184,7 @@ WORDS: Final[dict[str, str]] = {
 CHECKED: Final[frozenset[str]] = frozenset({
     "Call.points_of_cards", "PatWord.colour", "PatCard.colour", "PatWord.suit_variable", "PatCard.suit_variable",
     "Name.suit", "Of.suit_of_card", "ChoiceOption.pass", "Name.bid_constant", "Auction.no_contract",
+    "SetTrump.order",
 })
 """Constructs that only the checker can tell apart (by types, or the deck's words), besides the
 built-in names: it reports them as it meets them."""

@@ -266,7 +266,7 @@ class ExprWriter:
         cards = self.cards(e.zone)
         if isinstance(e.pattern, m.PatWord) and self.context.get(e.pattern.word) == Kind.SUIT:
             suit = self.e_Name(m.Name.model_construct(name=e.pattern.word, span=e.span))
-            return f"(({cards} & SUITS[c.ti * NS + {suit}]) != 0)"
+            return f"(({cards} & SUITS[c.ti * {self.layout.led_stride} + {suit}]) != 0)"
         return f"(({cards} & PAT[{lit(self.layout.pattern(e.pattern))} * NT + c.ti]) != 0)"
 
     def cards(self, e: m.Expr | m.ZoneRef) -> str:
