@@ -415,6 +415,9 @@ class CodeGenerator(CardLoops, Exposure, TrickPlay, MeldPlay, Visitor[bool]):
             assert st.zone is not None  # pragma: no cover - checked
             fault = lay.fault(f"line {st.span.line}: 'trump is suit of' an empty zone")
             w.line(f"s = _top_suit(c, {self.ex.zone(st.zone)}, {lit(fault)})")
+        elif st.source == "fixed" and st.suit in lay.orders:  # a named order (design 3.3)
+            w.line(f"_set_order(c, {lit(lay.orders[st.suit])}, -1, {self.laws(st)})")
+            return True
         elif st.source == "fixed":
             assert st.suit is not None  # pragma: no cover - checked
             w.line(f"s = {lit(lay.tables.suit_names.index(st.suit))}")
