@@ -84,6 +84,8 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     "Discard.fallback", "Take.fallback",
     # issue 28 step 6: card orders that follow the contract (design 3.3)
     "Order", "SuitRanks", "SetTrump.order",
+    # issue 28 step 8: the direction of play (3.10)
+    "PlayDirection.left", "PlayDirection.right",
 })
 """Every construct the runtime plays (see the module docstring). The runtime adds a key
 here when it learns the construct; the checker refuses every other key."""
@@ -137,6 +139,9 @@ WORDS: Final[dict[str, str]] = {
     "SuitRanks": "a plain rank order of a suit or a colour ('ranks in NAME')",
     "SetTrump.order": "'trump is' a named order",
     "SetTrump.value": "'trump is' an expression",
+    # step 8: the direction of play
+    "PlayDirection.left": "'play passes left'",
+    "PlayDirection.right": "'play passes right'",
     # step 3: hooks and mid-trick effects
     "Hook.playing": "'after playing P:'",
     "Hook.leading": "'after leading P:'",

@@ -190,6 +190,11 @@ class Layout:
         self.wide = self.nc > 64  # masks wider than a C word: Python ints in native builds too
 
     # ------------------------------------------------------------ budget
+    @property
+    def rightward(self) -> bool:
+        """Whether the turn passes to the right (`play passes right`)."""
+        return self.rules.direction is not None and self.rules.direction.direction == "right"
+
     def _check_table_budget(self) -> None:
         """Refuse rule files whose card tables would be too large (the checker refuses
         them first, ``limit-exceeded``: see :mod:`tricklang.budget`).

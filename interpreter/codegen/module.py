@@ -23,6 +23,7 @@ from .native_c import C_DECLARATIONS, C_HELPERS
 from .orders import order_prelude, order_tables
 from .parts import Parts
 from .prelude import PRELUDE
+from .seats import rightward_prelude
 from .surface import accessors, irregularities
 from .trick_names import HELPERS as TRICK_HELPERS
 from .writer import Writer, ints, lit
@@ -96,6 +97,7 @@ def assemble(gen: Parts) -> Generated:
     tables(gen, w)
     core_class(gen, w)
     prelude = order_prelude(PRELUDE) if lay.orders else PRELUDE
+    prelude = rightward_prelude(prelude) if lay.rightward else prelude
     for ln in (exposure.prelude(prelude, lay.uses.shown_to_seats) + GAPS_HELPERS).splitlines():
         w.line(ln)
     if lay.uses.trick:

@@ -57,6 +57,7 @@ from .sections import (
     Option,
     OptionType,
     Order,
+    PlayDirection,
     Players,
     PointCard,
     Role,
@@ -131,7 +132,7 @@ __all__ = [
     "Declaration", "Deck", "Discard", "Draw", "EndDeal", "EndMatch", "EndPlay", "Ends", "Expose", "Expr", "ForCard", "ForEach", "Forbid",
     "Has", "Hook", "If", "IntLit", "Irregularity", "IrregularityParam", "Keep", "Leads", "Let", "Match", "MeldClass", "MeldLine", "MeldTable", "Melds", "Move", "Name",
     "NameLed", "NameTrump", "Neg", "Node", "Not", "Obligation", "ObligationKind", "Of", "Option", "OptionType", "Order", "Pass",
-    "PatAnd", "PatCard", "PatNot", "PatOr", "PatWord", "Pattern", "Phase", "PlaysFor", "PointCard", "Players", "Redeal", "Repeat",
+    "PatAnd", "PatCard", "PatNot", "PatOr", "PatWord", "Pattern", "Phase", "PlayDirection", "PlaysFor", "PointCard", "Players", "Redeal", "Repeat",
     "ReplayTricks", "Role", "RuleFile", "Runs", "Score", "SeatLit", "SetTrump", "Shows", "Span", "Statement", "Stmt", "StopLoop",
     "SuitDecl", "SuitRanks", "SuitRef", "Table", "Take", "TieRule", "Tricks", "TurnUp", "WhoPlayed", "Zone", "ZoneRef",
 ]
