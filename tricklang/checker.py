@@ -23,6 +23,7 @@ from . import model as m
 from .card_counts import card_count_problems
 from .check_bids import check_tables
 from .check_cards import CardChecks
+from .check_orders import OrderChecks
 from .check_statements import StatementChecker
 from .diagnostics import Diagnostic, origin
 from .support import RUNTIME, constructs, words
@@ -194,6 +195,7 @@ class Checker:
     def _check_deck(self) -> None:
         CardChecks(self).deck()
         CardChecks(self).melds()
+        OrderChecks(self).check()
         self.bids = check_tables(self)
 
     def _check_options(self) -> None:

@@ -1,13 +1,13 @@
 """One seat plays another's cards (design 3.5, `maker plays for dummy`): the controller of
 each turn in a trick play, the hand shown to the controller from his first play for it,
-and what a module that uses it keeps besides (a seat mask per zone instance).
+and the hand shown to him (the seat mask per zone instance that `expose ... to` keeps, :mod:`.exposure`).
 
 At a turn of seat ``p`` the first `P plays for Q` rule of the trick play whose ``Q`` is
 ``p`` and whose guard holds (asked then) makes ``P`` the actor: ``turn_D(c, p)``. The
 cards offered are still ``p``'s, under the obligations as they apply to ``p``, and the
 card goes to the trick as ``p``'s; its ``play`` entry carries the controller (``by``). The
 first time ``P`` plays for ``p`` in a deal, ``hand of p`` is shown to ``P`` for the rest
-of the deal (``c.see``, read by ``_zmask``) and a ``TAKES_UP`` entry is logged (design
+of the deal (``c.zsee``, the seats-per-zone mask of :mod:`.exposure`, read by ``_zmask``) and a ``TAKES_UP`` entry is logged (design
 decision 2). A file without the rule gets none of this: its module is unchanged.
 
 `play passes right` (design 3.10) turns the same way every seat that comes next: in trick
@@ -50,25 +50,6 @@ def rightward_prelude(prelude: str) -> str:
     return prelude
 
 
-def see_field(nz: int) -> tuple[str, str, str]:
-    """The core's field of the seats each zone instance is shown to (besides its declared visibility)."""
-    return ("see", f"long long [{nz}]", f"[0] * {lit(nz)}")
-
-
-def adapt_prelude(prelude: str) -> str:
-    """The prelude of a module that uses `plays for`: a zone instance is seen also by the seats of ``c.see``."""
-    old = "    return ALL if c.exp >> z & 1 else ZMASK[z]\n"
-    assert old in prelude, "the prelude's _zmask changed: adapt interpreter/codegen/seats.py"
-    return prelude.replace(old, "    return ALL if c.exp >> z & 1 else ZMASK[z] | c.see[z]\n")
-
-
-def adapt_match(match: str) -> str:
-    """The match flow of a module that uses `plays for`: every deal starts with no hand shown to another seat."""
-    old = "    c.exp = 0\n"
-    assert old in match, "the match flow's deal reset changed: adapt interpreter/codegen/seats.py"
-    return match.replace(old, old + "    for i in range(NZ):\n        c.see[i] = 0\n", 1)
-
-
 class SeatControl(Parts):
     """``turn_D`` of a trick play with `plays for` rules (mixed into :class:`~.tricks.TrickPlay`)."""
 
@@ -109,8 +90,8 @@ class SeatControl(Parts):
                     f.line("found = True")
                     f.line(f"q = {self.ex.seat(rule.controller, repr('plays for'))}")
                     f.line(f"laws = {self.laws(rule)}")
-            with f.block(f"if q != p and not (c.see[{hand} + p] >> q & 1):"):
-                f.line(f"c.see[{hand} + p] |= 1 << q")
+            with f.block(f"if q != p and not (c.zsee[{hand} + p] >> q & 1):"):
+                f.line(f"c.zsee[{hand} + p] |= 1 << q")
                 self.event(f, f"(TAKES_UP, q, p, tuple(_in_order(c, c.z[{hand} + p])), laws)")
             f.line("return q")
         f.line()

@@ -151,9 +151,9 @@ def test_a_guarded_rule_applies_only_while_its_guard_holds() -> None:
 
 def test_a_file_without_the_rule_gets_none_of_it() -> None:
     plain = generate(tricklang.load("ecarte")).source
-    assert "TAKES_UP" not in plain and "c.see[" not in plain and "def turn_" not in plain
+    assert "TAKES_UP" not in plain and "c.zsee[" not in plain and "def turn_" not in plain
     source = generate(tricklang.loads(DUMMY, path="dummy.trick")).source
-    assert "def turn_" in source and "c.see[" in source
+    assert "def turn_" in source and "c.zsee[" in source
 
 
 def test_openspiels_current_player_is_the_controller() -> None:

@@ -56,6 +56,7 @@ from .sections import (
     NamedBid,
     Option,
     OptionType,
+    Order,
     PlayDirection,
     Players,
     PointCard,
@@ -63,6 +64,7 @@ from .sections import (
     RuleFile,
     Strain,
     SuitDecl,
+    SuitRanks,
     Table,
     Zone,
 )
@@ -129,8 +131,8 @@ __all__ = [
     "CardBeats", "CardChoice", "CardHolder", "CardIs", "CardPlayedBy", "CardRule", "ChoiceOption", "Choose", "Citation", "Count", "Counter", "Cut", "DealCards",
     "Declaration", "Deck", "Discard", "Draw", "EndDeal", "EndMatch", "EndPlay", "Ends", "Expose", "Expr", "ForCard", "ForEach", "Forbid",
     "Has", "Hook", "If", "IntLit", "Irregularity", "IrregularityParam", "Keep", "Leads", "Let", "Match", "MeldClass", "MeldLine", "MeldTable", "Melds", "Move", "Name",
-    "NameLed", "NameTrump", "Neg", "Node", "Not", "Obligation", "ObligationKind", "Of", "Option", "OptionType", "Pass",
+    "NameLed", "NameTrump", "Neg", "Node", "Not", "Obligation", "ObligationKind", "Of", "Option", "OptionType", "Order", "Pass",
     "PatAnd", "PatCard", "PatNot", "PatOr", "PatWord", "Pattern", "Phase", "PlayDirection", "PlaysFor", "PointCard", "Players", "Redeal", "Repeat",
     "ReplayTricks", "Role", "RuleFile", "Runs", "Score", "SeatLit", "SetTrump", "Shows", "Span", "Statement", "Stmt", "StopLoop",
-    "SuitDecl", "SuitRef", "Table", "Take", "TieRule", "Tricks", "TurnUp", "WhoPlayed", "Zone", "ZoneRef",
+    "SuitDecl", "SuitRanks", "SuitRef", "Table", "Take", "TieRule", "Tricks", "TurnUp", "WhoPlayed", "Zone", "ZoneRef",
 ]
