@@ -39,7 +39,7 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     "RuleFile", "Citation", "Players", "Role", "Deck", "SuitDecl", "Option", "Zone", "Counter", "PointCard", "Match",
     "Irregularity", "IrregularityParam",
     # what a declaration's effect may do in the middle of trick play
-    "InPlay.Score", "InPlay.Let", "InPlay.If", "InPlay.Pass",
+    "InPlay.Score", "InPlay.Let", "InPlay.If", "InPlay.Pass", "InPlay.Expose",
     # statements and their parts
     "DealCards", "TurnUp", "SetTrump.zone", "SetTrump.none", "SetTrump.fixed", "NameTrump", "Bid", "Add", "Phase",
     "Score", "Let", "StopLoop", "Pass", "EndDeal", "EndMatch", "Discard", "Take", "Keep", "Cut", "Leads",
@@ -74,6 +74,12 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     "Hook.each_trick",
     # issue 28 step 1, the rest of the small gaps: cards as values, patterns of a suit variable
     "ForCard", "Of.suit_of_card", "PatWord.suit_variable", "PatCard.suit_variable", "ChoiceOption.pass",
+    "Expose.matching", "Expose.to",
+    # issue 28 step 4: melds (design 3.8)
+    "MeldTable", "MeldClass", "MeldLine.cards", "MeldLine.listed", "MeldLine.suits", "MeldLine.run", "Melds",
+    "Call.melds", "Call.melded",
+    # issue 28 step 9: one seat plays another's cards (design 3.5)
+    "PlaysFor",
     "Expose.matching", "Expose.to", "Discard.fallback", "Take.fallback",
 })
 """Every construct the runtime plays (see the module docstring). The runtime adds a key
@@ -123,6 +129,8 @@ WORDS: Final[dict[str, str]] = {
     "CardRule.sets_no_suit": "'the suit led is not set by'",
     "TieRule.first": "'of equal cards the first wins'",
     "TieRule.later": "'of equal cards the later wins'",
+    # step 9: one seat plays another's cards
+    "PlaysFor": "'P plays for Q'",
     # step 3: hooks and mid-trick effects
     "Hook.playing": "'after playing P:'",
     "Hook.leading": "'after leading P:'",

@@ -374,6 +374,7 @@ class DealRules(Transformer[Token, m.RuleFile]):
             card_rules=tuple(c for c in children if isinstance(c, m.CardRule)),
             ties=tuple(c for c in children if isinstance(c, m.TieRule)),
             hooks=tuple(c for c in children if isinstance(c, m.Hook)),
+            plays_for=tuple(c for c in children if isinstance(c, m.PlaysFor)),
             cite=cite_of(children),
             span=span_of(meta),
         )
@@ -480,6 +481,12 @@ class DealRules(Transformer[Token, m.RuleFile]):
         return m.TieRule.model_construct(winner=children[0].tag, matching=matching.pattern if matching else None,
                                          guard=guard.expr if guard else None, cite=cite_of(children),
                                          span=span_of(meta))
+
+    def plays_for(self, meta: Any, children: list[Any]) -> m.PlaysFor:
+        exprs = exprs_of(children)
+        guard = one_of(children, Guard)
+        return m.PlaysFor.model_construct(controller=exprs[0], player=exprs[1], guard=guard.expr if guard else None,
+                                          cite=cite_of(children), span=span_of(meta))
 
     def tie_first(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("first")

@@ -212,6 +212,8 @@ class ExprWriter:
             if arg.matching is None:
                 return f"_pc({cards})"
             return f"_pc({cards} & {self.pattern_mask(arg.matching)})"
+        if e.name in ("melds", "melded"):
+            return self.melds(e)
         if e.name == "points" and self.type(arg.value) in (ZONE, CARD):  # points of cards, under the order in force
             return self.points_of_cards(e)
         is_player = self.type(arg.value) == PLAYER
@@ -232,6 +234,19 @@ class ExprWriter:
             t = list(lay.tables.point_values).index(table)
             return f"_points(c, {lit(t)}, {who}, {lit(is_player)})"
         raise TypeError(f"unknown function {e.name}")  # pragma: no cover - checked
+
+    def melds(self, e: m.Call) -> str:
+        """``melds(ZONE, TABLE)``: what a zone's cards are worth under a meld table, shown to nobody;
+        ``melded(X [, TABLE])``: what a player or side has melded this deal (every table by default)."""
+        lay = self.layout
+        args = e.args
+        table = args[1].value.name if len(args) > 1 and isinstance(args[1].value, m.Name) else None
+        t = lay.meld_index(table) if table is not None else -1
+        if e.name == "melds":
+            return f"_meld_count(c, {lit(t)}, {self.cards(args[0].value)}, None)"
+        if self.type(args[0].value) == PLAYER:
+            return f"_melded(c, {lit(t)}, {self.seat(args[0].value, chr(39) + 'melded()' + chr(39))})"
+        return f"_side_melded(c, {lit(t)}, {self.expr(args[0].value)})"
 
     def points_of_cards(self, e: m.Call) -> str:
         """``points(ZONE [, TABLE])``: what a zone's cards are worth; ``points(CARD)``: what a

@@ -106,6 +106,10 @@ class Irregularity:
 class Layout:
     """See the module docstring. Built once per ruleset and option values."""
 
+    meld_rows: list[tuple[str, tuple[int, ...]]]
+    """Each meld a meld table may count, (label, cards), by the id the `meld` events log (set by
+    :func:`~.melds.meld_rows` for a file with meld tables)."""
+
     def __init__(self, ruleset: Ruleset) -> None:
         rules = ruleset.rules
         assert rules.deck is not None and rules.players is not None
@@ -166,6 +170,15 @@ class Layout:
             for i, value in enumerate(opt.choices):
                 self.choice_index[value] = i
         self.uses = _Uses(rules)
+
+    @property
+    def meld_names(self) -> list[str]:
+        """The meld tables' names, in the order of the file."""
+        return [t.name for t in self.rules.melds]
+
+    def meld_index(self, name: str) -> int:
+        """The index of a meld table (checked to exist)."""
+        return self.meld_names.index(name)
 
     # ------------------------------------------------------------ budget
     def _check_table_budget(self) -> None:
@@ -372,6 +385,9 @@ class _Uses:
         self.auction = m.Auction in kinds
         self.trick = reads_the_trick(rules)
         self.helpers: set[str] = set()  # helpers of :data:`.card_loops.HELPERS` the module calls (only those are written)
+        self.plays_for = any(isinstance(s, m.Tricks) and s.plays_for for s in stmts)
+        if self.plays_for:  # the controller sees the hand he plays from: the same seats-per-zone mask
+            self.shown_to_seats = True
 
 
 def _all_nodes(rules: m.RuleFile) -> list[m.Node]:

@@ -182,6 +182,9 @@ class Run:
         index = self.game.tables.index
         if full.get("type") == "deal":
             self.knowledge = [set() for _ in range(self.n)]
+        if full.get("type") == "meld":  # melded cards are shown to every seat
+            for known in self.knowledge:
+                known |= {index[c] for c in full["cards"]}
         if full.get("type") == "irregularity" and full.get("args"):
             # The referee names an irregularity's card argument aloud: every seat knows it.
             for known in self.knowledge:

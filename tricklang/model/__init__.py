@@ -103,6 +103,7 @@ from .statements import (
     ObligationKind,
     Pass,
     Phase,
+    PlaysFor,
     Redeal,
     Repeat,
     ReplayTricks,
@@ -128,7 +129,7 @@ __all__ = [
     "Declaration", "Deck", "Discard", "Draw", "EndDeal", "EndMatch", "EndPlay", "Ends", "Expose", "Expr", "ForCard", "ForEach", "Forbid",
     "Has", "Hook", "If", "IntLit", "Irregularity", "IrregularityParam", "Keep", "Leads", "Let", "Match", "MeldClass", "MeldLine", "MeldTable", "Melds", "Move", "Name",
     "NameLed", "NameTrump", "Neg", "Node", "Not", "Obligation", "ObligationKind", "Of", "Option", "OptionType", "Pass",
-    "PatAnd", "PatCard", "PatNot", "PatOr", "PatWord", "Pattern", "Phase", "PointCard", "Players", "Redeal", "Repeat",
+    "PatAnd", "PatCard", "PatNot", "PatOr", "PatWord", "Pattern", "Phase", "PlaysFor", "PointCard", "Players", "Redeal", "Repeat",
     "ReplayTricks", "Role", "RuleFile", "Runs", "Score", "SeatLit", "SetTrump", "Shows", "Span", "Statement", "Stmt", "StopLoop",
     "SuitDecl", "SuitRef", "Table", "Take", "TieRule", "Tricks", "TurnUp", "WhoPlayed", "Zone", "ZoneRef",
 ]

@@ -436,6 +436,16 @@ class TieRule(Node):
     span: Span
 
 
+class PlaysFor(Node):
+    """`P plays for Q [when G]` (design 3.5): at Q's turns in a trick, P chooses Q's card."""
+
+    controller: Expr
+    player: Expr
+    guard: Expr | None = None
+    cite: Citation | None = None
+    span: Span
+
+
 class Declaration(Node):
     form = "deadline"
     parts = ("no_holding",)
@@ -503,6 +513,7 @@ class Tricks(Stmt, decision="play", moves_cards=True, scores=False, ends=None, i
     card_rules: tuple[CardRule, ...] = ()
     ties: tuple[TieRule, ...] = ()
     hooks: tuple[Hook, ...] = ()
+    plays_for: tuple[PlaysFor, ...] = ()
 
 
 Statement = (
