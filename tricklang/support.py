@@ -80,7 +80,7 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     "Call.melds", "Call.melded",
     # issue 28 step 9: one seat plays another's cards (design 3.5)
     "PlaysFor",
-    "Expose.matching", "Expose.to", "Discard.fallback", "Take.fallback",
+    "Discard.fallback", "Take.fallback",
 })
 """Every construct the runtime plays (see the module docstring). The runtime adds a key
 here when it learns the construct; the checker refuses every other key."""
