@@ -131,6 +131,8 @@ def _turn_up(state: State, e: Event) -> list[str]:
 def _trump(state: State, e: Event) -> list[str]:
     """The trump suit is set (or named by a player), or there is none."""
     suit = e["suit"] or "none"
+    if "order" in e:  # a named order (design 3.3)
+        suit = f"order {e['order']}" + ("" if e["suit"] else ", no trumps")
     by = f" (named by {seat_name(state, e['player'])})" if "player" in e else ""
     return [f"  trumps: {suit}{by}{_laws(e)}"]
 

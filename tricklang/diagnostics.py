@@ -65,6 +65,8 @@ CODES: dict[str, str] = {
     "bad-seat": "'seat N' with no such seat",
     "bad-bids": "a bid table with a code twice, a strain that is no suit nor order, a worth that is not constant, or a misplaced bid",
     "bad-auction": "an auction rule that does not fit the game (doubling without partnerships...) or all-pass rules twice",
+    "bad-order": "a card order whose trumps name a card twice or a word that is no rank, suit or colour, whose "
+                 "'ranks' line is not an order of the deck's ranks, or that says neither 'trumps' nor 'no trumps'",
     "bad-meld": "a meld line naming a rank, suit or card the deck does not have, or a card more times than the pack has it",
     "meld-order": "(warning) a meld line all of whose cards a later line of its class holds: the later one never counts in full",
     "bad-index": "a lookup table read at a constant position it does not have",
@@ -72,6 +74,7 @@ CODES: dict[str, str] = {
     "unsupported-construct": "a construct of the language that this runtime cannot play yet (tricklang/support.py)",
     "remedy-outside-play": "'P leads' or 'replay the tricks' outside an irregularity offered only during play",
     "unreachable-code": "(warning) a statement after 'stop' or 'end the deal'",
+    "unused-order": "(warning) a card order that no 'trump is' selects",
     "unused-option": "(warning) an option that is never read",
     "unused-variable": "(warning) a variable that is never read",
     # the lints (tricklang.lints), warnings

@@ -65,6 +65,7 @@ def merge(base: m.RuleFile, child: m.RuleFile) -> tuple[m.RuleFile, list[Diagnos
         "game": child.game or base.game,
         "source": child.source or base.source,
         "players": child.players if "players" in names else base.players,
+        "direction": child.direction if "direction" in names else base.direction,
         "deck": child.deck if "deck" in names else base.deck,
         "match": child.match if "match" in names else base.match,
         "roles": _by_name(base.roles, child.roles),

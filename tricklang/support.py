@@ -80,7 +80,12 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     "Call.melds", "Call.melded",
     # issue 28 step 9: one seat plays another's cards (design 3.5)
     "PlaysFor",
+    # issue 28 step 1: 'matching P, else Q'
     "Discard.fallback", "Take.fallback",
+    # issue 28 step 6: card orders that follow the contract (design 3.3)
+    "Order", "SuitRanks", "SetTrump.order",
+    # issue 28 step 8: the direction of play (3.10)
+    "PlayDirection.left", "PlayDirection.right",
 })
 """Every construct the runtime plays (see the module docstring). The runtime adds a key
 here when it learns the construct; the checker refuses every other key."""
@@ -131,6 +136,14 @@ WORDS: Final[dict[str, str]] = {
     "TieRule.later": "'of equal cards the later wins'",
     # step 9: one seat plays another's cards
     "PlaysFor": "'P plays for Q'",
+    # step 6: card orders
+    "Order": "a named card order ('order NAME')",
+    "SuitRanks": "a plain rank order of a suit or a colour ('ranks in NAME')",
+    "SetTrump.order": "'trump is' a named order",
+    "SetTrump.value": "'trump is' an expression",
+    # step 8: the direction of play
+    "PlayDirection.left": "'play passes left'",
+    "PlayDirection.right": "'play passes right'",
     # step 3: hooks and mid-trick effects
     "Hook.playing": "'after playing P:'",
     "Hook.leading": "'after leading P:'",
@@ -191,6 +204,7 @@ CHECKED: Final[frozenset[str]] = frozenset({
     "Call.points_of_cards", "PatWord.colour", "PatCard.colour", "PatWord.suit_variable", "PatCard.suit_variable",
     "Pattern.suit_variable_in_rule",
     "Name.suit", "Of.suit_of_card", "ChoiceOption.pass", "Name.bid_constant", "Auction.no_contract",
+    "SetTrump.order",
 })
 """Constructs that only the checker can tell apart (by types, or the deck's words), besides the
 built-in names: it reports them as it meets them."""

@@ -102,7 +102,9 @@ class DealRules(Transformer[Token, m.RuleFile]):
             return m.SetTrump.model_construct(source="zone", zone=src.value, span=span_of(meta))
         if src.tag == "none":
             return m.SetTrump.model_construct(source="none", span=span_of(meta))
-        return m.SetTrump.model_construct(source="fixed", suit=src.value, span=span_of(meta))
+        if isinstance(src.value, m.Name):  # `trump is spades` (a suit, an order or a suit-valued name)
+            return m.SetTrump.model_construct(source="fixed", suit=src.value.name, span=span_of(meta))
+        return m.SetTrump.model_construct(source="value", value=src.value, span=span_of(meta))
 
     def trump_of_zone(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("zone", children[0])
@@ -110,8 +112,8 @@ class DealRules(Transformer[Token, m.RuleFile]):
     def trump_none(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("none")
 
-    def trump_fixed(self, meta: Any, children: list[Any]) -> Tagged:
-        return Tagged("fixed", str(children[0]))
+    def trump_value(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("value", children[0])
 
     def name_trump(self, meta: Any, children: list[Any]) -> m.NameTrump:
         exprs = exprs_of(children)

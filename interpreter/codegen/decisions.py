@@ -18,6 +18,7 @@ from tricklang import model as m
 from .fallback import fallback_bounds, forced_cards
 from .layout import DecisionPoint, Irregularity, ZoneDecl
 from .parts import Parts
+from .seats import onward
 from .writer import Writer, lit
 
 MAX_CHOICES = 20_000
@@ -372,7 +373,6 @@ class Decisions(Parts):
         """An auction: ``au_*`` fields of the core hold it while it runs (bids as codes: -1 is a pass)."""
         lay, ex = self.lay, self.ex
         dp = self.new_dp("auction", "auction", st)
-        n = lay.n
         w = self.ready(dp, "an auction")
         high = ex.expr(st.high)
         w.line("if not c.au_active:")
@@ -405,10 +405,10 @@ class Decisions(Parts):
                 w.line(f"if c.rec: c.log.append((ALL_PASSED, {all_laws}))")
                 w.line(f"return {lit(self.deal_end)}")
         w.line("pos = c.au_pos")
-        w.line(f"while c.au_passed >> ((c.au_first + pos) % {lit(n)}) & 1:")
+        w.line(f"while c.au_passed >> ({onward(self.lay, 'c.au_first', 'pos')}) & 1:")
         w.line("    pos += 1")
         w.line("c.au_pos = pos")
-        wait(w, dp, f"(c.au_first + pos) % {lit(n)}")
+        wait(w, dp, onward(self.lay, "c.au_first", "pos"))
         self.auction_functions(st, dp, high)
         return int(dp.extra["ready"])
 

@@ -284,7 +284,7 @@ class ExprWriter:
         cards = self.cards(e.zone)
         if isinstance(e.pattern, m.PatWord) and self.context.get(e.pattern.word) == Kind.SUIT:
             suit = self.e_Name(m.Name.model_construct(name=e.pattern.word, span=e.span))
-            return f"(({cards} & SUITS[c.ti * NS + {suit}]) != 0)"
+            return f"(({cards} & SUITS[c.ti * {self.layout.led_stride} + {suit}]) != 0)"
         return f"(({cards} & {self.pattern_mask(e.pattern)}) != 0)"
 
     # ------------------------------------------------------------ patterns that name a suit held by a variable

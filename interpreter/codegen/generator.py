@@ -33,6 +33,7 @@ from .exposure import Exposure
 from .layout import Irregularity, Param
 from .melds import MeldPlay
 from .module import Generated
+from .seats import onward
 from .tricks import TrickPlay
 from .writer import Writer, lit
 
@@ -159,7 +160,7 @@ class CodeGenerator(CardLoops, Exposure, TrickPlay, MeldPlay, Visitor[bool]):
         hw.line("x = -1")
         hw.line(f"while i < {lit(count)}:")
         if st.kind == "player":
-            hw.line(f"    x = (c.v[{lit(first)}] + i) % {lit(lay.n)}")
+            hw.line(f"    x = {onward(lay, f'c.v[{lit(first)}]', 'i')}")
         else:
             hw.line("    x = i")
         hw.line("    i += 1")
@@ -181,7 +182,7 @@ class CodeGenerator(CardLoops, Exposure, TrickPlay, MeldPlay, Visitor[bool]):
         """The first seat (players) and the one left out (-1: none) of a `for each`."""
         lay = self.lay
         if st.kind == "player":
-            start = self.ex.seat(st.start) if st.start is not None else f"(c.dealer + 1) % {lit(lay.n)}"
+            start = self.ex.seat(st.start) if st.start is not None else onward(lay, "c.dealer")
             w.line(f"c.v[{lit(first)}] = {start}")
         else:
             w.line(f"c.v[{lit(first)}] = 0")
@@ -260,7 +261,7 @@ class CodeGenerator(CardLoops, Exposure, TrickPlay, MeldPlay, Visitor[bool]):
         w.line(f"for _i{first} in range({lit(count)}):")
         with w.indented():
             if st.kind == "player":
-                w.line(f"x = (c.v[{lit(first)}] + _i{first}) % {lit(lay.n)}")
+                w.line(f"x = {onward(lay, f'c.v[{lit(first)}]', f'_i{first}')}")
             else:
                 w.line(f"x = _i{first}")
             w.line(f"if x == c.v[{lit(ex)}]:")
@@ -383,8 +384,7 @@ class CodeGenerator(CardLoops, Exposure, TrickPlay, MeldPlay, Visitor[bool]):
 
     def deal_cards(self, st: m.DealCards, w: Writer) -> None:
         lay, ex = self.lay, self.ex
-        n = lay.n
-        first = ex.seat(st.first) if st.first is not None else f"(c.dealer + 1) % {lit(n)}"
+        first = ex.seat(st.first) if st.first is not None else onward(lay, "c.dealer")
         fault = lay.fault(f"line {st.span.line}: the pack ran out while dealing")
         w.line(f"first = {first}")
         packets = [ex.expr(p) for p in st.packets]
@@ -415,6 +415,9 @@ class CodeGenerator(CardLoops, Exposure, TrickPlay, MeldPlay, Visitor[bool]):
             assert st.zone is not None  # pragma: no cover - checked
             fault = lay.fault(f"line {st.span.line}: 'trump is suit of' an empty zone")
             w.line(f"s = _top_suit(c, {self.ex.zone(st.zone)}, {lit(fault)})")
+        elif st.source == "fixed" and st.suit in lay.orders:  # a named order (design 3.3)
+            w.line(f"_set_order(c, {lit(lay.orders[st.suit])}, -1, {self.laws(st)})")
+            return True
         elif st.source == "fixed":
             assert st.suit is not None  # pragma: no cover - checked
             w.line(f"s = {lit(lay.tables.suit_names.index(st.suit))}")

@@ -117,11 +117,7 @@ class Layout:
         self.rules = rules
         self.options: dict[str, Any] = dict(ruleset.options)
         self.symbols = ruleset.symbols
-        self.tables = CardModel(rules.deck, rules.points)
-        self.nc = self.tables.size
-        self.ns = self.tables.nsuits
-        self.nt = self.ns + 1  # order indices: each trump suit, then no trump
-        self.wide = self.nc > 64  # masks wider than a C word: Python ints in native builds too
+        self._cards(rules)
         self.n = rules.players.count
         teams = rules.players.teams
         self.sides: list[list[int]] = [list(t) for t in teams] if teams else [[p] for p in range(self.n)]
@@ -180,7 +176,25 @@ class Layout:
         """The index of a meld table (checked to exist)."""
         return self.meld_names.index(name)
 
+    def _cards(self, rules: m.RuleFile) -> None:
+        """The card tables and their sizes."""
+        assert rules.deck is not None
+        self.tables = CardModel(rules.deck, rules.points, rules.orders)
+        self.nc = self.tables.size
+        self.ns = self.tables.nsuits
+        self.nt = self.tables.nt  # order indices: each trump suit, then no trump, then each named order
+        self.orders = {o.name: self.ns + 1 + k for k, o in enumerate(rules.orders)}
+        # The stride of the tables per suit led: the suits, or every order index with named orders.
+        self.nled = self.tables.nled
+        self.led_stride = "NLED" if self.orders else "NS"
+        self.wide = self.nc > 64  # masks wider than a C word: Python ints in native builds too
+
     # ------------------------------------------------------------ budget
+    @property
+    def rightward(self) -> bool:
+        """Whether the turn passes to the right (`play passes right`)."""
+        return self.rules.direction is not None and self.rules.direction.direction == "right"
+
     def _check_table_budget(self) -> None:
         """Refuse rule files whose card tables would be too large (the checker refuses
         them first, ``limit-exceeded``: see :mod:`tricklang.budget`).
@@ -338,22 +352,22 @@ class Layout:
     def suit_masks(self) -> list[list[int]]:
         """[order index][suit]: the cards of that effective suit."""
         t = self.tables
-        return [[sum(1 << c for c in range(self.nc) if t.eff_suit[ti][c] == s) for s in range(self.ns)]
+        return [[sum(1 << c for c in range(self.nc) if t.eff_suit[ti][c] == s) for s in range(self.nled)]
                 for ti in range(self.nt)]
 
     def trump_masks(self) -> list[int]:
         masks = self.suit_masks()
-        return [masks[ti][ti] if ti < self.ns else 0 for ti in range(self.nt)]
+        return [masks[ti][s] if s >= 0 else 0 for ti, s in enumerate(self.tables.trump_suit)]
 
     def trump_order(self) -> list[list[int]]:
         """[order index]: the trumps, strongest first (empty for no trump)."""
         t = self.tables
         out: list[list[int]] = []
         for ti in range(self.nt):
-            if ti == self.ns:
+            if t.trump_suit[ti] == NO_TRUMP:
                 out.append([])
                 continue
-            trumps = [c for c in range(self.nc) if t.eff_suit[ti][c] == ti]
+            trumps = [c for c in range(self.nc) if t.eff_suit[ti][c] == t.trump_suit[ti]]
             out.append(sorted(trumps, key=lambda c: -t.trump_strength[ti][c]))
         return out
 

@@ -20,8 +20,10 @@ from .match import match_flow
 from .melds import HELPERS as MELD_HELPERS
 from .melds import meld_tables
 from .native_c import C_DECLARATIONS, C_HELPERS
+from .orders import order_prelude, order_tables
 from .parts import Parts
 from .prelude import PRELUDE
+from .seats import rightward_prelude
 from .surface import accessors, irregularities
 from .trick_names import HELPERS as TRICK_HELPERS
 from .writer import Writer, ints, lit
@@ -94,7 +96,9 @@ def assemble(gen: Parts) -> Generated:
     constants(gen, w)
     tables(gen, w)
     core_class(gen, w)
-    for ln in (exposure.prelude(PRELUDE, lay.uses.shown_to_seats) + GAPS_HELPERS).splitlines():
+    prelude = order_prelude(PRELUDE) if lay.orders else PRELUDE
+    prelude = rightward_prelude(prelude) if lay.rightward else prelude
+    for ln in (exposure.prelude(prelude, lay.uses.shown_to_seats) + GAPS_HELPERS).splitlines():
         w.line(ln)
     if lay.uses.trick:
         for ln in TRICK_HELPERS.splitlines():
@@ -197,7 +201,7 @@ def table(w: Writer, name: str, ctype: str, values: list[int], wide: bool = Fals
 def tables(gen: Parts, w: Writer) -> None:
     lay = gen.lay
     t = lay.tables
-    nc, ns, nt = lay.nc, lay.ns, lay.nt
+    nc, nt = lay.nc, lay.nt
     mask = "cython.ulonglong"
     wide = lay.wide
     w.line()
@@ -207,14 +211,14 @@ def tables(gen: Parts, w: Writer) -> None:
     table(w, "DEAL_CNT", "cython.int", lay.deal_counter_slots)  # counters 'per deal'
     table(w, "EFF", "cython.int", [t.eff_suit[ti][c] for ti in range(nt) for c in range(nc)])
     suits = lay.suit_masks()
-    table(w, "SUITS", mask, [suits[ti][s] for ti in range(nt) for s in range(ns)], wide)
+    table(w, "SUITS", mask, [suits[ti][s] for ti in range(nt) for s in range(lay.nled)], wide)
     table(w, "TRUMPS", mask, lay.trump_masks(), wide)
     if not wide:  # how strongly each card plays to a trick, and the cards above it
-        power = [t.power[ti][led][c] for ti in range(nt) for led in range(ns) for c in range(nc)]
+        power = [t.power[ti][led][c] for ti in range(nt) for led in range(lay.nled) for c in range(nc)]
         table(w, "POWER", "cython.int", power)
         above = []
         for ti in range(nt):
-            for led in range(ns):
+            for led in range(lay.nled):
                 row = t.power[ti][led]
                 for c in range(nc):
                     above.append(sum(1 << x for x in range(nc) if row[x] > row[c]))
@@ -229,9 +233,13 @@ def tables(gen: Parts, w: Writer) -> None:
         starts.append(len(flat))
     table(w, "TORDER", "cython.int", flat)
     table(w, "TSTART", "cython.int", starts)
-    rank_key = [t.trump_strength[ti][c] * (nc + 1) + t.plain[c] for ti in range(nt) for c in range(nc)]
+    rank_key = [t.trump_strength[ti][c] * (nc + 1) + t.plains[ti][c] for ti in range(nt) for c in range(nc)]
     table(w, "RANKKEY", "cython.int", rank_key)
     table(w, "PAT", mask, [m for rows in lay.patterns for m in rows], wide)
+    if lay.orders:
+        w.line(f"NLED = cython.declare(cython.longlong, {lit(lay.nled)})")
+        for name, values in order_tables(lay):
+            table(w, name, "cython.int", values)
     seat_tables(gen, w)
     meld_tables(gen, w, table)
 

@@ -9,18 +9,45 @@ card goes to the trick as ``p``'s; its ``play`` entry carries the controller (``
 first time ``P`` plays for ``p`` in a deal, ``hand of p`` is shown to ``P`` for the rest
 of the deal (``c.zsee``, the seats-per-zone mask of :mod:`.exposure`, read by ``_zmask``) and a ``TAKES_UP`` entry is logged (design
 decision 2). A file without the rule gets none of this: its module is unchanged.
+
+`play passes right` (design 3.10) turns the same way every seat that comes next: in trick
+play, auctions, `for each player` and `deal N to each` (:func:`onward`); `left of` and
+`right of` keep their table meaning.
 """
 
 from __future__ import annotations
 
 from tricklang import model as m
 
+from .layout import Layout
 from .parts import Parts
 from .writer import Writer, lit
 
 BY_SHIFT = 25
 """Where a played card's entry keeps its controller plus one (an entry is ``trick << 15 |
 card << 5 | seat``; a trick number stays below 1024, as there are at most 1024 cards)."""
+
+
+def onward(lay: Layout, seat: str, steps: str = "1") -> str:
+    """The seat ``steps`` turns after ``seat`` in the direction of play (an expression): to the
+    left, ``(seat + steps) % N`` as ever; under `play passes right`, to the right."""
+    if not lay.rightward:
+        return f"({seat} + {steps}) % {lit(lay.n)}"
+    step = lit(lay.n - 1) if steps == "1" else f"{lit(lay.n - 1)} * {steps}"
+    return f"({seat} + {step}) % {lit(lay.n)}"
+
+
+RIGHTWARD_PRELUDE = (("(p + 1) % N", "(p + N - 1) % N"), ("(q + 1) % N", "(q + N - 1) % N"),
+                     ("(first + i) % N", "(first + (N - 1) * i) % N"))
+"""The prelude's turns to the left (the next seat with cards, dealing), and the same to the right."""
+
+
+def rightward_prelude(prelude: str) -> str:
+    """The prelude of a module whose play passes right: the next seat with cards and the deal go right."""
+    for old, new in RIGHTWARD_PRELUDE:
+        assert old in prelude, "the prelude's turns changed: adapt interpreter/codegen/seats.py"
+        prelude = prelude.replace(old, new)
+    return prelude
 
 
 class SeatControl(Parts):

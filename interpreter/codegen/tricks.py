@@ -271,7 +271,7 @@ class TrickPlay(TrickRunner, TrickDeclarations, SeatControl, Decisions):
             f.line("pass")
             if any(ob.kind in ("follow_suit", "trump_if_void", "beat_if_able", *OVERTRUMPING) for ob, _ in chain):
                 f.line("led = EFF[ti * NC + c.tr_c[0]]")
-                f.line("follow = hand & SUITS[ti * NS + led]")
+                f.line(f"follow = hand & SUITS[ti * {self.lay.led_stride} + led]")
             self._follow_chain(f, chain, [(ob, t) for ob, t in obligations if ob.kind == "may_trump"])
         if self.anytime >= 0:
             f.line("allowed |= anytime")
@@ -345,9 +345,9 @@ class TrickPlay(TrickRunner, TrickDeclarations, SeatControl, Decisions):
                 if may_trump:  # (their guards tested only for a player able to follow)
                     may = " or ".join("True" if t is True else f"({t})" for _, t in may_trump)
                     first = f"may = c.trump >= 0 and led != c.trump and ({may})"
-                    narrowed = "allowed & (SUITS[ti * NS + led] | (TRUMPS[ti] if may else 0))"
+                    narrowed = f"allowed & (SUITS[ti * {self.lay.led_stride} + led] | (TRUMPS[ti] if may else 0))"
                 else:
-                    narrowed = "allowed & SUITS[ti * NS + led]"
+                    narrowed = f"allowed & SUITS[ti * {self.lay.led_stride} + led]"
                 _narrow(f, _guarded(test, "follow"), narrowed, kind, first)
             elif kind == "trump_if_void":
                 _narrow(f, _guarded(test, "not follow and c.trump >= 0"), "allowed & TRUMPS[ti]", kind)
@@ -360,7 +360,7 @@ class TrickPlay(TrickRunner, TrickDeclarations, SeatControl, Decisions):
                 # over-trump if he can); a void player free to discard is not made to trump.
                 f.line(_guarded(test, f"follow or why & {lit(WHY['trump_if_void'])}") + ":")
                 with f.indented():
-                    f.line("base = (ti * NS + led) * NC")
+                    f.line(f"base = (ti * {self.lay.led_stride} + led) * NC")
                     f.line("bc = c.tr_c[0]")
                     f.line("for i in range(1, c.tr_n):")
                     f.line(f"    if {self.power('c.tr_c[i]')} > {self.power('bc')}:")
@@ -381,7 +381,7 @@ class TrickPlay(TrickRunner, TrickDeclarations, SeatControl, Decisions):
             f.line("top = _tr_top_card(c)")
             f.line("if top >= 0:")
             with f.indented():
-                f.line("base = (ti * NS + led) * NC")
+                f.line(f"base = (ti * {self.lay.led_stride} + led) * NC")
                 f.line("over = allowed & TRUMPS[ti] & _above(c, allowed & TRUMPS[ti], base, led, top)")
                 if kind == "overtrump_if_able":
                     f.line("m = over")
@@ -459,7 +459,7 @@ class TrickPlay(TrickRunner, TrickDeclarations, SeatControl, Decisions):
             f.line("ti = c.ti")
             f.line("n = c.tr_n")
             f.line("led = EFF[ti * NC + c.tr_c[0]]")
-            f.line("base = (ti * NS + led) * NC")
+            f.line(f"base = (ti * {self.lay.led_stride} + led) * NC")
             f.line("best = 0")
             f.line(f"top = {self.power('c.tr_c[0]')}")
             f.line("for i in range(1, n):")

@@ -110,7 +110,10 @@ def _deal(g: Game, e: Entry) -> Triple:
 
 
 def _trump(g: Game, e: Entry) -> Triple:
-    event: dict[str, Any] = {"type": "trump", "suit": g.tables.suit_names[e[1]] if e[1] >= 0 else None}
+    tables = g.tables
+    event: dict[str, Any] = {"type": "trump", "suit": tables.suit_label(e[1])}
+    if e[1] > tables.nsuits:  # a named order (design 3.3): its trumps' pseudo-suit is named after it
+        event = {"type": "trump", "suit": tables.suit_label(tables.trump_suit[e[1]]), "order": tables.suit_label(e[1])}
     if e[2] >= 0:
         event["player"] = e[2]
     return {**event, **_laws(g, e[3])}, None, 0

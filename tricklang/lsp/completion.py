@@ -19,9 +19,9 @@ from ..types import BUILTIN_PLAYERS, FUNCTIONS, OF_FORMS
 from . import symbols
 from .analysis import Analysis, deck_fits
 
-SECTIONS = ("tricklang", "extends", "game", "source", "players", "role", "deck", "option", "zone", "counter",
-            "points", "table", "melds", "bids", "match", "deal", "irregularity")
-DECK_LINES = ("suits", "ranks", "trump ranks")
+SECTIONS = ("tricklang", "extends", "game", "source", "players", "play passes right", "role", "deck", "option",
+            "zone", "counter", "points", "table", "melds", "bids", "order", "match", "deal", "irregularity")
+DECK_LINES = ("suits", "ranks", "trump ranks", "ranks in")
 MATCH_LINES = ("first dealer is random", "dealer passes left", "game to", "ties go to", "at most", "lowest score wins")
 STATEMENTS = ("deal", "turn up", "trump is", "if", "elif", "else", "repeat at most", "for each player",
               "for each side", "for each card in", "phase", "let", "set", "stop", "pass", "end the deal", "end the match", "redeal by",

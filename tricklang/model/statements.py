@@ -102,11 +102,15 @@ class TurnUp(Stmt, decision="", moves_cards=True, scores=False, ends=None):
 
 
 class SetTrump(Stmt, decision="", moves_cards=False, scores=False, ends=None):
+    """`trump is suit of Z | none | NAME | EXPR`: NAME is a suit (fixed), an order or a suit-valued
+    name (the checker tells which); EXPR an expression of a suit or an order (value)."""
+
     form = "source"
 
-    source: Literal["zone", "none", "fixed"]
+    source: Literal["zone", "none", "fixed", "value"]
     zone: ZoneRef | None = None
     suit: str | None = None
+    value: Expr | None = None
 
 
 class NameTrump(Stmt, decision="naming", moves_cards=False, scores=False, ends=None):

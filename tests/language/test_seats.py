@@ -1,4 +1,5 @@
-"""Issue 28 step 9, the language half: `P plays for Q [when G]` in a tricks block (design 3.5).
+"""Issue 28 steps 8 and 9, the language half: `P plays for Q [when G]` in a tricks block (design
+3.5) and `play passes right` (3.10).
 
 It parses to :class:`tricklang.model.PlaysFor`, is checked (two players, never nobody, not
 the same seat: ``plays-for-self``), formats canonically, reads in English (explain and the
@@ -8,12 +9,14 @@ plays it: tests/runtime/test_plays_for.py).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import tricklang
 from tricklang import model as m
 from tricklang.checker import Checker
-from tricklang.explain import explain_statement
+from tricklang.explain import explain, explain_statement
 from tricklang.fmt import format_text, meaning
 from tricklang.lsp import completion
 from tricklang.lsp.analysis import analyse
@@ -97,3 +100,43 @@ def test_the_rule_reads_in_english_and_the_language_server_knows_it() -> None:
     at = line_of("plays for")
     labels = {i.label for i in completion.complete(TEXT.replace("dealer plays for dummy", "dealer "), at, 11, analysis)}
     assert "plays for" in labels
+
+
+# ---------------------------------------------------------------- `play passes right` (design 3.10)
+
+RIGHT = TEXT.replace("players 4 in partnerships 0 2, 1 3\n",
+                     "players 4 in partnerships 0 2, 1 3\nplay passes right                                                  [FT1]\n")
+
+
+def test_the_direction_parses_formats_and_reads_in_english() -> None:
+    rules = tricklang.parse(RIGHT, "t.trick")
+    assert rules.direction is not None and rules.direction.direction == "right"
+    assert rules.direction.cite is not None and rules.direction.span.line == line_of("play passes", RIGHT)
+    assert tricklang.parse(TEXT, "t.trick").direction is None
+    messy = RIGHT.replace("play passes right", "play   passes  right")
+    assert format_text(messy, "t.trick") == RIGHT
+    assert "the turn passes to the right (counter-clockwise)" in explain(tricklang.loads(RIGHT, path="t.trick")).lower()
+
+
+def test_a_second_direction_is_a_duplicate_section() -> None:
+    text = RIGHT.replace("play passes right", "play passes right\nplay passes left")
+    found = [d for d in Checker(tricklang.parse(text, "t.trick")).run() if d.code == "duplicate-section"]
+    assert found and "'play passes'" in found[0].message and found[0].line == line_of("play passes left", text)
+
+
+def test_a_variant_inherits_the_direction_or_replaces_it(tmp_path: Path) -> None:
+    (tmp_path / "base.trick").write_text(RIGHT, encoding="utf-8")
+    same = tmp_path / "same.trick"
+    same.write_text('tricklang 1\nextends "base.trick"\ngame "Same"\n', encoding="utf-8")
+    turned = tmp_path / "turned.trick"
+    turned.write_text('tricklang 1\nextends "base.trick"\ngame "Turned"\nplay passes left\n', encoding="utf-8")
+    direction = tricklang.load(same).rules.direction
+    assert direction is not None and direction.direction == "right"
+    direction = tricklang.load(turned).rules.direction
+    assert direction is not None and direction.direction == "left"
+
+
+def test_the_language_server_completes_the_direction() -> None:
+    analysis = analyse(TEXT, "t.trick")
+    labels = {i.label for i in completion.complete(TEXT.replace("role dummy", "pla"), line_of("role dummy"), 3, analysis)}
+    assert "play passes right" in labels
