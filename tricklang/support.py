@@ -104,6 +104,8 @@ WORDS: Final[dict[str, str]] = {
     "PatCard.colour": "a rank of a colour ('4 of black')",
     "PatWord.suit_variable": "a suit named by a variable in a card pattern",
     "PatCard.suit_variable": "a rank of a suit named by a variable ('K of s')",
+    "Pattern.suit_variable_in_rule": "a suit named by a variable in a pattern of a trick-play rule, a declaration, "
+                                     "a hook, 'holder of' or 'who played'",
     "Name.suit": "a suit as a value ('trump == spades')",
     "Of.suit_of_card": "'suit of' a card",
     "ForCard": "'for each card in'",
@@ -202,6 +204,7 @@ WORDS: Final[dict[str, str]] = {
 
 CHECKED: Final[frozenset[str]] = frozenset({
     "Call.points_of_cards", "PatWord.colour", "PatCard.colour", "PatWord.suit_variable", "PatCard.suit_variable",
+    "Pattern.suit_variable_in_rule",
     "Name.suit", "Of.suit_of_card", "ChoiceOption.pass", "Name.bid_constant", "Auction.no_contract",
     "SetTrump.order",
 })
