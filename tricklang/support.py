@@ -74,6 +74,8 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     "Hook.each_trick",
     # issue 28 step 6: card orders that follow the contract (design 3.3)
     "Order", "SuitRanks", "SetTrump.order",
+    # issue 28: the card rules that change the trick (design 3.2), French Tarot's Excuse
+    "CardRule.never_wins", "CardRule.sets_no_suit",
 })
 """Every construct the runtime plays (see the module docstring). The runtime adds a key
 here when it learns the construct; the checker refuses every other key."""

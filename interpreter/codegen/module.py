@@ -19,6 +19,7 @@ from .orders import order_prelude, order_tables
 from .parts import Parts
 from .prelude import PRELUDE
 from .surface import accessors, irregularities
+from .trick_cards import helpers_with_kept_led
 from .trick_names import HELPERS as TRICK_HELPERS
 from .writer import Writer, ints, lit
 
@@ -87,7 +88,8 @@ def assemble(gen: Parts) -> Generated:
     for ln in ((order_prelude(PRELUDE) if lay.orders else PRELUDE) + GAPS_HELPERS).splitlines():
         w.line(ln)
     if lay.uses.trick:
-        for ln in TRICK_HELPERS.splitlines():
+        helpers = helpers_with_kept_led(TRICK_HELPERS, lay.never_wins) if lay.keeps_led else TRICK_HELPERS
+        for ln in helpers.splitlines():
             w.line(ln)
     match_flow(gen, w)
     w.line()
@@ -289,6 +291,10 @@ def fields(lay: Layout) -> list[tuple[str, str, str]]:
         ("log", "public object", "None"), ("tape", "public object", "None"), ("deck", "public object", "None"),
         ("decks", "public object", "None"), ("reseeds", "public object", "None"),
     ]
+    if lay.keeps_led:  # the suit led, kept once set (interpreter.codegen.trick_cards)
+        out.append(("tr_led", "public int", "-1"))
+    if lay.never_wins:  # the cards of the trick that never win it
+        out.append(("tr_nw", f"public {mask}", "0"))
     arrays = [
         ("z", mask, lay.nz), ("sc", "long long", lay.nsides), ("dsc", "long long", lay.nsides),
         ("cnt", "long long", max(1, lay.counter_size)), ("v", "long long", max(1, len(lay.slot_names))),
