@@ -61,6 +61,7 @@ class Order(Node):
     ranks: tuple[SuitRanks, ...] = ()
     cite: Citation | None = None
     span: Span
+    trumps_span: Span | None = None
 
 
 class Option(Node):
