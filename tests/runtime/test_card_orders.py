@@ -288,11 +288,12 @@ def matches(rules: tricklang.Ruleset, seeds: range) -> list[Any]:
 @pytest.mark.skipif(native.unavailable() is not None, reason=f"no native builds here: {native.unavailable()}")
 @pytest.mark.usefixtures("isolated")
 def test_the_native_build_plays_what_cpython_plays() -> None:
-    rules = tricklang.loads(SKAT, path="native.trick")
-    python = matches(rules, range(12))
+    text = SCHAFKOPF.replace("  ranks A K Q J 10 9 8 7\n", "  ranks A K Q J 10 9 8 7\n  ranks in red 7 8 9 10 J Q K A\n")
+    rules = tricklang.loads(text, path="native.trick")  # grand, null with red ranks, clubs, schafkopf
+    python = matches(rules, range(16))
     native.accelerate(rules)
     assert type(module_of(rules)[1]["advance"]).__name__ == "builtin_function_or_method"
-    assert matches(rules, range(12)) == python
+    assert matches(rules, range(16)) == python
 
 
 def test_the_language_server_lists_orders_and_goes_to_them() -> None:
@@ -331,3 +332,23 @@ def test_an_order_set_in_the_middle_of_a_trick_keeps_the_suit_led() -> None:
     play(state, "8C")
     assert state.current_player == 2  # (the trick's winner leads; the events, rebuilt by replaying
     # the actions, cannot know of a change of order made from outside the rules)
+
+
+SCHAFKOPF = SKAT.replace("zone hand:", "order schafkopf\n  trumps Q J (hearts and not (Q or J))\nzone hand:").replace(
+    "    clubs:\n      trump is clubs\n", "    clubs:\n      trump is clubs\n    schafkopf:\n      trump is schafkopf\n")
+
+
+def test_trumps_of_several_ranks_of_every_suit_and_a_suit() -> None:
+    """Schafkopf's (and, with the ten of hearts first, Doppelkopf's) trumps: the queens, the jacks,
+    then the hearts, each rank in the deck's suit order."""
+    assert SCHAFKOPF.count("schafkopf") == 3
+    state = play(new("schafkopf", SCHAFKOPF), "7H")
+    assert plays(state) == ["10H", "9H", "JH", "KH", "QC", "QH", "QS"]  # hearts led are trumps
+    play(state, "9H")
+    assert plays(state) == ["JD", "QD"]
+    play(state, "JD")
+    assert last_winner(state) == 0  # a jack over the hearts
+    state = play(new("schafkopf", SCHAFKOPF), "AC")
+    assert plays(state) == ["9C", "KC"]  # the queen of clubs is a trump, not a club
+    state = play(new("schafkopf", SCHAFKOPF), "JC", "QC", "QD")
+    assert last_winner(state) == 2  # the queen of clubs, the highest trump
