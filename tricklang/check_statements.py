@@ -130,6 +130,10 @@ class StatementChecker(Visitor[None]):
                 self.c.error("type-error", f"a counter belongs to a player or a side, not {describe(t)}", st.owner.span)
 
     def visit_Phase(self, st: m.Phase, scope: Scope) -> None:  # noqa: N802
+        if st.place is not None:  # (a variant's are taken in by its base before checking)
+            words = "replace" if st.place == "replace" else f"phase ... {st.place}"
+            self.c.error("unknown-override", f"'{words}' belongs in a rule file that extends another", st.span,
+                         "start the file with 'extends \"BASE\"'")
         self.block(st.body, scope)
 
     def visit_Score(self, st: m.Score, scope: Scope) -> None:  # noqa: N802

@@ -151,7 +151,8 @@ class Checker:
         seen: dict[str, m.Span] = {}
         for name, span in r.sections:
             if name in seen and name != "points":
-                self.error("duplicate-section", f"the '{name}' section appears twice", span, f"the first is on line {seen[name].line}")
+                word = "play passes" if name == "direction" else name
+                self.error("duplicate-section", f"the '{word}' section appears twice", span, f"the first is on line {seen[name].line}")
             seen.setdefault(name, span)
         for needed, example in _REQUIRED_SECTIONS:
             if needed not in seen:

@@ -31,7 +31,8 @@ CODES: dict[str, str] = {
     "internal-error": "the parser failed unexpectedly (a bug: please report it)",
     # extending a base (tricklang.extend, tricklang.ruleset)
     "bad-extends": "the base named by 'extends' cannot be found, is not allowed, or extends itself",
-    "unknown-override": "a variant replaces something other than a named phase of its base",
+    "unknown-override": "a variant replaces something its base does not have (a phase or statement of that name)",
+    "ambiguous-override": "a variant names a statement its base has several of at top level ('replace tricks:')",
     # the checker (tricklang.checker, tricklang.check_statements, tricklang.types)
     "missing-version": "the file does not start with 'tricklang 1'",
     "unsupported-version": "a language version this release does not know",
@@ -82,6 +83,7 @@ CODES: dict[str, str] = {
     "point-total-mismatch": "(warning) the top bid is not what the point cards are worth",
     "phase-unreachable": "(warning) a branch, loop, obligation, declaration or irregularity that can never run",
     "rule-matches-nothing": "(warning) a card rule whose pattern matches no card, or a tie rule in a deck without equal cards",
+    "plays-for-self": "'P plays for P': a seat named to play its own cards for itself",
     "not-in-trick": "a name or form of the trick in progress used outside trick play",
     "ambiguous-name": "a variable named like a name of the trick in progress, read in trick play",
     # the limits of untrusted rule files (tricklang.safety)

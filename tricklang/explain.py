@@ -93,6 +93,12 @@ class _Explainer(Prose):
         else:
             text += "; each plays for themselves"
         out.append(self.sentence(text, p.cite, lines=[p.span.line]))
+        way = self.rules.direction
+        if way is not None:
+            turn = ("the turn passes to the right (counter-clockwise): in trick play, auctions, 'for each player' "
+                    "and dealing, the next seat is the one on the right" if way.direction == "right"
+                    else "the turn passes to the left (clockwise)")
+            out += ["", self.sentence(turn, way.cite, lines=[way.span.line])]
         for role in self.rules.roles:
             out += ["", self.sentence(f"the **{role.name}** is {self.expr(role.value)}", role.cite, lines=[role.span.line])]
         return out + [""]

@@ -111,6 +111,16 @@ class SectionRules(Transformer[Token, m.RuleFile]):
         node = m.Players.model_construct(count=int(children[0]), teams=teams, cite=cite_of(children), span=span_of(meta))
         return Tagged("players", (node, span_of(meta)))
 
+    def play_direction(self, meta: Any, children: list[Any]) -> Tagged:
+        node = m.PlayDirection.model_construct(direction=children[0].tag, cite=cite_of(children), span=span_of(meta))
+        return Tagged("direction", (node, span_of(meta)))
+
+    def play_left(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("left")
+
+    def play_right(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("right")
+
     def partnerships(self, meta: Any, children: list[Any]) -> tuple[tuple[int, ...], ...]:
         return tuple(children)
 

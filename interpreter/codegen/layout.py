@@ -106,6 +106,10 @@ class Irregularity:
 class Layout:
     """See the module docstring. Built once per ruleset and option values."""
 
+    meld_rows: list[tuple[str, tuple[int, ...]]]
+    """Each meld a meld table may count, (label, cards), by the id the `meld` events log (set by
+    :func:`~.melds.meld_rows` for a file with meld tables)."""
+
     def __init__(self, ruleset: Ruleset) -> None:
         rules = ruleset.rules
         assert rules.deck is not None and rules.players is not None
@@ -163,6 +167,15 @@ class Layout:
                 self.choice_index[value] = i
         self.uses = _Uses(rules)
 
+    @property
+    def meld_names(self) -> list[str]:
+        """The meld tables' names, in the order of the file."""
+        return [t.name for t in self.rules.melds]
+
+    def meld_index(self, name: str) -> int:
+        """The index of a meld table (checked to exist)."""
+        return self.meld_names.index(name)
+
     def _cards(self, rules: m.RuleFile) -> None:
         """The card tables and their sizes."""
         assert rules.deck is not None
@@ -181,6 +194,11 @@ class Layout:
         self.wide = self.nc > 64  # masks wider than a C word: Python ints in native builds too
 
     # ------------------------------------------------------------ budget
+    @property
+    def rightward(self) -> bool:
+        """Whether the turn passes to the right (`play passes right`)."""
+        return self.rules.direction is not None and self.rules.direction.direction == "right"
+
     def _check_table_budget(self) -> None:
         """Refuse rule files whose card tables would be too large (the checker refuses
         them first, ``limit-exceeded``: see :mod:`tricklang.budget`).
@@ -376,11 +394,18 @@ class _Uses:
         self.replay = m.ReplayTricks in kinds
         self.leads = m.Leads in kinds
         self.holders = False
+        self.shown_to_seats = False  # `expose Z to S`: the core keeps the seats each zone is shown to (.exposure)
         for node in _all_nodes(rules):
             if isinstance(node, m.CardHolder):
                 self.holders = True
+            if isinstance(node, m.Expose) and node.to is not None and node.matching is None:
+                self.shown_to_seats = True
         self.auction = m.Auction in kinds
         self.trick = reads_the_trick(rules)
+        self.helpers: set[str] = set()  # helpers of :data:`.card_loops.HELPERS` the module calls (only those are written)
+        self.plays_for = any(isinstance(s, m.Tricks) and s.plays_for for s in stmts)
+        if self.plays_for:  # the controller sees the hand he plays from: the same seats-per-zone mask
+            self.shown_to_seats = True
 
 
 def _all_nodes(rules: m.RuleFile) -> list[m.Node]:

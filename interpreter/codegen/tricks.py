@@ -20,6 +20,7 @@ from .decisions import Decisions, wait
 from .declarations import TrickDeclarations
 from .layout import DecisionPoint
 from .runner import TrickRunner
+from .seats import SeatControl
 from .trick_cards import TrickCards
 from .writer import Writer, lit
 
@@ -64,11 +65,12 @@ class TrickInfo:
     def __init__(self) -> None:
         self.declarations: list[int] = []  # declaration name ids, in order, as offered
         self.window = False
+        self.controlled = False  # some turns may be played by another seat (`plays for`)
 
 
 
 
-class TrickPlay(TrickRunner, TrickCards, TrickDeclarations, Decisions):
+class TrickPlay(TrickRunner, TrickCards, TrickDeclarations, SeatControl, Decisions):
     """Trick play and the remedies that reach into it (see the module docstring)."""
 
     __slots__ = ()
@@ -76,6 +78,7 @@ class TrickPlay(TrickRunner, TrickCards, TrickDeclarations, Decisions):
     def trick_play(self, st: m.Tricks, cont: int) -> int:
         lay = self.lay
         info = TrickInfo()
+        info.controlled = bool(st.plays_for)
         dp = self.new_dp("play", "play", st, tricks=info)
         ex = self.ex
         obligations: list[tuple[m.Obligation, str | bool]] = []
@@ -159,7 +162,7 @@ class TrickPlay(TrickRunner, TrickCards, TrickDeclarations, Decisions):
                 w.line("    continue")
                 w.line("c.tr_turn = nxt")
             w.line("break")
-        wait(w, dp, "c.window if c.window >= 0 else c.tr_turn")
+        wait(w, dp, "c.window if c.window >= 0 else " + self.actor_of(dp.tricks.controlled, d, "c.tr_turn"))
 
         f = self.funcs
         f.line()
@@ -168,6 +171,7 @@ class TrickPlay(TrickRunner, TrickCards, TrickDeclarations, Decisions):
         self._allowed(f, d, obligations, lead_rules, why=True)
         offer_tests = self._declarations(f, d, decls, declarer)
         self._play(f, dp, obligations)
+        self.controllers(f, d, st)
         self._after_trick(f, d, st)
         self._finish(f, d, any(h.event == "each_trick" for h in st.hooks))
         self._dispatch(f, dp, [x for x in decls if x[0].deadline != "after_leading_it"], decls)
@@ -429,7 +433,7 @@ class TrickPlay(TrickRunner, TrickCards, TrickDeclarations, Decisions):
         f.line("c.played |= 1 << p")
         if lay.uses.replay:
             f.line("c.played_by[card] = p")
-        f.line("if c.rec: c.log.append((c.tr_no + 1) << 15 | card << 5 | p)")
+        f.line(f"if c.rec: c.log.append({self.play_entry(dp.tricks.controlled)})")
         if dp.tricks.window:
             f.line(f"if i == 0 and window_{d}(c, p):")
             f.line("    c.window = p")

@@ -15,6 +15,16 @@ class Players(Node):
     span: Span
 
 
+class PlayDirection(Node):
+    """`play passes left|right` (design 3.10): where the turn goes next (default left, clockwise)."""
+
+    form = "direction"
+
+    direction: Literal["left", "right"]
+    cite: Citation | None = None
+    span: Span
+
+
 class Role(Node):
     name: str
     value: Expr
@@ -257,6 +267,7 @@ class RuleFile(Node):
     game: str | None = None
     source: str | None = None
     players: Players | None = None
+    direction: PlayDirection | None = None
     roles: tuple[Role, ...] = ()
     deck: Deck | None = None
     options: tuple[Option, ...] = ()
