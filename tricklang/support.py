@@ -86,6 +86,8 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     "Order", "SuitRanks", "SetTrump.order",
     # issue 28 step 8: the direction of play, the number of players as an option (3.10)
     "PlayDirection.left", "PlayDirection.right", "Players.fixed", "Players.range", "Name.player_count",
+    # issue 28: the card rules that change the trick (design 3.2), French Tarot's Excuse
+    "CardRule.never_wins", "CardRule.sets_no_suit",
 })
 """Every construct the runtime plays (see the module docstring). The runtime adds a key
 here when it learns the construct; the checker refuses every other key."""

@@ -25,6 +25,7 @@ from .parts import Parts
 from .prelude import PRELUDE
 from .seats import rightward_prelude
 from .surface import accessors, irregularities
+from .trick_cards import helpers_with_kept_led
 from .trick_names import HELPERS as TRICK_HELPERS
 from .writer import Writer, ints, lit
 
@@ -101,7 +102,8 @@ def assemble(gen: Parts) -> Generated:
     for ln in (exposure.prelude(prelude, lay.uses.shown_to_seats) + GAPS_HELPERS).splitlines():
         w.line(ln)
     if lay.uses.trick:
-        for ln in TRICK_HELPERS.splitlines():
+        helpers = helpers_with_kept_led(TRICK_HELPERS, lay.never_wins) if lay.keeps_led else TRICK_HELPERS
+        for ln in helpers.splitlines():
             w.line(ln)
     for name in sorted(lay.uses.helpers):
         for ln in CARD_LOOP_HELPERS[name].splitlines():
@@ -312,6 +314,10 @@ def fields(lay: Layout) -> list[tuple[str, str, str]]:
         ("log", "public object", "None"), ("tape", "public object", "None"), ("deck", "public object", "None"),
         ("decks", "public object", "None"), ("reseeds", "public object", "None"),
     ]
+    if lay.keeps_led:  # the suit led, kept once set (interpreter.codegen.trick_cards)
+        out.append(("tr_led", "public int", "-1"))
+    if lay.never_wins:  # the cards of the trick that never win it
+        out.append(("tr_nw", f"public {mask}", "0"))
     arrays = [
         ("z", mask, lay.nz), ("sc", "long long", lay.nsides), ("dsc", "long long", lay.nsides),
         ("cnt", "long long", max(1, lay.counter_size)), ("v", "long long", max(1, len(lay.slot_names))),

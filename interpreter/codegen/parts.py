@@ -39,6 +39,8 @@ class Parts:
         self.deal_end = -1
         self.ret_block = -1
         self.tables_extra: list[tuple[str, list[int]]] = []
+        self.trick_card_rules: list[m.CardRule] = []
+        """The card rules that change the trick (:mod:`.trick_cards`) of the trick play being written."""
         self.anytime = -1
         """The trick play whose cards 'may be played at any time' (``anytime_D``), while its legal-play
         chain is written; -1: none."""

@@ -21,6 +21,7 @@ from .declarations import TrickDeclarations
 from .layout import DecisionPoint
 from .runner import TrickRunner
 from .seats import SeatControl
+from .trick_cards import TrickCards
 from .writer import Writer, lit
 
 WHY = {"follow_suit": 1, "trump_if_void": 2, "beat_if_able": 4, "lead_until_broken": 8, "lead_first": 16,
@@ -69,7 +70,7 @@ class TrickInfo:
 
 
 
-class TrickPlay(TrickRunner, TrickDeclarations, SeatControl, Decisions):
+class TrickPlay(TrickRunner, TrickCards, TrickDeclarations, SeatControl, Decisions):
     """Trick play and the remedies that reach into it (see the module docstring)."""
 
     __slots__ = ()
@@ -112,6 +113,7 @@ class TrickPlay(TrickRunner, TrickDeclarations, SeatControl, Decisions):
                 order.append(ob.kind)
         dp.extra["why_order"] = order  # the order in which the reasons are told
         self._anytime_cards(dp.id, [rule for rule in st.card_rules if rule.kind == "free"])
+        self.trick_card_rules = [rule for rule in st.card_rules if rule.kind != "free"]
         self._functions(st, dp, obligations, lead_rules, decls, declarer, cont)
         self.anytime = -1
         self.context = saved
@@ -266,11 +268,14 @@ class TrickPlay(TrickRunner, TrickDeclarations, SeatControl, Decisions):
         f.line("if c.tr_n == 0:")
         with f.indented():
             self._lead_chain(f, obligations, lead_rules)
+        if self.lay.keeps_led:  # no suit led yet (design 3.2): as free as a leader, without the lead rules
+            f.line("elif c.tr_led < 0:")
+            f.line("    pass")
         f.line("else:")
         with f.indented():
             f.line("pass")
             if any(ob.kind in ("follow_suit", "trump_if_void", "beat_if_able", *OVERTRUMPING) for ob, _ in chain):
-                f.line("led = EFF[ti * NC + c.tr_c[0]]")
+                f.line(f"led = {self.led_of_trick()}")
                 f.line(f"follow = hand & SUITS[ti * {self.lay.led_stride} + led]")
             self._follow_chain(f, chain, [(ob, t) for ob, t in obligations if ob.kind == "may_trump"])
         if self.anytime >= 0:
@@ -394,7 +399,8 @@ class TrickPlay(TrickRunner, TrickDeclarations, SeatControl, Decisions):
     def power(self, card: str) -> str:
         """How strongly ``card`` plays to the trick (``ti``, ``led`` and ``base`` in scope): a
         table for a pack of at most 64 cards, worked out from smaller tables beyond."""
-        return f"_power(ti, led, {card})" if self.lay.wide else f"POWER[base + {card}]"
+        power = f"_power(ti, led, {card})" if self.lay.wide else f"POWER[base + {card}]"
+        return f"(0 if c.tr_nw & BIT[{card}] else {power})" if self.lay.never_wins else power
 
 
     def _play(self, f: Writer, dp: DecisionPoint, obligations: list[tuple[m.Obligation, str | bool]]) -> None:
@@ -422,6 +428,7 @@ class TrickPlay(TrickRunner, TrickDeclarations, SeatControl, Decisions):
         f.line("c.tr_c[i] = card")
         f.line("c.tr_p[i] = p")
         f.line("c.tr_n = i + 1")
+        self.trick_rules_at_play(f)
         f.line("c.tr_pm |= 1 << p")
         f.line("c.played |= 1 << p")
         if lay.uses.replay:
@@ -458,7 +465,8 @@ class TrickPlay(TrickRunner, TrickDeclarations, SeatControl, Decisions):
         with f.block(f"def finish_{d}(c: Core) -> None:"):
             f.line("ti = c.ti")
             f.line("n = c.tr_n")
-            f.line("led = EFF[ti * NC + c.tr_c[0]]")
+            f.line("led = c.tr_led if c.tr_led >= 0 else EFF[ti * NC + c.tr_c[0]]" if self.lay.keeps_led
+                   else "led = EFF[ti * NC + c.tr_c[0]]")
             f.line(f"base = (ti * {self.lay.led_stride} + led) * NC")
             f.line("best = 0")
             f.line(f"top = {self.power('c.tr_c[0]')}")
