@@ -75,6 +75,9 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     # issue 28 step 4: melds (design 3.8)
     "MeldTable", "MeldClass", "MeldLine.cards", "MeldLine.listed", "MeldLine.suits", "MeldLine.run", "Melds",
     "Call.melds", "Call.melded",
+    # issue 28 step 3: the other hooks, `end the play`, the new deadlines (design 3.6)
+    "Hook.playing", "Hook.leading", "EndPlay", "Declaration.before_nth_card", "Declaration.at_own_turn",
+    "Declaration.no_holding", "InPlay.EndPlay", "InPlay.Add", "InPlay.Expose", "InPlay.Melds",
 })
 """Every construct the runtime plays (see the module docstring). The runtime adds a key
 here when it learns the construct; the checker refuses every other key."""

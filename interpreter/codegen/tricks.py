@@ -18,6 +18,7 @@ from tricklang.types import CARD, PLAYER
 
 from .decisions import Decisions, wait
 from .declarations import TrickDeclarations
+from .hooks import TrickHooks
 from .layout import DecisionPoint
 from .runner import TrickRunner
 from .writer import Writer, lit
@@ -67,7 +68,7 @@ class TrickInfo:
 
 
 
-class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
+class TrickPlay(TrickRunner, TrickHooks, TrickDeclarations, Decisions):
     """Trick play and the remedies that reach into it (see the module docstring)."""
 
     __slots__ = ()
@@ -165,6 +166,7 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
         self._allowed(f, d, obligations, lead_rules, why=False)
         self._allowed(f, d, obligations, lead_rules, why=True)
         offer_tests = self._declarations(f, d, decls, declarer)
+        dp.extra["after_card"] = self._after_card(f, d, st)
         self._play(f, dp, obligations)
         self._after_trick(f, d, st)
         self._finish(f, d, any(h.event == "each_trick" for h in st.hooks))
@@ -426,27 +428,9 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
         if dp.tricks.window:
             f.line(f"if i == 0 and window_{d}(c, p):")
             f.line("    c.window = p")
+        if dp.extra.get("after_card"):
+            f.line(f"after_card_{d}(c, p, card, i)")
         f.line("nxt = _next_with_cards(c, p)")
-
-    def _after_trick(self, f: Writer, d: int, st: m.Tricks) -> None:
-        """``after_trick_D(c)``: the `after each trick:` hooks of a trick play, in their order, run when
-        a trick is complete, before the next is led (the trick's names read the finished trick)."""
-        hooks = [h for h in st.hooks if h.event == "each_trick"]
-        if not hooks:
-            return
-        with f.block(f"def after_trick_{d}(c: Core) -> None:"):
-            f.line("pass")
-            for hook in hooks:
-                self.line = hook.span.line
-                test = self.ex.cond(hook.guard)
-                if test is False:
-                    continue  # switched off by an option
-                f.comment(f"line {hook.span.line}: after each trick")
-                with f.block(f"if {test if isinstance(test, str) else lit(test)}:"):
-                    f.line("pass")
-                    self._effects(f, hook.body, hook.cite)
-                f.line("if c.terminal:")
-                f.line("    return")
 
     def _finish(self, f: Writer, d: int, hooks: bool = False) -> None:
         lay = self.lay
