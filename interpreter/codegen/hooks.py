@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from tricklang import model as m
 from tricklang.types import CARD, PLAYER
 
+from .layout import DecisionPoint
 from .parts import Parts
 from .writer import Writer, lit
 
@@ -64,11 +65,59 @@ class TrickHooks(Parts):
         self.context = saved
         return True
 
+    def _waits(self, hook: m.Hook) -> bool:
+        """Whether a hook may stop for a decision (then it runs as blocks, see :meth:`_hook_blocks`)."""
+        return any(self.waits(s) for s in hook.body)
+
+    def _hook_blocks(self, dp: DecisionPoint, st: m.Tricks) -> None:
+        """A trick play whose hooks on a card may stop for a decision: those hooks run as blocks
+        (their decisions are decisions of the game), from ``dp.extra["hook_block"]`` once a card is
+        played (``play_D`` leaves the player in `player`, the card in `card`), each when its
+        pattern and guard hold, in order; then the trick goes on (the next player, or the trick
+        taken) and control goes back to the trick play's ready block."""
+        lay = self.lay
+        d = dp.id
+        who, what = lay.slot("player"), lay.slot("card")
+        resume = self.block(dp.line, "after the hooks on a card: the trick goes on")
+        r = resume.w
+        r.line("p = c.tr_p[c.tr_n - 1]")
+        r.line("nxt = _next_with_cards(c, p)")
+        r.line("if nxt == c.tr_leader or nxt == p or c.tr_pm >> nxt & 1:")
+        r.line(f"    finish_{d}(c)")
+        r.line("else:")
+        r.line("    c.tr_turn = nxt")
+        r.line(f"return {lit(dp.extra['ready'])}")
+        nxt = resume.id
+        for hook in reversed([h for h in st.hooks if h.event in ("playing", "leading")]):
+            saved = dict(self.context)
+            self.context["player"] = PLAYER
+            self.context["card"] = CARD
+            self.line = hook.span.line
+            test = self.ex.cond(hook.guard)
+            if test is not False:  # (False: switched off by an option)
+                assert hook.pattern is not None  # pragma: no cover - the grammar gives one
+                b = self.block(hook.span.line, f"after {hook.event}")
+                cond = f"PAT[{lit(lay.pattern(hook.pattern))} * NT + c.ti] & BIT[c.v[{lit(what)}]]"
+                if hook.event == "leading":
+                    cond = f"c.tr_n == 1 and {cond}"
+                if test is not True:
+                    cond = f"({cond}) and ({test})"
+                b.w.line(f"if {cond}:")
+                with b.w.indented():
+                    self.seq(hook.body, b.w, nxt)
+                b.w.line(f"return {lit(nxt)}")
+                nxt = b.id
+            self.context = saved
+        dp.extra["hook_block"] = nxt
+        dp.extra["hook_slots"] = (who, what)
+
     def _after_card(self, f: Writer, d: int, st: m.Tricks) -> bool:
         """``after_card_D(c, p, card, i)``: the `after playing` and `after leading` hooks of a trick
         play, in their order, for the card just played (``i``: its place in the trick). Returns
         whether there are any (else nothing is written, and trick play calls nothing)."""
         hooks = [(k, h) for k, h in enumerate(st.hooks) if h.event in ("playing", "leading")]
+        if any(self._waits(h) for _, h in hooks):
+            return False  # (they run as blocks: _hook_blocks)
         written = []
         for k, hook in hooks:
             if self._hook(f, f"hook_{d}_{k}", hook, on_card=True):

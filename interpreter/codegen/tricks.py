@@ -167,6 +167,8 @@ class TrickPlay(TrickRunner, TrickHooks, TrickDeclarations, Decisions):
         self._allowed(f, d, obligations, lead_rules, why=True)
         offer_tests = self._declarations(f, d, decls, declarer)
         dp.extra["after_card"] = self._after_card(f, d, st)
+        if any(h.event != "each_trick" and self._waits(h) for h in st.hooks):
+            self._hook_blocks(dp, st)
         self._play(f, dp, obligations)
         self._after_trick(f, d, st)
         self._finish(f, d, any(h.event == "each_trick" for h in st.hooks))
@@ -224,6 +226,10 @@ class TrickPlay(TrickRunner, TrickHooks, TrickDeclarations, Decisions):
             f.line(f"    declare_{d}(c, c.tr_turn, code - {lit(lay.nc)}, False)")
             f.line("else:")
             f.line(f"    play_{d}(c, code)")
+            if "hook_block" in dp.extra:  # the hooks on a card, which may decide, then the trick goes on
+                f.line(f"    c.pc = {lit(dp.extra['hook_block'])}")
+                f.line("    advance(c)")
+                f.line("    return")
             f.line(f"c.pc = {lit(dp.extra['ready'])}")
             f.line("advance(c)")
         with f.block(f"def sample_{d}(c: Core, rng: object) -> cython.longlong:"):
@@ -399,6 +405,8 @@ class TrickPlay(TrickRunner, TrickHooks, TrickDeclarations, Decisions):
         d = dp.id
         with f.block(f"def play_{d}(c: Core, card: cython.int) -> None:"):
             self._play_card(f, dp, obligations)
+            if "hook_block" in dp.extra:  # (the hooks' blocks, then the trick goes on: _hook_blocks)
+                return
             f.line("if nxt == c.tr_leader or nxt == p or c.tr_pm >> nxt & 1:")
             f.line(f"    finish_{d}(c)")
             f.line("else:")
@@ -430,6 +438,10 @@ class TrickPlay(TrickRunner, TrickHooks, TrickDeclarations, Decisions):
             f.line("    c.window = p")
         if dp.extra.get("after_card"):
             f.line(f"after_card_{d}(c, p, card, i)")
+        if "hook_block" in dp.extra:  # `player` and `card`, for the hooks' blocks
+            who, what = dp.extra["hook_slots"]
+            f.line(f"c.v[{lit(who)}] = p")
+            f.line(f"c.v[{lit(what)}] = card")
         f.line("nxt = _next_with_cards(c, p)")
 
     def _finish(self, f: Writer, d: int, hooks: bool = False) -> None:

@@ -170,9 +170,11 @@ def test_a_deal_with_hooks_survives_json_and_clones_in_the_middle_of_a_trick() -
     assert twin.events(None) == state.events(None)
 
 
-def test_the_harness_finds_nothing_wrong() -> None:
+@pytest.mark.parametrize("text", [GAME, "CHOOSING"], ids=["hooks", "a decision in a hook"])
+def test_the_harness_finds_nothing_wrong(text: str) -> None:
+    rules = tricklang.loads(CHOOSING if text == "CHOOSING" else text, path="hooks.trick")
     for seed in range(3):
-        report = check_invariants(RULES, seed=seed, finish=True, stop_on_first=False)
+        report = check_invariants(rules, seed=seed, finish=True, stop_on_first=False)
         assert report.violations == []
 
 
@@ -207,6 +209,67 @@ def matches(rules: tricklang.Ruleset, seeds: range) -> list[Any]:
 @pytest.mark.usefixtures("isolated")
 def test_the_native_build_plays_what_cpython_plays() -> None:
     rules = tricklang.loads(GAME, path="native-hooks.trick")
+    python = matches(rules, range(12))
+    native.accelerate(rules)
+    assert type(module_of(rules)[1]["advance"]).__name__ == "builtin_function_or_method"
+    assert matches(rules, range(12)) == python
+
+
+# ---------------------------------------------------------------- a decision in a hook
+
+CHOOSING = GAME.replace('''    after leading K when trick_number == 1:
+      player scores 3 "led a king first"
+      expose hand of player
+''', '''    after leading K when trick_number == 1:
+      player scores 3 "led a king first"
+      player chooses:
+        show:
+          expose hand of player
+        keep:
+          pass
+      player scores 1 "chose"
+''')
+assert CHOOSING != GAME
+
+
+def test_a_decision_in_a_hook_is_the_games_and_the_trick_goes_on_after_it() -> None:
+    rules = tricklang.loads(CHOOSING, path="choosing.trick")
+    state = new(SCRIPT, rules)
+    state.apply("play KS")  # the hook stops for seat 1's choice, in the middle of the trick
+    assert state.current_player == 1 and sorted(texts(state)) == ["keep", "show"]
+    assert state.current_trick == [(1, "KS")]
+    assert scores(state) == [(1, "led a king first", 3)]
+    again = interpreter.State.from_json(state.to_json())
+    twin = state.clone()
+    assert again.observation(None) == state.observation(None) and twin.observation(0) == state.observation(0)
+    state.apply("show")
+    assert scores(state)[-1] == (1, "chose", 1)
+    assert state.current_player == 0 and "play AS" in texts(state)  # the trick goes on: seat 0 follows
+    assert any(e["type"] == "exposed" for e in state.events(0))
+    again.apply("keep")
+    assert again.current_player == 0 and not any(e["type"] == "exposed" for e in again.events(0))
+    # A playout from the middle of the hook plays the match out, the same from a clone and from JSON.
+    restored = interpreter.State.from_json(twin.to_json())
+    twin.playout(random.Random(5))
+    restored.playout(random.Random(5))
+    assert twin.is_terminal() and [e for e in twin.events(None) if e["type"] == "trick"]
+    assert restored.events(None) == twin.events(None)
+
+
+def test_a_decision_after_each_trick_or_in_a_declaration_is_refused() -> None:
+    text = GAME.replace('''      winner scores 1 "trick"''', '''      winner chooses:
+        one:
+          winner scores 1 "trick"
+        none:
+          pass''')
+    with pytest.raises(tricklang.RulesError, match="unsupported-construct"):
+        tricklang.loads(text, path="later.trick")
+
+
+@pytest.mark.skipif(native.unavailable() is not None, reason=f"no native builds here: {native.unavailable()}")
+@pytest.mark.usefixtures("isolated")
+def test_the_native_build_decides_in_hooks_as_cpython_does() -> None:
+    rules = tricklang.loads(CHOOSING, path="native-choosing.trick")
     python = matches(rules, range(12))
     native.accelerate(rules)
     assert type(module_of(rules)[1]["advance"]).__name__ == "builtin_function_or_method"
