@@ -76,14 +76,15 @@ class PlayChecks:
             inner.names["player"] = PLAYER  # who played the card, and the card
             inner.names["card"] = CARD
         self.guard(hook.guard, inner)
-        self.in_play(hook.body, "a hook")
+        self.in_play(hook.body, "a hook", decisions=hook.event != "each_trick")
         self.sc.block(hook.body, inner)
 
-    def in_play(self, body: tuple[m.Statement, ...], where: str) -> None:
+    def in_play(self, body: tuple[m.Statement, ...], where: str, decisions: bool = False) -> None:
         """Statements that run in the middle of trick play (a hook, a declaration's effect): not one
         that deals, plays tricks, holds an auction or takes played cards back (``bad-hook-statement``),
         nor one that sets the auction's ``maker`` or ``bid`` (``bad-declaration-body``); the runtime
-        names those it can run there in :mod:`tricklang.support` (``InPlay.Score``...)."""
+        names those it can run there in :mod:`tricklang.support` (``InPlay.Score``...), and a decision
+        anywhere but a hook on a card as ``InPlay.decision_after_trick`` as well."""
         for st in statements(body):
             builtin = st.name if isinstance(st, m.Let) and st.rebind and st.name in ASSIGNABLE_IN_PLAY else ""
             if not st.in_play:
@@ -94,6 +95,8 @@ class PlayChecks:
                 self.c.error("bad-declaration-body", f"{where} may not 'set {builtin}': it is the auction's", st.span)
             else:
                 self.c.construct(f"InPlay.{type(st).__name__}", st.span)
+                if st.decides and not decisions:
+                    self.c.construct("InPlay.decision_after_trick", st.span)
 
     def obligation(self, ob: m.Obligation, scope: Scope) -> None:
         self.guard(ob.guard, scope)

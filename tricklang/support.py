@@ -88,6 +88,10 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     "PlayDirection.left", "PlayDirection.right", "Players.fixed", "Players.range", "Name.player_count",
     # issue 28: the card rules that change the trick (design 3.2), French Tarot's Excuse
     "CardRule.never_wins", "CardRule.sets_no_suit",
+    # issue 28 step 3: the other hooks, `end the play`, the new deadlines (design 3.6)
+    "Hook.playing", "Hook.leading", "EndPlay", "Declaration.before_nth_card", "Declaration.at_own_turn",
+    "Declaration.no_holding", "InPlay.EndPlay", "InPlay.Add", "InPlay.Melds",
+    "InPlay.Choose",  # (in a hook on a card: the trick goes on once it is made)
 })
 """Every construct the runtime plays (see the module docstring). The runtime adds a key
 here when it learns the construct; the checker refuses every other key."""
@@ -273,8 +277,10 @@ def _node_classes(root: type[m.Node]) -> Iterator[type[m.Node]]:
 def in_play_keys() -> dict[str, str]:
     """``InPlay.<Statement>`` for each kind of statement that may run in the middle of trick play (a hook,
     a declaration's effect), in words: the runtime names in :data:`RUNTIME` those it can run there."""
-    return {f"InPlay.{cls.__name__}": f"'{STATEMENT_WORDS.get(cls.__name__, snake(cls.__name__))}' in the middle of trick play "
+    keys = {f"InPlay.{cls.__name__}": f"'{STATEMENT_WORDS.get(cls.__name__, snake(cls.__name__))}' in the middle of trick play "
             "(in a declaration or a hook)" for cls in _node_classes(m.Node) if issubclass(cls, m.Stmt) and cls.in_play}
+    keys["InPlay.decision_after_trick"] = "a decision in an 'after each trick' hook or a declaration's effect"
+    return keys
 
 
 def words(key: str) -> str:

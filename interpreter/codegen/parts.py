@@ -47,6 +47,7 @@ class Parts:
 
     if TYPE_CHECKING:  # the statement visitor's (generator.CodeGenerator)
         def seq(self, stmts: tuple[m.Statement, ...], w: Writer, cont: int | None) -> bool: ...
+        def visit(self, node: m.Node, w: Writer) -> bool: ...
         def visit_Score(self, st: m.Score, w: Writer) -> bool: ...  # noqa: N802
         def visit_Let(self, st: m.Let, w: Writer) -> bool: ...  # noqa: N802
         def visit_Move(self, st: m.Move, w: Writer) -> bool: ...  # noqa: N802

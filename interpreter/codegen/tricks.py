@@ -18,6 +18,7 @@ from tricklang.types import CARD, PLAYER
 
 from .decisions import Decisions, wait
 from .declarations import TrickDeclarations
+from .hooks import TrickHooks
 from .layout import DecisionPoint
 from .runner import TrickRunner
 from .seats import SeatControl
@@ -70,7 +71,7 @@ class TrickInfo:
 
 
 
-class TrickPlay(TrickRunner, TrickCards, TrickDeclarations, SeatControl, Decisions):
+class TrickPlay(TrickRunner, TrickCards, TrickHooks, TrickDeclarations, SeatControl, Decisions):
     """Trick play and the remedies that reach into it (see the module docstring)."""
 
     __slots__ = ()
@@ -170,6 +171,9 @@ class TrickPlay(TrickRunner, TrickCards, TrickDeclarations, SeatControl, Decisio
         self._allowed(f, d, obligations, lead_rules, why=False)
         self._allowed(f, d, obligations, lead_rules, why=True)
         offer_tests = self._declarations(f, d, decls, declarer)
+        dp.extra["after_card"] = self._after_card(f, d, st)
+        if any(h.event != "each_trick" and self._waits(h) for h in st.hooks):
+            self._hook_blocks(dp, st)
         self._play(f, dp, obligations)
         self.controllers(f, d, st)
         self._after_trick(f, d, st)
@@ -228,6 +232,10 @@ class TrickPlay(TrickRunner, TrickCards, TrickDeclarations, SeatControl, Decisio
             f.line(f"    declare_{d}(c, c.tr_turn, code - {lit(lay.nc)}, False)")
             f.line("else:")
             f.line(f"    play_{d}(c, code)")
+            if "hook_block" in dp.extra:  # the hooks on a card, which may decide, then the trick goes on
+                f.line(f"    c.pc = {lit(dp.extra['hook_block'])}")
+                f.line("    advance(c)")
+                f.line("    return")
             f.line(f"c.pc = {lit(dp.extra['ready'])}")
             f.line("advance(c)")
         with f.block(f"def sample_{d}(c: Core, rng: object) -> cython.longlong:"):
@@ -407,6 +415,8 @@ class TrickPlay(TrickRunner, TrickCards, TrickDeclarations, SeatControl, Decisio
         d = dp.id
         with f.block(f"def play_{d}(c: Core, card: cython.int) -> None:"):
             self._play_card(f, dp, obligations)
+            if "hook_block" in dp.extra:  # (the hooks' blocks, then the trick goes on: _hook_blocks)
+                return
             f.line("if nxt == c.tr_leader or nxt == p or c.tr_pm >> nxt & 1:")
             f.line(f"    finish_{d}(c)")
             f.line("else:")
@@ -437,27 +447,13 @@ class TrickPlay(TrickRunner, TrickCards, TrickDeclarations, SeatControl, Decisio
         if dp.tricks.window:
             f.line(f"if i == 0 and window_{d}(c, p):")
             f.line("    c.window = p")
+        if dp.extra.get("after_card"):
+            f.line(f"after_card_{d}(c, p, card, i)")
+        if "hook_block" in dp.extra:  # `player` and `card`, for the hooks' blocks
+            who, what = dp.extra["hook_slots"]
+            f.line(f"c.v[{lit(who)}] = p")
+            f.line(f"c.v[{lit(what)}] = card")
         f.line("nxt = _next_with_cards(c, p)")
-
-    def _after_trick(self, f: Writer, d: int, st: m.Tricks) -> None:
-        """``after_trick_D(c)``: the `after each trick:` hooks of a trick play, in their order, run when
-        a trick is complete, before the next is led (the trick's names read the finished trick)."""
-        hooks = [h for h in st.hooks if h.event == "each_trick"]
-        if not hooks:
-            return
-        with f.block(f"def after_trick_{d}(c: Core) -> None:"):
-            f.line("pass")
-            for hook in hooks:
-                self.line = hook.span.line
-                test = self.ex.cond(hook.guard)
-                if test is False:
-                    continue  # switched off by an option
-                f.comment(f"line {hook.span.line}: after each trick")
-                with f.block(f"if {test if isinstance(test, str) else lit(test)}:"):
-                    f.line("pass")
-                    self._effects(f, hook.body, hook.cite)
-                f.line("if c.terminal:")
-                f.line("    return")
 
     def _finish(self, f: Writer, d: int, hooks: bool = False) -> None:
         lay = self.lay
