@@ -72,6 +72,13 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     "CardRule.free", "Name.card",
     # issue 28: `after each trick:` (design 3.6), whose body scores, sets variables and tests conditions
     "Hook.each_trick",
+    # issue 28 step 5: bids and auctions (design 3.7; interpreter/codegen/auctions.py)
+    "BidTable", "BidGrid", "Strain", "NamedBid", "BidNumbers",
+    "TableAuction.once_around", "TableAuction.until_passes", "TableAuction.until_n_passes", "Auction.until_n_passes",
+    "TableBid", "TableBid.above", "TableBid.or_pass", "Bid.above", "Bid.or_pass",
+    "AuctionRule.double", "AuctionRule.hold", "AuctionRule.no_pass", "AuctionRule.no_bid", "AuctionRule.first_of_side",
+    "Auction.no_contract", "Name.no_bid", "Name.no_trump", "Name.doubling", "Name.caller", "Name.high_bid",
+    "Name.high_bidder", "Name.bid_constant", "Of.level", "Of.strain", "Of.worth",
 })
 """Every construct the runtime plays (see the module docstring). The runtime adds a key
 here when it learns the construct; the checker refuses every other key."""

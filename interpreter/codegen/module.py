@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from tricklang.bounds import DEFAULT_DEAL_LIMIT
 
+from .auctions import bid_tables
 from .gaps import GAPS_HELPERS
 from .layout import UNSET, Layout
 from .match import match_flow
@@ -249,6 +250,8 @@ def seat_tables(gen: Parts, w: Writer) -> None:
     table(w, "BITLEN", "cython.int", [n.bit_length() for n in range(256)])
     for name, values in gen.tables_extra:
         table(w, name, "cython.int", values)
+    for name, ctype, values in bid_tables(lay):
+        table(w, name, ctype, values)
     dps = lay.dps
     w.line("TRICK_READY = frozenset(" + ints(d.extra["ready"] for d in dps if d.kind == "play") + ")")
     w.line("TRICK_SETS_TRUMP = {" + ", ".join(f"{lit(d.extra['ready'])}: {lit(bool(d.extra.get('sets_trump')))}"
@@ -284,6 +287,10 @@ def fields(lay: Layout) -> list[tuple[str, str, str]]:
         ("log", "public object", "None"), ("tape", "public object", "None"), ("deck", "public object", "None"),
         ("decks", "public object", "None"), ("reseeds", "public object", "None"),
     ]
+    if lay.rich_auction:  # design 3.7's auction state (interpreter.codegen.auctions)
+        at = out.index(("au_passed", "public long long", "0")) + 1
+        out = [*out[:at], ("au_dbl", "public int", "0"), ("au_run", "public int", "0"),
+               ("au_any", "public bint", "False"), ("au_held", "public bint", "False"), *out[at:]]
     arrays = [
         ("z", mask, lay.nz), ("sc", "long long", lay.nsides), ("dsc", "long long", lay.nsides),
         ("cnt", "long long", max(1, lay.counter_size)), ("v", "long long", max(1, len(lay.slot_names))),
@@ -292,6 +299,8 @@ def fields(lay: Layout) -> list[tuple[str, str, str]]:
         ("st", "long long", lay.nc), ("dealt_to", "int", lay.nc), ("taken_by", "int", lay.nc),
         ("played_by", "int", lay.nc), ("lt", "long long", max(1, len(lay.labels)) * lay.nsides),
     ]
+    if lay.rich_auction:
+        arrays.append(("au_fs", "int", lay.nsides * (lay.ns + 1)))
     for name, ctype, size in arrays:
         if ctype == "object":
             out.append((name, "public list", f"[0] * {lit(size)}"))
