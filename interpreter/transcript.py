@@ -188,9 +188,9 @@ def _call(state: State, e: Event) -> list[str]:
 def _contract(state: State, e: Event) -> list[str]:
     """The auction's result: the maker and the bid (an auction with doubling: "Contract: 3NT
     doubled by East", or "No contract")."""
+    if e["maker"] is None or e["maker"] < 0:  # `if all pass: no contract`
+        return [f"  No contract{_laws(e)}"]
     if "doubling" in e:
-        if e["maker"] is None or e["maker"] < 0:
-            return [f"  No contract{_laws(e)}"]
         doubled = ("", " doubled", " redoubled")[e["doubling"]]
         return [f"  Contract: {e['bid']}{doubled} by {seat_name(state, e['maker'])}{_laws(e)}"]
     extra = " (all passed)" if e.get("all_passed") else ""

@@ -17,7 +17,7 @@ this order, then the bids), a bid its table index (0 .. bids - 1, in rank order)
 number range, its number. A bid's *value* (what ``bid``, ``bids(P)`` and ``high_bid``
 hold) is ``index + 1`` in a typed table (0 is ``no_bid``), the number in a table of
 numbers or a range. The log records calls as ``(PASS, p, call)`` (call 1 double, 2
-redouble, 3 hold) and the contract with its doubling last.
+redouble, 3 hold) and the contract with its doubling last (in an auction with ``double and redouble``).
 """
 
 from __future__ import annotations
@@ -126,18 +126,19 @@ class Auctions(Parts):
                 else:
                     w.line("c.maker = c.au_bidder")
                 w.line(f"c.bid = {self.value_of('c.au_high', table)}")
-                self.event(w, f"(CONTRACT, c.maker, c.bid, False, {lit(dp.laws)}, c.au_dbl)")
+                doubling = ", c.au_dbl" if any(r.kind == "double" for r in st.rules) else ""  # (its doubling, if any)
+                self.event(w, f"(CONTRACT, c.maker, c.bid, False, {lit(dp.laws)}{doubling})")
                 w.line(f"return {lit(cont)}")
             all_laws = lit(lay.law(st.all_pass_cite))
             if st.all_pass == "maker" and st.all_pass_maker is not None:
                 w.line(f"c.maker = {ex.expr(st.all_pass_maker)}")
                 w.line(f"c.bid = {ex.expr(st.all_pass_bid) if st.all_pass_bid is not None else '0'}")
-                self.event(w, f"(CONTRACT, c.maker, c.bid, True, {all_laws}, 0)")
+                self.event(w, f"(CONTRACT, c.maker, c.bid, True, {all_laws}{doubling})")
                 w.line(f"return {lit(cont)}")
             elif st.all_pass == "none":
                 w.line("c.maker = -1")
                 w.line("c.bid = 0")
-                self.event(w, f"(CONTRACT, -1, 0, True, {all_laws}, 0)")
+                self.event(w, f"(CONTRACT, -1, 0, True, {all_laws}{doubling})")
                 w.line(f"return {lit(cont)}")
             else:
                 self.event(w, f"(ALL_PASSED, {all_laws})")

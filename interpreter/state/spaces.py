@@ -13,10 +13,14 @@ block          ids
                pending selection (``discard 7H``)
 ``word``       the named choices (``stand``, ``propose``...) in order of first
                appearance (and ``continue`` where a declaration window follows a
-               lead), then ``pass`` when the rule file has an auction
+               lead), then ``pass`` when the rule file has an auction (or a bid
+               ``, or passes``), then ``double``, ``redouble`` and ``hold`` when
+               an auction's rules allow them
 ``name``       ``name SUIT``, one per suit, when a player may name trumps
-``bid``        ``bid B`` for every B from the lowest to the highest bid the rule
-               file allows (bounds that are not constants: 0 and the deck size)
+``bid``        ``bid B`` for every bid of the bid table in rank order (design
+               3.7), then for every B from the lowest to the highest number bid
+               the rule file allows (bounds that are not constants: 0 and the
+               deck size)
 ``declare``    ``declare NAME``, one per declaration name
 ``irregular``  ``irregular NAME SEAT [ARG...]``, one per irregularity, seat and
                arguments (each count of its range, each card of the deck, each suit;

@@ -7,6 +7,7 @@ native build playing what CPython plays."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference_traces import Case, record
 
 import interpreter
 import tricklang
@@ -22,6 +24,7 @@ from interpreter import native
 from interpreter.state import compiled
 from interpreter.state.compiled import module_of
 from interpreter.state.spaces import action_space
+from interpreter.state.tensors import tensor_layout
 from interpreter.transcript import render
 
 BRIDGE = """\
@@ -151,6 +154,18 @@ def test_three_passes_after_a_bid_end_the_auction_and_four_pass_the_deal_out() -
     assert contract(state) == {"bid": "1C", "maker": (dealer + 1) % 4, "doubling": 0}
 
 
+def test_with_no_contract_a_passed_out_deal_is_played_without_a_maker() -> None:
+    text = BRIDGE.replace("    first of the side to bid the strain declares\n",
+                          "    first of the side to bid the strain declares\n    if all pass: no contract\n")
+    text = text.replace("  tricks 13, left of maker leads first", "  if maker == nobody:\n    end the deal\n"
+                        "  tricks 13, left of maker leads first")
+    state = interpreter.new_game(tricklang.loads(text, path="none.trick"), seed=1)
+    for _ in range(4):
+        state.apply("pass")
+    assert contract(state) == {"bid": None, "maker": -1, "doubling": 0}
+    assert "No contract" in render(state)
+
+
 def test_a_new_bid_resets_the_doubling() -> None:
     state = interpreter.new_game(bridge(), seed=1)
     state.apply("bid 1C")
@@ -190,6 +205,22 @@ def test_a_bid_is_typed_in_any_case_and_has_a_fixed_id() -> None:
         state.apply("bid 3NT")  # not above the high bid
     with pytest.raises(interpreter.IllegalActionError):
         state.apply("redouble")
+
+
+def test_the_tensors_hold_the_contract_its_doubling_and_each_seats_calls() -> None:
+    state = interpreter.new_game(bridge(), seed=1)
+    for call in ("bid 1H", "pass", "bid 2H", "double", "redouble", "pass", "pass", "pass"):
+        state.apply(call)
+    layout = tensor_layout(state)
+    t = state.information_state_tensor(1)  # seat 1: seat 0 is 3 places to its left, seat 2 one
+    start, size = layout.segment("contract")
+    assert [i for i in range(size) if t[start + i]] == [CODES.index("2H")]
+    start, size = layout.segment("doubling")
+    assert t[start:start + size] == [0.0, 0.0, 1.0]
+    start, size = layout.segment("calls 3")  # seat 0: bid 1H, redoubled
+    assert [i for i in range(size) if t[start + i]] == [CODES.index("1H"), size - 2]
+    start, size = layout.segment("calls 2")  # seat 3 doubled
+    assert [i for i in range(size) if t[start + i]] == [size - 3]
 
 
 def test_a_match_with_auctions_replays_from_its_record() -> None:
@@ -246,7 +277,7 @@ def test_the_dealer_may_hold_the_high_bid_and_makes_at_it() -> None:
     assert [str(a) for a in state.legal_actions()] == ["pass", "hold", "bid 4"]
     state.apply("hold")
     assert state.phase == "play"
-    assert contract(state) == {"bid": 3, "maker": 0, "doubling": 0}
+    assert contract(state) == {"bid": 3, "maker": 0}
     assert "seat 0 holds" in render(state)
 
 
@@ -267,7 +298,7 @@ def test_a_hold_in_an_auction_until_passes_lets_the_others_bid_again() -> None:
     state.apply("hold")  # the dealer takes 2
     assert [str(a) for a in state.legal_actions()] == ["pass", "bid 3", "bid 4"]  # seat 1 again
     state.apply("pass")
-    assert contract(state) == {"bid": 2, "maker": 0, "doubling": 0}
+    assert contract(state) == {"bid": 2, "maker": 0}
 
 
 OWN = """\
@@ -288,6 +319,24 @@ def test_a_players_own_bid_from_the_table_above_another_or_a_pass() -> None:
     assert [str(a) for a in state.legal_actions()] == ["pass", "bid garde", "bid garde_sans", "bid garde_contre"]
     state.apply("bid GARDE_SANS")
     assert state.phase == "play"
+
+
+# ---------------------------------------------------------------- Auction Pitch
+def test_auction_pitch_without_the_dealers_privilege_plays_as_the_old_runtime_recorded() -> None:
+    """The auction with a `dealer may hold` rule is compiled with the full auction state; with the
+    option off it plays exactly the traces the old runtime recorded for the file before the rule."""
+    recorded = json.loads((Path(__file__).parent / "reference_traces.json").read_text(encoding="utf-8"))
+    case = Case(game="auction-pitch", options={"dealer_privilege": False}, seeds=(1, 2))
+    assert record(case)["traces"] == recorded["auction-pitch"]["traces"]
+
+
+def test_auction_pitchs_dealer_may_take_the_bid_at_the_highest_bid_so_far() -> None:
+    state = interpreter.new_game(tricklang.load("auction-pitch"), seed=1)
+    while state.current_player != state.observation(None)["dealer"]:
+        state.apply("bid 2" if "bid 2" in state.legal_actions() else "pass")
+    assert "hold" in state.legal_actions()
+    state.apply("hold")
+    assert contract(state) == {"bid": 2, "maker": state.observation(None)["dealer"]}
 
 
 # ---------------------------------------------------------------- native
