@@ -233,6 +233,52 @@ def test_a_match_with_auctions_replays_from_its_record() -> None:
     assert again.legal_actions() == state.legal_actions()
 
 
+# ---------------------------------------------------------------- named bids, equal worths, may not bid
+SOLOS = BRIDGE.replace("""bids calls
+  levels 1..7 in clubs, diamonds, hearts, spades, no_trump "NT"
+""", """bids calls
+  levels 6..7 in spades 40, no_trump "NT" 120 worth base + 100 * (level - 6)
+  misere worth 250, plays no_trump
+  queen_solo worth 180
+  jack_solo worth 180
+""").replace("""  auction until 3 passes from dealer, bids calls
+    double and redouble
+    first of the side to bid the strain declares
+""", """  auction until passes from dealer, bids calls
+    may not bid misere when level of high_bid < 7
+  if bid == jack_solo and bid >= queen_solo and not (bid > queen_solo) and worth of bid == 180:
+    maker scores 1 "solo"
+  if bid > no_bid and strain of bid == no_trump and level of bid == 0:
+    maker scores 2 "misere"
+""")
+
+
+def test_named_bids_of_equal_worth_rank_equal_and_may_not_bid_is_guarded() -> None:
+    state = interpreter.new_game(tricklang.loads(SOLOS, path="solos.trick"), seed=3)
+    assert [str(a) for a in state.legal_actions()] == [
+        "pass", "bid 6S", "bid 6NT", "bid 7S", "bid queen_solo", "bid jack_solo", "bid 7NT"]
+    state.apply("bid jack_solo")
+    assert [str(a) for a in state.legal_actions()] == ["pass", "bid 7NT"]  # not queen_solo: of equal rank
+    for _ in range(3):
+        state.apply("pass")
+    assert contract(state) == {"bid": "jack_solo", "maker": 0}
+    while not any(e["type"] == "score" for e in state.events(None)):
+        state.apply(state.legal_actions()[0])
+    assert [e["label"] for e in state.events(None) if e["type"] == "score"][:1] == ["solo"]
+
+
+def test_misere_is_offered_above_a_bid_of_level_seven() -> None:
+    state = interpreter.new_game(tricklang.loads(SOLOS, path="solos.trick"), seed=3)
+    state.apply("bid 7S")
+    assert [str(a) for a in state.legal_actions()] == ["pass", "bid queen_solo", "bid jack_solo", "bid 7NT",
+                                                       "bid misere"]
+    state.apply("bid misere")  # the highest bid: the auction is over at once
+    assert contract(state) == {"bid": "misere", "maker": 1}  # seat 1, the second to call
+    while not any(e["type"] == "score" for e in state.events(None)):
+        state.apply(state.legal_actions()[0])
+    assert [e["label"] for e in state.events(None) if e["type"] == "score"][:1] == ["misere"]
+
+
 # ---------------------------------------------------------------- hold, may not pass, own bids
 PITCH = """\
 tricklang 1
