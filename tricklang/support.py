@@ -92,6 +92,13 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     "Hook.playing", "Hook.leading", "EndPlay", "Declaration.before_nth_card", "Declaration.at_own_turn",
     "Declaration.no_holding", "InPlay.EndPlay", "InPlay.Add", "InPlay.Melds",
     "InPlay.Choose",  # (in a hook on a card: the trick goes on once it is made)
+    # issue 28 step 5: bids and auctions (design 3.7; interpreter/codegen/auctions.py)
+    "BidTable", "BidGrid", "Strain", "NamedBid", "BidNumbers",
+    "TableAuction.once_around", "TableAuction.until_passes", "TableAuction.until_n_passes", "Auction.until_n_passes",
+    "TableBid", "TableBid.above", "TableBid.or_pass", "Bid.above", "Bid.or_pass",
+    "AuctionRule.double", "AuctionRule.hold", "AuctionRule.no_pass", "AuctionRule.no_bid", "AuctionRule.first_of_side",
+    "Auction.no_contract", "Name.no_bid", "Name.no_trump", "Name.doubling", "Name.caller", "Name.high_bid",
+    "Name.high_bidder", "Name.bid_constant", "Of.level", "Of.strain", "Of.worth",
 })
 """Every construct the runtime plays (see the module docstring). The runtime adds a key
 here when it learns the construct; the checker refuses every other key."""

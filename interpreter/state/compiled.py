@@ -30,6 +30,9 @@ from .actions import Action
 from .cards import CardTables
 
 PASS = Action("pass")
+CALLS = {-2: Action("double"), -3: Action("redouble"), -4: Action("hold")}
+"""An auction's word calls by local code (pass is -1; see interpreter.codegen.auctions)."""
+CALL_CODES = {a.verb: code for code, a in CALLS.items()}
 CONTINUE = Action("continue")
 
 _MODULES: OrderedDict[tuple[str, tuple[tuple[str, Any], ...]], tuple[Generated, dict[str, Any]]] = OrderedDict()
@@ -115,6 +118,9 @@ class Compiled:
         self.word_actions = tuple(Action(word) for word in lay.choice_words)
         self.name_actions = tuple(Action("name", (s,)) for s in self.tables.suit_names)
         self._bids: dict[int, Action] = {}
+        self.table_bid_actions = tuple(Action("bid", (b.code,)) for b in lay.bid_table)
+        """The bids of the file's bid table, by table index (a table bid's local code)."""
+        self.table_bid_codes = {b.code.upper(): k for k, b in enumerate(lay.bid_table)}
         self.n_cards = len(self.tables.codes)
         self.legal_fns: tuple[Any, ...] = namespace["LEGAL"]
         self.apply_fns: tuple[Any, ...] = namespace["APPLY"]
@@ -161,7 +167,9 @@ class Compiled:
         if acts is not None:
             return acts[code]
         if code < 0:
-            return PASS
+            return PASS if code == -1 else CALLS[code]
+        if self.dps[dp].extra.get("table"):
+            return self.table_bid_actions[code]
         return self.bid_action(code)
 
     def bid_action(self, b: int) -> Action:
@@ -181,6 +189,10 @@ class Compiled:
             return codes.get(action.text)
         if action.verb == "pass" and not action.args:
             return -1
+        if action.verb in CALL_CODES and not action.args:
+            return CALL_CODES[action.verb]
+        if action.verb == "bid" and len(action.args) == 1 and self.dps[dp].extra.get("table"):
+            return self.table_bid_codes.get(action.args[0].upper())  # `bid 3nt` is `bid 3NT`
         if action.verb == "bid" and len(action.args) == 1:
             try:
                 return int(action.args[0])

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, cast
 from tricklang.diagnostics import brief
 
 from ..errors import ArgumentError
-from .events import event_kinds, render
+from .events import bid_word, event_kinds, render
 from .snapshot import Decision
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ class Views:
         low = high = None
         if dp.kind == "select":
             low, high = c.sel_lo, c.sel_hi
-        elif dp.kind in ("auction", "bid"):
+        elif dp.kind in ("auction", "bid") and not dp.extra.get("table"):  # (a table's bids are not numbers)
             bids = [int(a.args[0]) for a in self.legal_actions() if a.verb == "bid"]
             if bids:
                 low, high = min(bids), max(bids)
@@ -252,6 +252,8 @@ class Views:
             if kinds is not None and not (plays if type(entry) is int else entry[0] in kinds):
                 continue
             full, public, mask = render(g, entry)
+            if types is not None and full["type"] not in types:  # a pass and a double are both PASS entries
+                continue
             if player is None or public is None or mask >> player & 1:
                 out.append(full)
             else:
@@ -311,6 +313,8 @@ class Views:
             "zones": zones,
             "events": self.events(player),
         }
+        if lay.bid_table:  # design 3.7: the contract's bid by its code, and its doubling
+            obs.update(bid=bid_word(self._g, core.bid), doubling=core.au_dbl if lay.rich_auction else 0)
         if player is not None and self.current_player == player or player is None and not core.terminal:
             from .irregular import seen_by
 
