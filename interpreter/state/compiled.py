@@ -26,6 +26,7 @@ from ..codegen import Generated, generate
 from ..codegen.layout import DecisionPoint, Layout
 from ..codegen.module import GENERATED_BUILTINS
 from ..runtime.cython_shim import cython as _cython_shim
+from ..runtime.speedups import speed_up
 from .actions import Action
 from .cards import CardTables
 
@@ -57,9 +58,11 @@ the import hook (``cython``, the runtime library) and what ``class`` needs."""
 
 
 def run_source(source: str, name: str) -> dict[str, Any]:
-    """Execute a generated module's source (ours: it holds no rule text) in a fresh namespace."""
+    """Execute a generated module's source (ours: it holds no rule text) in a fresh namespace,
+    its hottest helpers rebound to what they wrap (:mod:`interpreter.runtime.speedups`)."""
     namespace: dict[str, Any] = {"__name__": name, "__builtins__": _BUILTINS}
     exec(compile(source, f"<{name}>", "exec"), namespace)  # noqa: S102 - source written by interpreter.codegen
+    speed_up(namespace)
     return namespace
 
 
