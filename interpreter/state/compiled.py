@@ -125,6 +125,15 @@ class Compiled:
         self.dp_actions: list[tuple[Action, ...] | None] = [self._actions_of(dp) for dp in self.dps]
         self.dp_codes: list[dict[str, int] | None] = [
             {a.text: code for code, a in enumerate(acts)} if acts is not None else None for acts in self.dp_actions]
+        # The step's shortcuts: each decision point's sampler, its apply unless it takes a card
+        # selection, and whether the actions listed by code give back their code (so that a
+        # listed action's log key is its code's, with no lookup: State.apply).
+        self.sample_fns: tuple[Any, ...] = namespace["SAMPLE"]
+        self.plain_apply: dict[int, Any] = {
+            i: fn for i, (dp, fn) in enumerate(zip(self.dps, self.apply_fns, strict=True)) if dp.kind != "select"}
+        self.keyed: tuple[bool, ...] = tuple(
+            acts is not None and all(self.code(i, a) == k for k, a in enumerate(acts))
+            for i, acts in enumerate(self.dp_actions))
 
     @classmethod
     def of(cls, ruleset: Ruleset) -> Self:

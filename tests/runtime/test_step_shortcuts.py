@@ -1,7 +1,10 @@
-"""The shortcuts of the pure-Python step: the same results and draws as the long way.
+"""The shortcuts of the pure-Python step: the same actions, keys and draws as the long way.
 
-A generated module run in CPython has its hottest helpers rebound to the C methods they
-wrap (:mod:`interpreter.runtime.speedups`). None of it may change a match.
+``State.apply`` takes an action object as listed by ``legal_actions()`` by its position
+(its code is known: no text, no lookup in the game's tables), ``sample_action`` builds
+its draw's key itself, and a generated module run in CPython has its hottest helpers
+rebound to the C methods they wrap (:mod:`interpreter.runtime.speedups`). None of it
+may change a match: the keys, draws and states must be those of the general path.
 """
 
 from __future__ import annotations
@@ -9,13 +12,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import interpreter
 import tricklang
 from interpreter.codegen import generate
 from interpreter.runtime.speedups import SPEEDUPS, speed_up
-from interpreter.state.compiled import _BUILTINS
+from interpreter.state.compiled import _BUILTINS, Compiled
 
 GAMES = ("ecarte", "cinch", "euchre", "hearts", "spades")
 
@@ -56,3 +61,57 @@ def test_speedups_give_the_helpers_results_and_draws(mask: int, seed: int, bound
 
 
 _WRITTEN = _unaccelerated("ecarte")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_listed_actions_shortcut_key_is_the_general_one(name: str) -> None:
+    rng = random.Random(name)
+    for seed in range(3):
+        state = interpreter.new_game(tricklang.load(name), seed=seed)
+        while not state.is_terminal() and state.action_count < 300:
+            legal = state.legal_actions()
+            for action in legal.explicit:
+                got = legal.listed_key(action)
+                assert got == (state._key(action) if legal._keyed is not None else -1)
+            # an equal action that is another object is not taken by the shortcut
+            assert all(legal.listed_key(interpreter.Action(a.verb, a.args)) == -1 for a in legal.explicit)
+            state.apply(legal[rng.randrange(len(legal))])
+
+
+def test_apply_takes_a_listed_action_without_looking_it_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Écarté's decisions other than card selections list actions by code: applying the
+    listed objects never asks the game for an action's code (the long way did, each time)."""
+    def no_lookup(self: Compiled, dp: int, action: interpreter.Action) -> int | None:
+        raise AssertionError(f"looked up {action}")
+
+    state = interpreter.new_game(tricklang.load("ecarte"), seed=11)
+    monkeypatch.setattr(Compiled, "code", no_lookup)
+    rng = random.Random(3)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    assert state.action_count > 20
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 10**6), game=st.sampled_from(GAMES))
+def test_the_shortcuts_play_the_match_the_texts_play(seed: int, game: str) -> None:
+    rules = tricklang.load(game)
+    fast = interpreter.new_game(rules, seed=seed)
+    slow = interpreter.new_game(rules, seed=seed)
+    rng_fast, rng_slow = random.Random(seed), random.Random(seed)
+    while not fast.is_terminal() and fast.action_count < 400:
+        legal = fast.legal_actions()
+        fast.apply(legal[rng_fast.randrange(len(legal))])  # the listed object: by position
+        texts = slow.legal_actions().texts()
+        slow.apply(texts[rng_slow.randrange(len(texts))])  # its text: parsed and looked up
+        if fast.is_terminal():
+            break
+        sampled = fast.clone()
+        sampled.apply(sampled.sample_action(random.Random(fast.action_count)))  # the drawn key
+        listed = fast.clone()
+        legal2 = listed.legal_actions()
+        listed.apply(legal2[random.Random(fast.action_count).randrange(len(legal2))])
+        assert sampled.to_json() == listed.to_json()
+    assert fast.to_json() == slow.to_json()
+    assert fast.actions == slow.actions
