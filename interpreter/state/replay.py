@@ -91,6 +91,7 @@ class Log:
     if TYPE_CHECKING:  # defined by State
         _legal: LegalActions | None
         _drawn: tuple[Action, int | None] | None
+        _codes: tuple[int, list[int]] | None
         def _error(self, err: BaseException) -> BaseException: ...
 
     # ------------------------------------------------------------ taking an action
@@ -99,6 +100,7 @@ class Log:
         legal now), as :meth:`_take` does its key."""
         self._legal = None  # type: ignore[misc]  # (slots of State)
         self._drawn = None  # type: ignore[misc]
+        self._codes = None  # type: ignore[misc]
         c = self._c
         c.steps = 0
         try:
@@ -112,6 +114,7 @@ class Log:
         was and raise the failure, typed."""
         self._legal = None  # type: ignore[misc]  # (slots of State)
         self._drawn = None  # type: ignore[misc]
+        self._codes = None  # type: ignore[misc]
         c = self._c
         try:
             fn = self._g.plain_apply.get(key & 0xFFFF)

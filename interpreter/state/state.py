@@ -98,7 +98,7 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
     cards in :class:`~interpreter.state.deals.Deals`, JSON in :class:`~interpreter.state.saved.Saved`.
     """
 
-    __slots__ = ("_g", "_c", "_log", "_irr", "_legal", "_drawn", "_rec", "_ids")
+    __slots__ = ("_g", "_c", "_log", "_irr", "_legal", "_drawn", "_rec", "_ids", "_codes")
 
     _g: Compiled
     _c: Any  # the generated module's Core
@@ -106,6 +106,7 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
     _irr: list[tuple[int, int, tuple[int, ...]]]  # the irregular actions taken: (irregularity, seat, arguments)
     _legal: LegalActions | None
     _drawn: tuple[Action, int | None] | None  # sample_action's last draw and its key, while nothing changed
+    _codes: tuple[int, list[int]] | None  # legal_action_ids' decision point and legal codes, while nothing changed
     _rec: Recorder | None
     _ids: tuple[Any, Any, tuple[tuple[int, Action], ...], dict[int, Action]] | None  # see embedding.spaces
 
@@ -368,6 +369,7 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
             c.steps = 0
             self._g.m["advance"](c)
         self._legal = None
+        self._codes = None
 
     # ------------------------------------------------------------ new matches
     def new_match(self, **arguments: Any) -> State:
@@ -388,6 +390,7 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
         new._irr = list(self._irr)
         new._legal = self._legal
         new._drawn = None
+        new._codes = None
         new._rec = None
         new._ids = self._ids
         self._clone_extra(new)
@@ -415,6 +418,7 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
         self._irr = list(snapshot.irregular)
         self._legal = None
         self._drawn = None
+        self._codes = None
         self._rec = None
         self._ids = None
 
@@ -521,6 +525,7 @@ def start(game: Compiled, *, seed: int | None, deck: Sequence[str] | None, deale
     state._irr = []
     state._legal = None
     state._drawn = None
+    state._codes = None
     state._rec = None
     state._ids = None
     m = game.m
@@ -556,6 +561,7 @@ def _modal_game(game: Compiled, seed: int, deck: list[int] | None, dealer: int |
     state._legal = None
     state._modal = None
     state._drawn = None
+    state._codes = None
     state._rec = None
     state._ids = None
     state._one_card = selections == "one_card"

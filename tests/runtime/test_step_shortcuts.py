@@ -115,3 +115,53 @@ def test_the_shortcuts_play_the_match_the_texts_play(seed: int, game: str) -> No
         assert sampled.to_json() == listed.to_json()
     assert fast.to_json() == slow.to_json()
     assert fast.actions == slow.actions
+
+
+def test_apply_id_checks_against_the_codes_legal_action_ids_listed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The integer-id step asks the generated module for the legal codes once an action:
+    ``apply_id`` checks its id against what ``legal_action_ids`` listed (it asked again)."""
+    state = interpreter.new_game(tricklang.load("hearts"), seed=4)
+    game = state.game
+    calls = [0]
+
+    def counted(fn: Any) -> Any:
+        def listing(c: Any) -> Any:
+            calls[0] += 1
+            return fn(c)
+        return listing
+
+    monkeypatch.setattr(game, "legal_fns", tuple(counted(fn) for fn in game.legal_fns))
+    rng = random.Random(2)
+    steps = 0
+    while not state.is_terminal() and state.deal_number == 1:
+        ids = state.legal_action_ids()
+        state.apply_id(ids[rng.randrange(len(ids))])
+        steps += 1
+    assert steps > 40 and 0 < calls[0] <= steps  # (a card selection is checked without the list)
+
+
+@pytest.mark.parametrize("name", ["hearts", "euchre", "ecarte"])
+def test_apply_id_refuses_an_id_listed_before_the_state_changed(name: str) -> None:
+    rng = random.Random(name)
+    state = interpreter.new_game(tricklang.load(name), seed=9)
+    refused = 0
+    while not state.is_terminal() and state.action_count < 200:
+        ids = state.legal_action_ids()
+        state.apply_id(ids[rng.randrange(len(ids))])
+        if state.is_terminal():
+            break
+        now = set(state.legal_action_ids())
+        stale = [i for i in ids if i not in now]
+        probe = state.clone()
+        probe.legal_action_ids()
+        probe.apply(probe.legal_actions()[0])  # the codes listed are no longer the state's
+        later = set(probe.legal_action_ids()) if not probe.is_terminal() else set()
+        for i in stale[:2]:
+            with pytest.raises(interpreter.IllegalActionError):
+                state.apply_id(i)
+            refused += 1
+        for i in sorted(now - later)[:2]:
+            with pytest.raises(interpreter.IllegalActionError):
+                probe.apply_id(i)
+            refused += 1
+    assert refused > 10
