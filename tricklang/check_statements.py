@@ -11,7 +11,7 @@ from . import model as m
 from .check_bids import BidChecks
 from .check_context import CheckerContext
 from .check_play import PlayChecks
-from .types import ANY, BOOL, CARD, INT, PLAYER, SIDE, SUIT, ZONE, Scope, Type, describe
+from .types import ANY, BOOL, CARD, INT, ORDER, PLAYER, SIDE, SUIT, ZONE, Scope, Type, describe
 from .walk import Visitor, statements
 from .words import RESERVED_WORDS
 
@@ -96,8 +96,11 @@ class StatementChecker(Visitor[None]):
                 self.c.construct("SetTrump.order", st.span)
             else:
                 self.c.error("bad-suit", f"'{st.suit}' is not a suit of the deck or an order", st.span)
-        elif st.source == "value" and st.value is not None:
-            self.c._expect(st.value, SUIT, scope)
+        elif st.source == "value" and st.value is not None:  # a suit, or an order (a bid's strain)
+            if self.c._type(st.value, scope, report=False) == ORDER:
+                self.c._type(st.value, scope)
+            else:
+                self.c._expect(st.value, SUIT, scope)
 
     def visit_NameTrump(self, st: m.NameTrump, scope: Scope) -> None:  # noqa: N802
         self.c._seat(st.player, scope)

@@ -159,6 +159,8 @@ class ExprWriter:
             return bid
         if name in lay.tables.suit_names:  # a suit as a value: its index, as trump holds it
             return lit(lay.tables.suit_names.index(name))
+        if name in lay.orders:  # a named order as a value: its order index (`trump is` reads it)
+            return lit(lay.orders[name])
         raise TypeError(f"cannot compile name '{name}'")  # pragma: no cover - checked
 
     def bid_name(self, name: str) -> str | None:

@@ -421,6 +421,15 @@ class CodeGenerator(CardLoops, Exposure, TrickPlay, MeldPlay, Visitor[bool]):
         elif st.source == "fixed":
             assert st.suit is not None  # pragma: no cover - checked
             w.line(f"s = {lit(lay.tables.suit_names.index(st.suit))}")
+        elif st.source == "value":  # a suit or an order as a value: `trump is strain of bid`
+            assert st.value is not None  # pragma: no cover - checked
+            w.line(f"s = {self.ex.expr(st.value)}")
+            if lay.orders:  # a named order's value is its order index, above the suits and no trump
+                with w.block("if s > NS:"):
+                    w.line(f"_set_order(c, s, -1, {self.laws(st)})")
+                with w.block("else:"):
+                    w.line(f"_set_trump(c, s, -1, {self.laws(st)})")
+                return True
         else:
             w.line("s = -1")
         w.line(f"_set_trump(c, s, -1, {self.laws(st)})")

@@ -228,9 +228,12 @@ class Layout:
                    for st in statements_of(self.rules))
 
     def strain_index(self, strain: str) -> int:
-        """A strain as an int: a suit's index, -1 for no trump (as ``trump`` holds it) and for none."""
+        """A strain as an int: a suit's index, -1 for no trump (as ``trump`` holds it) and for none, a
+        named order's index (above the suits and no trump, as ``trump is`` an order reads it)."""
         names = self.tables.suit_names
-        return names.index(strain) if strain in names else -1
+        if strain in names:
+            return names.index(strain)
+        return self.orders.get(strain, -1)
 
     # ------------------------------------------------------------ budget
     @property
