@@ -182,8 +182,19 @@ def _pass(state: State, e: Event) -> list[str]:
     return [f"  {_who(state, e)} passes"]
 
 
+def _call(state: State, e: Event) -> list[str]:
+    """A double, a redouble or a hold in an auction."""
+    return [f"  {_who(state, e)} {e['type']}s"]
+
+
 def _contract(state: State, e: Event) -> list[str]:
-    """The auction's result: the maker and the bid."""
+    """The auction's result: the maker and the bid (an auction with doubling: "Contract: 3NT
+    doubled by East", or "No contract")."""
+    if e["maker"] is None or e["maker"] < 0:  # `if all pass: no contract`
+        return [f"  No contract{_laws(e)}"]
+    if "doubling" in e:
+        doubled = ("", " doubled", " redoubled")[e["doubling"]]
+        return [f"  Contract: {e['bid']}{doubled} by {seat_name(state, e['maker'])}{_laws(e)}"]
     extra = " (all passed)" if e.get("all_passed") else ""
     return [f"  {seat_name(state, e['maker'])} makes at {e['bid']}{extra}{_laws(e)}"]
 
@@ -317,7 +328,7 @@ def _match_end(state: State, e: Event) -> list[str]:
 
 EVENTS: dict[str, Renderer] = {
     "deal": _deal, "dealt": _dealt, "turn_up": _turn_up, "trump": _trump, "choice": _choice, "select": _select,
-    "draw": _draw, "move": _move, "cut": _cut, "bid": _bid, "pass": _pass, "contract": _contract, "maker": _maker,
+    "draw": _draw, "move": _move, "cut": _cut, "bid": _bid, "pass": _pass, "double": _call, "redouble": _call, "hold": _call, "contract": _contract, "maker": _maker,
     "contract_bid": _contract_bid, "counter": _counter, "irregularity": _irregularity, "exposed": _exposed, "meld": _meld,
     "forbid": _forbid, "redeal": _redeal, "leads": _leads, "replay": _replay, "dealer": _dealer, "declare": _declare, "play": _play, "takes_up": _takes_up, "trick": _trick, "score": _score,
     "deal_end": _deal_end, "last_deal": _last_deal, "match_end": _match_end,

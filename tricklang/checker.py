@@ -370,10 +370,11 @@ class Checker:
             hint = self._hints[key] = f"did you mean '{close[0]}'?" if close else ""
         return hint
 
-    def _check_pattern(self, p: m.Pattern, report: bool = True, scope: Scope | None = None) -> None:
-        """Check a card pattern (``scope``: the names around it, for a suit named by a variable)."""
+    def _check_pattern(self, p: m.Pattern, report: bool = True, scope: Scope | None = None, fixed: bool = False) -> None:
+        """Check a card pattern (``scope``: the names around it, for a suit named by a variable; ``fixed``: a
+        pattern the runtime compiles to a fixed table, where a suit variable is ``Pattern.suit_variable_in_rule``)."""
         if report and self.rules.deck is not None:  # without a deck (reported once) every card would be unknown
-            CardChecks(self).pattern(p, scope)
+            CardChecks(self, fixed).pattern(p, scope)
 
     def construct(self, key: str, span: m.Span | None) -> None:
         """A construct found while checking, which only the checker can name (see :mod:`tricklang.support`)."""
@@ -557,8 +558,8 @@ class _CheckingTyper(Typer):
         if self.report:
             self.checker.typed_constructs.append((key, span))
 
-    def pattern(self, p: m.Pattern, scope: Scope) -> None:
-        self.checker._check_pattern(p, self.report, scope)
+    def pattern(self, p: m.Pattern, scope: Scope, fixed: bool = False) -> None:
+        self.checker._check_pattern(p, self.report, scope, fixed)
 
     def suggest(self, name: str, scope: Scope) -> str:
         return self.checker._suggest(name, scope) if self.report else ""

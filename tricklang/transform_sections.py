@@ -179,14 +179,14 @@ class SectionRules(Transformer[Token, m.RuleFile]):
         fields: dict[str, Any] = {"ranks": tuple(c for c in children if isinstance(c, m.SuitRanks))}
         for c in children:
             if isinstance(c, Tagged) and c.tag == "trumps":
-                fields["trumps"] = c.value
+                fields["trumps"], fields["trumps_span"] = c.value
             elif isinstance(c, Tagged) and c.tag == "no_trumps":
                 fields["no_trumps"] = True
         return m.Order.model_construct(name=str(children[0]), code=code, cite=cite_of(children), span=span_of(meta),
                                        **fields)
 
     def order_trumps(self, meta: Any, children: list[Any]) -> Tagged:
-        return Tagged("trumps", self.trump_ranks(meta, children).value[0])
+        return Tagged("trumps", (self.trump_ranks(meta, children).value[0], span_of(meta)))
 
     def order_no_trumps(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("no_trumps")

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from tricklang import model as m
 
+from .auctions import Auctions
 from .fallback import fallback_bounds, forced_cards
 from .layout import DecisionPoint, Irregularity, ZoneDecl
-from .parts import Parts
 from .seats import onward
 from .writer import Writer, lit
 
@@ -39,7 +39,7 @@ def _int_list(values: object) -> str:
 # ---------------------------------------------------------------- card selections
 
 
-class Decisions(Parts):
+class Decisions(Auctions):
     """Decision points other than trick play (see the module docstring)."""
 
     __slots__ = ()
@@ -79,6 +79,10 @@ class Decisions(Parts):
             return self.own_bid(st, cont)
         if isinstance(st, m.Auction):
             return self.auction(st, cont)
+        if isinstance(st, m.TableAuction):
+            return self.rich_auction(st, cont)
+        if isinstance(st, m.TableBid):
+            return self.rich_own_bid(st, cont)
         raise TypeError(f"not a decision: {type(st).__name__}")  # pragma: no cover
 
 
@@ -323,6 +327,8 @@ class Decisions(Parts):
 
 
     def own_bid(self, st: m.Bid, cont: int) -> int:
+        if st.above is not None or st.or_pass:
+            return self.rich_own_bid(st, cont)
         lay, ex = self.lay, self.ex
         dp = self.new_dp("bid", "bidding", st)
         w = self.ready(dp, "a player's own bid")
@@ -370,7 +376,10 @@ class Decisions(Parts):
         return f"_step({self.ex.expr(step)}, {lit(fault)})"
 
     def auction(self, st: m.Auction, cont: int) -> int:
-        """An auction: ``au_*`` fields of the core hold it while it runs (bids as codes: -1 is a pass)."""
+        """An auction: ``au_*`` fields of the core hold it while it runs (bids as codes: -1 is a pass);
+        one with rules, ``until N passes`` or ``no contract`` keeps the full state (:mod:`.auctions`)."""
+        if st.rules or st.kind == "until_n_passes" or st.all_pass == "none":
+            return self.rich_auction(st, cont)
         lay, ex = self.lay, self.ex
         dp = self.new_dp("auction", "auction", st)
         w = self.ready(dp, "an auction")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from tricklang import model as m
-from tricklang.types import CARD, PLAYER, ZONE, Kind, Type
+from tricklang.types import BID, CARD, PLAYER, ZONE, Kind, Type
 from tricklang.walk import Unknown
 
 from .layout import Layout
@@ -154,15 +154,39 @@ class ExprWriter:
             return lit(lay.zone_by_name[name].base)
         if name in TRICK_NAMES:  # (a name the file declares is one of the above)
             return TRICK_NAMES[name]
+        bid = self.bid_name(name)
+        if bid is not None:
+            return bid
         if name in lay.tables.suit_names:  # a suit as a value: its index, as trump holds it
             return lit(lay.tables.suit_names.index(name))
         raise TypeError(f"cannot compile name '{name}'")  # pragma: no cover - checked
+
+    def bid_name(self, name: str) -> str | None:
+        """The auction's names and the bid table's (design 3.7), or None (see interpreter.codegen.auctions:
+        a typed bid is its index + 1, 0 ``no_bid``; ``no_trump`` is -1, as ``trump`` holds it)."""
+        lay = self.layout
+        if name in ("no_bid", "no_trump"):
+            return "0" if name == "no_bid" else "-1"
+        if name == "doubling":
+            return "c.au_dbl" if lay.rich_auction else "0"
+        if name == "caller":
+            return "c.actor"
+        if name == "high_bidder":
+            return "c.au_bidder"
+        if name == "high_bid":
+            if not lay.bid_table:
+                return "(c.au_high if c.au_bidder >= 0 else 0)"
+            return f"({'c.au_high + 1' if lay.bids_typed else 'BID_VALUE[c.au_high]'} if c.au_bidder >= 0 else 0)"
+        k = next((i for i, b in enumerate(lay.bid_table) if b.name == name), None)
+        return lit(k + 1) if k is not None else None
 
     def e_SeatLit(self, e: m.SeatLit) -> str:  # noqa: N802 - 'seat N' (the checker keeps N a seat)
         return lit(e.value)
 
     def e_Of(self, e: m.Of) -> str:  # noqa: N802
         lay = self.layout
+        if e.name in ("level", "strain", "worth") and e.name not in lay.counters and e.name not in lay.zone_by_name:
+            return f"BID_{e.name.upper()}[{self.expr(e.arg)}]"
         if e.name == "suit":
             if self.type(e.arg) == CARD:  # 'suit of' a card (a loop's card, a card of the trick)
                 lay.uses.helpers.add("card_suit")
@@ -273,6 +297,8 @@ class ExprWriter:
             else:
                 fault = self.layout.fault(f"line {e.span.line}: a number grew beyond 18 digits")
             return f"{_ARITH[e.op]}({a}, {b}, {lit(fault)})"
+        if e.op in ("<", "<=", ">", ">=") and self.layout.bid_ties and self.type(e.left) == BID:
+            return f"(BID_RANK[{a}] {_COMPARE[e.op]} BID_RANK[{b}])"  # bids of equal worth rank equal
         return f"({a} {_COMPARE[e.op]} {b})"
 
     def e_Not(self, e: m.Not) -> str:  # noqa: N802

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from tricklang import Ruleset
 from tricklang import model as m
+from tricklang.bids import BidEntry, expand
 from tricklang.budget import MAX_TABLE_BYTES, patterns_in, table_bytes
 from tricklang.deck import NO_TRUMP, CardModel
 from tricklang.walk import Unknown, Value, fold, statements_of
@@ -187,7 +189,48 @@ class Layout:
         # The stride of the tables per suit led: the suits, or every order index with named orders.
         self.nled = self.tables.nled
         self.led_stride = "NLED" if self.orders else "NS"
+        kinds = {r.kind for st in statements_of(rules) if isinstance(st, m.Tricks) for r in st.card_rules}
+        kinds &= {"never_wins", "sets_no_suit"}  # (the card rules of interpreter.codegen.trick_cards)
+        self.never_wins = "never_wins" in kinds  # cards without power in the trick: c.tr_nw
+        self.keeps_led = bool(self.orders) or bool(kinds)  # the suit led kept once set: c.tr_led
         self.wide = self.nc > 64  # masks wider than a C word: Python ints in native builds too
+
+    # ------------------------------------------------------------ the bid table
+    @cached_property
+    def bid_table(self) -> list[BidEntry]:
+        """The file's bid table in rank order (:mod:`tricklang.bids`; empty without one). A bid of a
+        typed table (levels or named bids) is the value ``k + 1`` of its index ``k`` (0 is ``no_bid``);
+        a bid of a table of numbers is its number (see :mod:`interpreter.codegen.auctions`)."""
+        return expand(self.rules.bids[0], self.rules, dict(self.options)).bids if self.rules.bids else []
+
+    @cached_property
+    def bids_typed(self) -> bool:
+        """Whether bids are a type of their own (a table of levels or named bids), not numbers."""
+        return any(b.name or b.strain or b.level for b in self.bid_table)
+
+    @cached_property
+    def bid_ties(self) -> bool:
+        """Whether two bids of the table rank equal (comparisons then read their ranks)."""
+        return len({b.rank for b in self.bid_table}) != len(self.bid_table)
+
+    @cached_property
+    def bid_strains(self) -> list[int]:
+        return [self.strain_index(b.strain) for b in self.bid_table]
+
+    @cached_property
+    def rich_auction(self) -> bool:
+        """Whether the file's auctions or bids need design 3.7's auction state (doubling, passes in a
+        row, holds, the first bidder per side and strain: the core's ``au_dbl``...)."""
+        return any(isinstance(st, (m.TableAuction, m.TableBid))
+                   or isinstance(st, m.Auction) and (bool(st.rules) or st.kind == "until_n_passes"
+                                                    or st.all_pass == "none")
+                   or isinstance(st, m.Bid) and (st.above is not None or st.or_pass)
+                   for st in statements_of(self.rules))
+
+    def strain_index(self, strain: str) -> int:
+        """A strain as an int: a suit's index, -1 for no trump (as ``trump`` holds it) and for none."""
+        names = self.tables.suit_names
+        return names.index(strain) if strain in names else -1
 
     # ------------------------------------------------------------ budget
     @property

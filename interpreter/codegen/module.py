@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from tricklang.bounds import DEFAULT_DEAL_LIMIT
 
 from . import exposure
+from .auctions import bid_tables
 from .card_loops import HELPERS as CARD_LOOP_HELPERS
 from .gaps import GAPS_HELPERS
 from .layout import UNSET, Layout
@@ -25,6 +26,7 @@ from .parts import Parts
 from .prelude import PRELUDE
 from .seats import rightward_prelude
 from .surface import accessors, irregularities
+from .trick_cards import helpers_with_kept_led
 from .trick_names import HELPERS as TRICK_HELPERS
 from .writer import Writer, ints, lit
 
@@ -101,7 +103,8 @@ def assemble(gen: Parts) -> Generated:
     for ln in (exposure.prelude(prelude, lay.uses.shown_to_seats) + GAPS_HELPERS).splitlines():
         w.line(ln)
     if lay.uses.trick:
-        for ln in TRICK_HELPERS.splitlines():
+        helpers = helpers_with_kept_led(TRICK_HELPERS, lay.never_wins) if lay.keeps_led else TRICK_HELPERS
+        for ln in helpers.splitlines():
             w.line(ln)
     for name in sorted(lay.uses.helpers):
         for ln in CARD_LOOP_HELPERS[name].splitlines():
@@ -277,6 +280,8 @@ def seat_tables(gen: Parts, w: Writer) -> None:
     table(w, "BITLEN", "cython.int", [n.bit_length() for n in range(256)])
     for name, values in gen.tables_extra:
         table(w, name, "cython.int", values)
+    for name, ctype, values in bid_tables(lay):
+        table(w, name, ctype, values)
     dps = lay.dps
     w.line("TRICK_READY = frozenset(" + ints(d.extra["ready"] for d in dps if d.kind == "play") + ")")
     w.line("TRICK_SETS_TRUMP = {" + ", ".join(f"{lit(d.extra['ready'])}: {lit(bool(d.extra.get('sets_trump')))}"
@@ -312,6 +317,14 @@ def fields(lay: Layout) -> list[tuple[str, str, str]]:
         ("log", "public object", "None"), ("tape", "public object", "None"), ("deck", "public object", "None"),
         ("decks", "public object", "None"), ("reseeds", "public object", "None"),
     ]
+    if lay.keeps_led:  # the suit led, kept once set (interpreter.codegen.trick_cards)
+        out.append(("tr_led", "public int", "-1"))
+    if lay.never_wins:  # the cards of the trick that never win it
+        out.append(("tr_nw", f"public {mask}", "0"))
+    if lay.rich_auction:  # design 3.7's auction state (interpreter.codegen.auctions)
+        at = out.index(("au_passed", "public long long", "0")) + 1
+        out = [*out[:at], ("au_dbl", "public int", "0"), ("au_run", "public int", "0"),
+               ("au_any", "public bint", "False"), ("au_held", "public bint", "False"), *out[at:]]
     arrays = [
         ("z", mask, lay.nz), ("sc", "long long", lay.nsides), ("dsc", "long long", lay.nsides),
         ("cnt", "long long", max(1, lay.counter_size)), ("v", "long long", max(1, len(lay.slot_names))),
@@ -324,6 +337,8 @@ def fields(lay: Layout) -> list[tuple[str, str, str]]:
         arrays.append(("zsee", "long long", lay.nz))
     if lay.rules.melds:
         arrays.append(("mld", "long long", len(lay.rules.melds) * lay.n))
+    if lay.rich_auction:
+        arrays.append(("au_fs", "int", lay.nsides * (lay.ns + 1)))
     for name, ctype, size in arrays:
         if ctype == "object":
             out.append((name, "public list", f"[0] * {lit(size)}"))

@@ -72,12 +72,25 @@ def _select(g: Game, e: Entry) -> Triple:
     return full, public, mask
 
 
+def bid_word(g: Game, value: int) -> int | str | None:
+    """A bid's value as events show it: a bid of a typed table is its code (None: ``no_bid``);
+    a number is itself (see interpreter.codegen.auctions)."""
+    bids = g.layout.bid_table
+    if not g.layout.bids_typed:
+        return value
+    return bids[value - 1].code if 0 < value <= len(bids) else None
+
+
+CALL_WORDS = ("pass", "double", "redouble", "hold")
+"""An auction's word calls: a ``PASS`` entry's third item (none: a pass)."""
+
+
 def _bid(g: Game, e: Entry) -> Triple:
-    return {"type": "bid", "player": e[1], "bid": e[2], **_laws(g, e[3])}, None, 0
+    return {"type": "bid", "player": e[1], "bid": bid_word(g, e[2]), **_laws(g, e[3])}, None, 0
 
 
 def _pass(g: Game, e: Entry) -> Triple:
-    return {"type": "pass", "player": e[1]}, None, 0
+    return {"type": CALL_WORDS[e[2]] if len(e) > 2 else "pass", "player": e[1]}, None, 0
 
 
 def _draw(g: Game, e: Entry) -> Triple:
@@ -120,9 +133,11 @@ def _trump(g: Game, e: Entry) -> Triple:
 
 
 def _contract(g: Game, e: Entry) -> Triple:
-    event: dict[str, Any] = {"type": "contract", "maker": e[1], "bid": e[2]}
+    event: dict[str, Any] = {"type": "contract", "maker": e[1], "bid": bid_word(g, e[2])}
     if e[3]:
         event["all_passed"] = True
+    if len(e) > 5:  # an auction of design 3.7: its doubling (0, 1 doubled, 2 redoubled)
+        event["doubling"] = e[5]
     return {**event, **_laws(g, e[4])}, None, 0
 
 
@@ -155,7 +170,7 @@ def _maker(g: Game, e: Entry) -> Triple:
 
 
 def _contract_bid(g: Game, e: Entry) -> Triple:
-    return {"type": "contract_bid", "bid": e[1], **_laws(g, e[2])}, None, 0
+    return {"type": "contract_bid", "bid": bid_word(g, e[1]), **_laws(g, e[2])}, None, 0
 
 
 def _redeal(g: Game, e: Entry) -> Triple:
@@ -279,7 +294,7 @@ RENDERERS: dict[int, Callable[[Any, Any], Triple]] = {
 """The renderer of each kind of entry."""
 
 
-TYPES = frozenset(["play", *(name.lower() for name in EVENT_KINDS)])
+TYPES = frozenset(["play", *(name.lower() for name in EVENT_KINDS), *CALL_WORDS])
 """The type of every event (each kind of compact entry renders as its name in lower case;
 a played card, an int, as ``play``)."""
 
@@ -296,7 +311,7 @@ def event_kinds(types: Collection[str]) -> tuple[frozenset[int], bool]:
     unknown = sorted(set(types) - TYPES)
     if unknown:
         raise ArgumentError(f"no event has the type {brief(unknown[0])} (the types: {', '.join(sorted(TYPES))})")
-    return frozenset(KIND[t.upper()] for t in types if t != "play"), "play" in types
+    return frozenset(KIND["PASS" if t in CALL_WORDS else t.upper()] for t in types if t != "play"), "play" in types
 
 
 def render(game: Game, entry: Entry | int) -> Triple:

@@ -57,6 +57,8 @@ class Refusals:
             cards = [tables.parse_card(a) for a in args] if args != ["none"] else []
             cards.sort(key=tables.order[self._c.ti].__getitem__)
             args = [tables.codes[c] for c in cards] or (["none"] if args else [])
+        elif verb == "bid" and len(args) == 1 and args[0].upper() in self._g.table_bid_codes:
+            args = [self._g.table_bid_actions[self._g.table_bid_codes[args[0].upper()]].args[0]]  # as the table writes it
         else:
             args = [a.lower() for a in args]
         return " ".join([verb] + args)

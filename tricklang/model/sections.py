@@ -79,6 +79,7 @@ class Order(Node):
     ranks: tuple[SuitRanks, ...] = ()
     cite: Citation | None = None
     span: Span
+    trumps_span: Span | None = None
 
 
 class Option(Node):
