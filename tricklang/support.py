@@ -79,6 +79,7 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     "Hook.playing", "Hook.leading", "EndPlay", "Declaration.before_nth_card", "Declaration.at_own_turn",
     "Declaration.no_holding", "InPlay.EndPlay", "InPlay.Add", "InPlay.Expose", "InPlay.Melds",
     "InPlay.Choose",  # (in a hook on a card: the trick goes on once it is made)
+    "NameLed", "InPlay.NameLed",
 })
 """Every construct the runtime plays (see the module docstring). The runtime adds a key
 here when it learns the construct; the checker refuses every other key."""

@@ -34,7 +34,7 @@ class Block:
         return f"b{self.id}"
 
 
-DECISIONS = (m.Choose, m.Discard, m.Take, m.Keep, m.NameTrump, m.Bid, m.Auction, m.Tricks)
+DECISIONS = (m.Choose, m.Discard, m.Take, m.Keep, m.NameTrump, m.Bid, m.Auction, m.Tricks, m.NameLed)
 """The statements at which a player decides."""
 
 

@@ -31,11 +31,12 @@ from . import module
 from .layout import Irregularity, Param
 from .melds import MeldPlay
 from .module import Generated
+from .named_led import NamedLed
 from .tricks import TrickPlay
 from .writer import Writer, lit
 
 
-class CodeGenerator(TrickPlay, MeldPlay, Visitor[bool]):
+class CodeGenerator(TrickPlay, MeldPlay, NamedLed, Visitor[bool]):
     """Statements to blocks (``visit_<Statement>`` writes a statement that does not wait
     and returns whether control goes on past it); see the module docstring. The decision
     points and trick play are its mixins (:mod:`.decisions`, :mod:`.tricks`)."""

@@ -381,6 +381,7 @@ class _Uses:
                 self.holders = True
         self.auction = m.Auction in kinds
         self.trick = reads_the_trick(rules)
+        self.name_led = m.NameLed in kinds  # (the suit led, named: c.tr_led)
 
 
 def _all_nodes(rules: m.RuleFile) -> list[m.Node]:

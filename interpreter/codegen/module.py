@@ -17,6 +17,7 @@ from .layout import UNSET, Layout
 from .match import match_flow
 from .melds import HELPERS as MELD_HELPERS
 from .melds import meld_tables
+from .named_led import LED_HELPERS, named_led
 from .native_c import C_DECLARATIONS, C_HELPERS
 from .parts import Parts
 from .prelude import PRELUDE
@@ -50,12 +51,13 @@ MAX_EVENTS_PER_MATCH = 1_000_000
 EVENT_KINDS = ("TRICK", "DEALT", "SELECT", "BID", "PASS", "DRAW", "SCORE", "DEAL_END", "DEAL", "TRUMP", "CONTRACT",
                "MOVE", "CHOICE", "TURN_UP", "MAKER", "CONTRACT_BID", "REDEAL", "ALL_PASSED", "LAST_DEAL",
                "MATCH_END", "EXPOSED", "FORBID", "COUNTER", "DECLARE", "LEADS", "REPLAY", "DEALER", "CUT",
-               "IRREGULARITY", "MELD")
+               "IRREGULARITY", "MELD", "SUIT_LED")
 """The kinds of the compact events a module logs (a played card is one int, not a tuple):
 ``TRICK`` is 1, ``DEALT`` 2... in this order (see :mod:`interpreter.state.events`)."""
 
 LATER_KINDS: dict[str, Callable[[Layout], bool]] = {
     "MELD": lambda lay: bool(lay.rules.melds),
+    "SUIT_LED": lambda lay: lay.uses.name_led,
 }
 """Kinds of events added with a construct: a module names one only when its rule file uses it."""
 
@@ -93,8 +95,12 @@ def assemble(gen: Parts) -> Generated:
     core_class(gen, w)
     for ln in (PRELUDE + GAPS_HELPERS).splitlines():
         w.line(ln)
+    if lay.uses.name_led:  # the suit led may be named: read where the first card's suit was
+        for ln in LED_HELPERS.splitlines():
+            w.line(ln)
     if lay.uses.trick:
-        for ln in TRICK_HELPERS.splitlines():
+        helpers = TRICK_HELPERS if not lay.uses.name_led else named_led(TRICK_HELPERS)
+        for ln in helpers.splitlines():
             w.line(ln)
     if lay.rules.melds:
         for ln in MELD_HELPERS.splitlines():
@@ -306,6 +312,8 @@ def fields(lay: Layout) -> list[tuple[str, str, str]]:
         ("st", "long long", lay.nc), ("dealt_to", "int", lay.nc), ("taken_by", "int", lay.nc),
         ("played_by", "int", lay.nc), ("lt", "long long", max(1, len(lay.labels)) * lay.nsides),
     ]
+    if lay.uses.name_led:
+        out.append(("tr_led", "public int", "-1"))
     if lay.rules.melds:
         arrays.append(("mld", "long long", len(lay.rules.melds) * lay.n))
     for name, ctype, size in arrays:

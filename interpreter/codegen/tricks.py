@@ -141,6 +141,8 @@ class TrickPlay(TrickRunner, TrickHooks, TrickDeclarations, Decisions):
             w.line("c.tr_turn = leader")
             w.line("c.tr_n = 0")
             w.line("c.tr_pm = 0")
+            if lay.uses.name_led:
+                w.line("c.tr_led = -1")
         w.line("while True:")
         with w.indented():
             w.line("if c.tr_n == 0:")
@@ -274,7 +276,7 @@ class TrickPlay(TrickRunner, TrickHooks, TrickDeclarations, Decisions):
         with f.indented():
             f.line("pass")
             if any(ob.kind in ("follow_suit", "trump_if_void", "beat_if_able", *OVERTRUMPING) for ob, _ in chain):
-                f.line("led = EFF[ti * NC + c.tr_c[0]]")
+                f.line("led = _led(c)" if self.lay.uses.name_led else "led = EFF[ti * NC + c.tr_c[0]]")
                 f.line("follow = hand & SUITS[ti * NS + led]")
             self._follow_chain(f, chain, [(ob, t) for ob, t in obligations if ob.kind == "may_trump"])
         if self.anytime >= 0:
@@ -450,7 +452,7 @@ class TrickPlay(TrickRunner, TrickHooks, TrickDeclarations, Decisions):
         with f.block(f"def finish_{d}(c: Core) -> None:"):
             f.line("ti = c.ti")
             f.line("n = c.tr_n")
-            f.line("led = EFF[ti * NC + c.tr_c[0]]")
+            f.line("led = _led(c)" if lay.uses.name_led else "led = EFF[ti * NC + c.tr_c[0]]")
             f.line("base = (ti * NS + led) * NC")
             f.line("best = 0")
             f.line(f"top = {self.power('c.tr_c[0]')}")
@@ -487,6 +489,8 @@ class TrickPlay(TrickRunner, TrickHooks, TrickDeclarations, Decisions):
                 f.line(f"after_trick_{d}(c)")
             f.line("c.tr_no += 1")
             f.line("c.tr_n = 0")
+            if lay.uses.name_led:
+                f.line("c.tr_led = -1")
             f.line("c.tr_pm = 0")
             f.line("c.tr_leader = winner")
             f.line("c.tr_turn = winner")
@@ -531,6 +535,8 @@ class TrickPlay(TrickRunner, TrickHooks, TrickDeclarations, Decisions):
         w.line("c.window = -1")
         w.line("c.tr_n = 0")
         w.line("c.tr_pm = 0")
+        if lay.uses.name_led:
+            w.line("c.tr_led = -1")
         w.line("c.tr_leader = p")
         w.line("c.tr_turn = p")
         self.event(w, f"(LEADS, p, tuple(taken), {self.laws(st)})")
@@ -571,5 +577,7 @@ class TrickPlay(TrickRunner, TrickHooks, TrickDeclarations, Decisions):
         w.line("c.tr_active = False")
         w.line("c.tr_n = 0")
         w.line("c.tr_pm = 0")
+        if lay.uses.name_led:
+            w.line("c.tr_led = -1")
         self.event(w, f"(REPLAY, len(returned), {self.laws(st)})")
         return True
