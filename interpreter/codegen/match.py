@@ -4,6 +4,7 @@ laid out, the end of a deal, a redeal, the end of the match)."""
 
 from __future__ import annotations
 
+from . import exposure
 from .melds import RESET as MELD_RESET
 from .parts import Parts
 from .writer import Writer
@@ -34,9 +35,7 @@ def match_flow(gen: Parts, w: Writer) -> None:
         roles = [ex.expr(lay.roles[name]) for name in lay.seat_roles]
         w.line("return (" + "".join(r + ", " for r in roles) + ")")
     text = MATCH if not lay.rules.melds else MATCH.replace("    c.exp = 0\n", "    c.exp = 0\n" + MELD_RESET, 1)
-    if lay.uses.name_led:
-        text = text.replace("    c.tr_pm = 0\n", "    c.tr_pm = 0\n    c.tr_led = -1\n", 1)
-    for ln in text.splitlines():
+    for ln in exposure.match_text(text, lay.uses.shown_to_seats).splitlines():
         w.line(ln)
 
 

@@ -1,9 +1,8 @@
 """`P names the suit led [except S]` (design 3.6), written out: a decision of P among the suits
-(the actions of naming trumps, `name hearts`) that sets the suit led of the trick in progress
-(``c.tr_led``, -1 until named; every trick starts with it unset), a public `suit_led` event.
-Where a module reads the suit led (the legal-play chain, the trick's winner, the trick's names) it
-reads ``_led(c)``: the suit named, else the first card's effective suit. Nothing of this is
-written for a file that names no suit led."""
+(the actions of naming trumps, `name hearts`) that sets the suit led of the trick in progress,
+and a public `suit_led` event. A file that names the suit led keeps it in ``c.tr_led``, as one
+with the card rules of :mod:`.trick_cards` does (set by the first card, read by the legal-play
+chain, the trick's winner and the trick's names); the hook names it after the card that set it."""
 
 from __future__ import annotations
 
@@ -12,22 +11,6 @@ from tricklang import model as m
 from .decisions import wait
 from .parts import Parts
 from .writer import lit
-
-LED_HELPERS = '''
-
-@cython.cfunc
-def _led(c: Core) -> cython.int:
-    """The suit led to the trick in progress: the suit named, else the first card's effective suit."""
-    if c.tr_led >= 0:
-        return c.tr_led
-    return EFF[c.ti * NC + c.tr_c[0]]
-'''
-"""The one reading of the suit led, in a module that may name it."""
-
-
-def named_led(text: str) -> str:
-    """Helpers' text reading the suit led through ``_led``."""
-    return text.replace("EFF[c.ti * NC + c.tr_c[0]]", "_led(c)").replace("EFF[ti * NC + c.tr_c[0]]", "_led(c)")
 
 
 class NamedLed(Parts):

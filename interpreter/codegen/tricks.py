@@ -21,6 +21,8 @@ from .declarations import TrickDeclarations
 from .hooks import TrickHooks
 from .layout import DecisionPoint
 from .runner import TrickRunner
+from .seats import SeatControl
+from .trick_cards import TrickCards
 from .writer import Writer, lit
 
 WHY = {"follow_suit": 1, "trump_if_void": 2, "beat_if_able": 4, "lead_until_broken": 8, "lead_first": 16,
@@ -64,11 +66,12 @@ class TrickInfo:
     def __init__(self) -> None:
         self.declarations: list[int] = []  # declaration name ids, in order, as offered
         self.window = False
+        self.controlled = False  # some turns may be played by another seat (`plays for`)
 
 
 
 
-class TrickPlay(TrickRunner, TrickHooks, TrickDeclarations, Decisions):
+class TrickPlay(TrickRunner, TrickCards, TrickHooks, TrickDeclarations, SeatControl, Decisions):
     """Trick play and the remedies that reach into it (see the module docstring)."""
 
     __slots__ = ()
@@ -76,6 +79,7 @@ class TrickPlay(TrickRunner, TrickHooks, TrickDeclarations, Decisions):
     def trick_play(self, st: m.Tricks, cont: int) -> int:
         lay = self.lay
         info = TrickInfo()
+        info.controlled = bool(st.plays_for)
         dp = self.new_dp("play", "play", st, tricks=info)
         ex = self.ex
         obligations: list[tuple[m.Obligation, str | bool]] = []
@@ -110,6 +114,7 @@ class TrickPlay(TrickRunner, TrickHooks, TrickDeclarations, Decisions):
                 order.append(ob.kind)
         dp.extra["why_order"] = order  # the order in which the reasons are told
         self._anytime_cards(dp.id, [rule for rule in st.card_rules if rule.kind == "free"])
+        self.trick_card_rules = [rule for rule in st.card_rules if rule.kind != "free"]
         self._functions(st, dp, obligations, lead_rules, decls, declarer, cont)
         self.anytime = -1
         self.context = saved
@@ -141,8 +146,6 @@ class TrickPlay(TrickRunner, TrickHooks, TrickDeclarations, Decisions):
             w.line("c.tr_turn = leader")
             w.line("c.tr_n = 0")
             w.line("c.tr_pm = 0")
-            if lay.uses.name_led:
-                w.line("c.tr_led = -1")
         w.line("while True:")
         with w.indented():
             w.line("if c.tr_n == 0:")
@@ -160,7 +163,7 @@ class TrickPlay(TrickRunner, TrickHooks, TrickDeclarations, Decisions):
                 w.line("    continue")
                 w.line("c.tr_turn = nxt")
             w.line("break")
-        wait(w, dp, "c.window if c.window >= 0 else c.tr_turn")
+        wait(w, dp, "c.window if c.window >= 0 else " + self.actor_of(dp.tricks.controlled, d, "c.tr_turn"))
 
         f = self.funcs
         f.line()
@@ -172,6 +175,7 @@ class TrickPlay(TrickRunner, TrickHooks, TrickDeclarations, Decisions):
         if any(h.event != "each_trick" and self._waits(h) for h in st.hooks):
             self._hook_blocks(dp, st)
         self._play(f, dp, obligations)
+        self.controllers(f, d, st)
         self._after_trick(f, d, st)
         self._finish(f, d, any(h.event == "each_trick" for h in st.hooks))
         self._dispatch(f, dp, [x for x in decls if x[0].deadline != "after_leading_it"], decls)
@@ -272,12 +276,15 @@ class TrickPlay(TrickRunner, TrickHooks, TrickDeclarations, Decisions):
         f.line("if c.tr_n == 0:")
         with f.indented():
             self._lead_chain(f, obligations, lead_rules)
+        if self.lay.keeps_led:  # no suit led yet (design 3.2): as free as a leader, without the lead rules
+            f.line("elif c.tr_led < 0:")
+            f.line("    pass")
         f.line("else:")
         with f.indented():
             f.line("pass")
             if any(ob.kind in ("follow_suit", "trump_if_void", "beat_if_able", *OVERTRUMPING) for ob, _ in chain):
-                f.line("led = _led(c)" if self.lay.uses.name_led else "led = EFF[ti * NC + c.tr_c[0]]")
-                f.line("follow = hand & SUITS[ti * NS + led]")
+                f.line(f"led = {self.led_of_trick()}")
+                f.line(f"follow = hand & SUITS[ti * {self.lay.led_stride} + led]")
             self._follow_chain(f, chain, [(ob, t) for ob, t in obligations if ob.kind == "may_trump"])
         if self.anytime >= 0:
             f.line("allowed |= anytime")
@@ -351,9 +358,9 @@ class TrickPlay(TrickRunner, TrickHooks, TrickDeclarations, Decisions):
                 if may_trump:  # (their guards tested only for a player able to follow)
                     may = " or ".join("True" if t is True else f"({t})" for _, t in may_trump)
                     first = f"may = c.trump >= 0 and led != c.trump and ({may})"
-                    narrowed = "allowed & (SUITS[ti * NS + led] | (TRUMPS[ti] if may else 0))"
+                    narrowed = f"allowed & (SUITS[ti * {self.lay.led_stride} + led] | (TRUMPS[ti] if may else 0))"
                 else:
-                    narrowed = "allowed & SUITS[ti * NS + led]"
+                    narrowed = f"allowed & SUITS[ti * {self.lay.led_stride} + led]"
                 _narrow(f, _guarded(test, "follow"), narrowed, kind, first)
             elif kind == "trump_if_void":
                 _narrow(f, _guarded(test, "not follow and c.trump >= 0"), "allowed & TRUMPS[ti]", kind)
@@ -366,7 +373,7 @@ class TrickPlay(TrickRunner, TrickHooks, TrickDeclarations, Decisions):
                 # over-trump if he can); a void player free to discard is not made to trump.
                 f.line(_guarded(test, f"follow or why & {lit(WHY['trump_if_void'])}") + ":")
                 with f.indented():
-                    f.line("base = (ti * NS + led) * NC")
+                    f.line(f"base = (ti * {self.lay.led_stride} + led) * NC")
                     f.line("bc = c.tr_c[0]")
                     f.line("for i in range(1, c.tr_n):")
                     f.line(f"    if {self.power('c.tr_c[i]')} > {self.power('bc')}:")
@@ -387,7 +394,7 @@ class TrickPlay(TrickRunner, TrickHooks, TrickDeclarations, Decisions):
             f.line("top = _tr_top_card(c)")
             f.line("if top >= 0:")
             with f.indented():
-                f.line("base = (ti * NS + led) * NC")
+                f.line(f"base = (ti * {self.lay.led_stride} + led) * NC")
                 f.line("over = allowed & TRUMPS[ti] & _above(c, allowed & TRUMPS[ti], base, led, top)")
                 if kind == "overtrump_if_able":
                     f.line("m = over")
@@ -400,7 +407,8 @@ class TrickPlay(TrickRunner, TrickHooks, TrickDeclarations, Decisions):
     def power(self, card: str) -> str:
         """How strongly ``card`` plays to the trick (``ti``, ``led`` and ``base`` in scope): a
         table for a pack of at most 64 cards, worked out from smaller tables beyond."""
-        return f"_power(ti, led, {card})" if self.lay.wide else f"POWER[base + {card}]"
+        power = f"_power(ti, led, {card})" if self.lay.wide else f"POWER[base + {card}]"
+        return f"(0 if c.tr_nw & BIT[{card}] else {power})" if self.lay.never_wins else power
 
 
     def _play(self, f: Writer, dp: DecisionPoint, obligations: list[tuple[m.Obligation, str | bool]]) -> None:
@@ -430,11 +438,12 @@ class TrickPlay(TrickRunner, TrickHooks, TrickDeclarations, Decisions):
         f.line("c.tr_c[i] = card")
         f.line("c.tr_p[i] = p")
         f.line("c.tr_n = i + 1")
+        self.trick_rules_at_play(f)
         f.line("c.tr_pm |= 1 << p")
         f.line("c.played |= 1 << p")
         if lay.uses.replay:
             f.line("c.played_by[card] = p")
-        f.line("if c.rec: c.log.append((c.tr_no + 1) << 15 | card << 5 | p)")
+        f.line(f"if c.rec: c.log.append({self.play_entry(dp.tricks.controlled)})")
         if dp.tricks.window:
             f.line(f"if i == 0 and window_{d}(c, p):")
             f.line("    c.window = p")
@@ -452,8 +461,9 @@ class TrickPlay(TrickRunner, TrickHooks, TrickDeclarations, Decisions):
         with f.block(f"def finish_{d}(c: Core) -> None:"):
             f.line("ti = c.ti")
             f.line("n = c.tr_n")
-            f.line("led = _led(c)" if lay.uses.name_led else "led = EFF[ti * NC + c.tr_c[0]]")
-            f.line("base = (ti * NS + led) * NC")
+            f.line("led = c.tr_led if c.tr_led >= 0 else EFF[ti * NC + c.tr_c[0]]" if self.lay.keeps_led
+                   else "led = EFF[ti * NC + c.tr_c[0]]")
+            f.line(f"base = (ti * {self.lay.led_stride} + led) * NC")
             f.line("best = 0")
             f.line(f"top = {self.power('c.tr_c[0]')}")
             f.line("for i in range(1, n):")
@@ -489,8 +499,6 @@ class TrickPlay(TrickRunner, TrickHooks, TrickDeclarations, Decisions):
                 f.line(f"after_trick_{d}(c)")
             f.line("c.tr_no += 1")
             f.line("c.tr_n = 0")
-            if lay.uses.name_led:
-                f.line("c.tr_led = -1")
             f.line("c.tr_pm = 0")
             f.line("c.tr_leader = winner")
             f.line("c.tr_turn = winner")
@@ -535,8 +543,6 @@ class TrickPlay(TrickRunner, TrickHooks, TrickDeclarations, Decisions):
         w.line("c.window = -1")
         w.line("c.tr_n = 0")
         w.line("c.tr_pm = 0")
-        if lay.uses.name_led:
-            w.line("c.tr_led = -1")
         w.line("c.tr_leader = p")
         w.line("c.tr_turn = p")
         self.event(w, f"(LEADS, p, tuple(taken), {self.laws(st)})")
@@ -577,7 +583,5 @@ class TrickPlay(TrickRunner, TrickHooks, TrickDeclarations, Decisions):
         w.line("c.tr_active = False")
         w.line("c.tr_n = 0")
         w.line("c.tr_pm = 0")
-        if lay.uses.name_led:
-            w.line("c.tr_led = -1")
         self.event(w, f"(REPLAY, len(returned), {self.laws(st)})")
         return True
