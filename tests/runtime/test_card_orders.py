@@ -143,7 +143,7 @@ def test_the_order_is_public_and_read_in_events_and_transcripts() -> None:
     assert [e for e in grand.events(0) if e["type"] == "trump"] == [{"type": "trump", "suit": "grand", "order": "grand"}]
     assert "  trumps: order grand" in render(grand).splitlines()
     null = new("null")
-    assert null.trump is None and not null.is_trump("JH")
+    assert null.trump is None and not null.is_trump("JH") and null.observation(0)["trump"] == "null"
     assert [e for e in null.events(1) if e["type"] == "trump"] == [{"type": "trump", "suit": None, "order": "null"}]
     assert "  trumps: order null, no trumps" in render(null).splitlines()
     clubs = new("clubs")
