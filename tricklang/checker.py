@@ -521,7 +521,13 @@ class Checker:
 
     # ------------------------------------------------------------ card counts
     def _check_card_counts(self) -> None:
-        card_count_problems(self.rules, {o.name: o.default for o in self.rules.options}, self.error)
+        """Deals the deck cannot hold (``deck-too-small``); with a range of players, at the largest count."""
+        rules, values = self.rules, {o.name: o.default for o in self.rules.options}
+        p = rules.players
+        if p is not None and p.kind == "range" and p.high is not None and 2 <= p.high <= MAX_PLAYERS:
+            rules = rules.model_copy(update={"players": p.model_copy(update={"count": p.high})})
+            values["players"] = p.high
+        card_count_problems(rules, values, self.error)
 
 
 def check(rules: m.RuleFile) -> list[Diagnostic]:

@@ -92,6 +92,7 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     "Hook.playing", "Hook.leading", "EndPlay", "Declaration.before_nth_card", "Declaration.at_own_turn",
     "Declaration.no_holding", "InPlay.EndPlay", "InPlay.Add", "InPlay.Melds",
     "InPlay.Choose",  # (in a hook on a card: the trick goes on once it is made)
+    "NameLed", "InPlay.NameLed",
     # issue 28 step 5: bids and auctions (design 3.7; interpreter/codegen/auctions.py)
     "BidTable", "BidGrid", "Strain", "NamedBid", "BidNumbers",
     "TableAuction.once_around", "TableAuction.until_passes", "TableAuction.until_n_passes", "Auction.until_n_passes",

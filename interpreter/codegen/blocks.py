@@ -34,7 +34,8 @@ class Block:
         return f"b{self.id}"
 
 
-DECISIONS = (m.Choose, m.Discard, m.Take, m.Keep, m.NameTrump, m.Bid, m.Auction, m.Tricks, m.TableAuction, m.TableBid)
+DECISIONS = (m.Choose, m.Discard, m.Take, m.Keep, m.NameTrump, m.Bid, m.Auction, m.Tricks, m.TableAuction, m.TableBid,
+             m.NameLed)
 """The statements at which a player decides."""
 
 

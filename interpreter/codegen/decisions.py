@@ -75,6 +75,8 @@ class Decisions(Auctions):
             return self.keep(st, cont)
         if isinstance(st, m.NameTrump):
             return self.name_trump(st, cont)
+        if isinstance(st, m.NameLed):
+            return int(self.name_led(st, cont))  # type: ignore[attr-defined] # (NamedLed, a sibling mixin)
         if isinstance(st, m.Bid):
             return self.own_bid(st, cont)
         if isinstance(st, m.Auction):

@@ -33,12 +33,13 @@ from .exposure import Exposure
 from .layout import Irregularity, Param
 from .melds import MeldPlay
 from .module import Generated
+from .named_led import NamedLed
 from .seats import onward
 from .tricks import TrickPlay
 from .writer import Writer, lit
 
 
-class CodeGenerator(CardLoops, Exposure, TrickPlay, MeldPlay, Visitor[bool]):
+class CodeGenerator(CardLoops, Exposure, TrickPlay, MeldPlay, NamedLed, Visitor[bool]):
     """Statements to blocks (``visit_<Statement>`` writes a statement that does not wait
     and returns whether control goes on past it); see the module docstring. The decision
     points and trick play are its mixins (:mod:`.decisions`, :mod:`.tricks`)."""

@@ -192,7 +192,8 @@ class Layout:
         kinds = {r.kind for st in statements_of(rules) if isinstance(st, m.Tricks) for r in st.card_rules}
         kinds &= {"never_wins", "sets_no_suit"}  # (the card rules of interpreter.codegen.trick_cards)
         self.never_wins = "never_wins" in kinds  # cards without power in the trick: c.tr_nw
-        self.keeps_led = bool(self.orders) or bool(kinds)  # the suit led kept once set: c.tr_led
+        named = any(isinstance(st, m.NameLed) for st in statements_of(rules))  # `names the suit led`
+        self.keeps_led = bool(self.orders) or bool(kinds) or named  # the suit led kept once set: c.tr_led
         self.wide = self.nc > 64  # masks wider than a C word: Python ints in native builds too
 
     # ------------------------------------------------------------ the bid table
@@ -444,6 +445,7 @@ class _Uses:
                 self.shown_to_seats = True
         self.auction = m.Auction in kinds
         self.trick = reads_the_trick(rules)
+        self.name_led = m.NameLed in kinds  # (the suit led, named: c.tr_led)
         self.helpers: set[str] = set()  # helpers of :data:`.card_loops.HELPERS` the module calls (only those are written)
         self.plays_for = any(isinstance(s, m.Tricks) and s.plays_for for s in stmts)
         if self.plays_for:  # the controller sees the hand he plays from: the same seats-per-zone mask

@@ -303,7 +303,8 @@ class Views:
             "deal": core.deal_no + 1,
             "dealer": core.dealer,
             "scores": self._g.m["scores"](core),
-            "trump": self.trump,
+            # (under a named order, its name: 'grand', and 'null' for an order without trumps)
+            "trump": self._g.tables.suit_label(core.ti) if core.ti > self._g.tables.nsuits else self.trump,
             "maker": core.maker if core.maker >= 0 else None,
             "bid": core.bid,
             "phase": self.phase,

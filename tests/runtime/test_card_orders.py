@@ -143,7 +143,7 @@ def test_the_order_is_public_and_read_in_events_and_transcripts() -> None:
     assert [e for e in grand.events(0) if e["type"] == "trump"] == [{"type": "trump", "suit": "grand", "order": "grand"}]
     assert "  trumps: order grand" in render(grand).splitlines()
     null = new("null")
-    assert null.trump is None and not null.is_trump("JH")
+    assert null.trump is None and not null.is_trump("JH") and null.observation(0)["trump"] == "null"
     assert [e for e in null.events(1) if e["type"] == "trump"] == [{"type": "trump", "suit": None, "order": "null"}]
     assert "  trumps: order null, no trumps" in render(null).splitlines()
     clubs = new("clubs")
@@ -352,3 +352,15 @@ def test_trumps_of_several_ranks_of_every_suit_and_a_suit() -> None:
     assert plays(state) == ["9C", "KC"]  # the queen of clubs is a trump, not a club
     state = play(new("schafkopf", SCHAFKOPF), "JC", "QC", "QD")
     assert last_winner(state) == 2  # the queen of clubs, the highest trump
+
+
+def test_the_language_server_explains_an_order_and_its_selection() -> None:
+    from tricklang.lsp.analysis import analyse
+    from tricklang.lsp.hover import hover
+
+    analysis = analyse(SKAT, "skat.trick")
+    name = hover(analysis, 9, len("order g"))
+    assert name is not None and name.markdown.startswith("**order** `grand`: card order, 4 trump item(s)")
+    line = SKAT.splitlines().index("      trump is grand") + 1
+    selected = hover(analysis, line, len("      trump is g"))
+    assert selected is not None and "The card order grand is in force" in selected.markdown

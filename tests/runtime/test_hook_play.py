@@ -27,6 +27,7 @@ from interpreter import native
 from interpreter.harness import check_invariants
 from interpreter.state import compiled
 from interpreter.state.compiled import module_of
+from interpreter.transcript import render
 
 GAME = """\
 tricklang 1
@@ -85,6 +86,10 @@ def scores(state: interpreter.State) -> list[tuple[int, str, int]]:
 
 def texts(state: interpreter.State) -> list[str]:
     return [a.text for a in state.legal_actions()]
+
+
+def plays(state: interpreter.State) -> list[str]:
+    return sorted(t for t in texts(state) if t.startswith("play "))
 
 
 # Seat 1: KS QS JS AH 10H 9H; seat 0: AS 10S 9S KH QH JH.
@@ -170,9 +175,9 @@ def test_a_deal_with_hooks_survives_json_and_clones_in_the_middle_of_a_trick() -
     assert twin.events(None) == state.events(None)
 
 
-@pytest.mark.parametrize("text", [GAME, "CHOOSING"], ids=["hooks", "a decision in a hook"])
+@pytest.mark.parametrize("text", [GAME, "CHOOSING", "NAMING"], ids=["hooks", "a decision in a hook", "naming"])
 def test_the_harness_finds_nothing_wrong(text: str) -> None:
-    rules = tricklang.loads(CHOOSING if text == "CHOOSING" else text, path="hooks.trick")
+    rules = tricklang.loads({"CHOOSING": CHOOSING, "NAMING": NAMING}.get(text, text), path="hooks.trick")
     for seed in range(3):
         report = check_invariants(rules, seed=seed, finish=True, stop_on_first=False)
         assert report.violations == []
@@ -270,6 +275,46 @@ def test_a_decision_after_each_trick_or_in_a_declaration_is_refused() -> None:
 @pytest.mark.usefixtures("isolated")
 def test_the_native_build_decides_in_hooks_as_cpython_does() -> None:
     rules = tricklang.loads(CHOOSING, path="native-choosing.trick")
+    python = matches(rules, range(12))
+    native.accelerate(rules)
+    assert type(module_of(rules)[1]["advance"]).__name__ == "builtin_function_or_method"
+    assert matches(rules, range(12)) == python
+
+
+# ---------------------------------------------------------------- naming the suit led
+
+NAMING = GAME.replace('''    after leading K when trick_number == 1:
+      player scores 3 "led a king first"
+      expose hand of player
+''', '''    after leading K when trick_number == 1:
+      player names the suit led
+''')
+assert NAMING != GAME
+
+
+def test_the_suit_named_is_the_suit_led_and_the_next_players_follow_it() -> None:
+    rules = tricklang.loads(NAMING, path="naming.trick")
+    state = new(SCRIPT, rules)
+    state.apply("play KS")
+    assert state.current_player == 1 and sorted(texts(state)) == ["name hearts", "name spades"]
+    twin = state.clone()
+    state.apply("name hearts")
+    assert [e for e in state.events(0) if e["type"] == "suit_led"] == [{"type": "suit_led", "player": 1,
+                                                                        "suit": "hearts"}]
+    assert plays(state) == ["play JH", "play KH", "play QH"]  # seat 0 follows hearts, not spades
+    assert "seat 1 names hearts as the suit led" in render(state)
+    twin.apply("name spades")
+    assert plays(twin) == ["play 10S", "play 9S", "play AS"]
+    state.apply("play JH")
+    [trick] = [e for e in state.events(None) if e["type"] == "trick"]
+    assert trick["winner"] == 0
+    assert plays(state) == ["play 10S", "play 9S", "play AS", "play KH", "play QH"]  # a new trick: no suit named
+
+
+@pytest.mark.skipif(native.unavailable() is not None, reason=f"no native builds here: {native.unavailable()}")
+@pytest.mark.usefixtures("isolated")
+def test_the_native_build_names_the_suit_led_as_cpython_does() -> None:
+    rules = tricklang.loads(NAMING, path="native-naming.trick")
     python = matches(rules, range(12))
     native.accelerate(rules)
     assert type(module_of(rules)[1]["advance"]).__name__ == "builtin_function_or_method"

@@ -67,11 +67,14 @@ def test_the_same_text_is_one_game_per_value() -> None:
     assert interpreter.new_game(load().with_options({"players": 3}), seed=1).observation(None) == three.observation(None)
 
 
-def test_a_value_outside_the_range_or_beyond_the_deck_is_refused() -> None:
+def test_a_value_outside_the_range_is_refused() -> None:
     with pytest.raises(OptionError, match="players"):
         load(players=8)
-    with pytest.raises(OptionError):
-        load(OH.replace("deal 4 to each", "deal 5 to each"), players=7)  # 35 cards from 32
+
+
+def test_the_checker_counts_the_cards_for_the_largest_number_of_players() -> None:
+    with pytest.raises(tricklang.RulesError, match="deck-too-small|7 players"):
+        load(OH.replace("deal 4 to each", "deal 5 to each"))  # 35 cards for 7 players, 32 in the deck
 
 
 def test_player_count_reads_the_fixed_number_too() -> None:
