@@ -34,6 +34,11 @@ class OrderChecks:
         taken = {s.name for s in r.deck.suits} | {o.name for o in r.options} | {z.name for z in r.zones}
         taken |= {c.name for c in r.counters}
         selected = {st.suit for st in statements_of(r) if isinstance(st, m.SetTrump) and st.source == "fixed"}
+        for table in r.bids:  # a strain of the bid table selects its order (`trump is strain of bid`)
+            for line in table.lines:
+                selected |= {s.name for s in line.strains} if isinstance(line, m.BidGrid) else set()
+                if isinstance(line, m.NamedBid) and line.plays is not None:
+                    selected.add(line.plays)
         for o in r.orders:
             if o.name in taken:
                 self.c.error("duplicate-name", f"order '{o.name}' is named like a suit, option, zone, counter "
