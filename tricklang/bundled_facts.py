@@ -3,15 +3,11 @@ do not edit. An entry is used only while its files read the same."""
 
 from typing import Any
 
-FACTS: dict[str, Any] = {'auction-pitch': {'digest': 'e3278b11a1370865b34a9a4ae021e508a119a85020d3a03a42cf5c1653a9d94a',
+FACTS: dict[str, Any] = {'auction-pitch': {'digest': '3b5ec360a1ecf152cdd60fa5e3ed472800a0764e1e5c84e22057f1ca1cd6270e',
                    'file': 'auction-pitch.trick',
-                   'files': {'auction-pitch.trick': 'e3278b11a1370865b34a9a4ae021e508a119a85020d3a03a42cf5c1653a9d94a'},
+                   'files': {'auction-pitch.trick': '3b5ec360a1ecf152cdd60fa5e3ed472800a0764e1e5c84e22057f1ca1cd6270e'},
                    'game': 'Auction Pitch',
-                   'options': {'all_pass': 'dealer_pitches',
-                               'dealer_privilege': True,
-                               'low_point': 'dealt',
-                               'min_bid': 2,
-                               'target': 7},
+                   'options': {'all_pass': 'dealer_pitches', 'low_point': 'dealt', 'min_bid': 2, 'target': 7},
                    'players': 4},
  'black-maria': {'digest': '9e03e47dbf1abaa10e874e7b9b2f3852fabc50b3083225e83e739054a2ca0285',
                  'file': 'black-maria.trick',

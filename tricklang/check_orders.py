@@ -64,7 +64,7 @@ class OrderChecks:
             if isinstance(item, str):
                 if item not in words:
                     self.c.error("bad-order", f"'{item}' in the trumps of order '{o.name}' is not a rank, "
-                                 "a suit or a colour of the deck", o.span)
+                                 "a suit or a colour of the deck", o.trumps_span or o.span)
             else:
                 cards_check.pattern(item)
         if len(self.c.diagnostics) > errors:
@@ -77,7 +77,7 @@ class OrderChecks:
             twice = sorted(found & seen)
             if twice:
                 self.c.error("bad-order", f"the trumps of order '{o.name}' list {cards.codes[twice[0]]} twice",
-                             o.span, "each card has one place in a trump group")
+                             o.trumps_span or o.span, "each card has one place in a trump group")
                 return
             seen |= found
 

@@ -83,6 +83,7 @@ CODES: dict[str, str] = {
     "point-total-mismatch": "(warning) the top bid is not what the point cards are worth",
     "phase-unreachable": "(warning) a branch, loop, obligation, declaration or irregularity that can never run",
     "rule-matches-nothing": "(warning) a card rule whose pattern matches no card, or a tie rule in a deck without equal cards",
+    "bad-players": "'players LO..HI = D' with bounds outside 2..16, a default outside them, or partnerships",
     "plays-for-self": "'P plays for P': a seat named to play its own cards for itself",
     "not-in-trick": "a name or form of the trick in progress used outside trick play",
     "ambiguous-name": "a variable named like a name of the trick in progress, read in trick play",

@@ -87,6 +87,9 @@ class _Explainer(Prose):
             return []
         out = ["## Players", ""]
         text = f"there are {in_words(p.count)} players, seated 0 to {p.count - 1} clockwise"
+        if p.kind == "range":
+            text = (f"there are {in_words(p.low or 0)} to {in_words(p.high or 0)} players, as the option `players` "
+                    f"says ({in_words(p.count)} here), seated from 0 clockwise")
         if p.teams:
             teams = [joined([str(s) for s in t]) for t in p.teams]
             text += ", in partnerships: " + " against ".join(f"seats {t}" for t in teams)

@@ -3,7 +3,7 @@ players, roles, the deck, options, zones, counters, points and the match."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from lark import Token, Transformer, v_args
 
@@ -78,6 +78,7 @@ class SectionRules(Transformer[Token, m.RuleFile]):
                     fields[tag] = value
             elif type(child) in _LISTED:
                 listed[_LISTED[type(child)]].append(child)
+        listed["options"][:0] = _seating_option(fields.get("players"))
         fields.update({k: tuple(v) for k, v in listed.items()})
         return m.RuleFile.model_construct(**fields, sections=tuple(sections))
 
@@ -108,8 +109,18 @@ class SectionRules(Transformer[Token, m.RuleFile]):
 
     def players(self, meta: Any, children: list[Any]) -> Tagged:
         teams = one_of(children, tuple) or ()
-        node = m.Players.model_construct(count=int(children[0]), teams=teams, cite=cite_of(children), span=span_of(meta))
+        count: Tagged = children[0]
+        low, high, default = count.value
+        kind: Literal["fixed", "range"] = "range" if count.tag == "range" else "fixed"
+        node = m.Players.model_construct(count=default, kind=kind, low=low, high=high, teams=teams,
+                                         cite=cite_of(children), span=span_of(meta))
         return Tagged("players", (node, span_of(meta)))
+
+    def fixed_players(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("fixed", (None, None, int(children[0])))
+
+    def player_range(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("range", (int(children[0]), int(children[1]), int(children[2])))
 
     def play_direction(self, meta: Any, children: list[Any]) -> Tagged:
         node = m.PlayDirection.model_construct(direction=children[0].tag, cite=cite_of(children), span=span_of(meta))
@@ -168,14 +179,14 @@ class SectionRules(Transformer[Token, m.RuleFile]):
         fields: dict[str, Any] = {"ranks": tuple(c for c in children if isinstance(c, m.SuitRanks))}
         for c in children:
             if isinstance(c, Tagged) and c.tag == "trumps":
-                fields["trumps"] = c.value
+                fields["trumps"], fields["trumps_span"] = c.value
             elif isinstance(c, Tagged) and c.tag == "no_trumps":
                 fields["no_trumps"] = True
         return m.Order.model_construct(name=str(children[0]), code=code, cite=cite_of(children), span=span_of(meta),
                                        **fields)
 
     def order_trumps(self, meta: Any, children: list[Any]) -> Tagged:
-        return Tagged("trumps", self.trump_ranks(meta, children).value[0])
+        return Tagged("trumps", (self.trump_ranks(meta, children).value[0], span_of(meta)))
 
     def order_no_trumps(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("no_trumps")
@@ -412,3 +423,12 @@ class SectionRules(Transformer[Token, m.RuleFile]):
 
     def lowest_wins(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("lowest_wins", (True, cite_of(children)))
+
+
+def _seating_option(players: object) -> list[m.Option]:
+    """`players LO..HI = D` declares an option `players` of its own (design 3.10)."""
+    if not isinstance(players, m.Players) or players.kind != "range":
+        return []
+    return [m.Option.model_construct(name="players", type="int", default=players.count, low=players.low,
+                                     high=players.high, doc="The number of players", cite=players.cite,
+                                     span=players.span)]

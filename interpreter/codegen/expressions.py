@@ -36,6 +36,7 @@ _BUILTINS = {
     "leader": "(c.tr_leader if c.tr_active else -1)",
     "played_to_trick": "(c.tr_n if c.tr_active else 0)",
     "trump": "c.trump",
+    "player_count": "N",
 }
 
 

@@ -189,6 +189,10 @@ class Layout:
         # The stride of the tables per suit led: the suits, or every order index with named orders.
         self.nled = self.tables.nled
         self.led_stride = "NLED" if self.orders else "NS"
+        kinds = {r.kind for st in statements_of(rules) if isinstance(st, m.Tricks) for r in st.card_rules}
+        kinds &= {"never_wins", "sets_no_suit"}  # (the card rules of interpreter.codegen.trick_cards)
+        self.never_wins = "never_wins" in kinds  # cards without power in the trick: c.tr_nw
+        self.keeps_led = bool(self.orders) or bool(kinds)  # the suit led kept once set: c.tr_led
         self.wide = self.nc > 64  # masks wider than a C word: Python ints in native builds too
 
     # ------------------------------------------------------------ the bid table

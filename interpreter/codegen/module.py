@@ -26,6 +26,7 @@ from .parts import Parts
 from .prelude import PRELUDE
 from .seats import rightward_prelude
 from .surface import accessors, irregularities
+from .trick_cards import helpers_with_kept_led
 from .trick_names import HELPERS as TRICK_HELPERS
 from .writer import Writer, ints, lit
 
@@ -102,7 +103,8 @@ def assemble(gen: Parts) -> Generated:
     for ln in (exposure.prelude(prelude, lay.uses.shown_to_seats) + GAPS_HELPERS).splitlines():
         w.line(ln)
     if lay.uses.trick:
-        for ln in TRICK_HELPERS.splitlines():
+        helpers = helpers_with_kept_led(TRICK_HELPERS, lay.never_wins) if lay.keeps_led else TRICK_HELPERS
+        for ln in helpers.splitlines():
             w.line(ln)
     for name in sorted(lay.uses.helpers):
         for ln in CARD_LOOP_HELPERS[name].splitlines():
@@ -315,6 +317,10 @@ def fields(lay: Layout) -> list[tuple[str, str, str]]:
         ("log", "public object", "None"), ("tape", "public object", "None"), ("deck", "public object", "None"),
         ("decks", "public object", "None"), ("reseeds", "public object", "None"),
     ]
+    if lay.keeps_led:  # the suit led, kept once set (interpreter.codegen.trick_cards)
+        out.append(("tr_led", "public int", "-1"))
+    if lay.never_wins:  # the cards of the trick that never win it
+        out.append(("tr_nw", f"public {mask}", "0"))
     if lay.rich_auction:  # design 3.7's auction state (interpreter.codegen.auctions)
         at = out.index(("au_passed", "public long long", "0")) + 1
         out = [*out[:at], ("au_dbl", "public int", "0"), ("au_run", "public int", "0"),

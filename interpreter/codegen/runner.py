@@ -98,6 +98,10 @@ class TrickRunner(Parts):
         """After a card: the trick taken (and the next one led, or ``advance``), or the next player's turn."""
         d = dp.id
         ready = lit(dp.extra["ready"])
+        if "hook_block" in dp.extra:  # the hooks on a card, which may decide: as apply_D does
+            f.line(f"c.pc = {lit(dp.extra['hook_block'])}")
+            f.line("advance(c)")
+            return
         hands = " | ".join(f"c.z[{lit(self.lay.hand + q)}]" for q in range(self.lay.n))
         f.line("if nxt == c.tr_leader or nxt == p or c.tr_pm >> nxt & 1:")
         with f.indented():

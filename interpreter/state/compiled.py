@@ -26,6 +26,7 @@ from ..codegen import Generated, generate
 from ..codegen.layout import DecisionPoint, Layout
 from ..codegen.module import GENERATED_BUILTINS
 from ..runtime.cython_shim import cython as _cython_shim
+from ..runtime.speedups import speed_up
 from .actions import Action
 from .cards import CardTables
 
@@ -60,9 +61,11 @@ the import hook (``cython``, the runtime library) and what ``class`` needs."""
 
 
 def run_source(source: str, name: str) -> dict[str, Any]:
-    """Execute a generated module's source (ours: it holds no rule text) in a fresh namespace."""
+    """Execute a generated module's source (ours: it holds no rule text) in a fresh namespace,
+    its hottest helpers rebound to what they wrap (:mod:`interpreter.runtime.speedups`)."""
     namespace: dict[str, Any] = {"__name__": name, "__builtins__": _BUILTINS}
     exec(compile(source, f"<{name}>", "exec"), namespace)  # noqa: S102 - source written by interpreter.codegen
+    speed_up(namespace)
     return namespace
 
 
@@ -128,6 +131,15 @@ class Compiled:
         self.dp_actions: list[tuple[Action, ...] | None] = [self._actions_of(dp) for dp in self.dps]
         self.dp_codes: list[dict[str, int] | None] = [
             {a.text: code for code, a in enumerate(acts)} if acts is not None else None for acts in self.dp_actions]
+        # The step's shortcuts: each decision point's sampler, its apply unless it takes a card
+        # selection, and whether the actions listed by code give back their code (so that a
+        # listed action's log key is its code's, with no lookup: State.apply).
+        self.sample_fns: tuple[Any, ...] = namespace["SAMPLE"]
+        self.plain_apply: dict[int, Any] = {
+            i: fn for i, (dp, fn) in enumerate(zip(self.dps, self.apply_fns, strict=True)) if dp.kind != "select"}
+        self.keyed: tuple[bool, ...] = tuple(
+            acts is not None and all(self.code(i, a) == k for k, a in enumerate(acts))
+            for i, acts in enumerate(self.dp_actions))
 
     @classmethod
     def of(cls, ruleset: Ruleset) -> Self:

@@ -140,7 +140,7 @@ class Views:
         c = self._card(card)
         if suit >= 0 and tables.eff_suit[ti][c] == suit:
             return 1000 + tables.trump_strength[ti][c]
-        return tables.plain[c]
+        return tables.plains[ti][c]
 
     def trick_power(self, card: str, led: str | None = None) -> int:
         """How strongly a card plays to a trick led in suit ``led`` (default: the current
@@ -151,11 +151,19 @@ class Views:
         if led is not None:
             suit = tables.suit_names.index(led)
         elif trick:
-            suit = tables.eff_suit[core.ti][trick[0][1]]
+            suit = self._led(trick)
         else:
             suit = tables.eff_suit[core.ti][c]
+        if trick and getattr(core, "tr_nw", 0) >> c & 1:
+            return 0  # played to this trick, which it never wins
         power: int = tables.power[core.ti][suit][c]
         return power
+
+    def _led(self, trick: list[tuple[int, int]]) -> int:
+        """The suit led to the trick in progress: kept once set where the module keeps it (named
+        orders, a card that does not set it), else its first card's effective suit."""
+        led: int = getattr(self._c, "tr_led", -1)
+        return led if led >= 0 else self._g.tables.eff_suit[self._c.ti][trick[0][1]]
 
     @property
     def current_trick(self) -> list[tuple[int, str]]:
@@ -174,8 +182,9 @@ class Views:
         if not trick:
             return None
         tables, ti = self._g.tables, self._c.ti
-        power = tables.power[ti][tables.eff_suit[ti][trick[0][1]]]
-        best = max(range(len(trick)), key=lambda i: power[trick[i][1]])
+        power = tables.power[ti][self._led(trick)]
+        never: int = getattr(self._c, "tr_nw", 0)  # the cards that never win it
+        best = max(range(len(trick)), key=lambda i: 0 if never >> trick[i][1] & 1 else power[trick[i][1]])
         seat: int = trick[best][0]
         return seat
 

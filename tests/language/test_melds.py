@@ -5,7 +5,7 @@ the table names; the one reading of how cards count (tricklang.melds, greedy in 
 written, the lead's decision) is checked against Pinochle's and Klaverjas' tables on
 hand-built hands, and for its invariants (monotone in the cards held, blind to their
 order); ``P melds T``, ``melds()`` and ``melded()`` check and read (the runtime plays them:
-tests/runtime/test_melds.py).
+tests/runtime/test_meld_play.py).
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def test_tables_parse_into_classes_of_shaped_lines() -> None:
 
 
 def test_a_checked_file_with_melds_has_no_error_and_loads() -> None:
-    assert errors(PINOCHLE) == []  # the runtime plays meld tables (tests/runtime/test_melds.py)
+    assert errors(PINOCHLE) == []  # the runtime plays meld tables (tests/runtime/test_meld_play.py)
     tricklang.loads(PINOCHLE, path="p.trick")
 
 

@@ -140,3 +140,36 @@ def test_the_language_server_completes_the_direction() -> None:
     analysis = analyse(TEXT, "t.trick")
     labels = {i.label for i in completion.complete(TEXT.replace("role dummy", "pla"), line_of("role dummy"), 3, analysis)}
     assert "play passes right" in labels
+
+
+# ---------------------------------------------------------------- `players LO..HI = D` (design 3.10)
+
+
+@pytest.mark.parametrize(("line", "fragment"), [
+    ("players 1..7 = 4", "2 to 16"),
+    ("players 3..17 = 4", "2 to 16"),
+    ("players 7..3 = 4", "lower bound first"),
+    ("players 3..7 = 8", "outside 3..7"),
+    ("players 4..6 = 4 in partnerships 0 2, 1 3", "fixed number of players"),
+])
+def test_a_bad_range_of_players_is_reported(line: str, fragment: str) -> None:
+    text = TEXT.replace("players 4 in partnerships 0 2, 1 3", line).replace("role dummy = partner of dealer\n", "")
+    found = [d for d in Checker(tricklang.parse(text, "t.trick")).run() if d.code == "bad-players"]
+    assert found and fragment in found[0].message and found[0].line == 3
+
+
+def test_a_range_of_players_parses_formats_and_reads_in_english() -> None:
+    text = TEXT.replace("players 4 in partnerships 0 2, 1 3", "players 3..7 = 4").replace(
+        "role dummy = partner of dealer\n", "role dummy = left of dealer\n").replace(
+        "zone won: per side, public", "zone won: per player, public").replace(
+        "  for each side:\n    side scores tricks(side)\n", "  for each player:\n    player scores player_count\n").replace(
+        "  deal 2 to each\n", "  deal 1 to each\n")
+    p = tricklang.parse(text, "t.trick").players
+    assert p is not None and (p.kind, p.low, p.high, p.count) == ("range", 3, 7, 4)
+    assert format_text(text.replace("players 3..7 = 4", "players 3 .. 7  =  4"), "t.trick") == text
+    assert "three to seven players, as the option `players` says (five here)" in explain(
+        tricklang.loads(text, path="t.trick", options={"players": 5})).lower()
+    declared = text.replace("players 3..7 = 4\n", "players 3..7 = 4\noption players: int = 3 in 3..4\n")
+    assert ("duplicate-name", 4) in errors(declared)
+    named = text.replace("  deal 1 to each\n", "  let player_count = 2\n  deal 1 to each\n")
+    assert any(code == "duplicate-name" for code, _ in errors(named))

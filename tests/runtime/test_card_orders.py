@@ -222,8 +222,8 @@ def diagnostics(text: str) -> list[tuple[str, int]]:
     ("  ranks A K Q J 10 9 8 7\n", "  ranks A K Q J 10 9 8\n", "bad-order", 13),
     ("  ranks A K Q J 10 9 8 7\n", "  ranks A K K J 10 9 8 7\n", "bad-order", 13),
     ("  ranks A K Q J 10 9 8 7\n", "  ranks in purple A K Q J 10 9 8 7\n", "bad-suit", 13),
-    ("(J of hearts) (J of diamonds)\norder", "(J of hearts) (J of diamonds) X\norder", "bad-order", 9),
-    ("(J of hearts) (J of diamonds)\norder", "(J of hearts) (J of diamonds) (J of clubs)\norder", "bad-order", 9),
+    ("(J of hearts) (J of diamonds)\norder", "(J of hearts) (J of diamonds) X\norder", "bad-order", 10),
+    ("(J of hearts) (J of diamonds)\norder", "(J of hearts) (J of diamonds) (J of clubs)\norder", "bad-order", 10),
     ("order null ", "order hearts ", "duplicate-name", 11),
     ("      trump is null\n", "      trump is nothing\n", "bad-suit", 25),
     ("      trump is null\n", "      trump is 3\n", "type-error", 25),
@@ -288,11 +288,12 @@ def matches(rules: tricklang.Ruleset, seeds: range) -> list[Any]:
 @pytest.mark.skipif(native.unavailable() is not None, reason=f"no native builds here: {native.unavailable()}")
 @pytest.mark.usefixtures("isolated")
 def test_the_native_build_plays_what_cpython_plays() -> None:
-    rules = tricklang.loads(SKAT, path="native.trick")
-    python = matches(rules, range(12))
+    text = SCHAFKOPF.replace("  ranks A K Q J 10 9 8 7\n", "  ranks A K Q J 10 9 8 7\n  ranks in red 7 8 9 10 J Q K A\n")
+    rules = tricklang.loads(text, path="native.trick")  # grand, null with red ranks, clubs, schafkopf
+    python = matches(rules, range(16))
     native.accelerate(rules)
     assert type(module_of(rules)[1]["advance"]).__name__ == "builtin_function_or_method"
-    assert matches(rules, range(12)) == python
+    assert matches(rules, range(16)) == python
 
 
 def test_the_language_server_lists_orders_and_goes_to_them() -> None:
@@ -316,3 +317,38 @@ def test_a_deck_s_ranks_in_a_suit_hold_under_every_order() -> None:
         assert last_winner(state) == 0, game  # spades run from the seven up
     state = play(new("null", text), "10S", "QS", "7S")
     assert last_winner(state) == 2  # the order's own ranks (A K Q J 10 ...) win over the deck's
+
+
+def test_an_order_set_in_the_middle_of_a_trick_keeps_the_suit_led() -> None:
+    """Decision 5, ahead of the hooks that will set an order mid-trick (step 3): the generated
+    module's ``_set_order`` called between two cards, as such a hook's statement will."""
+    state = play(new("clubs"), "JS")  # the jack of spades led in a clubs game: trumps (clubs) led
+    namespace = module_of(state.ruleset)[1]
+    namespace["_set_order"](state._c, 6, -1, 0)  # null (index 4 suits + no trump + grand)
+    assert state.trump is None
+    assert plays(state) == ["9C", "KC", "QC"]  # clubs were led, and stay led: not the spades
+    play(state, "KC")
+    assert state.trick_winner() == 2  # under null, with clubs led: the jack of spades is off-suit
+    play(state, "8C")
+    assert state.current_player == 2  # (the trick's winner leads; the events, rebuilt by replaying
+    # the actions, cannot know of a change of order made from outside the rules)
+
+
+SCHAFKOPF = SKAT.replace("zone hand:", "order schafkopf\n  trumps Q J (hearts and not (Q or J))\nzone hand:").replace(
+    "    clubs:\n      trump is clubs\n", "    clubs:\n      trump is clubs\n    schafkopf:\n      trump is schafkopf\n")
+
+
+def test_trumps_of_several_ranks_of_every_suit_and_a_suit() -> None:
+    """Schafkopf's (and, with the ten of hearts first, Doppelkopf's) trumps: the queens, the jacks,
+    then the hearts, each rank in the deck's suit order."""
+    assert SCHAFKOPF.count("schafkopf") == 3
+    state = play(new("schafkopf", SCHAFKOPF), "7H")
+    assert plays(state) == ["10H", "9H", "JH", "KH", "QC", "QH", "QS"]  # hearts led are trumps
+    play(state, "9H")
+    assert plays(state) == ["JD", "QD"]
+    play(state, "JD")
+    assert last_winner(state) == 0  # a jack over the hearts
+    state = play(new("schafkopf", SCHAFKOPF), "AC")
+    assert plays(state) == ["9C", "KC"]  # the queen of clubs is a trump, not a club
+    state = play(new("schafkopf", SCHAFKOPF), "JC", "QC", "QD")
+    assert last_winner(state) == 2  # the queen of clubs, the highest trump

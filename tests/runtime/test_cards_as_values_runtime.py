@@ -151,6 +151,20 @@ def test_a_selection_matching_a_suit_variable_offers_that_suits_cards() -> None:
     assert sorted(a.args[0] for a in state.legal_actions()) == ["7C", "8C", "9C"]
 
 
+@pytest.mark.parametrize(("deal", "play", "line"), [
+    ("  if holder of (A of s) == dealer:\n    dealer scores 1\n", PLAY, 18),
+    ("", PLAY.replace("    must follow suit\n", "    must follow suit\n    may play (7 of s) at any time\n"), 20),
+    ("", PLAY.replace("    must follow suit\n", "    must follow suit\n    may not lead s until broken\n"), 20),
+])
+def test_a_suit_variable_where_patterns_are_fixed_tables_is_refused_at_its_line(deal: str, play: str, line: int) -> None:
+    """Trick-play rules, declarations, hooks, 'holder of' and 'who played' compile patterns to fixed tables:
+    a suit variable there is refused by the checker (it was a ValueError from the code generator)."""
+    with pytest.raises(tricklang.RulesError) as info:
+        tricklang.loads(game("  let s = clubs\n" + deal, play), path="gaps.trick")
+    assert [(d.code, d.line) for d in info.value.diagnostics] == [("unsupported-construct", line)]
+    assert "a suit named by a variable in a pattern of a trick-play rule" in str(info.value)
+
+
 # ---------------------------------------------------------------- an option named pass
 
 

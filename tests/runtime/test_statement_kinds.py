@@ -130,6 +130,11 @@ CASES: dict[type[m.Stmt], Case] = {
                    ran=lambda s: bool(_events(s, "forbid")) and {e["choice"] for e in _events(s, "choice")} == {"left"}),
     m.Redeal: Case(before="if deal_number == 1:\n  redeal by next dealer",
                    ran=lambda s: len(_events(s, "redeal")) == 1 and len(_events(s, "deal")) == 2),
+    m.Melds: Case(before="dealer melds pairs", extra='melds pairs\n  "pair" A K in any suit = 5\n',
+                  ran=lambda s: bool(_events(s, "meld"))),
+    # (a hook is indented inside the tricks block: the comment keeps the lines from being dedented)
+    m.EndPlay: Case(after="# the hook\n  after each trick:\n    end the play",
+                    ran=lambda s: len(_events(s, "trick")) == 2 and len(_events(s, "deal_end")) == 2),
     m.Leads: Case(extra="irregularity lead_again during play:\n  offender leads\n", mode="table",
                   irregular="lead_again", ran=lambda s: bool(_events(s, "leads"))),
     m.ReplayTricks: Case(extra="irregularity replayed during play:\n  replay the tricks\n", mode="table",

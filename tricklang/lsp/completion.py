@@ -26,7 +26,7 @@ MATCH_LINES = ("first dealer is random", "dealer passes left", "game to", "ties 
 STATEMENTS = ("deal", "turn up", "trump is", "if", "elif", "else", "repeat at most", "for each player",
               "for each side", "for each card in", "phase", "let", "set", "stop", "pass", "end the deal", "end the match", "redeal by",
               "expose", "forbid", "cancel", "move", "add", "tricks", "end the play", "auction once around from",
-              "auction until passes from", "replay the tricks")
+              "auction until passes from", "replay the tricks", "replace")
 VERBS = ("chooses:", "names trump", "bids", "discards", "takes", "draws", "scores", "loses", "leads", "becomes dealer",
          "names the suit led", "shows", "melds")
 OBLIGATIONS = ("must follow suit", "may trump instead of following", "must trump if void", "must beat if able",

@@ -9,7 +9,15 @@ from .statements import Statement, ZoneRef
 
 
 class Players(Node):
+    """`players N [in partnerships ...]`, or `players LO..HI = D` (design 3.10): the count is then an
+    option `players` (``count`` is its default, or the value bound), ``low``..``high`` its range."""
+
+    form = "kind"
+
     count: int
+    kind: Literal["fixed", "range"] = "fixed"
+    low: int | None = None
+    high: int | None = None
     teams: tuple[tuple[int, ...], ...] = ()
     cite: Citation | None = None
     span: Span
@@ -71,6 +79,7 @@ class Order(Node):
     ranks: tuple[SuitRanks, ...] = ()
     cite: Citation | None = None
     span: Span
+    trumps_span: Span | None = None
 
 
 class Option(Node):
