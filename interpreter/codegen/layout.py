@@ -229,9 +229,17 @@ class Layout:
                    for st in statements_of(self.rules))
 
     def strain_index(self, strain: str) -> int:
-        """A strain as an int: a suit's index, -1 for no trump (as ``trump`` holds it) and for none."""
+        """A strain as an int: a suit's index, -1 for no trump (as ``trump`` holds it) and for none, a
+        named order its order index (design 3.3)."""
         names = self.tables.suit_names
+        if strain in self.orders:
+            return self.orders[strain]
         return names.index(strain) if strain in names else -1
+
+    @property
+    def nstrains(self) -> int:
+        """How many strain values there are, counted from -1 (no trump) up to the last order index."""
+        return self.nt + 1
 
     # ------------------------------------------------------------ budget
     @property
