@@ -93,7 +93,7 @@ class Auctions(Parts):
             for name, value in (("au_pos", "0"), ("au_high", "0"), ("au_bidder", "-1"), ("au_passed", "0"),
                                 ("au_dbl", "0"), ("au_run", "0"), ("au_any", "False"), ("au_held", "False")):
                 w.line(f"c.{name} = {value}")
-            w.line(f"for i in range({lit(lay.nsides * (lay.ns + 1))}):")
+            w.line(f"for i in range({lit(lay.nsides * lay.nstrains)}):")
             w.line("    c.au_fs[i] = -1")
         self.contract(st, dp, w, table, cont)
         w.line("pos = c.au_pos")
@@ -120,7 +120,7 @@ class Auctions(Parts):
             w.line("if c.au_bidder >= 0:")
             with w.indented():
                 if any(r.kind == "first_of_side" for r in st.rules):
-                    w.line(f"c.maker = c.au_fs[SIDE_OF[c.au_bidder] * {lit(lay.ns + 1)} + BID_STRAIN[c.au_high + 1] + 1]")
+                    w.line(f"c.maker = c.au_fs[SIDE_OF[c.au_bidder] * {lit(lay.nstrains)} + BID_STRAIN[c.au_high + 1] + 1]")
                     w.line("if c.maker < 0:")
                     w.line("    c.maker = c.au_bidder")
                 else:
@@ -285,7 +285,7 @@ class Auctions(Parts):
                 f.line("c.au_any = True")
                 f.line(f"c.bids[p] = {self.value_of('b', table)}")
                 if table:
-                    f.line(f"i = SIDE_OF[p] * {lit(lay.ns + 1)} + BID_STRAIN[b + 1] + 1")
+                    f.line(f"i = SIDE_OF[p] * {lit(lay.nstrains)} + BID_STRAIN[b + 1] + 1")
                     f.line("if c.au_fs[i] < 0:")
                     f.line("    c.au_fs[i] = p")
                 f.line(f"if c.rec: c.log.append((BID, p, {self.value_of('b', table)}, 0))")

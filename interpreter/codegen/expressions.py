@@ -179,6 +179,8 @@ class ExprWriter:
             if not lay.bid_table:
                 return "(c.au_high if c.au_bidder >= 0 else 0)"
             return f"({'c.au_high + 1' if lay.bids_typed else 'BID_VALUE[c.au_high]'} if c.au_bidder >= 0 else 0)"
+        if name in lay.orders:  # a named order as a value (a bid's strain): its order index
+            return lit(lay.orders[name])
         k = next((i for i, b in enumerate(lay.bid_table) if b.name == name), None)
         return lit(k + 1) if k is not None else None
 

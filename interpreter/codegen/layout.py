@@ -236,6 +236,11 @@ class Layout:
             return names.index(strain)
         return self.orders.get(strain, -1)
 
+    @property
+    def nstrains(self) -> int:
+        """How many strain values there are, counted from -1 (no trump) up to the last order index."""
+        return self.nt + 1
+
     # ------------------------------------------------------------ budget
     @property
     def rightward(self) -> bool:

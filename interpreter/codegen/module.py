@@ -339,7 +339,7 @@ def fields(lay: Layout) -> list[tuple[str, str, str]]:
     if lay.rules.melds:
         arrays.append(("mld", "long long", len(lay.rules.melds) * lay.n))
     if lay.rich_auction:
-        arrays.append(("au_fs", "int", lay.nsides * (lay.ns + 1)))
+        arrays.append(("au_fs", "int", lay.nsides * lay.nstrains))
     for name, ctype, size in arrays:
         if ctype == "object":
             out.append((name, "public list", f"[0] * {lit(size)}"))
