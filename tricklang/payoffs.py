@@ -308,8 +308,9 @@ class _Walker:
             return 0, self.deck
         if e.name == "tricks":
             return 0, self.tricks
-        if e.name == "bids":
-            return None if self.bids is None else (0, max(self.bids[1], 0))
+        if e.name == "bids":  # (None while the bids' own range is being worked out: `set high = bids(P)`)
+            bids = getattr(self, "bids", None)
+            return None if bids is None else (0, max(bids[1], 0))
         if e.name == "points":
             table = e.args[1].value.name if len(e.args) > 1 and isinstance(e.args[1].value, m.Name) else ""
             rows = self.cards.point_values.get(table)
