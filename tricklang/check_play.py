@@ -14,6 +14,15 @@ ASSIGNABLE_IN_PLAY = frozenset({"maker", "bid"})
 """Built-in names a declaration may not set (they are the auction's)."""
 
 
+def _spanless(value: object) -> object:
+    """A dumped expression without its source positions (two writings of one expression compare equal)."""
+    if isinstance(value, dict):
+        return {k: _spanless(v) for k, v in value.items() if k != "span"}
+    if isinstance(value, (list, tuple)):
+        return [_spanless(v) for v in value]
+    return value
+
+
 class PlayChecks:
     """Checks a ``tricks`` statement's rules for a :class:`~tricklang.check_statements.StatementChecker`."""
 
@@ -32,10 +41,22 @@ class PlayChecks:
             if tie.matching is not None:
                 self.c._check_pattern(tie.matching, scope=scope)
             self.guard(tie.guard, scope)
+        for seats in st.plays_for:
+            self.plays_for(seats, scope)
         for dec in st.declarations:
             self.declaration(dec, scope)
         for hook in st.hooks:
             self.hook(hook, scope)
+
+    def plays_for(self, rule: m.PlaysFor, scope: Scope) -> None:
+        """`P plays for Q [when G]`: two players, not the same name (``plays-for-self``), not nobody."""
+        for e, what in ((rule.controller, "'plays for'"), (rule.player, "'plays for' (the seat played for)")):
+            self.c._expect(e, PLAYER, scope)
+            self.c._not_nobody(e, what)
+        if _spanless(rule.controller.model_dump()) == _spanless(rule.player.model_dump()):
+            self.c.error("plays-for-self", "a seat named to play for itself: every seat plays its own cards",
+                         rule.span, "name two different seats ('maker plays for dummy'), or leave the rule out")
+        self.guard(rule.guard, scope)
 
     def declaration(self, dec: m.Declaration, scope: Scope) -> None:
         self.c._check_pattern(dec.holding, scope=scope)

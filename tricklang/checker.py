@@ -23,6 +23,7 @@ from . import model as m
 from .card_counts import card_count_problems
 from .check_bids import check_tables
 from .check_cards import CardChecks
+from .check_orders import OrderChecks
 from .check_statements import StatementChecker
 from .diagnostics import Diagnostic, origin
 from .support import RUNTIME, constructs, words
@@ -150,7 +151,8 @@ class Checker:
         seen: dict[str, m.Span] = {}
         for name, span in r.sections:
             if name in seen and name != "points":
-                self.error("duplicate-section", f"the '{name}' section appears twice", span, f"the first is on line {seen[name].line}")
+                word = "play passes" if name == "direction" else name
+                self.error("duplicate-section", f"the '{word}' section appears twice", span, f"the first is on line {seen[name].line}")
             seen.setdefault(name, span)
         for needed, example in _REQUIRED_SECTIONS:
             if needed not in seen:
@@ -178,6 +180,7 @@ class Checker:
     def _check_deck(self) -> None:
         CardChecks(self).deck()
         CardChecks(self).melds()
+        OrderChecks(self).check()
         self.bids = check_tables(self)
 
     def _check_options(self) -> None:

@@ -39,7 +39,7 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     "RuleFile", "Citation", "Players", "Role", "Deck", "SuitDecl", "Option", "Zone", "Counter", "PointCard", "Match",
     "Irregularity", "IrregularityParam",
     # what a declaration's effect may do in the middle of trick play
-    "InPlay.Score", "InPlay.Let", "InPlay.If", "InPlay.Pass",
+    "InPlay.Score", "InPlay.Let", "InPlay.If", "InPlay.Pass", "InPlay.Expose",
     # statements and their parts
     "DealCards", "TurnUp", "SetTrump.zone", "SetTrump.none", "SetTrump.fixed", "NameTrump", "Bid", "Add", "Phase",
     "Score", "Let", "StopLoop", "Pass", "EndDeal", "EndMatch", "Discard", "Take", "Keep", "Cut", "Leads",
@@ -72,6 +72,20 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     "CardRule.free", "Name.card",
     # issue 28: `after each trick:` (design 3.6), whose body scores, sets variables and tests conditions
     "Hook.each_trick",
+    # issue 28 step 1, the rest of the small gaps: cards as values, patterns of a suit variable
+    "ForCard", "Of.suit_of_card", "PatWord.suit_variable", "PatCard.suit_variable", "ChoiceOption.pass",
+    "Expose.matching", "Expose.to",
+    # issue 28 step 4: melds (design 3.8)
+    "MeldTable", "MeldClass", "MeldLine.cards", "MeldLine.listed", "MeldLine.suits", "MeldLine.run", "Melds",
+    "Call.melds", "Call.melded",
+    # issue 28 step 9: one seat plays another's cards (design 3.5)
+    "PlaysFor",
+    # issue 28 step 1: 'matching P, else Q'
+    "Discard.fallback", "Take.fallback",
+    # issue 28 step 6: card orders that follow the contract (design 3.3)
+    "Order", "SuitRanks", "SetTrump.order",
+    # issue 28 step 8: the direction of play (3.10)
+    "PlayDirection.left", "PlayDirection.right",
 })
 """Every construct the runtime plays (see the module docstring). The runtime adds a key
 here when it learns the construct; the checker refuses every other key."""
@@ -118,6 +132,16 @@ WORDS: Final[dict[str, str]] = {
     "CardRule.sets_no_suit": "'the suit led is not set by'",
     "TieRule.first": "'of equal cards the first wins'",
     "TieRule.later": "'of equal cards the later wins'",
+    # step 9: one seat plays another's cards
+    "PlaysFor": "'P plays for Q'",
+    # step 6: card orders
+    "Order": "a named card order ('order NAME')",
+    "SuitRanks": "a plain rank order of a suit or a colour ('ranks in NAME')",
+    "SetTrump.order": "'trump is' a named order",
+    "SetTrump.value": "'trump is' an expression",
+    # step 8: the direction of play
+    "PlayDirection.left": "'play passes left'",
+    "PlayDirection.right": "'play passes right'",
     # step 3: hooks and mid-trick effects
     "Hook.playing": "'after playing P:'",
     "Hook.leading": "'after leading P:'",
@@ -177,6 +201,7 @@ WORDS: Final[dict[str, str]] = {
 CHECKED: Final[frozenset[str]] = frozenset({
     "Call.points_of_cards", "PatWord.colour", "PatCard.colour", "PatWord.suit_variable", "PatCard.suit_variable",
     "Name.suit", "Of.suit_of_card", "ChoiceOption.pass", "Name.bid_constant", "Auction.no_contract",
+    "SetTrump.order",
 })
 """Constructs that only the checker can tell apart (by types, or the deck's words), besides the
 built-in names: it reports them as it meets them."""

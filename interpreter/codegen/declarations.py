@@ -86,7 +86,8 @@ class TrickDeclarations(Parts):
 
 
     def _effects(self, w: Writer, stmts: tuple[m.Statement, ...], cite: m.Citation | None) -> None:
-        """A declaration's body: scores, variables and conditions only (the checker sees to it)."""
+        """A declaration's or hook's body: scores, variables, conditions and exposed zones only (the
+        checker sees to it)."""
 
         for st in stmts:
             self.line = st.span.line
@@ -112,5 +113,7 @@ class TrickDeclarations(Parts):
                         self._effects(w, st.orelse, cite)
             elif isinstance(st, m.Pass):
                 continue
+            elif isinstance(st, m.Expose) and st.to is None and st.matching is None:
+                self.visit_Expose(st, w)  # (Bridge's dummy, exposed once the play has begun)
             else:
                 raise TypeError(f"line {st.span.line}: a declaration may only score, set variables or test conditions")

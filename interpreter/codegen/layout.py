@@ -106,6 +106,10 @@ class Irregularity:
 class Layout:
     """See the module docstring. Built once per ruleset and option values."""
 
+    meld_rows: list[tuple[str, tuple[int, ...]]]
+    """Each meld a meld table may count, (label, cards), by the id the `meld` events log (set by
+    :func:`~.melds.meld_rows` for a file with meld tables)."""
+
     def __init__(self, ruleset: Ruleset) -> None:
         rules = ruleset.rules
         assert rules.deck is not None and rules.players is not None
@@ -113,11 +117,7 @@ class Layout:
         self.rules = rules
         self.options: dict[str, Any] = dict(ruleset.options)
         self.symbols = ruleset.symbols
-        self.tables = CardModel(rules.deck, rules.points)
-        self.nc = self.tables.size
-        self.ns = self.tables.nsuits
-        self.nt = self.ns + 1  # order indices: each trump suit, then no trump
-        self.wide = self.nc > 64  # masks wider than a C word: Python ints in native builds too
+        self._cards(rules)
         self.n = rules.players.count
         teams = rules.players.teams
         self.sides: list[list[int]] = [list(t) for t in teams] if teams else [[p] for p in range(self.n)]
@@ -167,7 +167,34 @@ class Layout:
                 self.choice_index[value] = i
         self.uses = _Uses(rules)
 
+    @property
+    def meld_names(self) -> list[str]:
+        """The meld tables' names, in the order of the file."""
+        return [t.name for t in self.rules.melds]
+
+    def meld_index(self, name: str) -> int:
+        """The index of a meld table (checked to exist)."""
+        return self.meld_names.index(name)
+
+    def _cards(self, rules: m.RuleFile) -> None:
+        """The card tables and their sizes."""
+        assert rules.deck is not None
+        self.tables = CardModel(rules.deck, rules.points, rules.orders)
+        self.nc = self.tables.size
+        self.ns = self.tables.nsuits
+        self.nt = self.tables.nt  # order indices: each trump suit, then no trump, then each named order
+        self.orders = {o.name: self.ns + 1 + k for k, o in enumerate(rules.orders)}
+        # The stride of the tables per suit led: the suits, or every order index with named orders.
+        self.nled = self.tables.nled
+        self.led_stride = "NLED" if self.orders else "NS"
+        self.wide = self.nc > 64  # masks wider than a C word: Python ints in native builds too
+
     # ------------------------------------------------------------ budget
+    @property
+    def rightward(self) -> bool:
+        """Whether the turn passes to the right (`play passes right`)."""
+        return self.rules.direction is not None and self.rules.direction.direction == "right"
+
     def _check_table_budget(self) -> None:
         """Refuse rule files whose card tables would be too large (the checker refuses
         them first, ``limit-exceeded``: see :mod:`tricklang.budget`).
@@ -325,22 +352,22 @@ class Layout:
     def suit_masks(self) -> list[list[int]]:
         """[order index][suit]: the cards of that effective suit."""
         t = self.tables
-        return [[sum(1 << c for c in range(self.nc) if t.eff_suit[ti][c] == s) for s in range(self.ns)]
+        return [[sum(1 << c for c in range(self.nc) if t.eff_suit[ti][c] == s) for s in range(self.nled)]
                 for ti in range(self.nt)]
 
     def trump_masks(self) -> list[int]:
         masks = self.suit_masks()
-        return [masks[ti][ti] if ti < self.ns else 0 for ti in range(self.nt)]
+        return [masks[ti][s] if s >= 0 else 0 for ti, s in enumerate(self.tables.trump_suit)]
 
     def trump_order(self) -> list[list[int]]:
         """[order index]: the trumps, strongest first (empty for no trump)."""
         t = self.tables
         out: list[list[int]] = []
         for ti in range(self.nt):
-            if ti == self.ns:
+            if t.trump_suit[ti] == NO_TRUMP:
                 out.append([])
                 continue
-            trumps = [c for c in range(self.nc) if t.eff_suit[ti][c] == ti]
+            trumps = [c for c in range(self.nc) if t.eff_suit[ti][c] == t.trump_suit[ti]]
             out.append(sorted(trumps, key=lambda c: -t.trump_strength[ti][c]))
         return out
 
@@ -363,11 +390,18 @@ class _Uses:
         self.replay = m.ReplayTricks in kinds
         self.leads = m.Leads in kinds
         self.holders = False
+        self.shown_to_seats = False  # `expose Z to S`: the core keeps the seats each zone is shown to (.exposure)
         for node in _all_nodes(rules):
             if isinstance(node, m.CardHolder):
                 self.holders = True
+            if isinstance(node, m.Expose) and node.to is not None and node.matching is None:
+                self.shown_to_seats = True
         self.auction = m.Auction in kinds
         self.trick = reads_the_trick(rules)
+        self.helpers: set[str] = set()  # helpers of :data:`.card_loops.HELPERS` the module calls (only those are written)
+        self.plays_for = any(isinstance(s, m.Tricks) and s.plays_for for s in stmts)
+        if self.plays_for:  # the controller sees the hand he plays from: the same seats-per-zone mask
+            self.shown_to_seats = True
 
 
 def _all_nodes(rules: m.RuleFile) -> list[m.Node]:

@@ -48,6 +48,7 @@ class Parts:
         def visit_Score(self, st: m.Score, w: Writer) -> bool: ...  # noqa: N802
         def visit_Let(self, st: m.Let, w: Writer) -> bool: ...  # noqa: N802
         def visit_Move(self, st: m.Move, w: Writer) -> bool: ...  # noqa: N802
+        def visit_Expose(self, st: m.Expose, w: Writer) -> bool: ...  # noqa: N802
 
     @property
     def ex(self) -> ExprWriter:

@@ -27,6 +27,8 @@ class TrickRunner(Parts):
     if TYPE_CHECKING:  # written by TrickPlay
         def _allowed_chain(self, f: Writer, obligations: Obligations, lead_rules: LeadRules) -> None: ...
         def _play_card(self, f: Writer, dp: DecisionPoint, obligations: Obligations) -> None: ...
+        @staticmethod
+        def actor_of(controlled: bool, d: int, seat: str) -> str: ...
 
     def _runner(self, f: Writer, dp: DecisionPoint, obligations: Obligations, lead_rules: LeadRules,
                 offer_tests: list[str]) -> None:
@@ -104,7 +106,7 @@ class TrickRunner(Parts):
             with f.indented():
                 f.line(f"if not c.z[{lit(self.lay.hand)} + c.tr_turn]:")
                 f.line("    c.tr_turn = _next_with_cards(c, c.tr_turn)")
-                f.line("c.actor = c.window if c.window >= 0 else c.tr_turn")
+                f.line("c.actor = c.window if c.window >= 0 else " + self.actor_of(dp.tricks.controlled, d, "c.tr_turn"))
                 f.line("c.steps = 1")
             f.line("else:")
             f.line(f"    c.pc = {ready}")
@@ -112,5 +114,5 @@ class TrickRunner(Parts):
         f.line("else:  # (the trick goes on: what advance would do, written out)")
         with f.indented():
             f.line("c.tr_turn = nxt")
-            f.line("c.actor = c.window if c.window >= 0 else nxt")
+            f.line("c.actor = c.window if c.window >= 0 else " + self.actor_of(dp.tricks.controlled, d, "nxt"))
             f.line("c.steps = 1")

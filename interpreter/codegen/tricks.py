@@ -20,6 +20,7 @@ from .decisions import Decisions, wait
 from .declarations import TrickDeclarations
 from .layout import DecisionPoint
 from .runner import TrickRunner
+from .seats import SeatControl
 from .writer import Writer, lit
 
 WHY = {"follow_suit": 1, "trump_if_void": 2, "beat_if_able": 4, "lead_until_broken": 8, "lead_first": 16,
@@ -63,11 +64,12 @@ class TrickInfo:
     def __init__(self) -> None:
         self.declarations: list[int] = []  # declaration name ids, in order, as offered
         self.window = False
+        self.controlled = False  # some turns may be played by another seat (`plays for`)
 
 
 
 
-class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
+class TrickPlay(TrickRunner, TrickDeclarations, SeatControl, Decisions):
     """Trick play and the remedies that reach into it (see the module docstring)."""
 
     __slots__ = ()
@@ -75,6 +77,7 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
     def trick_play(self, st: m.Tricks, cont: int) -> int:
         lay = self.lay
         info = TrickInfo()
+        info.controlled = bool(st.plays_for)
         dp = self.new_dp("play", "play", st, tricks=info)
         ex = self.ex
         obligations: list[tuple[m.Obligation, str | bool]] = []
@@ -157,7 +160,7 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
                 w.line("    continue")
                 w.line("c.tr_turn = nxt")
             w.line("break")
-        wait(w, dp, "c.window if c.window >= 0 else c.tr_turn")
+        wait(w, dp, "c.window if c.window >= 0 else " + self.actor_of(dp.tricks.controlled, d, "c.tr_turn"))
 
         f = self.funcs
         f.line()
@@ -166,6 +169,7 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
         self._allowed(f, d, obligations, lead_rules, why=True)
         offer_tests = self._declarations(f, d, decls, declarer)
         self._play(f, dp, obligations)
+        self.controllers(f, d, st)
         self._after_trick(f, d, st)
         self._finish(f, d, any(h.event == "each_trick" for h in st.hooks))
         self._dispatch(f, dp, [x for x in decls if x[0].deadline != "after_leading_it"], decls)
@@ -267,7 +271,7 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
             f.line("pass")
             if any(ob.kind in ("follow_suit", "trump_if_void", "beat_if_able", *OVERTRUMPING) for ob, _ in chain):
                 f.line("led = EFF[ti * NC + c.tr_c[0]]")
-                f.line("follow = hand & SUITS[ti * NS + led]")
+                f.line(f"follow = hand & SUITS[ti * {self.lay.led_stride} + led]")
             self._follow_chain(f, chain, [(ob, t) for ob, t in obligations if ob.kind == "may_trump"])
         if self.anytime >= 0:
             f.line("allowed |= anytime")
@@ -341,9 +345,9 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
                 if may_trump:  # (their guards tested only for a player able to follow)
                     may = " or ".join("True" if t is True else f"({t})" for _, t in may_trump)
                     first = f"may = c.trump >= 0 and led != c.trump and ({may})"
-                    narrowed = "allowed & (SUITS[ti * NS + led] | (TRUMPS[ti] if may else 0))"
+                    narrowed = f"allowed & (SUITS[ti * {self.lay.led_stride} + led] | (TRUMPS[ti] if may else 0))"
                 else:
-                    narrowed = "allowed & SUITS[ti * NS + led]"
+                    narrowed = f"allowed & SUITS[ti * {self.lay.led_stride} + led]"
                 _narrow(f, _guarded(test, "follow"), narrowed, kind, first)
             elif kind == "trump_if_void":
                 _narrow(f, _guarded(test, "not follow and c.trump >= 0"), "allowed & TRUMPS[ti]", kind)
@@ -356,7 +360,7 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
                 # over-trump if he can); a void player free to discard is not made to trump.
                 f.line(_guarded(test, f"follow or why & {lit(WHY['trump_if_void'])}") + ":")
                 with f.indented():
-                    f.line("base = (ti * NS + led) * NC")
+                    f.line(f"base = (ti * {self.lay.led_stride} + led) * NC")
                     f.line("bc = c.tr_c[0]")
                     f.line("for i in range(1, c.tr_n):")
                     f.line(f"    if {self.power('c.tr_c[i]')} > {self.power('bc')}:")
@@ -377,7 +381,7 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
             f.line("top = _tr_top_card(c)")
             f.line("if top >= 0:")
             with f.indented():
-                f.line("base = (ti * NS + led) * NC")
+                f.line(f"base = (ti * {self.lay.led_stride} + led) * NC")
                 f.line("over = allowed & TRUMPS[ti] & _above(c, allowed & TRUMPS[ti], base, led, top)")
                 if kind == "overtrump_if_able":
                     f.line("m = over")
@@ -422,7 +426,7 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
         f.line("c.played |= 1 << p")
         if lay.uses.replay:
             f.line("c.played_by[card] = p")
-        f.line("if c.rec: c.log.append((c.tr_no + 1) << 15 | card << 5 | p)")
+        f.line(f"if c.rec: c.log.append({self.play_entry(dp.tricks.controlled)})")
         if dp.tricks.window:
             f.line(f"if i == 0 and window_{d}(c, p):")
             f.line("    c.window = p")
@@ -455,7 +459,7 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
             f.line("ti = c.ti")
             f.line("n = c.tr_n")
             f.line("led = EFF[ti * NC + c.tr_c[0]]")
-            f.line("base = (ti * NS + led) * NC")
+            f.line(f"base = (ti * {self.lay.led_stride} + led) * NC")
             f.line("best = 0")
             f.line(f"top = {self.power('c.tr_c[0]')}")
             f.line("for i in range(1, n):")

@@ -110,7 +110,7 @@ class Compiled:
         self.m = namespace
         self.layout: Layout = gen.layout
         lay = self.layout
-        self.tables = CardTables(ruleset.rules.deck, ruleset.rules.points)  # type: ignore[arg-type]
+        self.tables = CardTables(ruleset.rules.deck, ruleset.rules.points, ruleset.rules.orders)  # type: ignore[arg-type]
         self.n = lay.n
         self.dps: list[DecisionPoint] = lay.dps
         self.play_actions = tuple(Action("play", (code,), i) for i, code in enumerate(self.tables.codes))

@@ -1,7 +1,8 @@
 """Every kind of event a match logs, as the generated module stores it and as users read it.
 
 A generated module logs compact entries of integers (:mod:`interpreter.codegen.module`:
-a played card is one int, ``trick << 15 | card << 5 | seat``; every other event a tuple
+a played card is one int, ``trick << 15 | card << 5 | seat`` (with ``(by + 1) << 25`` when
+another seat played it for that one); every other event a tuple
 ``(KIND, field, ...)`` of ints and tuples of ints, names and laws by id). :func:`render`
 turns an entry into ``(full dict, public dict or None, mask)``: the event as the seats in
 ``mask`` see it, and as the others do (None: every seat sees the full event), through one
@@ -41,7 +42,16 @@ def _codes(g: Game, cards: tuple[int, ...]) -> list[str]:
 
 
 def _play(g: Game, e: int) -> Triple:
+    if e >> 25:  # played for its seat by another (`plays for`): that seat plus one, above the trick number
+        return ({"type": "play", "player": e & 31, "card": g.tables.codes[e >> 5 & 1023], "trick": e >> 15 & 1023,
+                 "by": (e >> 25) - 1}, None, 0)
     return {"type": "play", "player": e & 31, "card": g.tables.codes[e >> 5 & 1023], "trick": e >> 15}, None, 0
+
+
+def _takes_up(g: Game, e: Entry) -> Triple:
+    _, p, q, cards, laws = e
+    public: dict[str, Any] = {"type": "takes_up", "player": p, "for": q, **_laws(g, laws)}
+    return {**public, "cards": _codes(g, cards)}, public, 1 << p
 
 
 def _trick(g: Game, e: Entry) -> Triple:
@@ -100,7 +110,10 @@ def _deal(g: Game, e: Entry) -> Triple:
 
 
 def _trump(g: Game, e: Entry) -> Triple:
-    event: dict[str, Any] = {"type": "trump", "suit": g.tables.suit_names[e[1]] if e[1] >= 0 else None}
+    tables = g.tables
+    event: dict[str, Any] = {"type": "trump", "suit": tables.suit_label(e[1])}
+    if e[1] > tables.nsuits:  # a named order (design 3.3): its trumps' pseudo-suit is named after it
+        event = {"type": "trump", "suit": tables.suit_label(tables.trump_suit[e[1]]), "order": tables.suit_label(e[1])}
     if e[2] >= 0:
         event["player"] = e[2]
     return {**event, **_laws(g, e[3])}, None, 0
@@ -176,9 +189,15 @@ def _match_end(g: Game, e: Entry) -> Triple:
 
 
 def _exposed(g: Game, e: Entry) -> Triple:
-    _, z, cards, laws = e
-    return {"type": "exposed", "zone": g.zone_label(z) if z >= 0 else "the table", "cards": _codes(g, cards),
-            **_laws(g, laws)}, None, 0
+    _, z, cards, laws, *to = e  # `expose ... to S`: the seat mask of S, who alone sees the cards
+    full: dict[str, Any] = {"type": "exposed", "zone": g.zone_label(z) if z >= 0 else "the table",
+                            "cards": _codes(g, cards), **_laws(g, laws)}
+    if not to:
+        return full, None, 0
+    full["to"] = to[0].bit_length() - 1
+    public = {k: v for k, v in full.items() if k != "cards"}
+    public["count"] = full["count"] = len(cards)
+    return full, public, to[0]
 
 
 def _forbid(g: Game, e: Entry) -> Triple:
@@ -236,6 +255,15 @@ def _irregularity(g: Game, e: Entry) -> Triple:
     return {**event, **_laws(g, laws)}, None, 0
 
 
+def _meld(g: Game, e: Entry) -> Triple:
+    """`P melds T`: each meld counted (its label and cards), all its cards, the points; public."""
+    _, p, t, points, rows, laws = e
+    melds = [{"name": g.layout.meld_rows[r][0], "cards": _codes(g, g.layout.meld_rows[r][1])} for r in rows]
+    cards = [code for meld in melds for code in meld["cards"]]
+    return {"type": "meld", "player": p, "table": g.layout.meld_names[t], "melds": melds, "cards": cards,
+            "points": points, **_laws(g, laws)}, None, 0
+
+
 RENDERERS: dict[int, Callable[[Any, Any], Triple]] = {
     KIND[name]: fn for name, fn in (
         ("TRICK", _trick), ("DEALT", _dealt), ("SELECT", _select), ("BID", _bid), ("PASS", _pass), ("DRAW", _draw),
@@ -244,7 +272,8 @@ RENDERERS: dict[int, Callable[[Any, Any], Triple]] = {
         ("CONTRACT_BID", _contract_bid), ("REDEAL", _redeal), ("ALL_PASSED", _all_passed),
         ("LAST_DEAL", _last_deal), ("MATCH_END", _match_end), ("EXPOSED", _exposed), ("FORBID", _forbid),
         ("COUNTER", _counter), ("DECLARE", _declare), ("LEADS", _leads), ("REPLAY", _replay),
-        ("DEALER", _dealer), ("CUT", _cut), ("IRREGULARITY", _irregularity),
+        ("DEALER", _dealer), ("CUT", _cut), ("IRREGULARITY", _irregularity), ("MELD", _meld),
+        ("TAKES_UP", _takes_up),
     )
 }
 """The renderer of each kind of entry."""

@@ -98,9 +98,10 @@ class Refusals:
             except InvalidActionError as err:
                 return str(err)
             assert player is not None
-            hand = g.m["zone_masks"](c)[g.layout.hand + player]
+            seat = c.tr_turn if c.tr_active and c.tr_turn >= 0 else player  # (whose cards: another may play them)
+            hand = g.m["zone_masks"](c)[g.layout.hand + seat]
             if not hand >> card & 1:
-                return f"seat {player} does not hold {tables.codes[card]}"
+                return f"seat {seat} does not hold {tables.codes[card]}"
             try:
                 bits = g.m["WHY"][c.dp](c, hand)
             except Fault:

@@ -161,9 +161,9 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
 
     @property
     def trump(self) -> str | None:
-        """The trump suit's name, or None when there is no trump (yet)."""
-        t = self._c.trump
-        return self._g.tables.suit_names[t] if t >= 0 else None
+        """The trump suit's name, or None when there is no trump (yet); under a named order whose
+        trumps are a group of their own (Skat's grand), the order's name."""
+        return self._g.tables.suit_label(self._c.trump)
 
     @property
     def seed(self) -> int:

@@ -131,7 +131,7 @@ def _build_layout(state: State) -> TensorLayout:
     for k in range(n):
         layout.add(f"trick {k}", deck)
     layout.add("trick leader", n)
-    layout.add("trump", nsuits + 1)
+    layout.add("trump", prog.tables.nt)
     layout.add("scores", len(prog.sides))
     layout.add("tricks won", n)
     layout.add("maker", n + 1)
@@ -237,8 +237,8 @@ def _fill_observation(state: State, p: int, layout: TensorLayout, out: list[floa
     if trick:
         out[pos + rel[trick[0][0]]] = 1.0
     pos += n
-    out[pos + (core.trump if core.trump >= 0 else layout.suits)] = 1.0
-    pos += layout.suits + 1
+    out[pos + core.ti] = 1.0  # the order in force: a trump suit, no trump (index suits), a named order
+    pos += g.tables.nt
     scores = g.m["scores"](core)
     for k in range(nsides):
         out[pos + k] = float(scores[(side + k) % nsides])

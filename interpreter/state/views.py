@@ -126,7 +126,9 @@ class Views:
     def effective_suit(self, card: str) -> str:
         """The suit a card belongs to now (Cinch's Left Pedro, Euchre's left bower: the trump suit)."""
         tables = self._g.tables
-        return tables.suit_names[tables.eff_suit[self._c.ti][self._card(card)]]
+        label = tables.suit_label(tables.eff_suit[self._c.ti][self._card(card)])
+        assert label is not None  # (every card has a suit or an order's pseudo-suit)
+        return label
 
     def card_strength(self, card: str, trump: str | None | bool = True) -> int:
         """How high a card ranks under the current trump (or ``trump``, as for

@@ -97,6 +97,8 @@ CASES: dict[type[m.Stmt], Case] = {
                    ran=lambda s: _scored(s, "thrice") == [1] * 6),
     m.ForEach: Case(after='for each player:\n  player scores 1 "each"',
                     ran=lambda s: sorted(e["side"] for e in _events(s, "score") if e["label"] == "each") == [0, 0, 1, 1]),
+    m.ForCard: Case(before='for each card in hand of dealer:\n  dealer scores 1 "each card"',
+                    ran=lambda s: len(_scored(s, "each card")) >= 2),
     m.If: Case(after='if deal_number == 1:\n  dealer scores 1 "first"\nelif deal_number == 2:\n  dealer scores 2 "first"\n'
                      'else:\n  pass',
                ran=lambda s: _scored(s, "first") == [1, 2]),

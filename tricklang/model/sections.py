@@ -15,6 +15,16 @@ class Players(Node):
     span: Span
 
 
+class PlayDirection(Node):
+    """`play passes left|right` (design 3.10): where the turn goes next (default left, clockwise)."""
+
+    form = "direction"
+
+    direction: Literal["left", "right"]
+    cite: Citation | None = None
+    span: Span
+
+
 class Role(Node):
     name: str
     value: Expr
@@ -28,6 +38,15 @@ class SuitDecl(Node):
     span: Span
 
 
+class SuitRanks(Node):
+    """`ranks in NAME R R ...`: the plain rank order of one suit, or of the suits of a colour ('' for
+    every suit, in an order)."""
+
+    scope: str = ""
+    ranks: tuple[str, ...]
+    span: Span
+
+
 class Deck(Node):
     suits: tuple[SuitDecl, ...]
     ranks: tuple[str, ...]
@@ -36,9 +55,22 @@ class Deck(Node):
     span: Span
     ranks_span: Span
     trump_span: Span | None = None
+    suit_ranks: tuple[SuitRanks, ...] = ()
 
 
 OptionType = Literal["int", "bool", "choice"]
+
+
+class Order(Node):
+    """`order NAME ["CODE"]`: a named card order, its trump group (or no trumps) and plain ranks."""
+
+    name: str
+    code: str | None = None
+    trumps: tuple[str | Pattern, ...] | None = None
+    no_trumps: bool = False
+    ranks: tuple[SuitRanks, ...] = ()
+    cite: Citation | None = None
+    span: Span
 
 
 class Option(Node):
@@ -234,6 +266,7 @@ class RuleFile(Node):
     game: str | None = None
     source: str | None = None
     players: Players | None = None
+    direction: PlayDirection | None = None
     roles: tuple[Role, ...] = ()
     deck: Deck | None = None
     options: tuple[Option, ...] = ()
@@ -247,6 +280,7 @@ class RuleFile(Node):
     tables: tuple[Table, ...] = ()
     melds: tuple[MeldTable, ...] = ()
     bids: tuple[BidTable, ...] = ()
+    orders: tuple[Order, ...] = ()
     extends: str | None = None
     extends_span: Span | None = None
     sections: tuple[tuple[str, Span], ...] = ()
