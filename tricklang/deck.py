@@ -23,37 +23,99 @@ NO_TRUMP = -1
 """The trump of a deal without trumps."""
 
 
+NO_SUIT = -1
+"""The suit of an extra card (``card joker "JK"``): it is in no suit."""
+
+
+def suit_codes(deck: m.Deck) -> list[str]:
+    """Each suit's code, in deck order: its own (``atouts "T" special``), else its first letter."""
+    return [(s.code or s.name[0]).upper() for s in deck.suits]
+
+
+def rank_codes(deck: m.Deck) -> list[str]:
+    """Each rank's code, in deck order: its own (``Ober "O"``), else the rank as written."""
+    own = dict(deck.rank_codes)
+    return [own.get(r, r) for r in deck.ranks]
+
+
 def card_codes(deck: m.Deck) -> list[str]:
-    """Card codes (rank then suit letter: ``KS``, ``10H``) in deck order."""
-    return [rank + suit.name[0].upper() for suit in deck.suits for rank in deck.ranks]
+    """Card codes (rank code then suit code: ``KS``, ``10H``, ``21T``) of every suit and rank, in deck
+    order, before any ``remove`` (see :attr:`CardModel.codes` for the cards of the pack)."""
+    return [rank + suit for suit in suit_codes(deck) for rank in rank_codes(deck)]
+
+
+_MAX_FACES_READ = 4096
+"""A larger deck (one the checker refuses) is not built to count its removed cards."""
+
+
+def deck_size(deck: m.Deck) -> int:
+    """How many cards the pack holds, counting copies: suits x ranks, less the removed cards,
+    plus the extra cards, times ``copies``. A deck whose ``remove`` lines cannot be read (one
+    the checker refuses) counts as if nothing were removed."""
+    faces = len(deck.suits) * len(deck.ranks) + len(deck.extra_cards)
+    if deck.removed and faces <= _MAX_FACES_READ:
+        try:
+            faces = CardModel(deck).size
+        except (ValueError, IndexError, TypeError):
+            pass
+    return faces * (deck.copies or 1)
 
 
 class CardModel:
-    """Lookup tables for one deck; see the module docstring."""
+    """Lookup tables for one deck; see the module docstring.
+
+    The cards are the faces of the pack (with ``copies N``, each face stands for N equal
+    cards: :attr:`copies`); the extra cards come last, in :data:`NO_SUIT`.
+
+    Raises:
+        ValueError: a ``remove`` pattern names a word that is not a rank, suit or colour.
+    """
 
     def __init__(self, deck: m.Deck, points: tuple[m.PointCard, ...] = ()) -> None:
         self.suit_names = [s.name for s in deck.suits]
-        self.suit_letters = [s.name[0].upper() for s in deck.suits]
+        self.suit_letters = suit_codes(deck)
         self.colours = [s.colour for s in deck.suits]
         self.ranks = list(deck.ranks)
+        self.extra_names = [x.name for x in deck.extra_cards]
+        self.copies = deck.copies or 1
         nr = len(self.ranks)
-        self.size = len(self.suit_names) * nr
-        self.codes = card_codes(deck)
-        self.index = {code: i for i, code in enumerate(self.codes)}
-        self.suit = [i // nr for i in range(self.size)]
-        # Plain strength: higher is better. Ranks are listed high to low.
-        self.rank = [i % nr for i in range(self.size)]
-        self.plain = [nr - (i % nr) for i in range(self.size)]
         self.nsuits = len(self.suit_names)
+        grid = [(s, r) for s in range(self.nsuits) for r in range(nr)]
+        if deck.removed:
+            grid = self._kept(deck, grid)
+        self.size = len(grid) + len(self.extra_names)
+        self._card_of = {sr: c for c, sr in enumerate(grid)}
+        codes = rank_codes(deck)
+        self.codes = [codes[r] + self.suit_letters[s] for s, r in grid] + [x.code for x in deck.extra_cards]
+        self.index = {code: i for i, code in enumerate(self.codes)}
+        self.suit = [s for s, _ in grid] + [NO_SUIT] * len(self.extra_names)
+        # Plain strength: higher is better. Ranks are listed high to low; an extra card has none.
+        self.rank = [r for _, r in grid] + [-1] * len(self.extra_names)
+        self.plain = [nr - r for _, r in grid] + [0] * len(self.extra_names)
+        self.eff_suit: list[list[int]] = []
         self._build_trumps(deck)
         self._build_orders()
         self._build_power()
         self._build_points(points)
 
+    def _kept(self, deck: m.Deck, grid: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """The cards of ``grid`` that no ``remove`` pattern matches (read with no trump)."""
+        extras = len(self.extra_names)
+        self.size = len(grid) + extras
+        self.suit = [s for s, _ in grid] + [NO_SUIT] * extras
+        self.rank = [r for _, r in grid] + [-1] * extras
+        self.eff_suit = [self.suit] * (self.nsuits + 1)
+        tests = [self.pattern(p) for p in deck.removed]
+        return [sr for c, sr in enumerate(grid) if not any(test(c, NO_TRUMP) for test in tests)]
+
+    def card(self, suit: int, rank: int) -> int | None:
+        """The card of a suit and rank (indices), or None if the pack has no such card."""
+        return self._card_of.get((suit, rank))
+
     def _build_trumps(self, deck: m.Deck) -> None:
         """Effective suits and trump strengths, per trump index."""
         # Per trump suit t (index t; the last entry, index nsuits, is "no trump").
-        self.eff_suit: list[list[int]] = []
+        self.eff_suit = []
         self.trump_strength: list[list[int]] = []
         for t in range(self.nsuits + 1):
             trump = t if t < self.nsuits else NO_TRUMP
@@ -119,14 +181,16 @@ class CardModel:
         self.point_value = self.point_values[""]
 
     def _trump_order(self, deck: m.Deck, trump: int) -> list[int]:
-        nr = len(self.ranks)
         if deck.trump_ranks is None:
-            return [trump * nr + r for r in range(nr)]
+            return [c for c in (self.card(trump, r) for r in range(len(self.ranks))) if c is not None]
         order: list[int] = []
         for item in deck.trump_ranks:
             if isinstance(item, str):
-                card = trump * nr + self.ranks.index(item)
-                if card not in order:
+                if item in self.extra_names:
+                    card: int | None = self.size - len(self.extra_names) + self.extra_names.index(item)
+                else:
+                    card = self.card(trump, self.ranks.index(item))
+                if card is not None and card not in order:
                     order.append(card)
             else:
                 test = self.pattern(item)
@@ -149,11 +213,17 @@ class CardModel:
                 return lambda c, t: True
             if w == "trump":
                 return lambda c, t: t != NO_TRUMP and self.eff_suit[t][c] == t
+            if w in self.extra_names:
+                x = self.size - len(self.extra_names) + self.extra_names.index(w)
+                return lambda c, t: c == x
             if w in self.suit_names:
                 s = self.suit_names.index(w)
                 return lambda c, t: self.eff_suit[t if t != NO_TRUMP else self.nsuits][c] == s
             if w not in self.ranks and w in self.colours:  # a colour: cards whose (effective) suit has it
-                return lambda c, t: self.colours[self.eff_suit[t if t != NO_TRUMP else self.nsuits][c]] == w
+                def of_colour(c: int, t: int) -> bool:
+                    s = self.eff_suit[t if t != NO_TRUMP else self.nsuits][c]
+                    return s != NO_SUIT and self.colours[s] == w
+                return of_colour
             r = self.ranks.index(w)
             return lambda c, t: self.rank[c] == r
         if isinstance(p, m.PatCard):
@@ -170,7 +240,7 @@ class CardModel:
                 return lambda c, t: t != NO_TRUMP and self.rank[c] == r and self.suit[c] == t
             if ref.name not in self.suit_names and ref.name in self.colours:  # `4 of black`
                 colour = ref.name
-                return lambda c, t: self.rank[c] == r and self.colours[self.suit[c]] == colour
+                return lambda c, t: self.rank[c] == r and self.suit[c] != NO_SUIT and self.colours[self.suit[c]] == colour
             s = self.suit_names.index(ref.name)
             return lambda c, t: self.rank[c] == r and self.suit[c] == s
         if isinstance(p, m.PatNot):
@@ -199,7 +269,7 @@ class CardModel:
         s = self.eff_suit[t][card]
         if trump != NO_TRUMP and s == trump:
             return (-1, -self.trump_strength[t][card])
-        return (s, -self.plain[card])
+        return (s if s != NO_SUIT else self.nsuits, -self.plain[card])
 
 
     # ------------------------------------------------------------ points

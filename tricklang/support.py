@@ -72,6 +72,8 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     "CardRule.free", "Name.card",
     # issue 28: `after each trick:` (design 3.6), whose body scores, sets variables and tests conditions
     "Hook.each_trick",
+    # issue 28 step 7 (design 3.4): a suit's or a rank's own code, cards removed from the pack
+    "SuitDecl.code", "Deck.rank_codes", "Deck.removed",
 })
 """Every construct the runtime plays (see the module docstring). The runtime adds a key
 here when it learns the construct; the checker refuses every other key."""
@@ -102,6 +104,12 @@ WORDS: Final[dict[str, str]] = {
     "Bid.step": "bids 'by' a step",
     "Auction.step": "auction bids 'by' a step",
     "Counter.per_deal": "a counter 'per deal'",
+    # step 7: decks that are not suits x ranks (docs/language/decks.md)
+    "SuitDecl.code": "a suit's own code ('atouts \"T\" none')",
+    "Deck.rank_codes": "a rank's own code ('Ober \"O\"')",
+    "Deck.removed": "cards taken out of the pack ('remove P')",
+    "ExtraCard": "a card in no suit ('card joker \"JK\"')",
+    "Deck.copies": "a pack with copies of each card ('copies 2')",
     # step 2: the trick in progress and the legal-play chain
     **{f"Name.{n}": f"the trick's '{n}'" for n in TRICK_NAMES},
     "Name.no_suit": "'no_suit'",
