@@ -13,6 +13,7 @@ from .check_statements import MAX_CARDS
 from .deck import NO_TRUMP, CardModel, card_codes
 from .melds import MAX_INSTANCES, Instance, instances
 from .types import SUIT, Scope
+from .walk import statements_of
 
 MAX_SUITS = 26
 COLOURS = ("red", "black", "blue", "green", "yellow", "white", "none")
@@ -107,6 +108,12 @@ class CardChecks:
         if d.copies is not None and not 1 <= d.copies <= MAX_COPIES:
             self.c.error("bad-deck", f"'copies {d.copies}': a pack holds 1 to {MAX_COPIES} copies of each card",
                          d.copies_span or d.span)
+        if d.copies is not None and d.copies > 1:
+            for st in statements_of(self.c.rules):
+                if st.decision in ("discard", "take", "show"):
+                    self.c.error("unsupported-construct", f"choosing cards ('{st.decision}') from a pack with copies is "
+                                 "part of the language but this runtime cannot play it yet", st.span,
+                                 "see docs/language/decks.md")
         if not d.removed:
             return
         errors = len(self.c.diagnostics)
@@ -115,14 +122,13 @@ class CardChecks:
         if len(self.c.diagnostics) > errors or not d.suits or not d.ranks:
             return
         full = CardModel(d.model_copy(update={"removed": ()}))
-        extras = range(full.size - len(d.extra_cards), full.size)
         for p in d.removed:
             test = full.pattern(p)
-            hit = [d.extra_cards[c - extras.start].name for c in extras if test(c, NO_TRUMP)]
+            hit = [d.extra_cards[full.extra[c]].name for c in range(full.size) if full.extra[c] >= 0 and test(c, NO_TRUMP)]
             if hit:
                 self.c.error("bad-deck", f"'remove' takes out the extra card '{hit[0]}': leave its 'card' line out "
                              "instead", p.span)
-        if CardModel(d).size == len(d.extra_cards):
+        if CardModel(d).size == len(d.extra_cards) * (d.copies or 1):
             self.c.error("bad-deck", "'remove' takes every card of the suits out of the pack", d.removed[-1].span)
 
     def _trump_ranks(self, d: m.Deck, ranks: set[str]) -> None:

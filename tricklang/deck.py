@@ -55,7 +55,7 @@ def deck_size(deck: m.Deck) -> int:
     faces = len(deck.suits) * len(deck.ranks) + len(deck.extra_cards)
     if deck.removed and faces <= _MAX_FACES_READ:
         try:
-            faces = CardModel(deck).size
+            return CardModel(deck).size
         except (ValueError, IndexError, TypeError):
             pass
     return faces * (deck.copies or 1)
@@ -64,8 +64,11 @@ def deck_size(deck: m.Deck) -> int:
 class CardModel:
     """Lookup tables for one deck; see the module docstring.
 
-    The cards are the faces of the pack (with ``copies N``, each face stands for N equal
-    cards: :attr:`copies`); the extra cards come last, in :data:`NO_SUIT`.
+    The pack is a list of *faces* (every suit's ranks less the removed cards, then the extra
+    cards, which are in :data:`NO_SUIT`); with ``copies N`` each face is N equal cards, the
+    cards ``N*f .. N*f+N-1`` of face ``f`` (:attr:`face`), with equal rows in every table.
+    :attr:`codes` has one code per card (a face's code for each of its copies) and
+    :attr:`index` maps a code to the first card of its face.
 
     Raises:
         ValueError: a ``remove`` pattern names a word that is not a rank, suit or colour.
@@ -83,15 +86,21 @@ class CardModel:
         grid = [(s, r) for s in range(self.nsuits) for r in range(nr)]
         if deck.removed:
             grid = self._kept(deck, grid)
-        self.size = len(grid) + len(self.extra_names)
-        self._card_of = {sr: c for c, sr in enumerate(grid)}
+        n = self.copies
+        extras = len(self.extra_names)
+        faces = grid + [(NO_SUIT, -1)] * extras
         codes = rank_codes(deck)
-        self.codes = [codes[r] + self.suit_letters[s] for s, r in grid] + [x.code for x in deck.extra_cards]
-        self.index = {code: i for i, code in enumerate(self.codes)}
-        self.suit = [s for s, _ in grid] + [NO_SUIT] * len(self.extra_names)
+        self.face_codes = [codes[r] + self.suit_letters[s] for s, r in grid] + [x.code for x in deck.extra_cards]
+        self.face = [f for f in range(len(faces)) for _ in range(n)]
+        self.size = len(self.face)
+        self._card_of = {sr: f * n for f, sr in enumerate(grid)}
+        self.codes = [self.face_codes[f] for f in self.face]
+        self.index = {code: f * n for f, code in enumerate(self.face_codes)}
+        self.suit = [faces[f][0] for f in self.face]
         # Plain strength: higher is better. Ranks are listed high to low; an extra card has none.
-        self.rank = [r for _, r in grid] + [-1] * len(self.extra_names)
-        self.plain = [nr - r for _, r in grid] + [0] * len(self.extra_names)
+        self.rank = [faces[f][1] for f in self.face]
+        self.plain = [nr - r if r >= 0 else 0 for r in self.rank]
+        self.extra = [f - len(grid) if f >= len(grid) else -1 for f in self.face]
         self.eff_suit: list[list[int]] = []
         self._build_trumps(deck)
         self._build_orders()
@@ -104,13 +113,19 @@ class CardModel:
         self.size = len(grid) + extras
         self.suit = [s for s, _ in grid] + [NO_SUIT] * extras
         self.rank = [r for _, r in grid] + [-1] * extras
+        self.extra = [-1] * len(grid) + list(range(extras))
         self.eff_suit = [self.suit] * (self.nsuits + 1)
         tests = [self.pattern(p) for p in deck.removed]
         return [sr for c, sr in enumerate(grid) if not any(test(c, NO_TRUMP) for test in tests)]
 
     def card(self, suit: int, rank: int) -> int | None:
-        """The card of a suit and rank (indices), or None if the pack has no such card."""
+        """The (first) card of a suit and rank (indices), or None if the pack has no such card."""
         return self._card_of.get((suit, rank))
+
+    def copies_of(self, card: int) -> range:
+        """Every card of the face of ``card`` (itself alone without ``copies``)."""
+        first = self.face[card] * self.copies
+        return range(first, first + self.copies)
 
     def _build_trumps(self, deck: m.Deck) -> None:
         """Effective suits and trump strengths, per trump index."""
@@ -123,9 +138,11 @@ class CardModel:
             strength = [0] * self.size
             if trump != NO_TRUMP:
                 order = self._trump_order(deck, trump)
-                for pos, card in enumerate(order):
+                faces = list(dict.fromkeys(self.face[card] for card in order))  # equal cards, equal strength
+                place = {f: len(faces) - pos for pos, f in enumerate(faces)}
+                for card in order:
                     eff[card] = trump
-                    strength[card] = len(order) - pos
+                    strength[card] = place[self.face[card]]
             self.eff_suit.append(eff)
             self.trump_strength.append(strength)
 
@@ -182,16 +199,17 @@ class CardModel:
 
     def _trump_order(self, deck: m.Deck, trump: int) -> list[int]:
         if deck.trump_ranks is None:
-            return [c for c in (self.card(trump, r) for r in range(len(self.ranks))) if c is not None]
+            return [c for r in range(len(self.ranks)) if (first := self.card(trump, r)) is not None
+                    for c in self.copies_of(first)]
         order: list[int] = []
         for item in deck.trump_ranks:
             if isinstance(item, str):
                 if item in self.extra_names:
-                    card: int | None = self.size - len(self.extra_names) + self.extra_names.index(item)
+                    card: int | None = self.extra.index(self.extra_names.index(item))
                 else:
                     card = self.card(trump, self.ranks.index(item))
                 if card is not None and card not in order:
-                    order.append(card)
+                    order.extend(self.copies_of(card))
             else:
                 test = self.pattern(item)
                 for c in range(self.size):
@@ -214,8 +232,8 @@ class CardModel:
             if w == "trump":
                 return lambda c, t: t != NO_TRUMP and self.eff_suit[t][c] == t
             if w in self.extra_names:
-                x = self.size - len(self.extra_names) + self.extra_names.index(w)
-                return lambda c, t: c == x
+                x = self.extra_names.index(w)
+                return lambda c, t: self.extra[c] == x
             if w in self.suit_names:
                 s = self.suit_names.index(w)
                 return lambda c, t: self.eff_suit[t if t != NO_TRUMP else self.nsuits][c] == s

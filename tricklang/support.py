@@ -73,7 +73,7 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     # issue 28: `after each trick:` (design 3.6), whose body scores, sets variables and tests conditions
     "Hook.each_trick",
     # issue 28 step 7 (design 3.4): a suit's or a rank's own code, cards removed from the pack
-    "SuitDecl.code", "Deck.rank_codes", "Deck.removed",
+    "SuitDecl.code", "Deck.rank_codes", "Deck.removed", "Deck.copies",
 })
 """Every construct the runtime plays (see the module docstring). The runtime adds a key
 here when it learns the construct; the checker refuses every other key."""

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 import interpreter
 import tricklang
 from interpreter import native
-from interpreter.errors import InvalidActionError
+from interpreter.errors import InvalidActionError, RecordError, ResampleError
 from interpreter.record import Record
 from interpreter.state import compiled
 from interpreter.state.compiled import module_of
@@ -204,6 +204,132 @@ def test_any_removal_leaves_the_rest_of_the_deck_in_order(removed: list[str], se
     assert all(len(cards) == len(set(cards)) == len(kept) // 4 * 4 and set(cards) <= set(kept) for cards in deals.values())
 
 
+# ---------------------------------------------------------------- copies: equal cards named by face
+
+DOUBLE = """\
+tricklang 1
+game "A double pack"
+players 4
+deck
+  suits clubs black, spades black, hearts red, diamonds red
+  ranks A 10 K Q J 9
+  copies 2
+zone hand: per player, owner
+zone stock: shared, hidden, pack
+zone won: per player, public
+points
+  "Ace" A = 11
+  "Ten" 10 = 10
+  "King" K = 4
+  "Queen" Q = 3
+  "Jack" J = 2
+match
+  at most 2 deals
+deal
+  deal 12 to each
+  trump is diamonds
+  tricks 12, left of dealer leads first
+    must follow suit
+  for each player:
+    player scores points(player)
+"""
+FACES = [r + s for s in "CSHD" for r in "A 10 K Q J 9".split()]
+
+
+def double_pack(hands: dict[int, str]) -> list[str]:
+    order = [card for seat in (1, 2, 3, 0) for card in hands[seat].split()]
+    assert sorted(order) == sorted(FACES * 2), "each face exactly twice"
+    return order
+
+
+# Seat 1 holds both queens of clubs; seat 2 one ace of clubs and seat 3 the other.
+EQUALS = double_pack({1: "QC QC AS AS 10S 10S KS KS QS QS JS JS",
+                      2: "AC KC 9S 9S AH AH 10H 10H KH KH QH QH",
+                      3: "AC 10C JC JC 9C 9C JH JH 9H 9H AD AD",
+                      0: "10C KC QD QD 10D 10D KD KD JD JD 9D 9D"})
+
+
+def test_a_double_pack_holds_each_face_twice_and_a_seed_deals_every_card() -> None:
+    state = interpreter.new_game(rules(DOUBLE, "double.trick"), seed=3)
+    assert sorted(state.cards) == sorted(FACES * 2) and len(state.cards) == 48
+    held = sorted(c for p in range(4) for c in state.hand(p))
+    assert held == sorted(FACES * 2)
+
+
+def test_one_play_action_per_face_and_the_lowest_copy_is_played() -> None:
+    state = interpreter.new_game(rules(DOUBLE, "double.trick"), deck=EQUALS, dealer=0)
+    texts = [a.text for a in state.legal_actions()]
+    assert len(texts) == len(set(texts)) == 6 and texts.count("play QC") == 1
+    state.apply("play QC")
+    assert state.hand(1).count("QC") == 1
+    ids = state.legal_action_ids()
+    assert len(ids) == len(set(ids))
+    space = [state.action_from_id(i).text for i in range(state.num_distinct_actions)]
+    assert [t for t in space if t.startswith("play ")] == [f"play {f}" for f in FACES]  # one id per face
+    state.apply_id(state.action_id("play AC"))  # seat 2's one ace of clubs
+    state.apply("play ac")  # seat 3's: the same face, the same id, the other card
+    state.apply("play 10C")
+    plays = [e["card"] for e in state.events(None) if e["type"] == "play"]
+    assert plays == ["QC", "AC", "AC", "10C"]
+    # Of equal cards the first wins: seat 2's ace, played first, takes the trick.
+    assert [e for e in state.events(None) if e["type"] == "trick"][-1]["winner"] == 2
+    assert state.legal_actions()[0].verb == "play" and state.current_player == 2
+
+
+def test_the_tensor_holds_the_share_of_each_face() -> None:
+    state = interpreter.new_game(rules(DOUBLE, "double.trick"), deck=EQUALS, dealer=0)
+    layout = tensor_layout(state)
+    start, size = layout.segment("zone hand 0")
+    assert size == 24
+    plane = dict(zip(FACES, state.observation_tensor(1)[start:start + size], strict=True))
+    assert plane["QC"] == 1.0 and plane["AS"] == 1.0 and plane["AC"] == 0.0
+    plane = dict(zip(FACES, state.observation_tensor(2)[start:start + size], strict=True))
+    assert plane["AC"] == 0.5 and plane["KC"] == 0.5 and plane["9S"] == 1.0
+
+
+def test_resampling_a_pack_with_copies_is_refused_clearly() -> None:
+    state = interpreter.new_game(rules(DOUBLE, "double.trick"), deck=EQUALS, dealer=0)
+    state.apply("play QC")
+    before = state.to_json()
+    with pytest.raises(ResampleError, match="copies"):
+        state.resample(2, random.Random(0))
+    assert state.to_json() == before
+
+
+def test_a_record_with_copies_round_trips(tmp_path: Path) -> None:
+    path = tmp_path / "double.trick"
+    path.write_text(DOUBLE, encoding="utf-8")
+    for state in (interpreter.new_game(tricklang.load(path), seed=11),
+                  interpreter.new_game(tricklang.load(path), deck=EQUALS, dealer=0)):
+        state.playout(random.Random(11))
+        saved = Record.from_state(state).save(tmp_path / "game.json")
+        assert Record.load(saved).replay().to_dict() == state.to_dict()
+
+
+def test_a_prearranged_pack_with_a_face_three_times_is_refused() -> None:
+    bad = list(EQUALS)
+    bad[bad.index("AS")] = "QC"
+    with pytest.raises(RecordError, match="repeated QC"):
+        interpreter.new_game(rules(DOUBLE, "double.trick"), deck=bad, dealer=0)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000))
+def test_random_matches_with_copies_offer_faces_once_and_keep_the_pack(seed: int) -> None:
+    state = interpreter.new_game(rules(DOUBLE, "double.trick"), seed=seed)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        texts = [a.text for a in legal]
+        assert len(texts) == len(set(texts))
+        p = state.current_player
+        assert {t.split()[1] for t in texts} <= set(state.hand(p))
+        held = sorted(c for q in range(4) for c in state.hand(q))
+        assert all(held.count(f) <= 2 for f in FACES)
+        state.apply(legal[rng.randrange(len(legal))])
+    assert sum(state.scores) == 2 * 2 * (11 + 10 + 4 + 3 + 2) * 4
+
+
 # ---------------------------------------------------------------- native
 
 
@@ -228,7 +354,8 @@ def matches(ruleset: tricklang.Ruleset, seeds: range) -> list[Any]:
 
 @pytest.mark.skipif(native.unavailable() is not None, reason=f"no native builds here: {native.unavailable()}")
 @pytest.mark.usefixtures("isolated")
-@pytest.mark.parametrize(("text", "path"), [(CODES, "native-codes.trick"), (WIDE, "native-wide.trick")])
+@pytest.mark.parametrize(("text", "path"), [(CODES, "native-codes.trick"), (WIDE, "native-wide.trick"),
+                                            (DOUBLE, "native-double.trick")])
 def test_the_native_build_plays_what_cpython_plays(text: str, path: str) -> None:
     ruleset = rules(text.replace("  trump is", "  let cards = 0\n  trump is"), path)
     python = matches(ruleset, range(6))
