@@ -74,6 +74,8 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     "Hook.each_trick",
     # issue 28 step 7 (design 3.4): a suit's or a rank's own code, cards removed from the pack
     "SuitDecl.code", "Deck.rank_codes", "Deck.removed", "Deck.copies",
+    # ... and the tie rule between equal cards (design 3.2), played by the winner of the trick
+    "TieRule.first", "TieRule.later",
 })
 """Every construct the runtime plays (see the module docstring). The runtime adds a key
 here when it learns the construct; the checker refuses every other key."""

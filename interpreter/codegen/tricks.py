@@ -20,6 +20,7 @@ from .decisions import Decisions, wait
 from .declarations import TrickDeclarations
 from .layout import DecisionPoint
 from .runner import TrickRunner
+from .ties import tie_function
 from .writer import Writer, lit
 
 WHY = {"follow_suit": 1, "trump_if_void": 2, "beat_if_able": 4, "lead_until_broken": 8, "lead_first": 16,
@@ -109,6 +110,7 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
                 order.append(ob.kind)
         dp.extra["why_order"] = order  # the order in which the reasons are told
         self._anytime_cards(dp.id, [rule for rule in st.card_rules if rule.kind == "free"])
+        self.tie = tie_function(self, dp.id, st.ties)
         self._functions(st, dp, obligations, lead_rules, decls, declarer, cont)
         self.anytime = -1
         self.context = saved
@@ -459,7 +461,8 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
             f.line("best = 0")
             f.line(f"top = {self.power('c.tr_c[0]')}")
             f.line("for i in range(1, n):")
-            f.line(f"    if {self.power('c.tr_c[i]')} > top:")
+            tie = f" or ({self.power('c.tr_c[i]')} == top and {self.tie}(c, c.tr_c[i]))" if self.tie else ""
+            f.line(f"    if {self.power('c.tr_c[i]')} > top{tie}:")
             f.line("        best = i")
             f.line(f"        top = {self.power('c.tr_c[i]')}")
             f.line("winner = c.tr_p[best]")

@@ -330,6 +330,65 @@ def test_random_matches_with_copies_offer_faces_once_and_keep_the_pack(seed: int
     assert sum(state.scores) == 2 * 2 * (11 + 10 + 4 + 3 + 2) * 4
 
 
+# ---------------------------------------------------------------- the tie rule between equal cards
+
+LATER = DOUBLE.replace("    must follow suit\n", "    must follow suit\n    of equal cards the later wins\n")
+LATER_ACES_NOT_LAST = DOUBLE.replace("    must follow suit\n", "    must follow suit\n"
+                                     "    of equal cards the later wins matching A when not last_trick\n"
+                                     "    of equal cards the first wins\n")
+
+
+def first_trick_winner(text: str, path: str) -> int:
+    state = interpreter.new_game(rules(text, path), deck=EQUALS, dealer=0)
+    for card in ("QC", "AC", "AC", "10C"):
+        state.apply(f"play {card}")
+    return int([e for e in state.events(None) if e["type"] == "trick"][-1]["winner"])
+
+
+def test_of_equal_cards_the_first_wins_by_default_and_the_later_wins_by_rule() -> None:
+    assert first_trick_winner(DOUBLE, "first.trick") == 2
+    assert first_trick_winner(DOUBLE.replace("    must follow suit\n", "    must follow suit\n"
+                                             "    of equal cards the first wins\n"), "first2.trick") == 2
+    assert first_trick_winner(LATER, "later.trick") == 3
+    assert first_trick_winner(LATER_ACES_NOT_LAST, "aces.trick") == 3
+    queens = LATER_ACES_NOT_LAST.replace("matching A when", "matching Q when")
+    assert first_trick_winner(queens, "queens.trick") == 2  # the aces tie to the first: the rule is the queens'
+
+
+def reference_winner(cards: list[tuple[int, str]], trick: int) -> int:
+    """Who takes a trick under LATER_ACES_NOT_LAST, from the rule text: diamonds are trumps, then
+    the suit led; ranks A 10 K Q J 9; of two equal cards the later wins if aces, before the last
+    (twelfth) trick, else the first."""
+    order = "A 10 K Q J 9".split()
+    led = cards[0][1][-1]
+    live = [(p, c) for p, c in cards if c[-1] == "D"] or [(p, c) for p, c in cards if c[-1] == led]
+    best = min(order.index(c[:-1]) for _, c in live)
+    equal = [p for p, c in live if order.index(c[:-1]) == best]
+    return equal[-1] if order[best] == "A" and trick < 11 else equal[0]
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000))
+def test_random_deals_take_tricks_as_the_tie_rules_say(seed: int) -> None:
+    state = interpreter.new_game(rules(LATER_ACES_NOT_LAST, "aces.trick"), seed=seed)
+    state.playout(random.Random(seed), deal=True)
+    events = state.events(None)
+    plays = [(e["player"], e["card"]) for e in events if e["type"] == "play"]
+    tricks = [e["winner"] for e in events if e["type"] == "trick"]
+    assert len(tricks) == 12
+    assert tricks == [reference_winner(plays[4 * k:4 * k + 4], k) for k in range(12)]
+
+
+def test_the_random_deals_meet_tied_aces() -> None:
+    met = 0
+    for seed in range(40):
+        state = interpreter.new_game(rules(LATER_ACES_NOT_LAST, "aces.trick"), seed=seed)
+        state.playout(random.Random(seed), deal=True)
+        plays = [e["card"] for e in state.events(None) if e["type"] == "play"]
+        met += sum(1 for k in range(11) if len(set(plays[4 * k:4 * k + 4])) < 4 and "A" in "".join(plays[4 * k:4 * k + 4]))
+    assert met > 0
+
+
 # ---------------------------------------------------------------- native
 
 
@@ -355,7 +414,7 @@ def matches(ruleset: tricklang.Ruleset, seeds: range) -> list[Any]:
 @pytest.mark.skipif(native.unavailable() is not None, reason=f"no native builds here: {native.unavailable()}")
 @pytest.mark.usefixtures("isolated")
 @pytest.mark.parametrize(("text", "path"), [(CODES, "native-codes.trick"), (WIDE, "native-wide.trick"),
-                                            (DOUBLE, "native-double.trick")])
+                                            (DOUBLE, "native-double.trick"), (LATER_ACES_NOT_LAST, "native-ties.trick")])
 def test_the_native_build_plays_what_cpython_plays(text: str, path: str) -> None:
     ruleset = rules(text.replace("  trump is", "  let cards = 0\n  trump is"), path)
     python = matches(ruleset, range(6))
