@@ -29,8 +29,9 @@ def _good_code(code: str) -> bool:
 class CardChecks:
     """Checks the deck and card patterns for a :class:`~tricklang.checker.Checker`, reporting through it."""
 
-    def __init__(self, checker: CheckerContext) -> None:
+    def __init__(self, checker: CheckerContext, fixed: bool = False) -> None:
         self.c = checker
+        self.fixed = fixed  # patterns compiled to fixed tables (trick-play rules, hooks, 'holder of'...)
         deck = checker.rules.deck
         self.ranks = set(deck.ranks) if deck is not None else set()
         self.suits = {s.name for s in deck.suits} if deck is not None else set()
@@ -187,7 +188,7 @@ class CardChecks:
             self.c.construct("PatWord.colour", p.span)
         elif scope is not None and scope.names.get(w) == SUIT:
             self.c.used_names.add(w)
-            self.c.construct("PatWord.suit_variable", p.span)
+            self.c.construct("Pattern.suit_variable_in_rule" if self.fixed else "PatWord.suit_variable", p.span)
         else:
             self.c.error("bad-rank", f"'{w}' is not a rank, a suit, 'trump' or 'any'", p.span, self._suggest(w))
 
@@ -200,7 +201,7 @@ class CardChecks:
             self.c.construct("PatCard.colour", ref.span)
         elif scope is not None and scope.names.get(name) == SUIT:
             self.c.used_names.add(name)
-            self.c.construct("PatCard.suit_variable", ref.span)
+            self.c.construct("Pattern.suit_variable_in_rule" if self.fixed else "PatCard.suit_variable", ref.span)
         else:
             self.c.error("bad-suit", f"'{name}' is not a suit of the deck", ref.span, self._suggest(name))
 

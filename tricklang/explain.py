@@ -74,7 +74,7 @@ class _Explainer(Prose):
             "",
         ]
         out += self.players() + self.deck() + self.options_table() + self.zone_list() + self.points()
-        out += self.lookup_tables() + self.meld_tables() + self.bid_tables() + self.match() + self.deal()
+        out += self.card_orders() + self.lookup_tables() + self.meld_tables() + self.bid_tables() + self.match() + self.deal()
         out += self.irregularities()
         out += self.leftovers()
         return "\n".join(out).rstrip() + "\n"
@@ -88,12 +88,21 @@ class _Explainer(Prose):
             return []
         out = ["## Players", ""]
         text = f"there are {in_words(p.count)} players, seated 0 to {p.count - 1} clockwise"
+        if p.kind == "range":
+            text = (f"there are {in_words(p.low or 0)} to {in_words(p.high or 0)} players, as the option `players` "
+                    f"says ({in_words(p.count)} here), seated from 0 clockwise")
         if p.teams:
             teams = [joined([str(s) for s in t]) for t in p.teams]
             text += ", in partnerships: " + " against ".join(f"seats {t}" for t in teams)
         else:
             text += "; each plays for themselves"
         out.append(self.sentence(text, p.cite, lines=[p.span.line]))
+        way = self.rules.direction
+        if way is not None:
+            turn = ("the turn passes to the right (counter-clockwise): in trick play, auctions, 'for each player' "
+                    "and dealing, the next seat is the one on the right" if way.direction == "right"
+                    else "the turn passes to the left (clockwise)")
+            out += ["", self.sentence(turn, way.cite, lines=[way.span.line])]
         for role in self.rules.roles:
             out += ["", self.sentence(f"the **{role.name}** is {self.expr(role.value)}", role.cite, lines=[role.span.line])]
         return out + [""]
@@ -189,6 +198,26 @@ class _Explainer(Prose):
         for t in self.rules.tables:
             out.append(f"- `{t.name}`: {', '.join(str(v) for v in t.values)}{self.cite(t.cite, lines=[t.span.line])}.")
         return out + [""]
+
+    def card_orders(self) -> list[str]:
+        """The plain orders of a suit or colour (`ranks in`), then each named order (design 3.3)."""
+        d = self.rules.deck
+        out: list[str] = []
+        if d is not None and d.suit_ranks:
+            out += ["## Rank orders", ""] + [f"- {self.rank_line(r)}." for r in d.suit_ranks] + [""]
+        for o in self.rules.orders:
+            out += [f"## Order: {o.name}{self.cite(o.cite, lines=[o.span.line])}", ""]
+            if o.trumps is not None:
+                items = [t if isinstance(t, str) else self.pattern(t) for t in o.trumps]
+                out.append(f"- the trumps, from high to low, are {', '.join(items)}; they belong to no suit.")
+            else:
+                out.append("- there are no trumps.")
+            out += [f"- {self.rank_line(r)}." for r in o.ranks] + [""]
+        return out
+
+    @staticmethod
+    def rank_line(r: m.SuitRanks) -> str:
+        return f"{'in ' + r.scope if r.scope else 'in every suit'} the ranks, from high to low, are {' '.join(r.ranks)}"
 
     def bid_tables(self) -> list[str]:
         out: list[str] = []

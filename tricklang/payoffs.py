@@ -123,7 +123,7 @@ class _Walker:
         self.side_sizes = [len(t) for t in rules.players.teams] or [1] * self.n
         self.deck = full_deck_size(rules.deck)
         self.env = self._env(ruleset)
-        self.cards = CardModel(rules.deck, rules.points)
+        self.cards = CardModel(rules.deck, rules.points, rules.orders)
         self.assigned: dict[str, list[m.Expr]] = {}
         self._collect(rules.deal)
         self._visiting: set[str] = set()

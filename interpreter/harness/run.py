@@ -146,11 +146,13 @@ class Run:
         _, kind, owner, vis = self.oracle[z]
         if vis == "public":
             return self.all_mask
+        shown = self.game.m.get("shown_to")  # the seats 'expose ... to' showed it to (a module that has it)
+        also: int = shown(core, z) if shown is not None else 0
         if vis == "owner" and kind == "player":
-            return 1 << owner
+            return 1 << owner | also
         if vis == "owner" and kind == "side":
-            return sum(1 << p for p in self.sides[owner])
-        return 0
+            return sum(1 << p for p in self.sides[owner]) | also
+        return also
 
     def zones(self, core: Core) -> list[list[int]]:
         """The cards of every zone instance of a core."""
@@ -181,6 +183,9 @@ class Run:
         cp = self.game.tables.copies
         if full.get("type") == "deal":
             self.knowledge = [set() for _ in range(self.n)]
+        if full.get("type") == "meld":  # melded cards are shown to every seat
+            for known in self.knowledge:
+                known |= {index[c] for c in full["cards"]}
         if full.get("type") == "irregularity" and full.get("args"):
             # The referee names an irregularity's card argument aloud: every seat knows it.
             for known in self.knowledge:
@@ -188,6 +193,8 @@ class Run:
         for p in range(self.n):
             self.knowledge[p] |= self.visible(core, p)
             view = full if public is None or mask >> p & 1 else public
+            if full.get("type") == "exposed" and view is full:  # a rule shows these cards to this seat ('expose')
+                self.knowledge[p] |= {index[c] for c in full["cards"]}
             named = {index[c] for c in _card_strings(view, self.code_set)}
             leaked = named - self.knowledge[p]
             if leaked and cp > 1:  # equal cards are named by face: a face seen is a face known

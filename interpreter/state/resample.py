@@ -202,7 +202,9 @@ class Resampler:
             self.offered[i] = offered
             self._seen.setdefault(deal, set()).update(cards & codes)
         elif text.startswith("play ") and truth.phase == "play":
-            self._plays.append(_Play(deal, p, text.split()[1], truth.hand(p), truth.clone()))
+            card = text.split()[1]  # (from the hand of the seat whose turn it is: another may play it, `plays for`)
+            owner = next((q for q in range(truth.player_count) if card in truth.hand(q)), p)
+            self._plays.append(_Play(deal, owner, card, truth.hand(owner), truth.clone()))
         before = truth.clone() if not self.redeal_past else None
         truth.apply(text)
         opened = len(self.deals)

@@ -36,6 +36,12 @@ has seen this deal), and
 (per seat, its last bid or -1) and ``passed`` (per seat). Earlier deals are summed up
 by the scores.
 
+With a bid table (design 3.7), ``contract`` (one-hot over the table's bids, in rank order;
+none before a contract) and ``doubling`` (one-hot over 0, doubled, redoubled) end the
+observation, and ``calls k`` (per seat: each bid of the table it made this deal, then how
+often it doubled, redoubled and held) end the information state; ``bids`` holds a typed
+bid's value (its rank order index + 1).
+
 Nothing here reads a card the observer may not see, so swapping hidden cards changes
 no tensor (the invariant harness checks it with the observations).
 
@@ -132,7 +138,7 @@ def _build_layout(state: State) -> TensorLayout:
     for k in range(n):
         layout.add(f"trick {k}", deck)
     layout.add("trick leader", n)
-    layout.add("trump", nsuits + 1)
+    layout.add("trump", prog.tables.nt)
     layout.add("scores", len(prog.sides))
     layout.add("tricks won", n)
     layout.add("maker", n + 1)
@@ -144,6 +150,10 @@ def _build_layout(state: State) -> TensorLayout:
     layout.add("phase", len(phases))
     layout.add("picks", deck)
     layout.add("picks count", 1)
+    nbids = len(prog.layout.bid_table)
+    if nbids:  # design 3.7: the contract over the bid table, and its doubling
+        layout.add("contract", nbids)
+        layout.add("doubling", 3)
     layout.observation_size = layout.size
     for k in range(n):
         layout.add(f"played {k}", deck)
@@ -153,6 +163,8 @@ def _build_layout(state: State) -> TensorLayout:
         layout.add(f"choices {k}", len(words))
     layout.add("bids", n)
     layout.add("passed", n)
+    for k in range(n if nbids else 0):
+        layout.add(f"calls {k}", nbids + 3)
     return layout
 
 
@@ -246,8 +258,8 @@ def _fill_observation(state: State, p: int, layout: TensorLayout, out: list[floa
     if trick:
         out[pos + rel[trick[0][0]]] = 1.0
     pos += n
-    out[pos + (core.trump if core.trump >= 0 else layout.suits)] = 1.0
-    pos += layout.suits + 1
+    out[pos + core.ti] = 1.0  # the order in force: a trump suit, no trump (index suits), a named order
+    pos += g.tables.nt
     scores = g.m["scores"](core)
     for k in range(nsides):
         out[pos + k] = float(scores[(side + k) % nsides])
@@ -282,6 +294,25 @@ def _fill_observation(state: State, p: int, layout: TensorLayout, out: list[floa
         for code in picks:
             out[pos + index[code] // cp] = 1.0
     out[pos + deck] = float(len(picks))
+    if g.layout.bid_table:
+        _fill_contract(state, layout, out)
+
+
+def _fill_contract(state: State, layout: TensorLayout, out: list[float]) -> None:
+    """The contract's bid (one-hot over the bid table; none before a contract) and its doubling."""
+    g, core = state.game, state._c
+    pos, size = layout.segment("contract")
+    k = _bid_index(g, core.bid)
+    if k >= 0:
+        out[pos + k] = 1.0
+    out[pos + size + (core.au_dbl if g.layout.rich_auction else 0)] = 1.0
+
+
+def _bid_index(g: Game, value: int) -> int:
+    """The table index of a bid's value (-1: none)."""
+    if g.layout.bids_typed:
+        return value - 1 if 0 < value <= len(g.layout.bid_table) else -1
+    return g.table_bid_codes.get(str(value), -1)
 
 
 def _relative(n: int, p: int) -> list[int]:
@@ -322,9 +353,26 @@ def _fill_history(state: State, p: int, layout: TensorLayout, out: list[float]) 
         elif kind == "choice" and e.get("choice") in words:
             out[choices + k * len(words) + words[e["choice"]]] += 1.0
         elif kind == "bid":
-            out[bids + k] = float(e["bid"])
+            _bid_seen(state, layout, out, k, e["bid"])
         elif kind == "pass":
             out[passed + k] = 1.0
+        elif kind in ("double", "redouble", "hold") and state.game.layout.bid_table:  # after the table's bids
+            calls, size = layout.segment(f"calls {k}")
+            out[calls + size - 3 + ("double", "redouble", "hold").index(kind)] += 1.0
+
+
+def _bid_seen(state: State, layout: TensorLayout, out: list[float], k: int, bid: int | str | None) -> None:
+    """Seat k (relative) bid ``bid``: its last bid (a table's bid: its value), and its calls."""
+    g = state.game
+    bids, _ = layout.segment("bids")
+    if not g.layout.bid_table:
+        out[bids + k] = float(bid or 0)
+        return
+    index = g.table_bid_codes.get(str(bid).upper(), -1)
+    out[bids + k] = float(index + 1 if g.layout.bids_typed else bid or 0)
+    calls, _ = layout.segment(f"calls {k}")
+    if index >= 0:
+        out[calls + index] = 1.0
 
 
 def _codes(event: dict[str, Any]) -> list[str]:

@@ -9,8 +9,26 @@ from .statements import Statement, ZoneRef
 
 
 class Players(Node):
+    """`players N [in partnerships ...]`, or `players LO..HI = D` (design 3.10): the count is then an
+    option `players` (``count`` is its default, or the value bound), ``low``..``high`` its range."""
+
+    form = "kind"
+
     count: int
+    kind: Literal["fixed", "range"] = "fixed"
+    low: int | None = None
+    high: int | None = None
     teams: tuple[tuple[int, ...], ...] = ()
+    cite: Citation | None = None
+    span: Span
+
+
+class PlayDirection(Node):
+    """`play passes left|right` (design 3.10): where the turn goes next (default left, clockwise)."""
+
+    form = "direction"
+
+    direction: Literal["left", "right"]
     cite: Citation | None = None
     span: Span
 
@@ -42,6 +60,15 @@ class ExtraCard(Node):
     span: Span
 
 
+class SuitRanks(Node):
+    """`ranks in NAME R R ...`: the plain rank order of one suit, or of the suits of a colour ('' for
+    every suit, in an order)."""
+
+    scope: str = ""
+    ranks: tuple[str, ...]
+    span: Span
+
+
 class Deck(Node):
     """The pack: suits x ranks, less the cards `remove`d, plus the extra cards, each `copies` times."""
 
@@ -59,9 +86,23 @@ class Deck(Node):
     span: Span
     ranks_span: Span
     trump_span: Span | None = None
+    suit_ranks: tuple[SuitRanks, ...] = ()
 
 
 OptionType = Literal["int", "bool", "choice"]
+
+
+class Order(Node):
+    """`order NAME ["CODE"]`: a named card order, its trump group (or no trumps) and plain ranks."""
+
+    name: str
+    code: str | None = None
+    trumps: tuple[str | Pattern, ...] | None = None
+    no_trumps: bool = False
+    ranks: tuple[SuitRanks, ...] = ()
+    cite: Citation | None = None
+    span: Span
+    trumps_span: Span | None = None
 
 
 class Option(Node):
@@ -257,6 +298,7 @@ class RuleFile(Node):
     game: str | None = None
     source: str | None = None
     players: Players | None = None
+    direction: PlayDirection | None = None
     roles: tuple[Role, ...] = ()
     deck: Deck | None = None
     options: tuple[Option, ...] = ()
@@ -270,6 +312,7 @@ class RuleFile(Node):
     tables: tuple[Table, ...] = ()
     melds: tuple[MeldTable, ...] = ()
     bids: tuple[BidTable, ...] = ()
+    orders: tuple[Order, ...] = ()
     extends: str | None = None
     extends_span: Span | None = None
     sections: tuple[tuple[str, Span], ...] = ()
