@@ -7,7 +7,7 @@ do not stop a rule file from loading.
 
 Codes: ``missing-version``, ``unsupported-version``, ``missing-section``,
 ``duplicate-section``, ``duplicate-name``, ``undefined-name``, ``type-error``,
-``bad-rank``, ``bad-suit``, ``bad-colour``, ``ambiguous-card-code``,
+``bad-rank``, ``bad-suit``, ``bad-colour``, ``ambiguous-card-code``, ``bad-deck``, ``ambiguous-card``,
 ``bad-option-default``, ``bad-partnerships``, ``missing-pack``, ``bad-zone``,
 ``deck-too-small``, ``stop-outside-loop``, ``duplicate-choice``, ``bad-count``,
 ``bad-bound``, ``limit-exceeded``, ``bad-call``; warnings ``unreachable-code``,

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from . import model as m
+from .deck import deck_size, rank_codes, suit_codes
 from .prose import CITE_RE, Item, cited_laws, in_words, joined, strip_comment
 from .prose_statements import Prose
 from .ruleset import Ruleset
@@ -113,8 +114,17 @@ class _Explainer(Prose):
         suits = [f"{s.name} ({s.colour})" for s in d.suits]
         out = ["## The deck" + self.cite(d.cite, lines=self.header_lines("deck")), ""]
         suit_lines = sorted({s.span.line for s in d.suits})
-        out.append(self.sentence(f"the deck has {len(d.suits) * len(d.ranks)} cards in {in_words(len(d.suits))} suits: "
+        out.append(self.sentence(f"the deck has {deck_size(d)} cards in {in_words(len(d.suits))} suits: "
                                  f"{joined(suits)}", lines=suit_lines))
+        for p in d.removed:
+            out += ["", self.sentence(f"{self.pattern(p)} are taken out of the pack", lines=[p.span.line])]
+        for x in d.extra_cards:
+            out += ["", self.sentence(f"the pack also holds the **{x.name}** (`{x.code}`), a card in no suit", x.cite,
+                                      lines=[x.span.line])]
+        if d.copies is not None and d.copies > 1:
+            lines = [d.copies_span.line] if d.copies_span is not None else []
+            out += ["", self.sentence(f"the pack holds {in_words(d.copies)} cards of each face; equal cards are "
+                                      "named by their face, and playing one plays either", lines=lines)]
         rank_line = [d.ranks_span.line]
         out += ["", self.sentence(f"the ranks, from high to low: {' '.join(d.ranks)}", lines=rank_line)]
         if d.trump_ranks is None:
@@ -128,8 +138,12 @@ class _Explainer(Prose):
             trump_line = [d.trump_span.line] if d.trump_span is not None else []
             out += ["", self.sentence(text, lines=trump_line)]
         out.append("")
+        rank_code, codes = rank_codes(d)[0], suit_codes(d)
         out.append("Cards are written as rank then suit letter: " + ", ".join(
-            f"`{d.ranks[0]}{s.name[0].upper()}` ({d.ranks[0]} of {s.name})" for s in d.suits[:2]) + ".")
+            f"`{rank_code}{code}` ({d.ranks[0]} of {s.name})" for s, code in list(zip(d.suits, codes, strict=True))[:2]) + ".")
+        if d.rank_codes or any(s.code for s in d.suits):
+            own = [f"{r} `{c}`" for r, c in d.rank_codes] + [f"{s.name} `{s.code.upper()}`" for s in d.suits if s.code]
+            out[-1] += f" Codes of their own: {', '.join(own)}."
         return out + [""]
 
     def options_table(self) -> list[str]:

@@ -52,6 +52,7 @@ from typing import Any, Literal
 
 from . import model as m
 from .deck import CardModel
+from .deck import deck_size as full_deck_size
 from .diagnostics import Diagnostic, origin
 from .walk import Unknown, Value, Visitor, blocks, fold, nodes, statements
 from .walk import names as walk_names
@@ -87,7 +88,7 @@ class _Linter:
         r = self.rules
         assert r.deck is not None and r.players is not None
         self.n = r.players.count
-        self.deck_size = len(r.deck.suits) * len(r.deck.ranks)
+        self.deck_size = full_deck_size(r.deck)
         self.options = {o.name: o for o in r.options}
         self.defaults: dict[str, Any] = {o.name: o.default for o in r.options}
         self.constants: dict[str, Value] = {c: c for o in r.options for c in o.choices}

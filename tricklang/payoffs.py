@@ -39,6 +39,7 @@ from typing import Any
 from . import model as m
 from .bounds import derive_bounds
 from .deck import CardModel
+from .deck import deck_size as full_deck_size
 from .ruleset import Ruleset
 from .types import BUILTIN_PLAYERS, LOOP_NAMES
 from .walk import fold, fold_int, statements
@@ -120,7 +121,7 @@ class _Walker:
         self.rules = rules
         self.n = rules.players.count
         self.side_sizes = [len(t) for t in rules.players.teams] or [1] * self.n
-        self.deck = len(rules.deck.suits) * len(rules.deck.ranks)
+        self.deck = full_deck_size(rules.deck)
         self.env = self._env(ruleset)
         self.cards = CardModel(rules.deck, rules.points, rules.orders)
         self.assigned: dict[str, list[m.Expr]] = {}

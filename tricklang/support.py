@@ -100,6 +100,10 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     "AuctionRule.double", "AuctionRule.hold", "AuctionRule.no_pass", "AuctionRule.no_bid", "AuctionRule.first_of_side",
     "Auction.no_contract", "Name.no_bid", "Name.no_trump", "Name.doubling", "Name.caller", "Name.high_bid",
     "Name.high_bidder", "Name.bid_constant", "Of.level", "Of.strain", "Of.worth",
+    # issue 28 step 7 (design 3.4): a suit's or a rank's own code, cards removed from the pack
+    "SuitDecl.code", "Deck.rank_codes", "Deck.removed", "Deck.copies",
+    # ... and the tie rule between equal cards (design 3.2), played by the winner of the trick
+    "TieRule.first", "TieRule.later",
 })
 """Every construct the runtime plays (see the module docstring). The runtime adds a key
 here when it learns the construct; the checker refuses every other key."""
@@ -132,6 +136,12 @@ WORDS: Final[dict[str, str]] = {
     "Bid.step": "bids 'by' a step",
     "Auction.step": "auction bids 'by' a step",
     "Counter.per_deal": "a counter 'per deal'",
+    # step 7: decks that are not suits x ranks (docs/language/decks.md)
+    "SuitDecl.code": "a suit's own code ('atouts \"T\" none')",
+    "Deck.rank_codes": "a rank's own code ('Ober \"O\"')",
+    "Deck.removed": "cards taken out of the pack ('remove P')",
+    "ExtraCard": "a card in no suit ('card joker \"JK\"')",
+    "Deck.copies": "a pack with copies of each card ('copies 2')",
     # step 2: the trick in progress and the legal-play chain
     **{f"Name.{n}": f"the trick's '{n}'" for n in TRICK_NAMES},
     "Name.no_suit": "'no_suit'",

@@ -145,22 +145,40 @@ class SectionRules(Transformer[Token, m.RuleFile]):
     def deck(self, meta: Any, children: list[Any]) -> Tagged:
         suits: tuple[m.SuitDecl, ...] = ()
         ranks: tuple[str, ...] = ()
+        rank_codes: tuple[tuple[str, str], ...] = ()
         ranks_span = span_of(meta)
         trump: tuple[Any, ...] | None = None
         trump_span = None
+        removed: list[m.Pattern] = []
+        extra: list[m.ExtraCard] = []
+        copies: int | None = None
+        copies_span = None
         suit_ranks = tuple(c for c in children if isinstance(c, m.SuitRanks))
         for child in children:
-            if isinstance(child, Tagged):
+            if isinstance(child, m.ExtraCard):
+                extra.append(child)
+            elif isinstance(child, Tagged):
                 if child.tag == "suits":
                     suits = child.value
                 elif child.tag == "ranks":
-                    ranks, ranks_span = child.value
+                    words, ranks_span = child.value
+                    ranks = tuple(rank for rank, _ in words)
+                    rank_codes = tuple((rank, code) for rank, code in words if code is not None)
                 elif child.tag == "trump_ranks":
                     trump, trump_span = child.value
+                elif child.tag == "remove":
+                    removed.append(child.value)
+                elif child.tag == "copies":
+                    copies, copies_span = child.value
         node = m.Deck.model_construct(
             suits=suits,
             ranks=ranks,
             trump_ranks=trump,
+            rank_codes=rank_codes,
+            removed=tuple(removed),
+            extra_cards=tuple(extra),
+            copies=copies,
+            copies_span=copies_span,
             cite=cite_of(children),
             span=span_of(meta),
             ranks_span=ranks_span,
@@ -203,10 +221,29 @@ class SectionRules(Transformer[Token, m.RuleFile]):
         return Tagged("suits", tuple(c for c in children if isinstance(c, m.SuitDecl)))
 
     def suit_decl(self, meta: Any, children: list[Any]) -> m.SuitDecl:
+        if len(children) == 3:
+            return m.SuitDecl.model_construct(name=str(children[0]), code=str(children[1])[1:-1],
+                                              colour=str(children[2]), span=span_of(meta))
         return m.SuitDecl.model_construct(name=str(children[0]), colour=str(children[1]), span=span_of(meta))
 
     def ranks(self, meta: Any, children: list[Any]) -> Tagged:
-        return Tagged("ranks", (tuple(str(c) for c in children if isinstance(c, Token)), span_of(meta)))
+        return Tagged("ranks", (tuple(c for c in children if isinstance(c, tuple)), span_of(meta)))
+
+    def rank_word(self, meta: Any, children: list[Any]) -> tuple[str, str | None]:
+        return str(children[0]), str(children[1])[1:-1] if len(children) > 1 else None
+
+    def remove(self, meta: Any, children: list[Any]) -> Tagged:
+        pattern = children[0]
+        if isinstance(pattern, m.PatOr) and len(pattern.options) == 1:
+            pattern = pattern.options[0]
+        return Tagged("remove", pattern)
+
+    def extra_card(self, meta: Any, children: list[Any]) -> m.ExtraCard:
+        return m.ExtraCard.model_construct(name=str(children[0]), code=str(children[1])[1:-1], cite=cite_of(children),
+                                           span=span_of(meta))
+
+    def copies(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("copies", (int(children[0]), span_of(meta)))
 
     def trump_ranks(self, meta: Any, children: list[Any]) -> Tagged:
         items: list[Any] = []

@@ -369,4 +369,9 @@ class Typer(Visitor[Type]):
 
     def visit_CardHolder(self, e: m.CardHolder, scope: Scope) -> Type:  # noqa: N802
         self.pattern(e.card.pattern, scope, fixed=True)
+        copies = self.rules.deck.copies if self.rules.deck is not None else None
+        if copies is not None and copies > 1:
+            kind = {"holder": "holder of", "original": "original holder of", "taker": "taker of"}[e.kind]
+            self.error("ambiguous-card", f"'{kind}' names one player, but the pack holds {copies} cards of each face",
+                       e.span, "ask about a hand instead: 'hand of P has ...', or count(... matching ...)")
         return PLAYER

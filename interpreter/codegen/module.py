@@ -227,6 +227,9 @@ def tables(gen: Parts, w: Writer) -> None:
                 for c in range(nc):
                     above.append(sum(1 << x for x in range(nc) if row[x] > row[c]))
         table(w, "ABOVE_CARD", mask, above)
+    else:  # named for the prelude's narrow branch, never read by a wide pack (more than 64 cards)
+        table(w, "POWER", "cython.int", [])
+        table(w, "ABOVE_CARD", mask, [], wide)
     table(w, "TSTRENGTH", "cython.int", [t.trump_strength[ti][c] for ti in range(nt) for c in range(nc)])
     table(w, "PLAIN", "cython.int", t.plain)
     order = lay.trump_order()

@@ -44,6 +44,8 @@ class Parts:
         self.anytime = -1
         """The trick play whose cards 'may be played at any time' (``anytime_D``), while its legal-play
         chain is written; -1: none."""
+        self.tie = ""
+        """The function deciding between equal cards of the trick play being written (``.ties``), or ''."""
 
     if TYPE_CHECKING:  # the statement visitor's (generator.CodeGenerator)
         def seq(self, stmts: tuple[m.Statement, ...], w: Writer, cont: int | None) -> bool: ...

@@ -22,6 +22,7 @@ from .hooks import TrickHooks
 from .layout import DecisionPoint
 from .runner import TrickRunner
 from .seats import SeatControl
+from .ties import tie_function
 from .trick_cards import TrickCards
 from .writer import Writer, lit
 
@@ -114,6 +115,7 @@ class TrickPlay(TrickRunner, TrickCards, TrickHooks, TrickDeclarations, SeatCont
                 order.append(ob.kind)
         dp.extra["why_order"] = order  # the order in which the reasons are told
         self._anytime_cards(dp.id, [rule for rule in st.card_rules if rule.kind == "free"])
+        self.tie = tie_function(self, dp.id, st.ties)
         self.trick_card_rules = [rule for rule in st.card_rules if rule.kind != "free"]
         self._functions(st, dp, obligations, lead_rules, decls, declarer, cont)
         self.anytime = -1
@@ -467,7 +469,8 @@ class TrickPlay(TrickRunner, TrickCards, TrickHooks, TrickDeclarations, SeatCont
             f.line("best = 0")
             f.line(f"top = {self.power('c.tr_c[0]')}")
             f.line("for i in range(1, n):")
-            f.line(f"    if {self.power('c.tr_c[i]')} > top:")
+            tie = f" or ({self.power('c.tr_c[i]')} == top and {self.tie}(c, c.tr_c[i]))" if self.tie else ""
+            f.line(f"    if {self.power('c.tr_c[i]')} > top{tie}:")
             f.line("        best = i")
             f.line(f"        top = {self.power('c.tr_c[i]')}")
             f.line("winner = c.tr_p[best]")

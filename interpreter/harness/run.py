@@ -180,6 +180,7 @@ class Run:
     def on_event(self, core: Core, entry: Any, i: int) -> None:
         full, public, mask = render(self.game, entry)
         index = self.game.tables.index
+        cp = self.game.tables.copies
         if full.get("type") == "deal":
             self.knowledge = [set() for _ in range(self.n)]
         if full.get("type") == "meld":  # melded cards are shown to every seat
@@ -196,6 +197,9 @@ class Run:
                 self.knowledge[p] |= {index[c] for c in full["cards"]}
             named = {index[c] for c in _card_strings(view, self.code_set)}
             leaked = named - self.knowledge[p]
+            if leaked and cp > 1:  # equal cards are named by face: a face seen is a face known
+                faces = {k // cp for k in self.knowledge[p]}
+                leaked = {c for c in leaked if c // cp not in faces}
             if leaked:
                 self.fail("event-leak", f"event #{i} {_short(view)} shows seat {p} "
                           f"{' '.join(sorted(self.codes[c] for c in leaked))}, which it has never seen this deal")
@@ -491,8 +495,9 @@ class Run:
         verbs = sorted({a.verb for a in legal})
         actor = state.current_player
         out: list[tuple[str, str]] = [("nonsense-verb", "frobnicate"), ("empty", ""), ("unknown-card", "play ZZ")]
-        held = {self.game.tables.index[c] for c in state.hand(actor)} if actor is not None else set()
-        foreign = [c for c in range(len(self.codes)) if c not in held]
+        cp = self.game.tables.copies  # (copies: a card of a face held is not foreign)
+        held = {self.game.tables.index[c] // cp for c in state.hand(actor)} if actor is not None else set()
+        foreign = [c for c in range(len(self.codes)) if c // cp not in held]
         if foreign:
             card = self.codes[foreign[self.rng.randrange(len(foreign))]]
             out.append(("foreign-card", f"play {card}"))

@@ -125,7 +125,12 @@ class Compiled:
         """The bids of the file's bid table, by table index (a table bid's local code)."""
         self.table_bid_codes = {b.code.upper(): k for k, b in enumerate(lay.bid_table)}
         self.n_cards = len(self.tables.codes)
-        self.legal_fns: tuple[Any, ...] = namespace["LEGAL"]
+        self.copies = self.tables.copies
+        """Cards of each face (``copies N``); above 1 the actions name faces (``_one_per_face``)."""
+        if self.copies > 1:  # one legal card of each face, the lowest held (design 3.4)
+            self.m = {**namespace, "LEGAL": tuple(self._one_per_face(dp, fn) for dp, fn in zip(
+                self.dps, namespace["LEGAL"], strict=True))}
+        self.legal_fns: tuple[Any, ...] = self.m["LEGAL"]
         self.apply_fns: tuple[Any, ...] = namespace["APPLY"]
         self.code_ids: Any = None  # the ids of codes (interpreter.state.spaces.CodeIds), made when first asked
         self.dp_actions: list[tuple[Action, ...] | None] = [self._actions_of(dp) for dp in self.dps]
@@ -171,6 +176,22 @@ class Compiled:
         if dp.kind == "pause":
             return (CONTINUE,)
         return None
+
+    def _one_per_face(self, dp: DecisionPoint, legal: Any) -> Any:
+        """A decision point's legal codes with one card of each face, the lowest held (copies
+        are equal cards, so which one is played is not a decision: design 3.4)."""
+        if dp.kind != "play" or legal is None:
+            return legal
+        n, size = self.copies, len(self.tables.codes)
+
+        def one_per_face(c: Any) -> list[int]:
+            codes = legal(c)
+            lowest: dict[int, int] = {}
+            for k in codes:
+                if 0 <= k < size and lowest.get(k // n, size) > k:
+                    lowest[k // n] = k
+            return [k for k in codes if not 0 <= k < size or lowest[k // n] == k]
+        return one_per_face
 
     # ------------------------------------------------------------ actions by code
     def action(self, dp: int, code: int) -> Action:

@@ -95,7 +95,8 @@ def resample(state: State, seat: int, rng: random.Random | None = None) -> State
 
     Raises:
         ResampleError: ``seat`` is not a seat of the game, the state is not in the
-            default modes (``selections='all'``, ``chance='automatic'``), or no consistent
+            default modes (``selections='all'``, ``chance='automatic'``), the pack has
+            copies (``copies N``: not supported yet), or no consistent
             deal was found within :data:`MAX_ATTEMPTS` draws; ``state`` is unchanged.
     """
     rng = rng if rng is not None else random.Random()
@@ -121,6 +122,8 @@ class Resampler:
             raise ResampleError(f"seat {seat!r} does not exist: this game has seats 0..{n - 1}")
         if state.selections != "all" or state.chance != "automatic":
             raise ResampleError("resample needs the default selections ('all') and chance ('automatic')")
+        if state.game.tables.copies > 1:  # (its card roles are codes: equal cards would share one)
+            raise ResampleError("resample cannot redeal a pack with copies (equal cards) yet")
         self.seat = seat
         self.redeal_past = redeal_past
         data = state.to_dict()

@@ -99,7 +99,8 @@ class ActionSpace:
         stmts = list(statements_of(rules))
         tables = program.tables
         self.selections = selections
-        self.codes: list[str] = list(tables.codes)
+        self.codes: list[str] = list(tables.face_codes)  # one card id per face (copies are equal cards)
+        self._copies = tables.copies
         self.select_verbs: frozenset[str] = frozenset(
             ["discard" for st in stmts if isinstance(st, (m.Discard, m.Keep))]
             + [st.verb for st in stmts if isinstance(st, (m.Take, m.Keep))])
@@ -180,9 +181,9 @@ class ActionSpace:
         verb, args = action.verb, action.args
         try:
             if verb == "play" and len(args) == 1:
-                return action.card if action.card >= 0 else self._card_index[args[0]]
+                return (action.card if action.card >= 0 else self._card_index[args[0]]) // self._copies
             if verb in self.select_verbs and args:
-                cards = [] if args == ("none",) else [self._card_index[a] for a in args]
+                cards = [] if args == ("none",) else [self._card_index[a] // self._copies for a in args]
                 if self.selections == "one_card":
                     if len(cards) == 1:
                         return cards[0]
@@ -217,7 +218,7 @@ class ActionSpace:
         b = self.block_of(i)
         k = i - b.start
         if b.name == "card":
-            return Action(card_verb, (self.codes[k],), k)
+            return Action(card_verb, (self.codes[k],), k * self._copies)
         if b.name == "word":
             return Action(self.words[k])
         if b.name == "name":
@@ -386,7 +387,8 @@ class CodeIds:
         self.by_dp: list[tuple[int, ...] | None] = []
         for dp in game.dps:
             acts = game.dp_actions[dp.id]
-            self.by_dp.append(tuple(self._id(a) for a in acts) if acts is not None and dp.kind != "pause" else None)
+            plain = acts is not None and dp.kind != "pause" and not (dp.kind == "play" and game.tables.copies > 1)
+            self.by_dp.append(tuple(self._id(a) for a in acts) if plain and acts is not None else None)  # (copies: a face's id, the general path)
         self.codes_by_dp: list[dict[int, int] | None] = [
             {i: k for k, i in enumerate(ids) if i >= 0} if ids is not None else None for ids in self.by_dp]
         self.bids = [dp.kind in ("bid", "auction") for dp in game.dps]

@@ -253,7 +253,7 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
         c = self._c
         if c.terminal:
             raise IllegalActionError("(any action)", "the match is over")
-        if self._legal is None and not c.table and self._PLAIN:
+        if self._legal is None and not c.table and self._PLAIN and self._g.copies == 1:
             g = self._g
             dp = c.dp
             sample = g.sample_fns[dp]

@@ -5,7 +5,8 @@ lists of floats whose layout depends only on the rule file (its zones, deck, sea
 suits and decisions): :func:`tensor_layout` names every segment. Seats are counted
 from the observer: "seat k" is k places to the observer's left (k = 0 is the
 observer), and sides likewise start with the observer's own. A segment of cards is a
-*card plane*: one entry per card of the deck, in deck order, 1.0 where the card is.
+*card plane*: one entry per card of the deck, in deck order, 1.0 where the card is (with
+``copies N``, one entry per face: how many of its N cards are there, divided by N).
 
 Observation segments, in order:
 
@@ -128,7 +129,7 @@ def _build_layout(state: State) -> TensorLayout:
     words = list(dict.fromkeys(o.name for st in stmts if isinstance(st, m.Choose) for o in st.options))
     verbs = ["discard" for st in stmts if isinstance(st, m.Discard)] + [st.verb for st in stmts if isinstance(st, m.Take)]
     phases = list(dict.fromkeys(["choice", "auction", "bidding", "naming", "play", *verbs, "chance", "over"]))
-    n, deck, nsuits = prog.n, prog.tables.size, prog.tables.nsuits
+    n, deck, nsuits = prog.n, prog.tables.size // prog.tables.copies, prog.tables.nsuits  # a plane per face
     layout = TensorLayout(n, len(prog.sides), deck, nsuits, words, phases)
     for name, k in _zone_slots(prog):
         label = f"zone {name}" + (f" {k}" if k >= 0 else "")
@@ -212,6 +213,7 @@ def _fill_zones(state: State, p: int, layout: TensorLayout, out: list[float]) ->
     g, core = state.game, state._c
     lay = g.layout
     n, deck = g.n, layout.deck
+    cp = g.tables.copies
     side = lay.side_of[p]
     nsides = lay.nsides
     masks = g.m["zone_masks"](core)
@@ -225,10 +227,16 @@ def _fill_zones(state: State, p: int, layout: TensorLayout, out: list[float]) ->
             mask = masks[z]
             if zmask(core, z) >> p & 1:
                 m = mask
-                while m:
-                    low = m & -m
-                    out[pos + low.bit_length() - 1] = 1.0
-                    m ^= low
+                if cp == 1:
+                    while m:
+                        low = m & -m
+                        out[pos + low.bit_length() - 1] = 1.0
+                        m ^= low
+                else:  # equal cards: the share of the face's copies in the zone
+                    while m:
+                        low = m & -m
+                        out[pos + (low.bit_length() - 1) // cp] += 1.0 / cp
+                        m ^= low
             out[pos + deck] = float(mask.bit_count())
             pos += deck + 1
     return pos
@@ -243,8 +251,9 @@ def _fill_observation(state: State, p: int, layout: TensorLayout, out: list[floa
     nsides = lay.nsides
     pos = _fill_zones(state, p, layout, out)
     trick = g.m["trick"](core)
+    cp = g.tables.copies
     for seat, c in trick:
-        out[pos + rel[seat] * deck + c] = 1.0
+        out[pos + rel[seat] * deck + c // cp] = 1.0
     pos += n * deck
     if trick:
         out[pos + rel[trick[0][0]]] = 1.0
@@ -283,7 +292,7 @@ def _fill_observation(state: State, p: int, layout: TensorLayout, out: list[floa
     if picks and actor == p:
         index = g.tables.index
         for code in picks:
-            out[pos + index[code]] = 1.0
+            out[pos + index[code] // cp] = 1.0
     out[pos + deck] = float(len(picks))
     if g.layout.bid_table:
         _fill_contract(state, layout, out)
@@ -317,6 +326,7 @@ def _fill_history(state: State, p: int, layout: TensorLayout, out: list[float]) 
     n, deck = layout.players, layout.deck
     rel = _relative(n, p)
     index = state.game.tables.index
+    cp = state.game.tables.copies
     played, _ = layout.segment("played 0")
     trick, _ = layout.segment("played trick")
     seen, _ = layout.segment("seen")
@@ -332,13 +342,14 @@ def _fill_history(state: State, p: int, layout: TensorLayout, out: list[float]) 
         for code in _codes(e):
             c = index.get(code)
             if c is not None:
-                out[seen + c] = 1.0
+                out[seen + c // cp] = 1.0
         if not isinstance(player, int) or not 0 <= player < n:
             continue
         k = rel[player]
         if kind == "play":
-            out[played + k * deck + index[e["card"]]] = 1.0
-            out[trick + index[e["card"]]] = float(e.get("trick", 0))
+            f = index[e["card"]] // cp
+            out[played + k * deck + f] += 1.0 / cp  # (1.0 without copies)
+            out[trick + f] = float(e.get("trick", 0))
         elif kind == "choice" and e.get("choice") in words:
             out[choices + k * len(words) + words[e["choice"]]] += 1.0
         elif kind == "bid":

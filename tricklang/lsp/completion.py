@@ -149,6 +149,7 @@ class _Names:
                 for c in dict.fromkeys(s.colour for s in deck.suits[:MAX_NAMED])]
         out += [Item("and", "keyword", "cards matching both: 4 and black")]
         out += [Item(r, "rank", f"any {r}") for r in deck.ranks[:MAX_NAMED]]
+        out += [Item(x.name, "card", f"the card {x.code.upper()}, in no suit") for x in deck.extra_cards[:MAX_NAMED]]
         if not deck_fits(deck):  # (a deck the checker refuses: no card by card)
             return out
         codes = iter(card_codes(deck))

@@ -47,6 +47,7 @@ from .sections import (
     BidTable,
     Counter,
     Deck,
+    ExtraCard,
     Irregularity,
     IrregularityParam,
     Match,
@@ -129,7 +130,7 @@ from .statements import (
 __all__ = [
     "FACTS", "NO_SPAN", "Add", "Arg", "Auction", "AuctionRule", "BidGrid", "BidNumbers", "BidTable", "NamedBid", "Strain", "TableAuction", "TableBid", "BecomesDealer", "BinOp", "BinaryOp", "Bid", "Call", "Cancel",
     "CardBeats", "CardChoice", "CardHolder", "CardIs", "CardPlayedBy", "CardRule", "ChoiceOption", "Choose", "Citation", "Count", "Counter", "Cut", "DealCards",
-    "Declaration", "Deck", "Discard", "Draw", "EndDeal", "EndMatch", "EndPlay", "Ends", "Expose", "Expr", "ForCard", "ForEach", "Forbid",
+    "Declaration", "Deck", "Discard", "Draw", "EndDeal", "EndMatch", "EndPlay", "Ends", "ExtraCard", "Expose", "Expr", "ForCard", "ForEach", "Forbid",
     "Has", "Hook", "If", "IntLit", "Irregularity", "IrregularityParam", "Keep", "Leads", "Let", "Match", "MeldClass", "MeldLine", "MeldTable", "Melds", "Move", "Name",
     "NameLed", "NameTrump", "Neg", "Node", "Not", "Obligation", "ObligationKind", "Of", "Option", "OptionType", "Order", "Pass",
     "PatAnd", "PatCard", "PatNot", "PatOr", "PatWord", "Pattern", "Phase", "PlayDirection", "PlaysFor", "PointCard", "Players", "Redeal", "Repeat",

@@ -41,8 +41,22 @@ class Role(Node):
 
 
 class SuitDecl(Node):
+    """`spades black`, or with a code other than the first letter: `atouts "T" none`."""
+
+    parts = ("code",)
+
     name: str
     colour: str
+    code: str | None = None
+    span: Span
+
+
+class ExtraCard(Node):
+    """`card joker "JK"`: a card in no suit, with its own code."""
+
+    name: str
+    code: str
+    cite: Citation | None = None
     span: Span
 
 
@@ -56,9 +70,18 @@ class SuitRanks(Node):
 
 
 class Deck(Node):
+    """The pack: suits x ranks, less the cards `remove`d, plus the extra cards, each `copies` times."""
+
+    parts = ("rank_codes", "removed", "copies")
+
     suits: tuple[SuitDecl, ...]
     ranks: tuple[str, ...]
     trump_ranks: tuple[str | Pattern, ...] | None = None
+    rank_codes: tuple[tuple[str, str], ...] = ()  # (rank, code) for ranks written with a code: `Ober "O"`
+    removed: tuple[Pattern, ...] = ()  # `remove P` lines, in order
+    extra_cards: tuple[ExtraCard, ...] = ()
+    copies: int | None = None  # `copies N`; None is one of each card
+    copies_span: Span | None = None
     cite: Citation | None = None
     span: Span
     ranks_span: Span
