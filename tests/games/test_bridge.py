@@ -7,9 +7,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from helpers import load_example
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from helpers import load_example
 
 import interpreter
 import tricklang
