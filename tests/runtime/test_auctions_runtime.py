@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,6 @@ from reference_traces import Case, record
 import interpreter
 import tricklang
 from interpreter import native
-from interpreter.state import compiled
 from interpreter.state.compiled import module_of
 from interpreter.state.spaces import action_space
 from interpreter.state.tensors import tensor_layout
@@ -386,14 +384,6 @@ def test_auction_pitchs_dealer_may_take_the_bid_at_the_highest_bid_so_far() -> N
 
 
 # ---------------------------------------------------------------- native
-@pytest.fixture
-def isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
-    """The native build is forgotten after the test (the rest of the suite runs CPython)."""
-    for name in ("_NATIVE", "_MODULES", "_GAMES"):
-        monkeypatch.setattr(compiled, name, type(getattr(compiled, name))())
-    monkeypatch.setattr(native, "_BUILDS", {})
-    monkeypatch.setenv("TRICKLANG_CACHE_DIR", str(tmp_path))
-    yield
 
 
 def matches(rules: tricklang.Ruleset, seeds: range) -> list[Any]:

@@ -10,8 +10,6 @@ plays what CPython plays; the checker's ``bad-order``, ``bad-suit`` and ``unused
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,7 +19,6 @@ from hypothesis import strategies as st
 import interpreter
 import tricklang
 from interpreter import native
-from interpreter.state import compiled
 from interpreter.state.compiled import module_of
 from interpreter.transcript import render
 
@@ -266,14 +263,6 @@ def test_fmt_keeps_orders_and_explain_words_them() -> None:
 # ---------------------------------------------------------------- native
 
 
-@pytest.fixture
-def isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
-    """The native build is forgotten after the test (the rest of the suite runs CPython)."""
-    for name in ("_NATIVE", "_MODULES", "_GAMES"):
-        monkeypatch.setattr(compiled, name, type(getattr(compiled, name))())
-    monkeypatch.setattr(native, "_BUILDS", {})
-    monkeypatch.setenv("TRICKLANG_CACHE_DIR", str(tmp_path))
-    yield
 
 
 def matches(rules: tricklang.Ruleset, seeds: range) -> list[Any]:

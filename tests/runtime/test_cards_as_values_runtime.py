@@ -10,8 +10,7 @@ The same small four-player game as ``test_small_gaps_runtime.py`` (dealer 0 hold
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -22,7 +21,6 @@ import interpreter
 import tricklang
 from interpreter import native
 from interpreter.harness.driver import check_invariants
-from interpreter.state import compiled
 from interpreter.state.compiled import module_of
 
 HEAD = """\
@@ -296,14 +294,6 @@ def test_the_harness_invariants_hold_with_expose_to(seed: int) -> None:
 # ---------------------------------------------------------------- native
 
 
-@pytest.fixture
-def isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
-    """The native build is forgotten after the test (the rest of the suite runs CPython)."""
-    for name in ("_NATIVE", "_MODULES", "_GAMES"):
-        monkeypatch.setattr(compiled, name, type(getattr(compiled, name))())
-    monkeypatch.setattr(native, "_BUILDS", {})
-    monkeypatch.setenv("TRICKLANG_CACHE_DIR", str(tmp_path))
-    yield
 
 
 def matches(rules: tricklang.Ruleset, seeds: range) -> list[Any]:

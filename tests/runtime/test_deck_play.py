@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,6 @@ import tricklang
 from interpreter import native
 from interpreter.errors import InvalidActionError, RecordError, ResampleError
 from interpreter.record import Record
-from interpreter.state import compiled
 from interpreter.state.compiled import module_of
 from interpreter.state.tensors import tensor_layout
 
@@ -392,14 +390,6 @@ def test_the_random_deals_meet_tied_aces() -> None:
 # ---------------------------------------------------------------- native
 
 
-@pytest.fixture
-def isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
-    """The native build is forgotten after the test (the rest of the suite runs CPython)."""
-    for name in ("_NATIVE", "_MODULES", "_GAMES"):
-        monkeypatch.setattr(compiled, name, type(getattr(compiled, name))())
-    monkeypatch.setattr(native, "_BUILDS", {})
-    monkeypatch.setenv("TRICKLANG_CACHE_DIR", str(tmp_path))
-    yield
 
 
 def matches(ruleset: tricklang.Ruleset, seeds: range) -> list[Any]:

@@ -9,8 +9,6 @@ same module as before; the native build plays what CPython plays.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,7 +18,6 @@ import tricklang
 from interpreter import native
 from interpreter.codegen import generate
 from interpreter.harness import check_invariants
-from interpreter.state import compiled
 from interpreter.state.compiled import module_of
 
 GAME = """\
@@ -91,14 +88,6 @@ def test_the_harness_finds_no_violation() -> None:
         assert report.ok, report
 
 
-@pytest.fixture
-def isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
-    """The native build is forgotten after the test (the rest of the suite runs CPython)."""
-    for name in ("_NATIVE", "_MODULES", "_GAMES"):
-        monkeypatch.setattr(compiled, name, type(getattr(compiled, name))())
-    monkeypatch.setattr(native, "_BUILDS", {})
-    monkeypatch.setenv("TRICKLANG_CACHE_DIR", str(tmp_path))
-    yield
 
 
 def matches(rules: tricklang.Ruleset, seeds: range) -> list[Any]:

@@ -15,8 +15,6 @@ compiled natively plays what CPython plays.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,7 +23,6 @@ import interpreter
 import tricklang
 from interpreter import native
 from interpreter.harness import check_invariants
-from interpreter.state import compiled
 from interpreter.state.compiled import module_of
 from interpreter.transcript import render
 
@@ -186,14 +183,6 @@ def test_the_harness_finds_nothing_wrong(text: str) -> None:
 # ---------------------------------------------------------------- native
 
 
-@pytest.fixture
-def isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
-    """The native build is forgotten after the test (the rest of the suite runs CPython)."""
-    for name in ("_NATIVE", "_MODULES", "_GAMES"):
-        monkeypatch.setattr(compiled, name, type(getattr(compiled, name))())
-    monkeypatch.setattr(native, "_BUILDS", {})
-    monkeypatch.setenv("TRICKLANG_CACHE_DIR", str(tmp_path))
-    yield
 
 
 def matches(rules: tricklang.Ruleset, seeds: range) -> list[Any]:

@@ -11,8 +11,6 @@ player, and that the native build plays what CPython plays.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,7 +20,6 @@ import tricklang
 from interpreter import native, transcript
 from interpreter.codegen import generate
 from interpreter.harness import check_invariants
-from interpreter.state import compiled
 from interpreter.state.compiled import module_of
 
 DUMMY = """\
@@ -185,14 +182,6 @@ def test_openspiels_current_player_is_the_controller() -> None:
 # ---------------------------------------------------------------- native
 
 
-@pytest.fixture
-def isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
-    """The native build is forgotten after the test (the rest of the suite runs CPython)."""
-    for name in ("_NATIVE", "_MODULES", "_GAMES"):
-        monkeypatch.setattr(compiled, name, type(getattr(compiled, name))())
-    monkeypatch.setattr(native, "_BUILDS", {})
-    monkeypatch.setenv("TRICKLANG_CACHE_DIR", str(tmp_path))
-    yield
 
 
 def matches(rules: tricklang.Ruleset, seeds: range) -> list[Any]:
