@@ -35,10 +35,10 @@ class OrderChecks:
         taken |= {c.name for c in r.counters}
         selected = {st.suit for st in statements_of(r) if isinstance(st, m.SetTrump) and st.source == "fixed"}
         for table in r.bids:  # a strain of the bid table selects its order (`trump is strain of bid`)
-            for line in table.lines:
-                selected |= {s.name for s in line.strains} if isinstance(line, m.BidGrid) else set()
-                if isinstance(line, m.NamedBid) and line.plays is not None:
-                    selected.add(line.plays)
+            for bid_line in table.lines:
+                selected |= {s.name for s in bid_line.strains} if isinstance(bid_line, m.BidGrid) else set()
+                if isinstance(bid_line, m.NamedBid) and bid_line.plays is not None:
+                    selected.add(bid_line.plays)
         for o in r.orders:
             if o.name in taken:
                 self.c.error("duplicate-name", f"order '{o.name}' is named like a suit, option, zone, counter "
