@@ -237,7 +237,8 @@ class _Linter:
             if not self._matches_some_card(card_rule.pattern):
                 self.warn("rule-matches-nothing", "no card of the deck matches this rule's pattern, whatever the "
                           "trump", card_rule.span)
-        for tie in st.ties:  # two cards of equal power are two copies of one card
+        single = (self.rules.deck is None or (self.rules.deck.copies or 1) < 2)
+        for tie in st.ties if single else ():  # two cards of equal power are two copies of one card
             self.warn("rule-matches-nothing", "this deck has no two equal cards, so this rule never decides a "
                       "trick", tie.span, "a double pack is 'copies 2' in the deck")
 

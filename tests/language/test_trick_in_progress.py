@@ -149,6 +149,10 @@ def test_lints_say_when_a_card_rule_matches_nothing_and_when_overtrumping_cannot
     rules = tricklang.parse(TEXT, "t.trick")
     found = [(d.code, d.line) for d in lint(rules)]
     assert ("rule-matches-nothing", line_of("of equal cards")) in found  # no copies in this deck
+    doubled = TEXT.replace("  ranks A K Q J 10 9 8 7\n", "  ranks A K Q J 10 9 8 7\n  copies 2\n", 1)
+    assert "copies 2" in doubled
+    found = [(d.code, d.line) for d in lint(tricklang.parse(doubled, "t.trick"))]
+    assert ("rule-matches-nothing", line_of("of equal cards", doubled)) not in found  # a double pack has equal cards
     no_trump = HEAD.replace("  trump is hearts\n", "") + "  tricks 8, eldest leads first\n    must overtrump if able\n"
     warnings = [(d.code, d.line) for d in Checker(tricklang.parse(no_trump, "x")).run() if d.severity == "warning"]
     assert ("unreachable-code", line_of("must overtrump", no_trump)) in warnings
