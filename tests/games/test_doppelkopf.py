@@ -6,6 +6,7 @@ here from the rules."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 from helpers import load_example
@@ -45,8 +46,13 @@ def tricks(state: interpreter.State) -> list[dict[str, object]]:
     return [e for e in state.events(None) if e["type"] == "trick"]
 
 
-def scores(state: interpreter.State) -> dict[int, tuple[str, int]]:
-    return {e["side"]: (e["label"], e["points"]) for e in state.events(None) if e["type"] == "score"}
+def scores(state: interpreter.State) -> dict[int, list[tuple[str, int]]]:
+    """Each player's score lines of the deal, in order."""
+    out: dict[int, list[tuple[str, int]]] = {p: [] for p in range(4)}
+    for e in state.events(None):
+        if e["type"] == "score":
+            out[e["side"]].append((e["label"], e["points"]))
+    return out
 
 
 # Forehand (1) and player 3 hold a queen of clubs each; 2 and 0 hold none.
@@ -94,7 +100,7 @@ def play_out(state: interpreter.State) -> interpreter.State:
     return state
 
 
-def expected(state: interpreter.State, re: set[int]) -> dict[int, tuple[str, int]]:
+def expected(state: interpreter.State, re: set[int]) -> dict[int, list[tuple[str, int]]]:
     """The scores of [DK6-DK8], worked out here from the tricks as played."""
     points = Counter[int]()
     taken = Counter[int]()
@@ -117,16 +123,35 @@ def expected(state: interpreter.State, re: set[int]) -> dict[int, tuple[str, int
         share = 3 * value if p in re and len(re) == 1 else value  # [DK8]
         won = (p in re) == re_won
         label = ("Re " if p in re else "Kontra ") + ("won" if won else "lost")
-        out[p] = (label, share if won else -share)
+        out[p] = [(label, share if won else -share)]
+    net = extra_points(state, re)
+    for p in range(4) if net else ():
+        out[p].append(("extra points", net if p in re else -net))  # [DK10]
     return out
+
+
+def extra_points(state: interpreter.State, re: set[int]) -> int:
+    """Re's extra points less Kontra's [DK10]: none in a solo."""
+    if len(re) == 1:
+        return 0
+    net = 0
+    for trick in tricks(state):
+        winner = int(str(trick["winner"]))
+        cards, players = trick["cards"], trick["players"]
+        assert isinstance(cards, list) and isinstance(players, list)
+        extra = sum(VALUE[str(c)[:-1]] for c in cards) >= 40  # Doppelkopf
+        extra += trick["trick"] == 12 and cards[players.index(winner)] == "JC"  # Karlchen
+        extra += sum(c == "AD" and (p in re) != (winner in re) for c, p in zip(cards, players, strict=True))  # foxes
+        net += extra if winner in re else -extra
+    return net
 
 
 def test_the_holders_of_the_queens_of_clubs_are_re_and_score_together() -> None:
     state = play_out(new(NORMAL))
     got = scores(state)
-    assert {p for p, (label, _) in got.items() if label.startswith("Re")} == {1, 3}  # [DK4]
+    assert {p for p, lines in got.items() if lines[0][0].startswith("Re")} == {1, 3}  # [DK4]
     assert got == expected(state, {1, 3})  # [DK6-DK8]
-    assert sum(points for _, points in got.values()) == 0
+    assert sum(points for lines in got.values() for _, points in lines) == 0
 
 
 def test_a_kontra_win_scores_against_the_queens_of_clubs() -> None:
@@ -138,7 +163,7 @@ def test_a_kontra_win_scores_against_the_queens_of_clubs() -> None:
     state = play_out(new(pack))
     got = scores(state)
     assert got == expected(state, {1, 3})
-    assert got[2][0] == "Kontra won" and got[2][1] >= 2  # winning and "gegen die Alten" [DK7]
+    assert got[2][0][0] == "Kontra won" and got[2][0][1] >= 2  # winning and "gegen die Alten" [DK7]
 
 
 def test_both_queens_of_clubs_in_one_hand_is_a_silent_solo_scored_three_times() -> None:
@@ -150,8 +175,8 @@ def test_both_queens_of_clubs_in_one_hand_is_a_silent_solo_scored_three_times() 
     state = play_out(new(pack))
     got = scores(state)
     assert got == expected(state, {1})  # [DK4, DK8]
-    assert got[1][0] == "Re won" and got[1][1] == -3 * got[2][1]
-    assert sum(points for _, points in got.values()) == 0
+    assert got[1] == [("Re won", -3 * got[2][0][1])] and len(got[2]) == 1  # no extra points in a solo
+    assert sum(points for lines in got.values() for _, points in lines) == 0
 
 
 def test_a_match_is_a_series_of_24_deals() -> None:
@@ -159,3 +184,32 @@ def test_a_match_is_a_series_of_24_deals() -> None:
     while not state.is_terminal():
         state.apply(state.legal_actions()[0])
     assert state.deal_number == 24  # [DK9]
+
+
+def test_foxes_caught_count_for_the_party_that_takes_them() -> None:
+    state = play_out(new(NORMAL))
+    foxes = [t for t in tricks(state) if "AD" in t["cards"]]
+    assert [t["winner"] for t in foxes] == [0, 0]  # Kontra (0) takes both of Re's (1) aces of diamonds
+    # Re won (1 game point) but Kontra's two foxes are two extra points: Re is one down [DK10]
+    assert scores(state)[1] == [("Re won", 1), ("extra points", -2)]
+    assert scores(state)[0] == [("Kontra lost", -1), ("extra points", 2)]
+
+
+def test_random_deals_score_as_the_rules_say_with_every_kind_of_extra_point() -> None:
+    seen = Counter[str]()
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = interpreter.new_game(ONE_DEAL, seed=seed, dealer=0)
+        while not state.is_terminal():
+            state.apply(rng.choice(state.legal_actions()))
+        dealt = {e["player"]: e["cards"] for e in state.events(None) if e["type"] == "dealt"}
+        re = {p for p, cards in dealt.items() if "QC" in cards}  # [DK4]
+        assert scores(state) == expected(state, re)  # [DK6-DK8, DK10]
+        seen["solo"] += len(re) == 1
+        for trick in tricks(state) if len(re) == 2 else ():
+            cards, players = trick["cards"], trick["players"]
+            assert isinstance(cards, list) and isinstance(players, list)
+            seen["doppelkopf"] += sum(VALUE[str(c)[:-1]] for c in cards) >= 40
+            seen["karlchen"] += trick["trick"] == 12 and cards[players.index(trick["winner"])] == "JC"
+            seen["fox"] += "AD" in cards
+    assert seen["doppelkopf"] and seen["karlchen"] and seen["fox"] and seen["solo"], seen
