@@ -280,24 +280,7 @@ class Views:
         g, core = self._g, self._c
         lay = g.layout
         codes = g.tables.codes
-        order = g.tables.order[core.ti].__getitem__
-        zone_cards = g.m["zone_cards"]
-        pack_name = lay.instances[lay.pack].zone.name
-        zones: dict[str, Any] = {}
-        for z, inst in enumerate(lay.instances):
-            cards = zone_cards(core, z)
-            if player is None or self._zone_seen(z) >> player & 1:
-                name = inst.zone.name
-                shown: Any = sorted(codes[c] for c in cards) if name != pack_name else [codes[c] for c in cards]
-                if name == "hand" or inst.zone.visibility != "hidden":
-                    shown = [codes[c] for c in sorted(cards, key=order)]
-                value: Any = {"cards": shown, "count": len(cards)}
-            else:
-                value = {"count": len(cards)}
-            if inst.zone.kind == "shared":
-                zones[inst.zone.name] = value
-            else:
-                zones.setdefault(inst.zone.name, {})[str(inst.owner)] = value
+        zones = self._zone_views(player)
         obs: dict[str, Any] = {
             "seat": player,
             "deal": core.deal_no + 1,
@@ -326,6 +309,32 @@ class Views:
             assert outcome is not None
             obs["winner"] = list(outcome.winners)
         return obs
+
+    def _zone_views(self, player: int | None) -> dict[str, Any]:
+        """Each zone instance as ``player`` sees it (None: all of them): its cards and count, or
+        its count only; shared zones by name, the others by name and owner."""
+        g, core = self._g, self._c
+        lay = g.layout
+        codes = g.tables.codes
+        order = g.tables.order[core.ti].__getitem__
+        zone_cards = g.m["zone_cards"]
+        pack_name = lay.instances[lay.pack].zone.name
+        zones: dict[str, Any] = {}
+        for z, inst in enumerate(lay.instances):
+            cards = zone_cards(core, z)
+            if player is None or self._zone_seen(z) >> player & 1:
+                name = inst.zone.name
+                shown: Any = sorted(codes[c] for c in cards) if name != pack_name else [codes[c] for c in cards]
+                if name == "hand" or inst.zone.visibility != "hidden":
+                    shown = [codes[c] for c in sorted(cards, key=order)]
+                value: Any = {"cards": shown, "count": len(cards)}
+            else:
+                value = {"count": len(cards)}
+            if inst.zone.kind == "shared":
+                zones[inst.zone.name] = value
+            else:
+                zones.setdefault(inst.zone.name, {})[str(inst.owner)] = value
+        return zones
 
     def _seat(self, player: object) -> int:
         """``player`` checked as a seat of this game."""
