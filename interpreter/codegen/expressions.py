@@ -285,6 +285,8 @@ class ExprWriter:
             table = e.args[1].value.name
         t = list(self.layout.tables.point_values).index(table)
         arg = e.args[0].value
+        if self.type(arg) == ZONE and self.cards(arg) == TRICK_MASK:  # the trick in progress (or just taken)
+            return f"sum([_card_points(c, {lit(t)}, k) for k in _in_order(c, {TRICK_MASK})])"
         if self.type(arg) == ZONE:
             return f"_points_of(c, {lit(t)}, {self.zone(arg)})"
         return f"_card_points(c, {lit(t)}, {self.expr(arg)})"
