@@ -363,7 +363,11 @@ class TrickState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type in
             legal = t.legal_actions() if t.is_chance_node() else ()
             if legal and legal[0].args[0] == "seat":  # the first dealer is drawn
                 return f"chance seat {action}"
-            return f"chance {t.cards[action]}" if 0 <= action < len(t.cards) else f"chance {action}"
+            if not 0 <= action < len(t.cards):
+                return f"chance {action}"
+            code = t.cards[action]
+            copy = t.cards[:action].count(code)  # equal cards (`copies N`): each outcome its own string
+            return f"chance {code}" if copy == 0 and code not in t.cards[action + 1:] else f"chance {code} #{copy + 1}"
         try:
             return t.action_from_id(int(action)).text
         except TrickLangError as err:

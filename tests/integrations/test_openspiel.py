@@ -24,6 +24,7 @@ EUCHRE = ROOT / "examples" / "euchre.trick"
     (ROOT / "examples" / "hearts.trick", "deal", {}), (ROOT / "rules" / "cinch.trick", "deal", {}),
     (ROOT / "examples" / "klaverjas.trick", "deal", {}), (ROOT / "examples" / "klaverjas.trick", "deal", {"city": "amsterdam"}),
     (ROOT / "examples" / "skat.trick", "deal", {}), (ROOT / "examples" / "bridge.trick", "deal", {}),
+    (ROOT / "examples" / "pinochle.trick", "deal", {}),
 ])
 def test_random_simulations_pass_openspiels_state_checks(rules: Path, scope: str, options: dict[str, int]) -> None:
     game = load_game(rules, scope=scope, **options)
