@@ -5,14 +5,20 @@ count (:func:`tricklang.melds.count`) and in the generated module alike."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import interpreter
 import tricklang
+from interpreter import native
 from interpreter.harness import check_invariants
+from interpreter.state import compiled
+from interpreter.state.compiled import module_of
 from tricklang.deck import CardModel
 from tricklang.melds import count
 
@@ -109,3 +115,32 @@ def test_the_module_counts_what_the_language_counts(pack: list[str], size: int) 
 def test_the_harness_finds_no_leak_in_double_melding() -> None:
     report = check_invariants(RULES, seed=random.Random(5).randrange(100), finish=True, stop_on_first=False)
     assert report.violations == []
+
+
+@pytest.fixture
+def isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
+    """The native build is forgotten after the test (the rest of the suite runs CPython)."""
+    for name in ("_NATIVE", "_MODULES", "_GAMES"):
+        monkeypatch.setattr(compiled, name, type(getattr(compiled, name))())
+    monkeypatch.setattr(native, "_BUILDS", {})
+    monkeypatch.setenv("TRICKLANG_CACHE_DIR", str(tmp_path))
+    yield
+
+
+@pytest.mark.skipif(native.unavailable() is not None, reason=f"no native builds here: {native.unavailable()}")
+@pytest.mark.usefixtures("isolated")
+def test_the_native_build_melds_a_double_pack_as_cpython_does() -> None:
+    rules = tricklang.loads(GAME.replace("deal size to each", "deal 24 to each"), path="native-double.trick")
+
+    def melds() -> list[Any]:
+        out = []
+        for seed in range(6):
+            state = interpreter.new_game(rules, seed=seed)
+            out.append([e for e in state.events(None) if e["type"] == "meld"])
+        return out
+
+    python = melds()
+    assert any(m["points"] > 0 for found in python for m in found)
+    native.accelerate(rules)
+    assert type(module_of(rules)[1]["advance"]).__name__ == "builtin_function_or_method"
+    assert melds() == python
