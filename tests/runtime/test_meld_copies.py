@@ -144,3 +144,10 @@ def test_the_native_build_melds_a_double_pack_as_cpython_does() -> None:
     native.accelerate(rules)
     assert type(module_of(rules)[1]["advance"]).__name__ == "builtin_function_or_method"
     assert melds() == python
+
+
+def test_meld_tables_with_more_than_two_copies_are_refused_clearly() -> None:
+    with pytest.raises(tricklang.RulesError) as err:
+        tricklang.loads(GAME.replace("copies 2", "copies 3"), path="triple.trick")
+    [found] = [d for d in err.value.diagnostics if d.code == "unsupported-construct"]
+    assert "3 copies" in found.message and found.line == GAME.splitlines().index("  copies 2") + 1
