@@ -115,6 +115,10 @@ class CardChecks:
                     self.c.error("unsupported-construct", f"choosing cards ('{st.decision}') from a pack with copies is "
                                  "part of the language but this runtime cannot play it yet", st.span,
                                  "see docs/language/decks.md")
+            if d.copies > 2 and self.c.rules.melds:
+                self.c.error("unsupported-construct", f"meld tables with {d.copies} copies of each card are part of "
+                             "the language but this runtime counts melds in a pack of at most 2 copies",
+                             d.copies_span or d.span, "see docs/language/melds.md")
         if not d.removed:
             return
         errors = len(self.c.diagnostics)
@@ -248,9 +252,9 @@ class CardChecks:
         except ValueError as err:
             self.c.error("bad-meld", f"meld '{line.label}': {err}", line.span)
             return []
-        copies = 1
+        copies = cards.copies
         if any(n > copies for per_trump in found for inst in per_trump for n in Counter(inst).values()):
-            self.c.error("bad-meld", f"meld '{line.label}' needs the same card twice, and the pack has it once",
+            self.c.error("bad-meld", f"meld '{line.label}' needs a card more times than the pack has it",
                          line.span)
         return found
 

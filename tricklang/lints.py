@@ -23,7 +23,8 @@ resolved) and returns warnings; it never raises on a well-formed file. Codes:
 ``point-total-mismatch``
     ``auction ..., bids LO..HI`` in a rule file with a ``points`` table whose cards
     are worth, in all, something other than HI (for every possible trump suit):
-    usually a bid range copied from another game, or a point card left out.
+    usually a bid range copied from another game, or a point card left out. Not in a
+    file with meld tables: there a bid counts melds too (Pinochle).
 ``phase-unreachable``
     Code that can never run: a branch whose condition is false (or an ``elif`` /
     ``else`` after a condition that is true) *whatever the options' values*
@@ -255,8 +256,8 @@ class _Linter:
         deck = self.rules.deck
         assert deck is not None
         auctions = [st for st in statements(self.rules.deal) if isinstance(st, m.Auction)]
-        if not any(not p.table for p in self.rules.points) or not auctions:
-            return
+        if not any(not p.table for p in self.rules.points) or not auctions or self.rules.melds:
+            return  # (with meld tables a bid counts melds as well as card points)
         totals = sorted(set(CardModel(deck, self.rules.points).point_totals()[: len(deck.suits)]))
         for au in auctions:
             top = self.value(au.high, self.defaults)

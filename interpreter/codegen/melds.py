@@ -9,9 +9,13 @@ file) and ``MELD_ROW`` where the Game finds its label and cards (:attr:`Layout.m
 ``MELD_AT[t * NT + ti]`` is the first row of table ``t`` under order ``ti``. Counting is
 :func:`tricklang.melds.count` over card masks: for each class, from all the cards, each
 row in turn counts when the cards left hold all of its cards, which it then uses up for
-its class. A pack holds one copy of each card, so an instance counts at most once, and a
-line's ``double`` value (two of it at once) needs the copies of design 3.4. Nothing of
-this is written for a file with no meld table.
+its class. With one copy of each card an instance counts at most once. With ``copies 2``
+(a double pack) the cards are first read by face (:data:`HELPERS_COPIES`: a face held once
+is its first copy's bit, twice both bits), each instance is a *double* row (both copies of
+its cards, worth the line's ``double`` or twice its value, shown as ``double LABEL``) and
+then a single row, whose ``MELD_TWO`` names the second copies to use up first. Nothing of
+this is written for a file with no meld table; a file with a single pack gets exactly what
+it got before.
 """
 
 from __future__ import annotations
@@ -69,6 +73,38 @@ def _side_melded(c: Core, t: cython.int, s: cython.int) -> cython.longlong:
 '''
 """The helpers a module with a meld table holds (after the prelude)."""
 
+HELPERS_COPIES = HELPERS.replace('''    m: MASK
+    total: cython.longlong = 0
+    for i in range(MELD_AT[k], MELD_AT[k + 1]):
+        if MELD_CLS[i] != cls:
+            cls = MELD_CLS[i]
+            left = cards
+        m = MELD_MASK[i]
+        if left & m == m:
+            total += MELD_VAL[i]
+            left ^= m
+''', '''    m: MASK
+    two: MASK
+    total: cython.longlong = 0
+    held: MASK = ((cards | cards >> 1) & FIRST) | ((cards & cards >> 1 & FIRST) << 1)  # by face
+    for i in range(MELD_AT[k], MELD_AT[k + 1]):
+        if MELD_CLS[i] != cls:
+            cls = MELD_CLS[i]
+            left = held
+        m = MELD_MASK[i]
+        if left & m == m:
+            total += MELD_VAL[i]
+            two = left & MELD_TWO[i]  # faces held twice give their second copy
+            left ^= two | (m & ~(two >> 1))
+''', 1)
+"""The helpers of a module with a meld table and a double pack (``copies 2``)."""
+
+
+def helpers(lay: Layout) -> str:
+    """The meld helpers for this module (:data:`HELPERS`, or :data:`HELPERS_COPIES` for a double pack)."""
+    assert HELPERS_COPIES != HELPERS  # pragma: no cover - the replaced text is HELPERS' own
+    return HELPERS_COPIES if lay.tables.copies > 1 else HELPERS
+
 RESET = "    for i in range(NMELD * N):  # what each player melded\n        c.mld[i] = 0\n"
 """What a new deal resets (written into ``_reset_deal`` of a module with a meld table)."""
 
@@ -81,6 +117,8 @@ def meld_rows(lay: Layout) -> dict[str, list[int]]:
     masks: list[int] = []
     values: list[int] = []
     rows: list[int] = []
+    twos: list[int] = []
+    double = lay.tables.copies > 1
     lay.meld_rows = []
     index: dict[tuple[str, tuple[int, ...]], int] = {}
     cls_base = 0
@@ -91,19 +129,33 @@ def meld_rows(lay: Layout) -> dict[str, list[int]]:
             for k, group in enumerate(table.classes):
                 for line in group.lines:
                     for inst in instances(line, lay.tables, trump):
-                        if len(set(inst)) != len(inst):
-                            continue  # (a card twice: never held with one copy of each card)
-                        key = (line.label, inst)
-                        if key not in index:
-                            index[key] = len(lay.meld_rows)
-                            lay.meld_rows.append(key)
-                        cls_of.append(cls_base + k)
-                        masks.append(sum(1 << card for card in inst))
-                        values.append(line.value)
-                        rows.append(index[key])
+                        need = {card: inst.count(card) for card in inst}
+                        if max(need.values(), default=0) > lay.tables.copies:
+                            continue  # (a card more times than the pack holds it: never held)
+                        shapes: list[tuple[str, tuple[int, ...], int, int, int]] = []
+                        if double and max(need.values(), default=0) == 1:  # both copies of each card
+                            shapes.append((f"double {line.label}", inst + tuple(card + 1 for card in inst),
+                                           sum(3 << card for card in inst), 0,
+                                           line.double if line.double is not None else 2 * line.value))
+                        mask = sum((3 if n == 2 else 1) << card for card, n in need.items())
+                        two = sum(2 << card for card, n in need.items() if n == 1) if double else 0
+                        shapes.append((line.label, inst, mask, two, line.value))
+                        for label, shown, mask, two, value in shapes:
+                            key = (label, shown)
+                            if key not in index:
+                                index[key] = len(lay.meld_rows)
+                                lay.meld_rows.append(key)
+                            cls_of.append(cls_base + k)
+                            masks.append(mask)
+                            twos.append(two)
+                            values.append(value)
+                            rows.append(index[key])
         cls_base += len(table.classes)
     at.append(len(masks))
-    return {"MELD_AT": at, "MELD_CLS": cls_of, "MELD_MASK": masks, "MELD_VAL": values, "MELD_ROW": rows}
+    out = {"MELD_AT": at, "MELD_CLS": cls_of, "MELD_MASK": masks, "MELD_VAL": values, "MELD_ROW": rows}
+    if double:
+        out["MELD_TWO"] = twos
+    return out
 
 
 def meld_tables(gen: Parts, w: Writer, table: object) -> None:
@@ -113,8 +165,11 @@ def meld_tables(gen: Parts, w: Writer, table: object) -> None:
         return
     emit = table  # module.table, passed in (this module is imported by it)
     w.line(f"NMELD = cython.declare(cython.int, {lit(len(lay.rules.melds))})")
+    if lay.tables.copies > 1:  # the first copy of each face (cards 2f and 2f + 1)
+        first = sum(1 << card for card in range(0, lay.nc, 2))
+        w.line(f"FIRST = {lit(first)}" if lay.wide else f"FIRST = cython.declare(cython.ulonglong, {lit(first)})")
     for name, values in meld_rows(lay).items():
-        if name == "MELD_MASK":
+        if name in ("MELD_MASK", "MELD_TWO"):
             emit(w, name, "cython.ulonglong", values, lay.wide)  # type: ignore[operator]
         elif name == "MELD_VAL":
             emit(w, name, "cython.longlong", values)  # type: ignore[operator]

@@ -18,7 +18,7 @@ from .card_loops import HELPERS as CARD_LOOP_HELPERS
 from .gaps import GAPS_HELPERS
 from .layout import UNSET, Layout
 from .match import match_flow
-from .melds import HELPERS as MELD_HELPERS
+from .melds import helpers as meld_helpers
 from .melds import meld_tables
 from .native_c import C_DECLARATIONS, C_HELPERS
 from .orders import order_prelude, order_tables
@@ -111,7 +111,7 @@ def assemble(gen: Parts) -> Generated:
         for ln in CARD_LOOP_HELPERS[name].splitlines():
             w.line(ln)
     if lay.rules.melds:
-        for ln in MELD_HELPERS.splitlines():
+        for ln in meld_helpers(lay).splitlines():
             w.line(ln)
     match_flow(gen, w)
     w.line()
