@@ -84,7 +84,7 @@ class PlayChecks:
         that deals, plays tricks, holds an auction or takes played cards back (``bad-hook-statement``),
         nor one that sets the auction's ``maker`` or ``bid`` (``bad-declaration-body``); the runtime
         names those it can run there in :mod:`tricklang.support` (``InPlay.Score``...), and a decision
-        anywhere but a hook on a card as ``InPlay.decision_after_trick`` as well."""
+        anywhere but a hook on a card as ``InPlay.decision_after_trick.<Statement>`` as well."""
         for st in statements(body):
             builtin = st.name if isinstance(st, m.Let) and st.rebind and st.name in ASSIGNABLE_IN_PLAY else ""
             if not st.in_play:
@@ -96,7 +96,7 @@ class PlayChecks:
             else:
                 self.c.construct(f"InPlay.{type(st).__name__}", st.span)
                 if st.decides and not decisions:
-                    self.c.construct("InPlay.decision_after_trick", st.span)
+                    self.c.construct(f"InPlay.decision_after_trick.{type(st).__name__}", st.span)
 
     def obligation(self, ob: m.Obligation, scope: Scope) -> None:
         self.guard(ob.guard, scope)

@@ -297,7 +297,11 @@ def in_play_keys() -> dict[str, str]:
     a declaration's effect), in words: the runtime names in :data:`RUNTIME` those it can run there."""
     keys = {f"InPlay.{cls.__name__}": f"'{STATEMENT_WORDS.get(cls.__name__, snake(cls.__name__))}' in the middle of trick play "
             "(in a declaration or a hook)" for cls in _node_classes(m.Node) if issubclass(cls, m.Stmt) and cls.in_play}
-    keys["InPlay.decision_after_trick"] = "a decision in an 'after each trick' hook or a declaration's effect"
+    for cls in _node_classes(m.Node):  # a decision there: each statement by its own words
+        if issubclass(cls, m.Stmt) and cls.in_play and getattr(cls, "decides", False):
+            keys[f"InPlay.decision_after_trick.{cls.__name__}"] = (
+                f"'{STATEMENT_WORDS.get(cls.__name__, snake(cls.__name__))}' (a decision) in an 'after each trick' "
+                "hook or a declaration's effect")
     return keys
 
 

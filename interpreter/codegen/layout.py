@@ -180,7 +180,7 @@ class Layout:
 
     def _cards(self, rules: m.RuleFile) -> None:
         """The card tables and their sizes."""
-        assert rules.deck is not None
+        assert rules.deck is not None  # pragma: no cover - checked (a rule file without a deck is refused)
         self.tables = CardModel(rules.deck, rules.points, rules.orders)
         self.nc = self.tables.size
         self.ns = self.tables.nsuits

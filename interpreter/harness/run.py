@@ -31,7 +31,8 @@ PROBES = ("nonsense-verb", "empty", "unknown-card", "foreign-card", "bare-verb",
           "stale", "irregular-strict", "huge-bid")
 """The kinds of illegal action the harness tries (see ``skip_probes``)."""
 
-_TEXT_KEYS = frozenset({"label", "reason", "laws", "type"})
+_TEXT_KEYS = frozenset({"label", "reason", "laws", "type", "bid"})
+"""Fields that name no card: free text, and a bid (Bridge's `2C` is a bid, not the two of clubs)."""
 
 
 class DataLike(Protocol):
