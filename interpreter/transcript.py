@@ -131,6 +131,8 @@ def _turn_up(state: State, e: Event) -> list[str]:
 def _trump(state: State, e: Event) -> list[str]:
     """The trump suit is set (or named by a player), or there is none."""
     suit = e["suit"] or "none"
+    if "order" in e:  # a named order (design 3.3)
+        suit = f"order {e['order']}" + ("" if e["suit"] else ", no trumps")
     by = f" (named by {seat_name(state, e['player'])})" if "player" in e else ""
     return [f"  trumps: {suit}{by}{_laws(e)}"]
 
@@ -180,8 +182,19 @@ def _pass(state: State, e: Event) -> list[str]:
     return [f"  {_who(state, e)} passes"]
 
 
+def _call(state: State, e: Event) -> list[str]:
+    """A double, a redouble or a hold in an auction."""
+    return [f"  {_who(state, e)} {e['type']}s"]
+
+
 def _contract(state: State, e: Event) -> list[str]:
-    """The auction's result: the maker and the bid."""
+    """The auction's result: the maker and the bid (an auction with doubling: "Contract: 3NT
+    doubled by East", or "No contract")."""
+    if e["maker"] is None or e["maker"] < 0:  # `if all pass: no contract`
+        return [f"  No contract{_laws(e)}"]
+    if "doubling" in e:
+        doubled = ("", " doubled", " redoubled")[e["doubling"]]
+        return [f"  Contract: {e['bid']}{doubled} by {seat_name(state, e['maker'])}{_laws(e)}"]
     extra = " (all passed)" if e.get("all_passed") else ""
     return [f"  {seat_name(state, e['maker'])} makes at {e['bid']}{extra}{_laws(e)}"]
 
@@ -213,8 +226,22 @@ def _irregularity(state: State, e: Event) -> list[str]:
 
 
 def _exposed(state: State, e: Event) -> list[str]:
-    """A zone shown to everybody for the rest of the deal."""
-    return [f"  {e['zone']} is exposed: {' '.join(e['cards'])}{_laws(e)}"]
+    """Cards of a zone shown to everybody (or, with ``to``, to one seat; the others see how many)."""
+    if "to" not in e:
+        return [f"  {e['zone']} is exposed: {' '.join(e['cards'])}{_laws(e)}"]
+    shown = " ".join(e["cards"]) if "cards" in e else plural(e["count"], "card")
+    return [f"  {e['zone']} is shown to {seat_name(state, e['to'])}: {shown}{_laws(e)}"]
+
+
+def _meld(state: State, e: Event) -> list[str]:
+    """A player's melds, counted and shown to everybody: each meld with its cards, and what they are worth."""
+    melds = ", ".join(f"{m['name']} ({' '.join(m['cards'])})" for m in e["melds"]) or "nothing"
+    return [f"  {seat_name(state, e['player'])} melds {melds}: {e['points']}{_laws(e)}"]
+
+
+def _suit_led(state: State, e: Event) -> list[str]:
+    """A player names the suit led to the trick in progress; the others follow it."""
+    return [f"  {seat_name(state, e['player'])} names {e['suit']} as the suit led{_laws(e)}"]
 
 
 def _forbid(state: State, e: Event) -> list[str]:
@@ -255,8 +282,18 @@ def _declare(state: State, e: Event) -> list[str]:
 
 
 def _play(state: State, e: Event) -> list[str]:
-    """A card played to the trick (shown with the whole trick, at its end)."""
+    """A card played to the trick (shown with the whole trick, at its end); one that another
+    seat played for its seat (`plays for`) also on a line of its own, as it is played."""
+    if "by" in e:
+        return [f"  {seat_name(state, e['by'])} plays {e['card']} for {seat_name(state, e['player'])}"]
     return []
+
+
+def _takes_up(state: State, e: Event) -> list[str]:
+    """A seat sees another's hand from now to the end of the deal, as it plays that seat's cards."""
+    cards = f": {' '.join(e['cards'])}" if "cards" in e else ""
+    return [f"  {seat_name(state, e['player'])} takes up the hand of {seat_name(state, e['for'])}"
+            f" to play it{cards}{_laws(e)}"]
 
 
 def _trick(state: State, e: Event) -> list[str]:
@@ -296,9 +333,9 @@ def _match_end(state: State, e: Event) -> list[str]:
 
 EVENTS: dict[str, Renderer] = {
     "deal": _deal, "dealt": _dealt, "turn_up": _turn_up, "trump": _trump, "choice": _choice, "select": _select,
-    "draw": _draw, "move": _move, "cut": _cut, "bid": _bid, "pass": _pass, "contract": _contract, "maker": _maker,
-    "contract_bid": _contract_bid, "counter": _counter, "irregularity": _irregularity, "exposed": _exposed,
-    "forbid": _forbid, "redeal": _redeal, "leads": _leads, "replay": _replay, "dealer": _dealer, "declare": _declare, "play": _play, "trick": _trick, "score": _score,
+    "draw": _draw, "move": _move, "cut": _cut, "bid": _bid, "pass": _pass, "double": _call, "redouble": _call, "hold": _call, "contract": _contract, "maker": _maker,
+    "contract_bid": _contract_bid, "counter": _counter, "irregularity": _irregularity, "exposed": _exposed, "meld": _meld, "suit_led": _suit_led,
+    "forbid": _forbid, "redeal": _redeal, "leads": _leads, "replay": _replay, "dealer": _dealer, "declare": _declare, "play": _play, "takes_up": _takes_up, "trick": _trick, "score": _score,
     "deal_end": _deal_end, "last_deal": _last_deal, "match_end": _match_end,
 }
 """Every type of event, with its rendering: the one list of events (each renderer's

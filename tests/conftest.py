@@ -12,13 +12,16 @@ import multiprocessing
 import os
 import resource
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import settings
 
 import tricklang
+from interpreter import native
+from interpreter.state import compiled
 
 settings.register_profile("repeatable", derandomize=True, database=None, print_blob=True)
 settings.register_profile("random", derandomize=False, database=None, print_blob=True)
@@ -106,3 +109,13 @@ def expect_refused(out: dict[str, Any], error: str, code: str | None = None, sec
 def sandbox() -> Callable[[Callable[[], Any]], dict[str, Any]]:
     """:func:`run_sandboxed`, as a fixture."""
     return run_sandboxed
+
+
+@pytest.fixture
+def isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
+    """The native build is forgotten after the test (the rest of the suite runs CPython)."""
+    for name in ("_NATIVE", "_MODULES", "_GAMES"):
+        monkeypatch.setattr(compiled, name, type(getattr(compiled, name))())
+    monkeypatch.setattr(native, "_BUILDS", {})
+    monkeypatch.setenv("TRICKLANG_CACHE_DIR", str(tmp_path))
+    yield

@@ -17,6 +17,7 @@ from typing import Any
 from . import model as m
 from .bids import expand
 from .deck import NO_TRUMP, CardModel
+from .deck import deck_size as full_deck_size
 from .melds import instances
 from .ruleset import Ruleset
 from .walk import blocks, fold_int, statements
@@ -76,8 +77,8 @@ def derive_bounds(ruleset: Ruleset, *, table: bool = False) -> Bounds:
     assert rules.deck is not None and rules.players is not None
     n = rules.players.count
     sides = len(rules.players.teams) if rules.players.teams else n
-    deck_size = len(rules.deck.suits) * len(rules.deck.ranks)
-    ev = _Bounder(rules, dict(ruleset.options), n, sides, deck_size, CardModel(rules.deck, rules.points).point_bound())
+    deck_size = full_deck_size(rules.deck)
+    ev = _Bounder(rules, dict(ruleset.options), n, sides, deck_size, CardModel(rules.deck, rules.points, rules.orders).point_bound())
     hand, why = ev.hand_bound(table)
     score = ev.score_total(rules.deal)
     irr = 0

@@ -59,11 +59,12 @@ def deck_limits(rules: object, max_suits: int, max_cards: int) -> list[str]:
 
     assert isinstance(rules, m.RuleFile) and rules.deck is not None
     suits, ranks = len(rules.deck.suits), len(rules.deck.ranks)
+    cards = (suits * ranks + len(rules.deck.extra_cards)) * (rules.deck.copies or 1)  # copies count, before any `remove`
     out = []
     if suits > max_suits:
         out.append(f"the deck has {suits} suits; at most {max_suits} are allowed")
-    if suits * ranks > max_cards:
-        out.append(f"the deck would have {suits * ranks} cards; at most {max_cards} are allowed")
+    if cards > max_cards:
+        out.append(f"the deck would have {cards} cards; at most {max_cards} are allowed")
     elif table_bytes(suits, ranks, patterns := patterns_in(rules)) > MAX_TABLE_BYTES:
         out.append(f"the card tables of this deck and its {patterns} card patterns would take more than "
                    f"{MAX_TABLE_BYTES // 1_000_000} MB")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from . import model as m
+from .deck import deck_size as full_deck_size
 from .walk import Value, fold_int, statements
 from .walk import nodes as walk_nodes
 from .words import plural
@@ -22,7 +23,7 @@ def card_count_problems(rules: m.RuleFile, values: Mapping[str, Value], error: R
     the options is not judged (the runtime stops it: ``RuleRuntimeError``)."""
     if rules.deck is None or rules.players is None:
         return
-    deck_size = len(rules.deck.suits) * len(rules.deck.ranks)
+    deck_size = full_deck_size(rules.deck)
     dealt = 0
     for st in statements(rules.deal):
         if isinstance(st, m.DealCards):

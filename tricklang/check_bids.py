@@ -30,7 +30,7 @@ def check_tables(c: CheckerContext) -> Expanded | None:
         code = "limit-exceeded" if f"more than {MAX_BIDS}" in message else "bad-bids"
         c.error(code, message, span)
     suits = {s.name for s in rules.deck.suits} if rules.deck is not None else set()
-    orders = {"no_trump"}  # the named orders of the file join when orders do
+    orders = {"no_trump", *(o.name for o in rules.orders)}  # no trump and the file's named orders
     for line in table.lines:
         strains = [(s.name, s.span) for s in line.strains] if isinstance(line, m.BidGrid) else []
         if isinstance(line, m.NamedBid):

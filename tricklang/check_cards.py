@@ -10,22 +10,32 @@ from . import model as m
 from .budget import deck_limits
 from .check_context import CheckerContext
 from .check_statements import MAX_CARDS
-from .deck import NO_TRUMP, CardModel
+from .deck import NO_TRUMP, CardModel, card_codes
 from .melds import MAX_INSTANCES, Instance, instances
 from .types import SUIT, Scope
+from .walk import statements_of
 
 MAX_SUITS = 26
 COLOURS = ("red", "black", "blue", "green", "yellow", "white", "none")
+MAX_COPIES = 4
+"""At most this many copies of each card (``copies N``)."""
+
+
+def _good_code(code: str) -> bool:
+    """A code given in the deck (a suit's, a rank's, an extra card's): 1 to 3 letters or digits."""
+    return 1 <= len(code) <= 3 and code.isalnum()
 
 
 class CardChecks:
     """Checks the deck and card patterns for a :class:`~tricklang.checker.Checker`, reporting through it."""
 
-    def __init__(self, checker: CheckerContext) -> None:
+    def __init__(self, checker: CheckerContext, fixed: bool = False) -> None:
         self.c = checker
+        self.fixed = fixed  # patterns compiled to fixed tables (trick-play rules, hooks, 'holder of'...)
         deck = checker.rules.deck
         self.ranks = set(deck.ranks) if deck is not None else set()
         self.suits = {s.name for s in deck.suits} if deck is not None else set()
+        self.extras = {x.name for x in deck.extra_cards} if deck is not None else set()
         self.colours = {s.colour for s in deck.suits} if deck is not None else set()
 
     # ------------------------------------------------------------ the deck
@@ -41,32 +51,97 @@ class CardChecks:
             names.add(s.name)
             if s.colour not in COLOURS:
                 self.c.error("bad-colour", f"unknown colour '{s.colour}'", s.span, "colours are " + ", ".join(COLOURS))
-            letter = s.name[0].upper()
+            if s.code is not None and not _good_code(s.code):
+                self.c.error("ambiguous-card-code", f"suit '{s.name}' has the code \"{s.code}\": a suit's code is 1 to 3 "
+                             "letters or digits", s.span)
+                continue
+            letter = (s.code or s.name[0]).upper()
             if letter in letters:
-                self.c.error("ambiguous-card-code", f"suits '{letters[letter]}' and '{s.name}' both start with "
-                             f"'{letter}', so card codes would be ambiguous", s.span)
+                self.c.error("ambiguous-card-code", f"suits '{letters[letter]}' and '{s.name}' both have the code "
+                             f"'{letter}', so card codes would be ambiguous", s.span,
+                             f"give one a code of its own: {s.name} \"X\" {s.colour}")
             letters[letter] = s.name
         seen: set[str] = set()
+        own = dict(d.rank_codes)
+        rank_codes: dict[str, str] = {}
         for rank in d.ranks:
             if rank in seen:
                 self.c.error("bad-rank", f"rank '{rank}' is listed twice", d.ranks_span)
             seen.add(rank)
-            if len(rank) > 3:
-                self.c.error("bad-rank", f"rank '{rank}' is too long: ranks are written as 1 to 3 characters (K, 10, 7)",
+            code = own.get(rank, rank)
+            if rank in own and not _good_code(code):
+                self.c.error("bad-rank", f"rank '{rank}' has the code \"{code}\": a rank's code is 1 to 3 letters or digits",
                              d.ranks_span)
+            elif rank not in own and len(rank) > 3:
+                self.c.error("bad-rank", f"rank '{rank}' is too long to be its own code: codes are 1 to 3 characters "
+                             "(K, 10, 7)", d.ranks_span, f"give it a code: {rank} \"{rank[0].upper()}\"")
+            elif code.upper() in rank_codes and rank_codes[code.upper()] != rank:
+                self.c.error("ambiguous-card-code", f"ranks '{rank_codes[code.upper()]}' and '{rank}' both have the code "
+                             f"'{code.upper()}', so card codes would be ambiguous", d.ranks_span)
+            rank_codes.setdefault(code.upper(), rank)
         if not d.suits or not d.ranks:
             self.c.error("missing-section", "the deck needs 'suits' and 'ranks' lines", d.span)
+        self._extra_cards(d, names | seen)
         for too_large in deck_limits(self.c.rules, MAX_SUITS, MAX_CARDS):
             self.c.error("limit-exceeded", too_large, d.span)
         if d.trump_ranks is not None:
             self._trump_ranks(d, seen)
+        self._pack(d)
+
+    def _extra_cards(self, d: m.Deck, taken: set[str]) -> None:
+        """Extra cards: a name of their own, and a code no card of the suits has."""
+        codes = {c.upper() for c in card_codes(d)}
+        for x in d.extra_cards:
+            if x.name in taken:
+                self.c.error("duplicate-name", f"card '{x.name}' is named like a suit, a rank or another card", x.span)
+            taken.add(x.name)
+            if not _good_code(x.code):
+                self.c.error("ambiguous-card-code", f"card '{x.name}' has the code \"{x.code}\": a card's code is 1 to 3 "
+                             "letters or digits", x.span)
+            elif x.code.upper() in codes:
+                self.c.error("ambiguous-card-code", f"card '{x.name}' has the code '{x.code.upper()}', which another card "
+                             "has", x.span)
+            codes.add(x.code.upper())
+
+    def _pack(self, d: m.Deck) -> None:
+        """``remove`` and ``copies`` (``bad-deck``): the pack keeps a card, keeps every extra card, and
+        holds 1 to :data:`MAX_COPIES` copies of each."""
+        if d.copies is not None and not 1 <= d.copies <= MAX_COPIES:
+            self.c.error("bad-deck", f"'copies {d.copies}': a pack holds 1 to {MAX_COPIES} copies of each card",
+                         d.copies_span or d.span)
+        if d.copies is not None and d.copies > 1:
+            for st in statements_of(self.c.rules):
+                if st.decision in ("discard", "take", "show"):
+                    self.c.error("unsupported-construct", f"choosing cards ('{st.decision}') from a pack with copies is "
+                                 "part of the language but this runtime cannot play it yet", st.span,
+                                 "see docs/language/decks.md")
+            if d.copies > 2 and self.c.rules.melds:
+                self.c.error("unsupported-construct", f"meld tables with {d.copies} copies of each card are part of "
+                             "the language but this runtime counts melds in a pack of at most 2 copies",
+                             d.copies_span or d.span, "see docs/language/melds.md")
+        if not d.removed:
+            return
+        errors = len(self.c.diagnostics)
+        for p in d.removed:
+            self.pattern(p)
+        if len(self.c.diagnostics) > errors or not d.suits or not d.ranks:
+            return
+        full = CardModel(d.model_copy(update={"removed": ()}))
+        for p in d.removed:
+            test = full.pattern(p)
+            hit = [d.extra_cards[full.extra[c]].name for c in range(full.size) if full.extra[c] >= 0 and test(c, NO_TRUMP)]
+            if hit:
+                self.c.error("bad-deck", f"'remove' takes out the extra card '{hit[0]}': leave its 'card' line out "
+                             "instead", p.span)
+        if CardModel(d).size == len(d.extra_cards) * (d.copies or 1):
+            self.c.error("bad-deck", "'remove' takes every card of the suits out of the pack", d.removed[-1].span)
 
     def _trump_ranks(self, d: m.Deck, ranks: set[str]) -> None:
         assert d.trump_ranks is not None
         errors = len(self.c.diagnostics)
         for item in d.trump_ranks:
             if isinstance(item, str):
-                if item not in ranks:
+                if item not in ranks and item not in self.extras:
                     self.c.error("bad-rank", f"trump rank '{item}' is not a rank of the deck", d.trump_span)
             else:
                 self.pattern(item)
@@ -87,9 +162,8 @@ class CardChecks:
             cards = CardModel(d)
         except (ValueError, IndexError, TypeError):  # pragma: no cover - a deck the checks above refuse
             return missing
-        nr = len(d.ranks)
-        return [r for r in missing if any(cards.trump_strength[t][t * nr + d.ranks.index(r)] == 0
-                                          for t in range(len(d.suits)))]
+        return [r for r in missing if any(card is not None and cards.trump_strength[t][card] == 0
+                                          for t in range(len(d.suits)) for card in [cards.card(t, d.ranks.index(r))])]
 
     # ------------------------------------------------------------ patterns
     def pattern(self, p: m.Pattern, scope: Scope | None = None) -> None:
@@ -111,14 +185,14 @@ class CardChecks:
 
     def _word(self, p: m.PatWord, scope: Scope | None) -> None:
         w = p.word
-        if w in self.ranks or w in self.suits or w in ("trump", "any"):
+        if w in self.ranks or w in self.suits or w in self.extras or w in ("trump", "any"):
             if w in self.colours:
                 self._ambiguous(w, p.span)
         elif w in self.colours:
             self.c.construct("PatWord.colour", p.span)
         elif scope is not None and scope.names.get(w) == SUIT:
             self.c.used_names.add(w)
-            self.c.construct("PatWord.suit_variable", p.span)
+            self.c.construct("Pattern.suit_variable_in_rule" if self.fixed else "PatWord.suit_variable", p.span)
         else:
             self.c.error("bad-rank", f"'{w}' is not a rank, a suit, 'trump' or 'any'", p.span, self._suggest(w))
 
@@ -131,7 +205,7 @@ class CardChecks:
             self.c.construct("PatCard.colour", ref.span)
         elif scope is not None and scope.names.get(name) == SUIT:
             self.c.used_names.add(name)
-            self.c.construct("PatCard.suit_variable", ref.span)
+            self.c.construct("Pattern.suit_variable_in_rule" if self.fixed else "PatCard.suit_variable", ref.span)
         else:
             self.c.error("bad-suit", f"'{name}' is not a suit of the deck", ref.span, self._suggest(name))
 
@@ -178,9 +252,9 @@ class CardChecks:
         except ValueError as err:
             self.c.error("bad-meld", f"meld '{line.label}': {err}", line.span)
             return []
-        copies = 1
+        copies = cards.copies
         if any(n > copies for per_trump in found for inst in per_trump for n in Counter(inst).values()):
-            self.c.error("bad-meld", f"meld '{line.label}' needs the same card twice, and the pack has it once",
+            self.c.error("bad-meld", f"meld '{line.label}' needs a card more times than the pack has it",
                          line.span)
         return found
 

@@ -88,8 +88,8 @@ class CheckerContext(Protocol):
     def _closest(self, word: str, candidates: tuple[str, ...]) -> str:
         """``did you mean 'X'?`` for the candidate closest to ``word``."""
 
-    def _check_pattern(self, p: m.Pattern, report: bool = True, scope: Scope | None = None) -> None:
-        """Check a card pattern."""
+    def _check_pattern(self, p: m.Pattern, report: bool = True, scope: Scope | None = None, fixed: bool = False) -> None:
+        """Check a card pattern (``fixed``: one the runtime compiles to a fixed table)."""
 
     def _declaration_names(self) -> set[str]:
         """The names of the declarations of the file's trick play."""

@@ -11,7 +11,7 @@ from . import model as m
 from .check_bids import BidChecks
 from .check_context import CheckerContext
 from .check_play import PlayChecks
-from .types import ANY, BOOL, CARD, INT, PLAYER, SIDE, SUIT, ZONE, Scope, Type, describe
+from .types import ANY, BOOL, CARD, INT, ORDER, PLAYER, SIDE, SUIT, ZONE, Scope, Type, describe
 from .walk import Visitor, statements
 from .words import RESERVED_WORDS
 
@@ -92,7 +92,15 @@ class StatementChecker(Visitor[None]):
         if st.source == "zone" and st.zone is not None:
             self._zone(st.zone, scope)
         elif st.source == "fixed" and st.suit not in self.c.suits and self.c.rules.deck is not None:
-            self.c.error("bad-suit", f"'{st.suit}' is not a suit of the deck", st.span)
+            if st.suit in {o.name for o in self.c.rules.orders}:
+                self.c.construct("SetTrump.order", st.span)
+            else:
+                self.c.error("bad-suit", f"'{st.suit}' is not a suit of the deck or an order", st.span)
+        elif st.source == "value" and st.value is not None:  # a suit, or an order (a bid's strain)
+            if self.c._type(st.value, scope, report=False) == ORDER:
+                self.c._type(st.value, scope)
+            else:
+                self.c._expect(st.value, SUIT, scope)
 
     def visit_NameTrump(self, st: m.NameTrump, scope: Scope) -> None:  # noqa: N802
         self.c._seat(st.player, scope)
@@ -125,6 +133,10 @@ class StatementChecker(Visitor[None]):
                 self.c.error("type-error", f"a counter belongs to a player or a side, not {describe(t)}", st.owner.span)
 
     def visit_Phase(self, st: m.Phase, scope: Scope) -> None:  # noqa: N802
+        if st.place is not None:  # (a variant's are taken in by its base before checking)
+            words = "replace" if st.place == "replace" else f"phase ... {st.place}"
+            self.c.error("unknown-override", f"'{words}' belongs in a rule file that extends another", st.span,
+                         "start the file with 'extends \"BASE\"'")
         self.block(st.body, scope)
 
     def visit_Score(self, st: m.Score, scope: Scope) -> None:  # noqa: N802

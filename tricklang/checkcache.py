@@ -1,7 +1,9 @@
 """An on-disk cache of successful checks, so that `tricklang check` of an unchanged file
 answers without parsing it (nor importing the parser and the syntax model).
 
-An entry is keyed by the SHA-256 of: this format, tricklang's version, the path as
+An entry is keyed by the SHA-256 of: this format, tricklang's version, the digest of
+tricklang's own source (so that a checker changed in place, without a new version, never
+answers from a verdict of the old one), the path as
 given and the file's real path, the ``-o`` options, and the file's bytes. It records the
 files the rule file extends (the path each was named by, its real path and the
 SHA-256 of its bytes): the entry is used only while each of them still reads the same.
@@ -30,6 +32,7 @@ neither the parser nor pydantic.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import hmac
 import json
@@ -99,6 +102,26 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+SOURCE_ROOT = Path(__file__).resolve().parent
+"""The folder of tricklang's own source, whose digest is part of every key."""
+
+
+@functools.lru_cache(maxsize=4)
+def source_digest(root: Path = SOURCE_ROOT) -> str:
+    """The SHA-256 of every ``.py`` and ``.lark`` file below ``root`` (names and bytes, in
+    sorted order): the checker that gives the verdicts. Computed once per process."""
+    h = hashlib.sha256()
+    files = sorted(p for p in root.rglob("*") if p.suffix in (".py", ".lark") and "__pycache__" not in p.parts)
+    for file in files:
+        h.update(file.relative_to(root).as_posix().encode("utf-8", "surrogatepass") + b"\0")
+        try:
+            h.update(file.read_bytes())
+        except OSError:
+            h.update(b"(unreadable)")
+        h.update(b"\0")
+    return h.hexdigest()
+
+
 @dataclass(frozen=True)
 class Key:
     """What an entry is stored under, and the rule file's text it was computed from."""
@@ -119,7 +142,7 @@ def key_of(path: str, options: Mapping[str, str]) -> Key | None:
         text = data.decode("utf-8")
     except (OSError, ValueError):
         return None
-    head = json.dumps([FORMAT, __version__, path, real, sorted(options.items())], ensure_ascii=True)
+    head = json.dumps([FORMAT, __version__, source_digest(), path, real, sorted(options.items())], ensure_ascii=True)
     return Key(_digest(head.encode() + b"\0" + data), text.removeprefix("\ufeff"))
 
 

@@ -7,7 +7,7 @@ do not stop a rule file from loading.
 
 Codes: ``missing-version``, ``unsupported-version``, ``missing-section``,
 ``duplicate-section``, ``duplicate-name``, ``undefined-name``, ``type-error``,
-``bad-rank``, ``bad-suit``, ``bad-colour``, ``ambiguous-card-code``,
+``bad-rank``, ``bad-suit``, ``bad-colour``, ``ambiguous-card-code``, ``bad-deck``, ``ambiguous-card``,
 ``bad-option-default``, ``bad-partnerships``, ``missing-pack``, ``bad-zone``,
 ``deck-too-small``, ``stop-outside-loop``, ``duplicate-choice``, ``bad-count``,
 ``bad-bound``, ``limit-exceeded``, ``bad-call``; warnings ``unreachable-code``,
@@ -23,6 +23,7 @@ from . import model as m
 from .card_counts import card_count_problems
 from .check_bids import check_tables
 from .check_cards import CardChecks
+from .check_orders import OrderChecks
 from .check_statements import StatementChecker
 from .diagnostics import Diagnostic, origin
 from .support import RUNTIME, constructs, words
@@ -128,7 +129,8 @@ class Checker:
         for name, opt in self.options.items():
             # An option a variant inherits but no longer uses (its phase was replaced)
             # cannot be removed by the variant: not worth a warning there.
-            if name not in self.used_names and opt.span.path in (None, r.path):
+            seats = name == "players" and r.players is not None and r.players.kind == "range"  # (read by the seating)
+            if name not in self.used_names and opt.span.path in (None, r.path) and not seats:
                 self.warn("unused-option", f"option '{name}' is never used", opt.span)
         first_let: dict[str, m.Span] = {}
         for st in statements_of(r):
@@ -150,7 +152,8 @@ class Checker:
         seen: dict[str, m.Span] = {}
         for name, span in r.sections:
             if name in seen and name != "points":
-                self.error("duplicate-section", f"the '{name}' section appears twice", span, f"the first is on line {seen[name].line}")
+                word = "play passes" if name == "direction" else name
+                self.error("duplicate-section", f"the '{word}' section appears twice", span, f"the first is on line {seen[name].line}")
             seen.setdefault(name, span)
         for needed, example in _REQUIRED_SECTIONS:
             if needed not in seen:
@@ -158,13 +161,27 @@ class Checker:
         if r.game is None:
             self.error("missing-section", "the rule file has no 'game \"Name\"' line", self._header_span(), 'e.g. \'game "Écarté"\'')
         p = r.players
-        if p is not None:
+        if p is not None and p.kind == "range":
+            self._player_range(p)
+        elif p is not None:
             if not 2 <= p.count <= MAX_PLAYERS:
                 self.error("limit-exceeded", f"{p.count} players: the language supports 2 to {MAX_PLAYERS}", p.span)
             elif p.teams:
                 seats = [s for t in p.teams for s in t]
                 if sorted(seats) != list(range(p.count)) or len({len(t) for t in p.teams}) != 1 or len(p.teams) < 2:
                     self.error("bad-partnerships", f"partnerships must divide seats 0..{p.count - 1} into equal teams, each seat once", p.span)
+
+    def _player_range(self, p: m.Players) -> None:
+        """`players LO..HI = D`: bounds in 2..MAX_PLAYERS, the default inside, no partnerships (``bad-players``)."""
+        low, high = p.low or 0, p.high or 0
+        if not 2 <= low <= high <= MAX_PLAYERS:
+            self.error("bad-players", f"'players {low}..{high}': the language supports 2 to {MAX_PLAYERS} players, "
+                       "the lower bound first", p.span)
+        elif not low <= p.count <= high:
+            self.error("bad-players", f"the default number of players, {p.count}, is outside {low}..{high}", p.span)
+        if p.teams:
+            self.error("bad-players", "partnerships name seats, so they need a fixed number of players", p.span,
+                       "write 'players N in partnerships ...', or leave the partnerships out")
 
     def _header_span(self) -> m.Span:
         """Where to report something missing from the whole file: its version line,
@@ -178,6 +195,7 @@ class Checker:
     def _check_deck(self) -> None:
         CardChecks(self).deck()
         CardChecks(self).melds()
+        OrderChecks(self).check()
         self.bids = check_tables(self)
 
     def _check_options(self) -> None:
@@ -352,10 +370,11 @@ class Checker:
             hint = self._hints[key] = f"did you mean '{close[0]}'?" if close else ""
         return hint
 
-    def _check_pattern(self, p: m.Pattern, report: bool = True, scope: Scope | None = None) -> None:
-        """Check a card pattern (``scope``: the names around it, for a suit named by a variable)."""
+    def _check_pattern(self, p: m.Pattern, report: bool = True, scope: Scope | None = None, fixed: bool = False) -> None:
+        """Check a card pattern (``scope``: the names around it, for a suit named by a variable; ``fixed``: a
+        pattern the runtime compiles to a fixed table, where a suit variable is ``Pattern.suit_variable_in_rule``)."""
         if report and self.rules.deck is not None:  # without a deck (reported once) every card would be unknown
-            CardChecks(self).pattern(p, scope)
+            CardChecks(self, fixed).pattern(p, scope)
 
     def construct(self, key: str, span: m.Span | None) -> None:
         """A construct found while checking, which only the checker can name (see :mod:`tricklang.support`)."""
@@ -502,7 +521,13 @@ class Checker:
 
     # ------------------------------------------------------------ card counts
     def _check_card_counts(self) -> None:
-        card_count_problems(self.rules, {o.name: o.default for o in self.rules.options}, self.error)
+        """Deals the deck cannot hold (``deck-too-small``); with a range of players, at the largest count."""
+        rules, values = self.rules, {o.name: o.default for o in self.rules.options}
+        p = rules.players
+        if p is not None and p.kind == "range" and p.high is not None and 2 <= p.high <= MAX_PLAYERS:
+            rules = rules.model_copy(update={"players": p.model_copy(update={"count": p.high})})
+            values["players"] = p.high
+        card_count_problems(rules, values, self.error)
 
 
 def check(rules: m.RuleFile) -> list[Diagnostic]:
@@ -533,8 +558,8 @@ class _CheckingTyper(Typer):
         if self.report:
             self.checker.typed_constructs.append((key, span))
 
-    def pattern(self, p: m.Pattern, scope: Scope) -> None:
-        self.checker._check_pattern(p, self.report, scope)
+    def pattern(self, p: m.Pattern, scope: Scope, fixed: bool = False) -> None:
+        self.checker._check_pattern(p, self.report, scope, fixed)
 
     def suggest(self, name: str, scope: Scope) -> str:
         return self.checker._suggest(name, scope) if self.report else ""

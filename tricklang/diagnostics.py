@@ -31,7 +31,8 @@ CODES: dict[str, str] = {
     "internal-error": "the parser failed unexpectedly (a bug: please report it)",
     # extending a base (tricklang.extend, tricklang.ruleset)
     "bad-extends": "the base named by 'extends' cannot be found, is not allowed, or extends itself",
-    "unknown-override": "a variant replaces something other than a named phase of its base",
+    "unknown-override": "a variant replaces something its base does not have (a phase or statement of that name)",
+    "ambiguous-override": "a variant names a statement its base has several of at top level ('replace tricks:')",
     # the checker (tricklang.checker, tricklang.check_statements, tricklang.types)
     "missing-version": "the file does not start with 'tricklang 1'",
     "unsupported-version": "a language version this release does not know",
@@ -43,7 +44,9 @@ CODES: dict[str, str] = {
     "bad-rank": "a rank (or trump rank) that is not in the deck, or listed twice",
     "bad-suit": "a suit that is not in the deck, or whose code letter is ambiguous",
     "bad-colour": "an unknown suit colour",
-    "ambiguous-card-code": "two cards whose codes cannot be told apart",
+    "ambiguous-card-code": "two cards (or suits, or ranks) whose codes cannot be told apart, or a code that is not 1 to 3 letters or digits",
+    "bad-deck": "a 'remove' that leaves no card or takes out an extra card, or 'copies' outside 1..4",
+    "ambiguous-card": "'holder of', 'original holder of' or 'taker of' a card of a pack with copies (two cards have that face)",
     "bad-option-default": "an option's default outside its type, range or choices",
     "bad-partnerships": "partnerships that do not divide the seats into equal teams",
     "missing-pack": "no zone (or more than one) is marked 'pack'",
@@ -64,6 +67,8 @@ CODES: dict[str, str] = {
     "bad-seat": "'seat N' with no such seat",
     "bad-bids": "a bid table with a code twice, a strain that is no suit nor order, a worth that is not constant, or a misplaced bid",
     "bad-auction": "an auction rule that does not fit the game (doubling without partnerships...) or all-pass rules twice",
+    "bad-order": "a card order whose trumps name a card twice or a word that is no rank, suit or colour, whose "
+                 "'ranks' line is not an order of the deck's ranks, or that says neither 'trumps' nor 'no trumps'",
     "bad-meld": "a meld line naming a rank, suit or card the deck does not have, or a card more times than the pack has it",
     "meld-order": "(warning) a meld line all of whose cards a later line of its class holds: the later one never counts in full",
     "bad-index": "a lookup table read at a constant position it does not have",
@@ -71,6 +76,7 @@ CODES: dict[str, str] = {
     "unsupported-construct": "a construct of the language that this runtime cannot play yet (tricklang/support.py)",
     "remedy-outside-play": "'P leads' or 'replay the tricks' outside an irregularity offered only during play",
     "unreachable-code": "(warning) a statement after 'stop' or 'end the deal'",
+    "unused-order": "(warning) a card order that no 'trump is' selects",
     "unused-option": "(warning) an option that is never read",
     "unused-variable": "(warning) a variable that is never read",
     # the lints (tricklang.lints), warnings
@@ -79,6 +85,8 @@ CODES: dict[str, str] = {
     "point-total-mismatch": "(warning) the top bid is not what the point cards are worth",
     "phase-unreachable": "(warning) a branch, loop, obligation, declaration or irregularity that can never run",
     "rule-matches-nothing": "(warning) a card rule whose pattern matches no card, or a tie rule in a deck without equal cards",
+    "bad-players": "'players LO..HI = D' with bounds outside 2..16, a default outside them, or partnerships",
+    "plays-for-self": "'P plays for P': a seat named to play its own cards for itself",
     "not-in-trick": "a name or form of the trick in progress used outside trick play",
     "ambiguous-name": "a variable named like a name of the trick in progress, read in trick play",
     # the limits of untrusted rule files (tricklang.safety)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from . import model as m
+from .deck import deck_size, rank_codes, suit_codes
 from .prose import CITE_RE, Item, cited_laws, in_words, joined, strip_comment
 from .prose_statements import Prose
 from .ruleset import Ruleset
@@ -73,7 +74,7 @@ class _Explainer(Prose):
             "",
         ]
         out += self.players() + self.deck() + self.options_table() + self.zone_list() + self.points()
-        out += self.lookup_tables() + self.meld_tables() + self.bid_tables() + self.match() + self.deal()
+        out += self.card_orders() + self.lookup_tables() + self.meld_tables() + self.bid_tables() + self.match() + self.deal()
         out += self.irregularities()
         out += self.leftovers()
         return "\n".join(out).rstrip() + "\n"
@@ -87,12 +88,21 @@ class _Explainer(Prose):
             return []
         out = ["## Players", ""]
         text = f"there are {in_words(p.count)} players, seated 0 to {p.count - 1} clockwise"
+        if p.kind == "range":
+            text = (f"there are {in_words(p.low or 0)} to {in_words(p.high or 0)} players, as the option `players` "
+                    f"says ({in_words(p.count)} here), seated from 0 clockwise")
         if p.teams:
             teams = [joined([str(s) for s in t]) for t in p.teams]
             text += ", in partnerships: " + " against ".join(f"seats {t}" for t in teams)
         else:
             text += "; each plays for themselves"
         out.append(self.sentence(text, p.cite, lines=[p.span.line]))
+        way = self.rules.direction
+        if way is not None:
+            turn = ("the turn passes to the right (counter-clockwise): in trick play, auctions, 'for each player' "
+                    "and dealing, the next seat is the one on the right" if way.direction == "right"
+                    else "the turn passes to the left (clockwise)")
+            out += ["", self.sentence(turn, way.cite, lines=[way.span.line])]
         for role in self.rules.roles:
             out += ["", self.sentence(f"the **{role.name}** is {self.expr(role.value)}", role.cite, lines=[role.span.line])]
         return out + [""]
@@ -104,8 +114,17 @@ class _Explainer(Prose):
         suits = [f"{s.name} ({s.colour})" for s in d.suits]
         out = ["## The deck" + self.cite(d.cite, lines=self.header_lines("deck")), ""]
         suit_lines = sorted({s.span.line for s in d.suits})
-        out.append(self.sentence(f"the deck has {len(d.suits) * len(d.ranks)} cards in {in_words(len(d.suits))} suits: "
+        out.append(self.sentence(f"the deck has {deck_size(d)} cards in {in_words(len(d.suits))} suits: "
                                  f"{joined(suits)}", lines=suit_lines))
+        for p in d.removed:
+            out += ["", self.sentence(f"{self.pattern(p)} are taken out of the pack", lines=[p.span.line])]
+        for x in d.extra_cards:
+            out += ["", self.sentence(f"the pack also holds the **{x.name}** (`{x.code}`), a card in no suit", x.cite,
+                                      lines=[x.span.line])]
+        if d.copies is not None and d.copies > 1:
+            lines = [d.copies_span.line] if d.copies_span is not None else []
+            out += ["", self.sentence(f"the pack holds {in_words(d.copies)} cards of each face; equal cards are "
+                                      "named by their face, and playing one plays either", lines=lines)]
         rank_line = [d.ranks_span.line]
         out += ["", self.sentence(f"the ranks, from high to low: {' '.join(d.ranks)}", lines=rank_line)]
         if d.trump_ranks is None:
@@ -119,8 +138,12 @@ class _Explainer(Prose):
             trump_line = [d.trump_span.line] if d.trump_span is not None else []
             out += ["", self.sentence(text, lines=trump_line)]
         out.append("")
+        rank_code, codes = rank_codes(d)[0], suit_codes(d)
         out.append("Cards are written as rank then suit letter: " + ", ".join(
-            f"`{d.ranks[0]}{s.name[0].upper()}` ({d.ranks[0]} of {s.name})" for s in d.suits[:2]) + ".")
+            f"`{rank_code}{code}` ({d.ranks[0]} of {s.name})" for s, code in list(zip(d.suits, codes, strict=True))[:2]) + ".")
+        if d.rank_codes or any(s.code for s in d.suits):
+            own = [f"{r} `{c}`" for r, c in d.rank_codes] + [f"{s.name} `{s.code.upper()}`" for s in d.suits if s.code]
+            out[-1] += f" Codes of their own: {', '.join(own)}."
         return out + [""]
 
     def options_table(self) -> list[str]:
@@ -175,6 +198,26 @@ class _Explainer(Prose):
         for t in self.rules.tables:
             out.append(f"- `{t.name}`: {', '.join(str(v) for v in t.values)}{self.cite(t.cite, lines=[t.span.line])}.")
         return out + [""]
+
+    def card_orders(self) -> list[str]:
+        """The plain orders of a suit or colour (`ranks in`), then each named order (design 3.3)."""
+        d = self.rules.deck
+        out: list[str] = []
+        if d is not None and d.suit_ranks:
+            out += ["## Rank orders", ""] + [f"- {self.rank_line(r)}." for r in d.suit_ranks] + [""]
+        for o in self.rules.orders:
+            out += [f"## Order: {o.name}{self.cite(o.cite, lines=[o.span.line])}", ""]
+            if o.trumps is not None:
+                items = [t if isinstance(t, str) else self.pattern(t) for t in o.trumps]
+                out.append(f"- the trumps, from high to low, are {', '.join(items)}; they belong to no suit.")
+            else:
+                out.append("- there are no trumps.")
+            out += [f"- {self.rank_line(r)}." for r in o.ranks] + [""]
+        return out
+
+    @staticmethod
+    def rank_line(r: m.SuitRanks) -> str:
+        return f"{'in ' + r.scope if r.scope else 'in every suit'} the ranks, from high to low, are {' '.join(r.ranks)}"
 
     def bid_tables(self) -> list[str]:
         out: list[str] = []

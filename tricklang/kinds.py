@@ -58,7 +58,7 @@ BID_FORMS: dict[str, Type] = {"level": INT, "strain": ORDER, "worth": INT}
 BUILTIN_NAMES: dict[str, Type] = {
     **{name: PLAYER for name in BUILTIN_PLAYERS},
     "bid": INT, "true": BOOL, "false": BOOL, "deal_number": INT, "total_bids": INT, "trump": SUIT,
-    "leader": PLAYER, "played_to_trick": INT,
+    "leader": PLAYER, "played_to_trick": INT, "player_count": INT,
 }
 """The built-in names of every rule file, with their types (besides :data:`LOOP_NAMES`): a file may not
 declare one of these names (``duplicate-name``)."""

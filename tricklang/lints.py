@@ -23,7 +23,8 @@ resolved) and returns warnings; it never raises on a well-formed file. Codes:
 ``point-total-mismatch``
     ``auction ..., bids LO..HI`` in a rule file with a ``points`` table whose cards
     are worth, in all, something other than HI (for every possible trump suit):
-    usually a bid range copied from another game, or a point card left out.
+    usually a bid range copied from another game, or a point card left out. Not in a
+    file with meld tables: there a bid counts melds too (Pinochle).
 ``phase-unreachable``
     Code that can never run: a branch whose condition is false (or an ``elif`` /
     ``else`` after a condition that is true) *whatever the options' values*
@@ -52,6 +53,7 @@ from typing import Any, Literal
 
 from . import model as m
 from .deck import CardModel
+from .deck import deck_size as full_deck_size
 from .diagnostics import Diagnostic, origin
 from .walk import Unknown, Value, Visitor, blocks, fold, nodes, statements
 from .walk import names as walk_names
@@ -87,7 +89,7 @@ class _Linter:
         r = self.rules
         assert r.deck is not None and r.players is not None
         self.n = r.players.count
-        self.deck_size = len(r.deck.suits) * len(r.deck.ranks)
+        self.deck_size = full_deck_size(r.deck)
         self.options = {o.name: o for o in r.options}
         self.defaults: dict[str, Any] = {o.name: o.default for o in r.options}
         self.constants: dict[str, Value] = {c: c for o in r.options for c in o.choices}
@@ -236,7 +238,8 @@ class _Linter:
             if not self._matches_some_card(card_rule.pattern):
                 self.warn("rule-matches-nothing", "no card of the deck matches this rule's pattern, whatever the "
                           "trump", card_rule.span)
-        for tie in st.ties:  # two cards of equal power are two copies of one card
+        single = (self.rules.deck is None or (self.rules.deck.copies or 1) < 2)
+        for tie in st.ties if single else ():  # two cards of equal power are two copies of one card
             self.warn("rule-matches-nothing", "this deck has no two equal cards, so this rule never decides a "
                       "trick", tie.span, "a double pack is 'copies 2' in the deck")
 
@@ -253,8 +256,8 @@ class _Linter:
         deck = self.rules.deck
         assert deck is not None
         auctions = [st for st in statements(self.rules.deal) if isinstance(st, m.Auction)]
-        if not any(not p.table for p in self.rules.points) or not auctions:
-            return
+        if not any(not p.table for p in self.rules.points) or not auctions or self.rules.melds:
+            return  # (with meld tables a bid counts melds as well as card points)
         totals = sorted(set(CardModel(deck, self.rules.points).point_totals()[: len(deck.suits)]))
         for au in auctions:
             top = self.value(au.high, self.defaults)

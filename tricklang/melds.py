@@ -45,7 +45,8 @@ MAX_INSTANCES = 1_000
 """The most instances one meld table may name (under one trump)."""
 
 Instance = tuple[int, ...]
-"""A meld's cards: card indices, in the order of the line (a card twice when two are needed)."""
+"""A meld's cards: card indices, in the order of the line (a card twice when two are needed);
+with ``copies`` each is its face's first card (:meth:`CardModel.card`), and any copy serves."""
 
 
 def instances(line: m.MeldLine, cards: CardModel, trump: int) -> list[Instance]:
@@ -53,6 +54,15 @@ def instances(line: m.MeldLine, cards: CardModel, trump: int) -> list[Instance]:
 
     Raises:
         ValueError: a rank or suit the deck does not have (the checker reports it as ``bad-meld``).
+    """
+    return [inst for inst in _named(line, cards, trump) if None not in inst]  # type: ignore[misc]
+
+
+def _named(line: m.MeldLine, cards: CardModel, trump: int) -> list[tuple[int | None, ...]]:
+    """The instances of :func:`instances`, a card the pack does not keep (``remove``) as None.
+
+    Raises:
+        ValueError: as :func:`instances`.
     """
     suits = range(len(cards.suit_names))
     if line.kind == "listed":
@@ -78,12 +88,13 @@ def _rank_sets(line: m.MeldLine, cards: CardModel, trump: int) -> list[list[int]
     if line.rank_pattern is None:
         return [[cards.ranks.index(r) for r in line.ranks]]
     test = cards.pattern(line.rank_pattern)
-    return [[r] for r in range(len(cards.ranks)) if any(test(_card(cards, s, r), trump)
-                                                          for s in range(len(cards.suit_names)))]
+    held = [[cards.card(s, r) for s in range(len(cards.suit_names))] for r in range(len(cards.ranks))]
+    return [[r] for r in range(len(cards.ranks)) if any(c is not None and test(c, trump) for c in held[r])]
 
 
-def _card(cards: CardModel, suit: int, rank: int) -> int:
-    return suit * len(cards.ranks) + rank
+def _card(cards: CardModel, suit: int, rank: int) -> int | None:
+    """The first card of a suit and rank (of its face, with ``copies``), None if the pack does not keep it."""
+    return cards.card(suit, rank)
 
 
 def _suit(ref: m.SuitRef | None, cards: CardModel, trump: int) -> int | None:
@@ -111,7 +122,7 @@ def _one_card(p: m.Pattern, cards: CardModel, trump: int) -> int:
         ValueError: it names no card or several.
     """
     test = cards.pattern(p)
-    found = [c for c in range(cards.size) if test(c, trump)]
+    found = sorted({cards.copies_of(c)[0] for c in range(cards.size) if test(c, trump)})  # one per face
     if len(found) != 1:
         raise ValueError(f"a listed meld card must be one card, and this names {len(found)}")
     return found[0]
@@ -127,13 +138,14 @@ class Counted:
 
 
 def count(table: m.MeldTable, held: Iterable[int], cards: CardModel, trump: int) -> Counted:
-    """The greedy count of the module docstring (``held``: card indices, a card twice for two copies).
+    """The greedy count of the module docstring (``held``: card indices; the copies of one face,
+    or one card index twice, are two of that face).
 
     Raises:
         ValueError: a line names a rank or suit the deck does not have (never for a checked file).
     """
     out = Counted()
-    all_held = Counter(held)
+    all_held = Counter(cards.copies_of(c)[0] for c in held)  # by face: instances name a face's first card
     for group in table.classes:
         left = Counter(all_held)
         for line in group.lines:

@@ -39,6 +39,7 @@ from typing import Any
 from . import model as m
 from .bounds import derive_bounds
 from .deck import CardModel
+from .deck import deck_size as full_deck_size
 from .ruleset import Ruleset
 from .types import BUILTIN_PLAYERS, LOOP_NAMES
 from .walk import fold, fold_int, statements
@@ -120,9 +121,9 @@ class _Walker:
         self.rules = rules
         self.n = rules.players.count
         self.side_sizes = [len(t) for t in rules.players.teams] or [1] * self.n
-        self.deck = len(rules.deck.suits) * len(rules.deck.ranks)
+        self.deck = full_deck_size(rules.deck)
         self.env = self._env(ruleset)
-        self.cards = CardModel(rules.deck, rules.points)
+        self.cards = CardModel(rules.deck, rules.points, rules.orders)
         self.assigned: dict[str, list[m.Expr]] = {}
         self._collect(rules.deal)
         self._visiting: set[str] = set()
@@ -308,8 +309,9 @@ class _Walker:
             return 0, self.deck
         if e.name == "tricks":
             return 0, self.tricks
-        if e.name == "bids":
-            return None if self.bids is None else (0, max(self.bids[1], 0))
+        if e.name == "bids":  # (None while the bids' own range is being worked out: `set high = bids(P)`)
+            bids = getattr(self, "bids", None)
+            return None if bids is None else (0, max(bids[1], 0))
         if e.name == "points":
             table = e.args[1].value.name if len(e.args) > 1 and isinstance(e.args[1].value, m.Name) else ""
             rows = self.cards.point_values.get(table)

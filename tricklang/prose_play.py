@@ -24,6 +24,8 @@ class PlayWords(Words):
             subs.append(self.card_rule(rule))
         for tie in st.ties:
             subs.append(self.tie_rule(tie))
+        for seats in st.plays_for:
+            subs.append(self.plays_for(seats))
         for d in st.declarations:
             subs.extend(self.declaration(d))
         for hook in st.hooks:
@@ -59,6 +61,15 @@ class PlayWords(Words):
         if tie.guard is not None:
             text += f", but only when {self.condition(tie.guard)}"
         return self.item(capitalised(text), tie.cite, lines=[tie.span.line])
+
+    def plays_for(self, rule: m.PlaysFor) -> Item:
+        who, whom = self.expr(rule.controller), self.expr(rule.player)
+        text = (f"{who} plays for {whom}: at {whom}'s turns {who} chooses the card, from {whom}'s hand and under "
+                f"the obligations as they apply to {whom}, and sees that hand from his first such turn to the end "
+                "of the deal")
+        if rule.guard is not None:
+            text += f", but only when {self.condition(rule.guard)}"
+        return self.item(capitalised(text), rule.cite, lines=[rule.span.line])
 
     def hook(self, hook: m.Hook) -> list[Item]:
         if hook.event == "each_trick" or hook.pattern is None:

@@ -57,8 +57,12 @@ class Prose(PlayWords, BidWords):
     def visit_SetTrump(self, st: m.SetTrump) -> list[Item]:  # noqa: N802 - visitor naming
         if st.source == "zone" and st.zone is not None:
             return self.say(st, f"the suit of the card turned up to {self.zone(st.zone)} is trumps")
+        if st.source == "fixed" and st.suit in {o.name for o in self.rules.orders}:
+            return self.say(st, f"the card order {st.suit} is in force")
         if st.source == "fixed":
             return self.say(st, f"{st.suit} are trumps")
+        if st.source == "value" and st.value is not None:
+            return self.say(st, f"{self.expr(st.value)} is trumps")
         return self.say(st, "there are no trumps")
 
     def visit_NameTrump(self, st: m.NameTrump) -> list[Item]:  # noqa: N802 - visitor naming

@@ -93,11 +93,12 @@ class Ruleset(BaseModel):
             return self
         values = dict(self.options)
         values.update(bind_options(self.rules.options, options))
+        rules = seated(self.rules, values)
         if values != self.options:
-            problems = option_value_problems(self.rules, values)
+            problems = option_value_problems(rules, values)
             if problems:
                 raise OptionError(printable(problems[0]))
-        return self.model_copy(update={"options": values})
+        return self.model_copy(update={"options": values, "rules": rules})
 
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.options.items() if v != _defaults(self.rules)[k]}
@@ -110,6 +111,17 @@ def digest_of(source: str, bases: Sequence[str] = ()) -> str:
     for base in bases:  # a variant is tied to the text of what it extends too
         digest.update(b"\0" + base.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
+
+
+def seated(rules: m.RuleFile, values: Mapping[str, OptionValue]) -> m.RuleFile:
+    """The rules with as many players as the option ``players`` says, when the file declares a range
+    (`players 3..7 = 4`, design 3.10): every value plays as a file that says `players N`."""
+    p = rules.players
+    if p is None or p.kind != "range" or values.get("players", p.count) == p.count:
+        return rules
+    count = values["players"]
+    assert isinstance(count, int)
+    return rules.model_copy(update={"players": p.model_copy(update={"count": count})})
 
 
 def _defaults(rules: m.RuleFile) -> dict[str, OptionValue]:

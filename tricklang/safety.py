@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from . import model as m
+from .deck import card_codes, deck_size
 from .diagnostics import Diagnostic
 from .walk import blocks, nodes, statements_of
 
@@ -106,16 +107,14 @@ def _card_codes(rules: m.RuleFile) -> list[Diagnostic]:
     if out:
         return out
     seen: dict[str, str] = {}
-    for suit in deck.suits:
-        for rank in deck.ranks:
-            code = rank + suit.name[0].upper()
-            key = code.upper()
-            if key in seen and seen[key] != code:
-                out.append(_error(rules, "ambiguous-card-code", f"cards {seen[key]} and {code} have codes that differ only "
-                                  "in case; a card is typed in any case", deck.ranks_span or deck.span,
-                                  "give ranks (and suits' first letters) that differ in more than case"))
-                return out
-            seen[key] = code
+    for code in card_codes(deck):
+        key = code.upper()
+        if key in seen and seen[key] != code:
+            out.append(_error(rules, "ambiguous-card-code", f"cards {seen[key]} and {code} have codes that differ only "
+                              "in case; a card is typed in any case", deck.ranks_span or deck.span,
+                              "give ranks (and suits' first letters) that differ in more than case"))
+            return out
+        seen[key] = code
     return out
 
 
@@ -158,7 +157,7 @@ def _work(rules: m.RuleFile) -> list[Diagnostic]:
             out.append(_error(rules, "limit-exceeded", f"the card patterns of this file need {work} table cells; "
                               f"the budget is {MAX_PATTERN_WORK}", rules.deal_span, "use fewer or simpler patterns"))
     players = rules.players.count if rules.players is not None else 1
-    cards = len(deck.suits) * len(deck.ranks) if deck is not None else 1
+    cards = max(1, deck_size(deck)) if deck is not None else 1
     bound, _ = _block_steps(rules.deal, (players, cards))
     if bound > MAX_STEPS_WITHOUT_DECISION:
         out.append(_error(rules, "limit-exceeded", f"the deal may run about {bound} statements between two decisions; "

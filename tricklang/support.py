@@ -36,10 +36,10 @@ from .words import STATEMENT_WORDS, snake
 
 RUNTIME: Final[frozenset[str]] = frozenset({
     # sections and their parts
-    "RuleFile", "Citation", "Players", "Role", "Deck", "SuitDecl", "Option", "Zone", "Counter", "PointCard", "Match",
+    "RuleFile", "Citation", "Role", "Deck", "SuitDecl", "Option", "Zone", "Counter", "PointCard", "Match",
     "Irregularity", "IrregularityParam",
     # what a declaration's effect may do in the middle of trick play
-    "InPlay.Score", "InPlay.Let", "InPlay.If", "InPlay.Pass",
+    "InPlay.Score", "InPlay.Let", "InPlay.If", "InPlay.Pass", "InPlay.Expose",
     # statements and their parts
     "DealCards", "TurnUp", "SetTrump.zone", "SetTrump.none", "SetTrump.fixed", "NameTrump", "Bid", "Add", "Phase",
     "Score", "Let", "StopLoop", "Pass", "EndDeal", "EndMatch", "Discard", "Take", "Keep", "Cut", "Leads",
@@ -72,6 +72,38 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     "CardRule.free", "Name.card",
     # issue 28: `after each trick:` (design 3.6), whose body scores, sets variables and tests conditions
     "Hook.each_trick",
+    # issue 28 step 1, the rest of the small gaps: cards as values, patterns of a suit variable
+    "ForCard", "Of.suit_of_card", "PatWord.suit_variable", "PatCard.suit_variable", "ChoiceOption.pass",
+    "Expose.matching", "Expose.to",
+    # issue 28 step 4: melds (design 3.8)
+    "MeldTable", "MeldClass", "MeldLine.cards", "MeldLine.listed", "MeldLine.suits", "MeldLine.run", "Melds",
+    "Call.melds", "Call.melded",
+    # issue 28 step 9: one seat plays another's cards (design 3.5)
+    "PlaysFor",
+    # issue 28 step 1: 'matching P, else Q'
+    "Discard.fallback", "Take.fallback",
+    # issue 28 step 6: card orders that follow the contract (design 3.3)
+    "Order", "SuitRanks", "SetTrump.order", "SetTrump.value",
+    # issue 28 step 8: the direction of play, the number of players as an option (3.10)
+    "PlayDirection.left", "PlayDirection.right", "Players.fixed", "Players.range", "Name.player_count",
+    # issue 28: the card rules that change the trick (design 3.2), French Tarot's Excuse
+    "CardRule.never_wins", "CardRule.sets_no_suit",
+    # issue 28 step 3: the other hooks, `end the play`, the new deadlines (design 3.6)
+    "Hook.playing", "Hook.leading", "EndPlay", "Declaration.before_nth_card", "Declaration.at_own_turn",
+    "Declaration.no_holding", "InPlay.EndPlay", "InPlay.Add", "InPlay.Melds",
+    "InPlay.Choose",  # (in a hook on a card: the trick goes on once it is made)
+    "NameLed", "InPlay.NameLed",
+    # issue 28 step 5: bids and auctions (design 3.7; interpreter/codegen/auctions.py)
+    "BidTable", "BidGrid", "Strain", "NamedBid", "BidNumbers",
+    "TableAuction.once_around", "TableAuction.until_passes", "TableAuction.until_n_passes", "Auction.until_n_passes",
+    "TableBid", "TableBid.above", "TableBid.or_pass", "Bid.above", "Bid.or_pass",
+    "AuctionRule.double", "AuctionRule.hold", "AuctionRule.no_pass", "AuctionRule.no_bid", "AuctionRule.first_of_side",
+    "Auction.no_contract", "Name.no_bid", "Name.no_trump", "Name.doubling", "Name.caller", "Name.high_bid",
+    "Name.high_bidder", "Name.bid_constant", "Of.level", "Of.strain", "Of.worth",
+    # issue 28 step 7 (design 3.4): a suit's or a rank's own code, cards removed from the pack
+    "SuitDecl.code", "Deck.rank_codes", "Deck.removed", "Deck.copies",
+    # ... and the tie rule between equal cards (design 3.2), played by the winner of the trick
+    "TieRule.first", "TieRule.later",
 })
 """Every construct the runtime plays (see the module docstring). The runtime adds a key
 here when it learns the construct; the checker refuses every other key."""
@@ -90,6 +122,8 @@ WORDS: Final[dict[str, str]] = {
     "PatCard.colour": "a rank of a colour ('4 of black')",
     "PatWord.suit_variable": "a suit named by a variable in a card pattern",
     "PatCard.suit_variable": "a rank of a suit named by a variable ('K of s')",
+    "Pattern.suit_variable_in_rule": "a suit named by a variable in a pattern of a trick-play rule, a declaration, "
+                                     "a hook, 'holder of' or 'who played'",
     "Name.suit": "a suit as a value ('trump == spades')",
     "Of.suit_of_card": "'suit of' a card",
     "ForCard": "'for each card in'",
@@ -102,6 +136,12 @@ WORDS: Final[dict[str, str]] = {
     "Bid.step": "bids 'by' a step",
     "Auction.step": "auction bids 'by' a step",
     "Counter.per_deal": "a counter 'per deal'",
+    # step 7: decks that are not suits x ranks (docs/language/decks.md)
+    "SuitDecl.code": "a suit's own code ('atouts \"T\" none')",
+    "Deck.rank_codes": "a rank's own code ('Ober \"O\"')",
+    "Deck.removed": "cards taken out of the pack ('remove P')",
+    "ExtraCard": "a card in no suit ('card joker \"JK\"')",
+    "Deck.copies": "a pack with copies of each card ('copies 2')",
     # step 2: the trick in progress and the legal-play chain
     **{f"Name.{n}": f"the trick's '{n}'" for n in TRICK_NAMES},
     "Name.no_suit": "'no_suit'",
@@ -118,6 +158,18 @@ WORDS: Final[dict[str, str]] = {
     "CardRule.sets_no_suit": "'the suit led is not set by'",
     "TieRule.first": "'of equal cards the first wins'",
     "TieRule.later": "'of equal cards the later wins'",
+    # step 9: one seat plays another's cards
+    "PlaysFor": "'P plays for Q'",
+    # step 6: card orders
+    "Order": "a named card order ('order NAME')",
+    "SuitRanks": "a plain rank order of a suit or a colour ('ranks in NAME')",
+    "SetTrump.order": "'trump is' a named order",
+    "SetTrump.value": "'trump is' an expression",
+    # step 8: the direction of play
+    "PlayDirection.left": "'play passes left'",
+    "PlayDirection.right": "'play passes right'",
+    "Players.range": "the number of players as an option ('players 3..7 = 4')",
+    "Name.player_count": "'player_count'",
     # step 3: hooks and mid-trick effects
     "Hook.playing": "'after playing P:'",
     "Hook.leading": "'after leading P:'",
@@ -176,7 +228,9 @@ WORDS: Final[dict[str, str]] = {
 
 CHECKED: Final[frozenset[str]] = frozenset({
     "Call.points_of_cards", "PatWord.colour", "PatCard.colour", "PatWord.suit_variable", "PatCard.suit_variable",
+    "Pattern.suit_variable_in_rule",
     "Name.suit", "Of.suit_of_card", "ChoiceOption.pass", "Name.bid_constant", "Auction.no_contract",
+    "SetTrump.order",
 })
 """Constructs that only the checker can tell apart (by types, or the deck's words), besides the
 built-in names: it reports them as it meets them."""
@@ -241,8 +295,14 @@ def _node_classes(root: type[m.Node]) -> Iterator[type[m.Node]]:
 def in_play_keys() -> dict[str, str]:
     """``InPlay.<Statement>`` for each kind of statement that may run in the middle of trick play (a hook,
     a declaration's effect), in words: the runtime names in :data:`RUNTIME` those it can run there."""
-    return {f"InPlay.{cls.__name__}": f"'{STATEMENT_WORDS.get(cls.__name__, snake(cls.__name__))}' in the middle of trick play "
+    keys = {f"InPlay.{cls.__name__}": f"'{STATEMENT_WORDS.get(cls.__name__, snake(cls.__name__))}' in the middle of trick play "
             "(in a declaration or a hook)" for cls in _node_classes(m.Node) if issubclass(cls, m.Stmt) and cls.in_play}
+    for cls in _node_classes(m.Node):  # a decision there: each statement by its own words
+        if issubclass(cls, m.Stmt) and cls.in_play and getattr(cls, "decides", False):
+            keys[f"InPlay.decision_after_trick.{cls.__name__}"] = (
+                f"'{STATEMENT_WORDS.get(cls.__name__, snake(cls.__name__))}' (a decision) in an 'after each trick' "
+                "hook or a declaration's effect")
+    return keys
 
 
 def words(key: str) -> str:

@@ -102,7 +102,9 @@ class DealRules(Transformer[Token, m.RuleFile]):
             return m.SetTrump.model_construct(source="zone", zone=src.value, span=span_of(meta))
         if src.tag == "none":
             return m.SetTrump.model_construct(source="none", span=span_of(meta))
-        return m.SetTrump.model_construct(source="fixed", suit=src.value, span=span_of(meta))
+        if isinstance(src.value, m.Name):  # `trump is spades` (a suit, an order or a suit-valued name)
+            return m.SetTrump.model_construct(source="fixed", suit=src.value.name, span=span_of(meta))
+        return m.SetTrump.model_construct(source="value", value=src.value, span=span_of(meta))
 
     def trump_of_zone(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("zone", children[0])
@@ -110,8 +112,8 @@ class DealRules(Transformer[Token, m.RuleFile]):
     def trump_none(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("none")
 
-    def trump_fixed(self, meta: Any, children: list[Any]) -> Tagged:
-        return Tagged("fixed", str(children[0]))
+    def trump_value(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("value", children[0])
 
     def name_trump(self, meta: Any, children: list[Any]) -> m.NameTrump:
         exprs = exprs_of(children)
@@ -374,6 +376,7 @@ class DealRules(Transformer[Token, m.RuleFile]):
             card_rules=tuple(c for c in children if isinstance(c, m.CardRule)),
             ties=tuple(c for c in children if isinstance(c, m.TieRule)),
             hooks=tuple(c for c in children if isinstance(c, m.Hook)),
+            plays_for=tuple(c for c in children if isinstance(c, m.PlaysFor)),
             cite=cite_of(children),
             span=span_of(meta),
         )
@@ -392,7 +395,18 @@ class DealRules(Transformer[Token, m.RuleFile]):
         body = stmts_of(children)
         if cite is not None:
             body = tuple(s if s.cite is not None else s.model_copy(update={"cite": cite}) for s in body)
-        return m.Phase.model_construct(name=str(children[0]), body=body, cite=cite, span=span_of(meta))
+        place = next((c.value for c in children if isinstance(c, Tagged) and c.tag == "place"), None)
+        anchor = str(children[2]) if place is not None else None
+        return m.Phase.model_construct(name=str(children[0]), body=body, cite=cite, span=span_of(meta), place=place,
+                                       anchor=anchor)
+
+    def phase_place(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("place", str(children[0]))
+
+    def replace_stmt(self, meta: Any, children: list[Any]) -> m.Phase:
+        """`replace KEYWORD:` (in a variant): a phase named by the keyword, taken in by its base."""
+        phase = self.phase_stmt(meta, children)
+        return phase.model_copy(update={"place": "replace", "anchor": phase.name})
 
     def add_stmt(self, meta: Any, children: list[Any]) -> m.Add:
         return m.Add.model_construct(amount=children[0], counter=str(children[1]), owner=children[2], span=span_of(meta))
@@ -469,6 +483,12 @@ class DealRules(Transformer[Token, m.RuleFile]):
         return m.TieRule.model_construct(winner=children[0].tag, matching=matching.pattern if matching else None,
                                          guard=guard.expr if guard else None, cite=cite_of(children),
                                          span=span_of(meta))
+
+    def plays_for(self, meta: Any, children: list[Any]) -> m.PlaysFor:
+        exprs = exprs_of(children)
+        guard = one_of(children, Guard)
+        return m.PlaysFor.model_construct(controller=exprs[0], player=exprs[1], guard=guard.expr if guard else None,
+                                          cite=cite_of(children), span=span_of(meta))
 
     def tie_first(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("first")

@@ -3,7 +3,7 @@ players, roles, the deck, options, zones, counters, points and the match."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from lark import Token, Transformer, v_args
 
@@ -22,6 +22,13 @@ from .tree import (
 def _tagged(children: list[Any], tag: str) -> bool:
     """Whether a keyword alternative (``, pack``, ``, bookkeeping``) is among the children."""
     return any(isinstance(c, Tagged) and c.tag == tag for c in children)
+
+
+_LISTED: dict[type, str] = {
+    m.Role: "roles", m.Option: "options", m.Zone: "zones", m.Irregularity: "irregularities", m.Counter: "counters",
+    m.Table: "tables", m.MeldTable: "melds", m.BidTable: "bids", m.Order: "orders",
+}
+"""The sections a file may hold several of: the model class of each, and the RuleFile field it fills."""
 
 
 @v_args(meta=True)
@@ -51,15 +58,7 @@ class SectionRules(Transformer[Token, m.RuleFile]):
     # ------------------------------------------------------------ header
     def start(self, meta: Any, children: list[Any]) -> m.RuleFile:
         fields: dict[str, Any] = {"path": self.path}
-        roles: list[m.Role] = []
-        options: list[m.Option] = []
-        zones: list[m.Zone] = []
-        irregularities: list[m.Irregularity] = []
-        counters: list[m.Counter] = []
-        tables: list[m.Table] = []
-        melds: list[m.MeldTable] = []
-        bids: list[m.BidTable] = []
-        points: list[m.PointCard] = []
+        listed: dict[str, list[Any]] = {name: [] for name in (*_LISTED.values(), "points")}
         sections: list[tuple[str, m.Span]] = []
         for child in children:
             if isinstance(child, Tagged):
@@ -70,42 +69,18 @@ class SectionRules(Transformer[Token, m.RuleFile]):
                 elif tag == "deal":
                     fields["deal"], fields["deal_span"] = value, span
                 elif tag == "points":
-                    points.extend(value)
+                    listed["points"].extend(value)
                 elif tag == "extends":
                     fields["extends"], fields["extends_span"] = value, span
                 elif tag in fields:
                     continue  # a duplicate section: the checker reports it from `sections`
                 else:
                     fields[tag] = value
-            elif isinstance(child, m.Role):
-                roles.append(child)
-            elif isinstance(child, m.Option):
-                options.append(child)
-            elif isinstance(child, m.Zone):
-                zones.append(child)
-            elif isinstance(child, m.Irregularity):
-                irregularities.append(child)
-            elif isinstance(child, m.Counter):
-                counters.append(child)
-            elif isinstance(child, m.Table):
-                tables.append(child)
-            elif isinstance(child, m.MeldTable):
-                melds.append(child)
-            elif isinstance(child, m.BidTable):
-                bids.append(child)
-        return m.RuleFile.model_construct(
-            **fields,
-            roles=tuple(roles),
-            options=tuple(options),
-            zones=tuple(zones),
-            points=tuple(points),
-            irregularities=tuple(irregularities),
-            counters=tuple(counters),
-            tables=tuple(tables),
-            melds=tuple(melds),
-            bids=tuple(bids),
-            sections=tuple(sections),
-        )
+            elif type(child) in _LISTED:
+                listed[_LISTED[type(child)]].append(child)
+        listed["options"][:0] = _seating_option(fields.get("players"))
+        fields.update({k: tuple(v) for k, v in listed.items()})
+        return m.RuleFile.model_construct(**fields, sections=tuple(sections))
 
     def extends(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("extends", (str(children[0])[1:-1], span_of(meta)))
@@ -134,8 +109,28 @@ class SectionRules(Transformer[Token, m.RuleFile]):
 
     def players(self, meta: Any, children: list[Any]) -> Tagged:
         teams = one_of(children, tuple) or ()
-        node = m.Players.model_construct(count=int(children[0]), teams=teams, cite=cite_of(children), span=span_of(meta))
+        count: Tagged = children[0]
+        low, high, default = count.value
+        kind: Literal["fixed", "range"] = "range" if count.tag == "range" else "fixed"
+        node = m.Players.model_construct(count=default, kind=kind, low=low, high=high, teams=teams,
+                                         cite=cite_of(children), span=span_of(meta))
         return Tagged("players", (node, span_of(meta)))
+
+    def fixed_players(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("fixed", (None, None, int(children[0])))
+
+    def player_range(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("range", (int(children[0]), int(children[1]), int(children[2])))
+
+    def play_direction(self, meta: Any, children: list[Any]) -> Tagged:
+        node = m.PlayDirection.model_construct(direction=children[0].tag, cite=cite_of(children), span=span_of(meta))
+        return Tagged("direction", (node, span_of(meta)))
+
+    def play_left(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("left")
+
+    def play_right(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("right")
 
     def partnerships(self, meta: Any, children: list[Any]) -> tuple[tuple[int, ...], ...]:
         return tuple(children)
@@ -150,36 +145,105 @@ class SectionRules(Transformer[Token, m.RuleFile]):
     def deck(self, meta: Any, children: list[Any]) -> Tagged:
         suits: tuple[m.SuitDecl, ...] = ()
         ranks: tuple[str, ...] = ()
+        rank_codes: tuple[tuple[str, str], ...] = ()
         ranks_span = span_of(meta)
         trump: tuple[Any, ...] | None = None
         trump_span = None
+        removed: list[m.Pattern] = []
+        extra: list[m.ExtraCard] = []
+        copies: int | None = None
+        copies_span = None
+        suit_ranks = tuple(c for c in children if isinstance(c, m.SuitRanks))
         for child in children:
-            if isinstance(child, Tagged):
+            if isinstance(child, m.ExtraCard):
+                extra.append(child)
+            elif isinstance(child, Tagged):
                 if child.tag == "suits":
                     suits = child.value
                 elif child.tag == "ranks":
-                    ranks, ranks_span = child.value
+                    words, ranks_span = child.value
+                    ranks = tuple(rank for rank, _ in words)
+                    rank_codes = tuple((rank, code) for rank, code in words if code is not None)
                 elif child.tag == "trump_ranks":
                     trump, trump_span = child.value
+                elif child.tag == "remove":
+                    removed.append(child.value)
+                elif child.tag == "copies":
+                    copies, copies_span = child.value
         node = m.Deck.model_construct(
             suits=suits,
             ranks=ranks,
             trump_ranks=trump,
+            rank_codes=rank_codes,
+            removed=tuple(removed),
+            extra_cards=tuple(extra),
+            copies=copies,
+            copies_span=copies_span,
             cite=cite_of(children),
             span=span_of(meta),
             ranks_span=ranks_span,
             trump_span=trump_span,
+            suit_ranks=suit_ranks,
         )
         return Tagged("deck", (node, span_of(meta)))
+
+    def suit_ranks(self, meta: Any, children: list[Any]) -> m.SuitRanks:
+        words = [str(c) for c in children if isinstance(c, Token)]
+        return m.SuitRanks.model_construct(scope=words[0], ranks=tuple(words[1:]), span=span_of(meta))
+
+    # ------------------------------------------------------------ card orders
+    def order(self, meta: Any, children: list[Any]) -> m.Order:
+        code = next((str(c)[1:-1] for c in children if isinstance(c, Token) and c.type == "STRING"), None)
+        fields: dict[str, Any] = {"ranks": tuple(c for c in children if isinstance(c, m.SuitRanks))}
+        for c in children:
+            if isinstance(c, Tagged) and c.tag == "trumps":
+                fields["trumps"], fields["trumps_span"] = c.value
+            elif isinstance(c, Tagged) and c.tag == "no_trumps":
+                fields["no_trumps"] = True
+        return m.Order.model_construct(name=str(children[0]), code=code, cite=cite_of(children), span=span_of(meta),
+                                       **fields)
+
+    def order_trumps(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("trumps", (self.trump_ranks(meta, children).value[0], span_of(meta)))
+
+    def order_no_trumps(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("no_trumps")
+
+    def order_ranks(self, meta: Any, children: list[Any]) -> m.SuitRanks:
+        words = [str(c) for c in children if isinstance(c, Token)]
+        scope = next((c.value for c in children if isinstance(c, Tagged) and c.tag == "scope"), "")
+        return m.SuitRanks.model_construct(scope=scope, ranks=tuple(words), span=span_of(meta))
+
+    def order_scope(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("scope", str(children[0]))
 
     def suits(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("suits", tuple(c for c in children if isinstance(c, m.SuitDecl)))
 
     def suit_decl(self, meta: Any, children: list[Any]) -> m.SuitDecl:
+        if len(children) == 3:
+            return m.SuitDecl.model_construct(name=str(children[0]), code=str(children[1])[1:-1],
+                                              colour=str(children[2]), span=span_of(meta))
         return m.SuitDecl.model_construct(name=str(children[0]), colour=str(children[1]), span=span_of(meta))
 
     def ranks(self, meta: Any, children: list[Any]) -> Tagged:
-        return Tagged("ranks", (tuple(str(c) for c in children if isinstance(c, Token)), span_of(meta)))
+        return Tagged("ranks", (tuple(c for c in children if isinstance(c, tuple)), span_of(meta)))
+
+    def rank_word(self, meta: Any, children: list[Any]) -> tuple[str, str | None]:
+        return str(children[0]), str(children[1])[1:-1] if len(children) > 1 else None
+
+    def remove(self, meta: Any, children: list[Any]) -> Tagged:
+        pattern = children[0]
+        if isinstance(pattern, m.PatOr) and len(pattern.options) == 1:
+            pattern = pattern.options[0]
+        return Tagged("remove", pattern)
+
+    def extra_card(self, meta: Any, children: list[Any]) -> m.ExtraCard:
+        return m.ExtraCard.model_construct(name=str(children[0]), code=str(children[1])[1:-1], cite=cite_of(children),
+                                           span=span_of(meta))
+
+    def copies(self, meta: Any, children: list[Any]) -> Tagged:
+        return Tagged("copies", (int(children[0]), span_of(meta)))
 
     def trump_ranks(self, meta: Any, children: list[Any]) -> Tagged:
         items: list[Any] = []
@@ -396,3 +460,12 @@ class SectionRules(Transformer[Token, m.RuleFile]):
 
     def lowest_wins(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("lowest_wins", (True, cite_of(children)))
+
+
+def _seating_option(players: object) -> list[m.Option]:
+    """`players LO..HI = D` declares an option `players` of its own (design 3.10)."""
+    if not isinstance(players, m.Players) or players.kind != "range":
+        return []
+    return [m.Option.model_construct(name="players", type="int", default=players.count, low=players.low,
+                                     high=players.high, doc="The number of players", cite=players.cite,
+                                     span=players.span)]

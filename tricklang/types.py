@@ -123,8 +123,9 @@ class Typer(Visitor[Type]):
     def use(self, name: str) -> None:
         """A global name or variable is used (ignored unless overridden)."""
 
-    def pattern(self, p: m.Pattern, scope: Scope) -> None:
-        """A card pattern met in an expression, in a scope (ignored unless overridden)."""
+    def pattern(self, p: m.Pattern, scope: Scope, fixed: bool = False) -> None:
+        """A card pattern met in an expression, in a scope (``fixed``: one the runtime compiles to a fixed
+        table); ignored unless overridden."""
 
     def suggest(self, name: str, scope: Scope) -> str:
         """A hint for an undefined name (none unless overridden)."""
@@ -317,7 +318,7 @@ class Typer(Visitor[Type]):
         if e.card.ranking is None and isinstance(p, m.PatWord) and scope.names.get(p.word) == CARD:
             self.visit(m.Name.model_construct(name=p.word, span=p.span), scope)  # a card value: `who played card`
         else:
-            self.pattern(p, scope)
+            self.pattern(p, scope, fixed=True)
         return PLAYER
 
     def visit_SeatLit(self, e: m.SeatLit, scope: Scope) -> Type:  # noqa: N802
@@ -367,5 +368,10 @@ class Typer(Visitor[Type]):
         return BOOL
 
     def visit_CardHolder(self, e: m.CardHolder, scope: Scope) -> Type:  # noqa: N802
-        self.pattern(e.card.pattern, scope)
+        self.pattern(e.card.pattern, scope, fixed=True)
+        copies = self.rules.deck.copies if self.rules.deck is not None else None
+        if copies is not None and copies > 1:
+            kind = {"holder": "holder of", "original": "original holder of", "taker": "taker of"}[e.kind]
+            self.error("ambiguous-card", f"'{kind}' names one player, but the pack holds {copies} cards of each face",
+                       e.span, "ask about a hand instead: 'hand of P has ...', or count(... matching ...)")
         return PLAYER

@@ -61,7 +61,7 @@ STATEMENT_KEYWORDS: dict[str, str] = {
     "forbid": "forbid declare NAME for PLAYER", "cancel": 'cancel "LABEL" for PLAYER', "add": "add N to COUNTER of OWNER",
     "end": "end the deal", "replay": "replay the tricks", "if": "if CONDITION:", "repeat": "repeat at most N times:",
     "for": "for each player:", "tricks": "tricks N, PLAYER leads first", "auction": "auction once around from PLAYER",
-    "phase": "phase NAME:",
+    "phase": "phase NAME:", "replace": "replace KEYWORD: (in a variant)",
 }
 """The reserved words that begin a statement, with the statement each begins: such a word
 cannot begin a statement as a name (of a role, a variable...) does."""

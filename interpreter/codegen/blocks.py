@@ -34,7 +34,8 @@ class Block:
         return f"b{self.id}"
 
 
-DECISIONS = (m.Choose, m.Discard, m.Take, m.Keep, m.NameTrump, m.Bid, m.Auction, m.Tricks)
+DECISIONS = (m.Choose, m.Discard, m.Take, m.Keep, m.NameTrump, m.Bid, m.Auction, m.Tricks, m.TableAuction, m.TableBid,
+             m.NameLed)
 """The statements at which a player decides."""
 
 
@@ -48,7 +49,7 @@ def loop_depth(stmts: tuple[m.Statement, ...]) -> int:
     """How many loops nest in one another in these statements (0: none)."""
     deepest = 0
     for st in stmts:
-        if isinstance(st, (m.Repeat, m.ForEach)):
+        if isinstance(st, (m.Repeat, m.ForEach, m.ForCard)):
             deepest = max(deepest, 1 + loop_depth(st.body))
         elif isinstance(st, m.Phase):
             deepest = max(deepest, loop_depth(st.body))
@@ -67,7 +68,7 @@ def waits(st: m.Statement, pauses: frozenset[str]) -> bool:
         return "deal" in pauses
     if isinstance(st, m.If):
         return any(waits_any(body, pauses) for _, body in st.branches) or waits_any(st.orelse, pauses)
-    if isinstance(st, (m.Repeat, m.ForEach)):
+    if isinstance(st, (m.Repeat, m.ForEach, m.ForCard)):
         return waits_any(st.body, pauses) or loop_depth(st.body) >= MAX_INLINE_LOOPS
     if isinstance(st, m.Phase):
         return waits_any(st.body, pauses)

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from tricklang import model as m
 
+from .auctions import Auctions
+from .fallback import fallback_bounds, forced_cards
 from .layout import DecisionPoint, Irregularity, ZoneDecl
-from .parts import Parts
+from .seats import onward
 from .writer import Writer, lit
 
 MAX_CHOICES = 20_000
@@ -37,7 +39,7 @@ def _int_list(values: object) -> str:
 # ---------------------------------------------------------------- card selections
 
 
-class Decisions(Parts):
+class Decisions(Auctions):
     """Decision points other than trick play (see the module docstring)."""
 
     __slots__ = ()
@@ -64,17 +66,25 @@ class Decisions(Parts):
         if isinstance(st, m.Choose):
             return self.choose(st, cont)
         if isinstance(st, m.Discard):
-            return self.select(st, "discard", st.player, st.count, st.matching, None, st.to, cont, source_is_hand=True)
+            return self.select(st, "discard", st.player, st.count, st.matching, None, st.to, cont, source_is_hand=True,
+                               fallback=st.fallback)
         if isinstance(st, m.Take):
-            return self.select(st, st.verb, st.player, st.count, st.matching, st.source, None, cont, dest_is_hand=True)
+            return self.select(st, st.verb, st.player, st.count, st.matching, st.source, None, cont, dest_is_hand=True,
+                               fallback=st.fallback)
         if isinstance(st, m.Keep):
             return self.keep(st, cont)
         if isinstance(st, m.NameTrump):
             return self.name_trump(st, cont)
+        if isinstance(st, m.NameLed):
+            return int(self.name_led(st, cont))  # type: ignore[attr-defined] # (NamedLed, a sibling mixin)
         if isinstance(st, m.Bid):
             return self.own_bid(st, cont)
         if isinstance(st, m.Auction):
             return self.auction(st, cont)
+        if isinstance(st, m.TableAuction):
+            return self.rich_auction(st, cont)
+        if isinstance(st, m.TableBid):
+            return self.rich_own_bid(st, cont)
         raise TypeError(f"not a decision: {type(st).__name__}")  # pragma: no cover
 
 
@@ -160,9 +170,9 @@ class Decisions(Parts):
     def select(self, st: m.Stmt, verb: str, player: m.Expr, count: m.Count | None,
                matching: m.Pattern | None, source: m.ZoneRef | None, dest: m.ZoneRef | None, cont: int, *,
                source_is_hand: bool = False, dest_is_hand: bool = False, bounds: tuple[str, str] | None = None,
-               rest: m.ZoneRef | None = None) -> int:
+               rest: m.ZoneRef | None = None, fallback: m.Pattern | None = None) -> int:
         """A player picks cards from a zone (``bounds``: the (low, high) source of a step of
-        `keeps N`, instead of ``count``)."""
+        `keeps N`, instead of ``count``; ``fallback``: Q of `matching P, else Q`, see :mod:`.fallback`)."""
         lay, ex = self.lay, self.ex
         dp = self.new_dp("select", verb, st, verb=verb)
         w = self.ready(dp, f"choosing cards ({verb})")
@@ -174,10 +184,14 @@ class Decisions(Parts):
         w.line(f"s = {h if source_is_hand else ex.zone(source, 'p')}")  # type: ignore[arg-type]
         w.line(f"d = {h if dest_is_hand else ex.zone(dest, 'p')}")  # type: ignore[arg-type]
         if matching is not None:
-            w.line(f"elig = c.z[s] & PAT[{lit(lay.pattern(matching))} * NT + c.ti]")
+            w.line(f"elig = c.z[s] & {ex.pattern_mask(matching)}")
         else:
             w.line("elig = c.z[s]")
-        w.line("n = _pc(elig)")
+        if fallback is not None:
+            w.line(f"q = c.z[s] & {ex.pattern_mask(fallback)} & ~elig")
+            w.line("n = _pc(elig) + _pc(q)")
+        else:
+            w.line("n = _pc(elig)")
         lo, hi = bounds if bounds is not None else self.select_bounds(count, h, source_is_hand)
         w.line(f"lo = {lo}")
         w.line(f"hi = {hi}")
@@ -189,6 +203,8 @@ class Decisions(Parts):
         w.line("    lo = hi")
         w.line("elif lo < 0:")
         w.line("    lo = 0")
+        if fallback is not None:
+            fallback_bounds(w)
         w.line("if hi == 0:")
         w.line(f"    return {lit(cont)}")
         w.line("c.sel_cards = elig")
@@ -197,7 +213,8 @@ class Decisions(Parts):
         w.line("c.sel_src = s")
         w.line("c.sel_dst = d")
         wait(w, dp, "p")
-        self.select_apply(dp, verb, src_decl, dst_decl, cont)
+        forced = ex.pattern_mask(matching) if fallback is not None and matching is not None else None
+        self.select_apply(dp, verb, src_decl, dst_decl, cont, forced)
         return int(dp.extra["ready"])
 
     def select_bounds(self, count: m.Count | None, h: str, source_is_hand: bool) -> tuple[str, str]:
@@ -215,8 +232,10 @@ class Decisions(Parts):
             return f"_pc(c.z[{h}]) - {ex.expr(count.low)}", "lo"
         return f"{ex.expr(count.low)} - _pc(c.z[{h}])", "lo"  # take to N: as many as bring the hand to N
 
-    def select_apply(self, dp: DecisionPoint, verb: str, src_decl: ZoneDecl, dst_decl: ZoneDecl, cont: int) -> None:
-        """``apply_D(c, cards)``: the chosen cards (in the order listed) move, and play goes on."""
+    def select_apply(self, dp: DecisionPoint, verb: str, src_decl: ZoneDecl, dst_decl: ZoneDecl, cont: int,
+                     forced: str | None = None) -> None:
+        """``apply_D(c, cards)``: the chosen cards (in the order listed) move, and play goes on (``forced``:
+        the mask of P of `matching P, else Q`, whose cards go first when the selection fell back)."""
         f = self.funcs
         d = dp.id
         verb_id = self.lay.verb(verb)
@@ -226,6 +245,8 @@ class Decisions(Parts):
             f.line("p = c.actor")
             f.line("s = c.sel_src")
             f.line("d = c.sel_dst")
+            if forced is not None:
+                forced_cards(f, forced, self.moves.ordered(src_decl, "s"))
             f.line("for card in cards:")
             with f.indented():
                 self.moves.remove(f, src_decl, "s", "card")
@@ -308,6 +329,8 @@ class Decisions(Parts):
 
 
     def own_bid(self, st: m.Bid, cont: int) -> int:
+        if st.above is not None or st.or_pass:
+            return self.rich_own_bid(st, cont)
         lay, ex = self.lay, self.ex
         dp = self.new_dp("bid", "bidding", st)
         w = self.ready(dp, "a player's own bid")
@@ -355,10 +378,12 @@ class Decisions(Parts):
         return f"_step({self.ex.expr(step)}, {lit(fault)})"
 
     def auction(self, st: m.Auction, cont: int) -> int:
-        """An auction: ``au_*`` fields of the core hold it while it runs (bids as codes: -1 is a pass)."""
+        """An auction: ``au_*`` fields of the core hold it while it runs (bids as codes: -1 is a pass);
+        one with rules, ``until N passes`` or ``no contract`` keeps the full state (:mod:`.auctions`)."""
+        if st.rules or st.kind == "until_n_passes" or st.all_pass == "none":
+            return self.rich_auction(st, cont)
         lay, ex = self.lay, self.ex
         dp = self.new_dp("auction", "auction", st)
-        n = lay.n
         w = self.ready(dp, "an auction")
         high = ex.expr(st.high)
         w.line("if not c.au_active:")
@@ -391,10 +416,10 @@ class Decisions(Parts):
                 w.line(f"if c.rec: c.log.append((ALL_PASSED, {all_laws}))")
                 w.line(f"return {lit(self.deal_end)}")
         w.line("pos = c.au_pos")
-        w.line(f"while c.au_passed >> ((c.au_first + pos) % {lit(n)}) & 1:")
+        w.line(f"while c.au_passed >> ({onward(self.lay, 'c.au_first', 'pos')}) & 1:")
         w.line("    pos += 1")
         w.line("c.au_pos = pos")
-        wait(w, dp, f"(c.au_first + pos) % {lit(n)}")
+        wait(w, dp, onward(self.lay, "c.au_first", "pos"))
         self.auction_functions(st, dp, high)
         return int(dp.extra["ready"])
 

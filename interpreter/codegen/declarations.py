@@ -10,6 +10,9 @@ from tricklang import model as m
 from .parts import Parts
 from .writer import Writer, lit
 
+IN_PLAY = (m.Add, m.Expose, m.Melds)
+"""Statements that run in the middle of trick play as they run anywhere (they end no block)."""
+
 
 class TrickDeclarations(Parts):
     """The declarations of a trick play (see the module docstring)."""
@@ -33,6 +36,9 @@ class TrickDeclarations(Parts):
                 cond = f"c.z[{lit(hand)} + p] & {pat}"
                 if dcl.deadline == "before_first_card":
                     cond += " and not (c.played >> p & 1)"
+                elif dcl.deadline == "before_nth_card":  # the cards he played: one a trick he played to
+                    assert dcl.card_number is not None  # pragma: no cover - the grammar gives one
+                    cond += f" and c.tr_no + (c.tr_pm >> p & 1) < {lit(dcl.card_number)}"
             if test is not True:
                 with f.block(f"def guard_{d}_{j}(c: Core, p: cython.int) -> cython.bint:"):
                     f.line(f"saved = c.v[{lit(declarer)}]")
@@ -85,11 +91,15 @@ class TrickDeclarations(Parts):
                 f.line("pass")
 
 
-    def _effects(self, w: Writer, stmts: tuple[m.Statement, ...], cite: m.Citation | None) -> None:
-        """A declaration's body: scores, variables and conditions only (the checker sees to it)."""
+    def _effects(self, w: Writer, stmts: tuple[m.Statement, ...], cite: m.Citation | None,
+                 lines: bool = False) -> None:
+        """A declaration's or a hook's body: scores, variables, conditions, `end the play` (a hook's),
+        and the statements of :data:`IN_PLAY` (the checker and ``RUNTIME`` see to it)."""
 
         for st in stmts:
             self.line = st.span.line
+            if lines:  # (a hook's statements are named by their rule lines)
+                w.comment(f"line {st.span.line}")
             if isinstance(st, m.Score):
                 if st.cite is None and cite is not None:
                     st = st.model_copy(update={"cite": cite})
@@ -104,13 +114,19 @@ class TrickDeclarations(Parts):
                     w.line(f"{'if' if i == 0 else 'elif'} {test if isinstance(test, str) else lit(test)}:")
                     with w.indented():
                         w.line("pass")
-                        self._effects(w, body, cite)
+                        self._effects(w, body, cite, lines)
                 if st.orelse:
                     w.line("else:")
                     with w.indented():
                         w.line("pass")
-                        self._effects(w, st.orelse, cite)
+                        self._effects(w, st.orelse, cite, lines)
             elif isinstance(st, m.Pass):
                 continue
+            elif isinstance(st, m.EndPlay):  # the trick just taken is the trick play's last
+                w.line("c.tr_total = c.tr_no + 1")
+                w.line("return")
+                return
+            elif isinstance(st, IN_PLAY):
+                self.visit(st, w)
             else:
                 raise TypeError(f"line {st.span.line}: a declaration may only score, set variables or test conditions")

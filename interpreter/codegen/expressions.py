@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from tricklang import model as m
-from tricklang.types import CARD, PLAYER, ZONE, Kind, Type
+from tricklang.types import BID, CARD, PLAYER, ZONE, Kind, Type
 from tricklang.walk import Unknown
 
 from .layout import Layout
@@ -36,6 +36,7 @@ _BUILTINS = {
     "leader": "(c.tr_leader if c.tr_active else -1)",
     "played_to_trick": "(c.tr_n if c.tr_active else 0)",
     "trump": "c.trump",
+    "player_count": "N",
 }
 
 
@@ -153,16 +154,47 @@ class ExprWriter:
             return lit(lay.zone_by_name[name].base)
         if name in TRICK_NAMES:  # (a name the file declares is one of the above)
             return TRICK_NAMES[name]
+        bid = self.bid_name(name)
+        if bid is not None:
+            return bid
         if name in lay.tables.suit_names:  # a suit as a value: its index, as trump holds it
             return lit(lay.tables.suit_names.index(name))
+        if name in lay.orders:  # a named order as a value: its order index (`trump is` reads it)
+            return lit(lay.orders[name])
         raise TypeError(f"cannot compile name '{name}'")  # pragma: no cover - checked
+
+    def bid_name(self, name: str) -> str | None:
+        """The auction's names and the bid table's (design 3.7), or None (see interpreter.codegen.auctions:
+        a typed bid is its index + 1, 0 ``no_bid``; ``no_trump`` is -1, as ``trump`` holds it)."""
+        lay = self.layout
+        if name in ("no_bid", "no_trump"):
+            return "0" if name == "no_bid" else "-1"
+        if name == "doubling":
+            return "c.au_dbl" if lay.rich_auction else "0"
+        if name == "caller":
+            return "c.actor"
+        if name == "high_bidder":
+            return "c.au_bidder"
+        if name == "high_bid":
+            if not lay.bid_table:
+                return "(c.au_high if c.au_bidder >= 0 else 0)"
+            return f"({'c.au_high + 1' if lay.bids_typed else 'BID_VALUE[c.au_high]'} if c.au_bidder >= 0 else 0)"
+        if name in lay.orders:  # a named order as a value (a bid's strain): its order index
+            return lit(lay.orders[name])
+        k = next((i for i, b in enumerate(lay.bid_table) if b.name == name), None)
+        return lit(k + 1) if k is not None else None
 
     def e_SeatLit(self, e: m.SeatLit) -> str:  # noqa: N802 - 'seat N' (the checker keeps N a seat)
         return lit(e.value)
 
     def e_Of(self, e: m.Of) -> str:  # noqa: N802
         lay = self.layout
+        if e.name in ("level", "strain", "worth") and e.name not in lay.counters and e.name not in lay.zone_by_name:
+            return f"BID_{e.name.upper()}[{self.expr(e.arg)}]"
         if e.name == "suit":
+            if self.type(e.arg) == CARD:  # 'suit of' a card (a loop's card, a card of the trick)
+                lay.uses.helpers.add("card_suit")
+                return f"_card_suit({self.expr(e.arg)})"
             return f"_suit_of(c, {self.zone(e.arg)})"
         if e.name in lay.counters:
             kind, base, _ = lay.counters[e.name]
@@ -208,7 +240,9 @@ class ExprWriter:
             cards = self.cards(arg.value)
             if arg.matching is None:
                 return f"_pc({cards})"
-            return f"_pc({cards} & PAT[{lit(lay.pattern(arg.matching))} * NT + c.ti])"
+            return f"_pc({cards} & {self.pattern_mask(arg.matching)})"
+        if e.name in ("melds", "melded"):
+            return self.melds(e)
         if e.name == "points" and self.type(arg.value) in (ZONE, CARD):  # points of cards, under the order in force
             return self.points_of_cards(e)
         is_player = self.type(arg.value) == PLAYER
@@ -230,6 +264,19 @@ class ExprWriter:
             return f"_points(c, {lit(t)}, {who}, {lit(is_player)})"
         raise TypeError(f"unknown function {e.name}")  # pragma: no cover - checked
 
+    def melds(self, e: m.Call) -> str:
+        """``melds(ZONE, TABLE)``: what a zone's cards are worth under a meld table, shown to nobody;
+        ``melded(X [, TABLE])``: what a player or side has melded this deal (every table by default)."""
+        lay = self.layout
+        args = e.args
+        table = args[1].value.name if len(args) > 1 and isinstance(args[1].value, m.Name) else None
+        t = lay.meld_index(table) if table is not None else -1
+        if e.name == "melds":
+            return f"_meld_count(c, {lit(t)}, {self.cards(args[0].value)}, None)"
+        if self.type(args[0].value) == PLAYER:
+            return f"_melded(c, {lit(t)}, {self.seat(args[0].value, chr(39) + 'melded()' + chr(39))})"
+        return f"_side_melded(c, {lit(t)}, {self.expr(args[0].value)})"
+
     def points_of_cards(self, e: m.Call) -> str:
         """``points(ZONE [, TABLE])``: what a zone's cards are worth; ``points(CARD)``: what a
         card is worth (``no_card``: 0)."""
@@ -238,6 +285,8 @@ class ExprWriter:
             table = e.args[1].value.name
         t = list(self.layout.tables.point_values).index(table)
         arg = e.args[0].value
+        if self.type(arg) == ZONE and self.cards(arg) == TRICK_MASK:  # the trick in progress (or just taken)
+            return f"sum([_card_points(c, {lit(t)}, k) for k in _in_order(c, {TRICK_MASK})])"
         if self.type(arg) == ZONE:
             return f"_points_of(c, {lit(t)}, {self.zone(arg)})"
         return f"_card_points(c, {lit(t)}, {self.expr(arg)})"
@@ -254,6 +303,8 @@ class ExprWriter:
             else:
                 fault = self.layout.fault(f"line {e.span.line}: a number grew beyond 18 digits")
             return f"{_ARITH[e.op]}({a}, {b}, {lit(fault)})"
+        if e.op in ("<", "<=", ">", ">=") and self.layout.bid_ties and self.type(e.left) == BID:
+            return f"(BID_RANK[{a}] {_COMPARE[e.op]} BID_RANK[{b}])"  # bids of equal worth rank equal
         return f"({a} {_COMPARE[e.op]} {b})"
 
     def e_Not(self, e: m.Not) -> str:  # noqa: N802
@@ -266,8 +317,49 @@ class ExprWriter:
         cards = self.cards(e.zone)
         if isinstance(e.pattern, m.PatWord) and self.context.get(e.pattern.word) == Kind.SUIT:
             suit = self.e_Name(m.Name.model_construct(name=e.pattern.word, span=e.span))
-            return f"(({cards} & SUITS[c.ti * NS + {suit}]) != 0)"
-        return f"(({cards} & PAT[{lit(self.layout.pattern(e.pattern))} * NT + c.ti]) != 0)"
+            return f"(({cards} & SUITS[c.ti * {self.layout.led_stride} + {suit}]) != 0)"
+        return f"(({cards} & {self.pattern_mask(e.pattern)}) != 0)"
+
+    # ------------------------------------------------------------ patterns that name a suit held by a variable
+    def suit_variable(self, word: str) -> bool:
+        """Whether a pattern's word is a name whose value is a suit (``s`` in ``K of s``), not a word of the deck."""
+        t = self.layout.tables
+        if word in t.ranks or word in t.suit_names or word in t.colours or word in ("trump", "any"):
+            return False
+        name = m.Name.model_construct(name=word, span=m.NO_SPAN)
+        return self.layout.symbols.type_of(name, self.context) == Kind.SUIT
+
+    def has_suit_variable(self, p: m.Pattern) -> bool:
+        if isinstance(p, m.PatWord):
+            return self.suit_variable(p.word)
+        if isinstance(p, m.PatCard):
+            return not p.suit.same_colour and self.suit_variable(p.suit.name)
+        if isinstance(p, m.PatNot):
+            return self.has_suit_variable(p.operand)
+        return any(self.has_suit_variable(o) for o in p.options)
+
+    def pattern_mask(self, p: m.Pattern) -> str:
+        """The cards a pattern matches under the order in force, as a mask: its fixed table, or (a pattern
+        naming a suit held by a variable) the masks of its parts, each suit's table chosen by the variable."""
+        lay = self.layout
+        if not self.has_suit_variable(p):
+            return f"PAT[{lit(lay.pattern(p))} * NT + c.ti]"
+        if isinstance(p, (m.PatWord, m.PatCard)):
+            each: list[m.Pattern]
+            if isinstance(p, m.PatWord):
+                word = p.word
+                each = [m.PatWord.model_construct(word=s, span=p.span) for s in lay.tables.suit_names]
+            else:
+                word = p.suit.name
+                each = [m.PatCard.model_construct(rank=p.rank, suit=m.SuitRef.model_construct(name=s, span=p.span),
+                                                  span=p.span) for s in lay.tables.suit_names]
+            ids = "(" + "".join(f"{lit(lay.pattern(q))}, " for q in each) + ")"
+            lay.uses.helpers.add("pat_of")
+            return f"_pat_of(c, {ids}, {self.e_Name(m.Name.model_construct(name=word, span=p.span))})"
+        if isinstance(p, m.PatNot):
+            return f"(FULL & ~{self.pattern_mask(p.operand)})"
+        joiner = " | " if isinstance(p, m.PatOr) else " & "
+        return "(" + joiner.join(self.pattern_mask(o) for o in p.options) + ")"
 
     def cards(self, e: m.Expr | m.ZoneRef) -> str:
         """The cards of a zone instance, as a mask; ``trick`` (a name the file does not declare as a
@@ -279,6 +371,9 @@ class ExprWriter:
 
     # ------------------------------------------------------------ the trick in progress (design 3.1)
     def e_CardIs(self, e: m.CardIs) -> str:  # noqa: N802
+        if self.has_suit_variable(e.pattern):  # (no card matches nothing: BIT[-1] would be the last card's)
+            card = self.expr(e.card)
+            return f"(({card}) >= 0 and (BIT[{card}] & {self.pattern_mask(e.pattern)}) != 0)"
         return f"_card_is(c, {self.expr(e.card)}, {lit(self.layout.pattern(e.pattern))})"
 
     def e_CardBeats(self, e: m.CardBeats) -> str:  # noqa: N802

@@ -28,13 +28,18 @@ from tricklang.types import PLAYER, Kind
 from tricklang.walk import Visitor
 
 from . import module
+from .card_loops import CardLoops
+from .exposure import Exposure
 from .layout import Irregularity, Param
+from .melds import MeldPlay
 from .module import Generated
+from .named_led import NamedLed
+from .seats import onward
 from .tricks import TrickPlay
 from .writer import Writer, lit
 
 
-class CodeGenerator(TrickPlay, Visitor[bool]):
+class CodeGenerator(CardLoops, Exposure, TrickPlay, MeldPlay, NamedLed, Visitor[bool]):
     """Statements to blocks (``visit_<Statement>`` writes a statement that does not wait
     and returns whether control goes on past it); see the module docstring. The decision
     points and trick play are its mixins (:mod:`.decisions`, :mod:`.tricks`)."""
@@ -103,6 +108,8 @@ class CodeGenerator(TrickPlay, Visitor[bool]):
             self.repeat_blocks(st, w, cont)
         elif isinstance(st, m.ForEach):
             self.for_blocks(st, w, cont)
+        elif isinstance(st, m.ForCard):
+            self.card_loop_blocks(st, w, cont)
         elif isinstance(st, m.DealCards):
             self.deal_cards(st, w)
             pause = self.pause("deal", st, cont)
@@ -154,7 +161,7 @@ class CodeGenerator(TrickPlay, Visitor[bool]):
         hw.line("x = -1")
         hw.line(f"while i < {lit(count)}:")
         if st.kind == "player":
-            hw.line(f"    x = (c.v[{lit(first)}] + i) % {lit(lay.n)}")
+            hw.line(f"    x = {onward(lay, f'c.v[{lit(first)}]', 'i')}")
         else:
             hw.line("    x = i")
         hw.line("    i += 1")
@@ -176,7 +183,7 @@ class CodeGenerator(TrickPlay, Visitor[bool]):
         """The first seat (players) and the one left out (-1: none) of a `for each`."""
         lay = self.lay
         if st.kind == "player":
-            start = self.ex.seat(st.start) if st.start is not None else f"(c.dealer + 1) % {lit(lay.n)}"
+            start = self.ex.seat(st.start) if st.start is not None else onward(lay, "c.dealer")
             w.line(f"c.v[{lit(first)}] = {start}")
         else:
             w.line(f"c.v[{lit(first)}] = 0")
@@ -255,7 +262,7 @@ class CodeGenerator(TrickPlay, Visitor[bool]):
         w.line(f"for _i{first} in range({lit(count)}):")
         with w.indented():
             if st.kind == "player":
-                w.line(f"x = (c.v[{lit(first)}] + _i{first}) % {lit(lay.n)}")
+                w.line(f"x = {onward(lay, f'c.v[{lit(first)}]', f'_i{first}')}")
             else:
                 w.line(f"x = _i{first}")
             w.line(f"if x == c.v[{lit(ex)}]:")
@@ -378,8 +385,7 @@ class CodeGenerator(TrickPlay, Visitor[bool]):
 
     def deal_cards(self, st: m.DealCards, w: Writer) -> None:
         lay, ex = self.lay, self.ex
-        n = lay.n
-        first = ex.seat(st.first) if st.first is not None else f"(c.dealer + 1) % {lit(n)}"
+        first = ex.seat(st.first) if st.first is not None else onward(lay, "c.dealer")
         fault = lay.fault(f"line {st.span.line}: the pack ran out while dealing")
         w.line(f"first = {first}")
         packets = [ex.expr(p) for p in st.packets]
@@ -410,9 +416,21 @@ class CodeGenerator(TrickPlay, Visitor[bool]):
             assert st.zone is not None  # pragma: no cover - checked
             fault = lay.fault(f"line {st.span.line}: 'trump is suit of' an empty zone")
             w.line(f"s = _top_suit(c, {self.ex.zone(st.zone)}, {lit(fault)})")
+        elif st.source == "fixed" and st.suit in lay.orders:  # a named order (design 3.3)
+            w.line(f"_set_order(c, {lit(lay.orders[st.suit])}, -1, {self.laws(st)})")
+            return True
         elif st.source == "fixed":
             assert st.suit is not None  # pragma: no cover - checked
             w.line(f"s = {lit(lay.tables.suit_names.index(st.suit))}")
+        elif st.source == "value":  # a suit or an order as a value: `trump is strain of bid`
+            assert st.value is not None  # pragma: no cover - checked
+            w.line(f"s = {self.ex.expr(st.value)}")
+            if lay.orders:  # a named order's value is its order index, above the suits and no trump
+                with w.block("if s > NS:"):
+                    w.line(f"_set_order(c, s, -1, {self.laws(st)})")
+                with w.block("else:"):
+                    w.line(f"_set_trump(c, s, -1, {self.laws(st)})")
+                return True
         else:
             w.line("s = -1")
         w.line(f"_set_trump(c, s, -1, {self.laws(st)})")
@@ -473,8 +491,7 @@ class CodeGenerator(TrickPlay, Visitor[bool]):
         w.line(f"d = {ex.zone(st.to)}")
         w.line(f"cand = {self.moves.ordered(src, 's')}")
         if st.matching is not None:
-            pat = lay.pattern(st.matching)
-            w.line(f"t = PAT[{lit(pat)} * NT + c.ti]")
+            w.line(f"t = {ex.pattern_mask(st.matching)}")
             w.line("cand = [card for card in cand if t & BIT[card]]")
         if st.mode == "all":
             w.line("moved = cand")
@@ -506,19 +523,6 @@ class CodeGenerator(TrickPlay, Visitor[bool]):
         decl = self.lay.zone_by_name[st.zone.name]
         z = self.ex.zone(st.zone)
         w.line(f"_cut(c, {self.moves.stack_index(decl, z)}, {z}, {self.laws(st)})")
-        return True
-
-    def visit_Expose(self, st: m.Expose, w: Writer) -> bool:
-        if st.zone.owner is None and self.context.get(st.zone.name) == Kind.CARD:  # a card parameter
-            slot = self.lay.slot(st.zone.name)
-            w.line(f"card = c.v[{lit(slot)}]")
-            w.line("self_z = _zone_of(c, card)")
-            self.event(w, f"(EXPOSED, self_z, (card,), {self.laws(st)})")
-            return True
-        decl = self.lay.zone_by_name[st.zone.name]
-        w.line(f"z = {self.ex.zone(st.zone)}")
-        w.line("c.exp |= ZBIT[z]")
-        self.event(w, f"(EXPOSED, z, tuple({self.moves.ordered(decl, 'z')}), {self.laws(st)})")
         return True
 
     def visit_BecomesDealer(self, st: m.BecomesDealer, w: Writer) -> bool:

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from tricklang import Ruleset
 from tricklang import model as m
+from tricklang.bids import BidEntry, expand
 from tricklang.budget import MAX_TABLE_BYTES, patterns_in, table_bytes
 from tricklang.deck import NO_TRUMP, CardModel
 from tricklang.walk import Unknown, Value, fold, statements_of
@@ -106,6 +108,10 @@ class Irregularity:
 class Layout:
     """See the module docstring. Built once per ruleset and option values."""
 
+    meld_rows: list[tuple[str, tuple[int, ...]]]
+    """Each meld a meld table may count, (label, cards), by the id the `meld` events log (set by
+    :func:`~.melds.meld_rows` for a file with meld tables)."""
+
     def __init__(self, ruleset: Ruleset) -> None:
         rules = ruleset.rules
         assert rules.deck is not None and rules.players is not None
@@ -113,11 +119,7 @@ class Layout:
         self.rules = rules
         self.options: dict[str, Any] = dict(ruleset.options)
         self.symbols = ruleset.symbols
-        self.tables = CardModel(rules.deck, rules.points)
-        self.nc = self.tables.size
-        self.ns = self.tables.nsuits
-        self.nt = self.ns + 1  # order indices: each trump suit, then no trump
-        self.wide = self.nc > 64  # masks wider than a C word: Python ints in native builds too
+        self._cards(rules)
         self.n = rules.players.count
         teams = rules.players.teams
         self.sides: list[list[int]] = [list(t) for t in teams] if teams else [[p] for p in range(self.n)]
@@ -167,7 +169,84 @@ class Layout:
                 self.choice_index[value] = i
         self.uses = _Uses(rules)
 
+    @property
+    def meld_names(self) -> list[str]:
+        """The meld tables' names, in the order of the file."""
+        return [t.name for t in self.rules.melds]
+
+    def meld_index(self, name: str) -> int:
+        """The index of a meld table (checked to exist)."""
+        return self.meld_names.index(name)
+
+    def _cards(self, rules: m.RuleFile) -> None:
+        """The card tables and their sizes."""
+        assert rules.deck is not None  # pragma: no cover - checked (a rule file without a deck is refused)
+        self.tables = CardModel(rules.deck, rules.points, rules.orders)
+        self.nc = self.tables.size
+        self.ns = self.tables.nsuits
+        self.nt = self.tables.nt  # order indices: each trump suit, then no trump, then each named order
+        self.orders = {o.name: self.ns + 1 + k for k, o in enumerate(rules.orders)}
+        # The stride of the tables per suit led: the suits, or every order index with named orders.
+        self.nled = self.tables.nled
+        self.led_stride = "NLED" if self.orders else "NS"
+        kinds = {r.kind for st in statements_of(rules) if isinstance(st, m.Tricks) for r in st.card_rules}
+        kinds &= {"never_wins", "sets_no_suit"}  # (the card rules of interpreter.codegen.trick_cards)
+        self.never_wins = "never_wins" in kinds  # cards without power in the trick: c.tr_nw
+        named = any(isinstance(st, m.NameLed) for st in statements_of(rules))  # `names the suit led`
+        self.keeps_led = bool(self.orders) or bool(kinds) or named  # the suit led kept once set: c.tr_led
+        self.wide = self.nc > 64  # masks wider than a C word: Python ints in native builds too
+
+    # ------------------------------------------------------------ the bid table
+    @cached_property
+    def bid_table(self) -> list[BidEntry]:
+        """The file's bid table in rank order (:mod:`tricklang.bids`; empty without one). A bid of a
+        typed table (levels or named bids) is the value ``k + 1`` of its index ``k`` (0 is ``no_bid``);
+        a bid of a table of numbers is its number (see :mod:`interpreter.codegen.auctions`)."""
+        return expand(self.rules.bids[0], self.rules, dict(self.options)).bids if self.rules.bids else []
+
+    @cached_property
+    def bids_typed(self) -> bool:
+        """Whether bids are a type of their own (a table of levels or named bids), not numbers."""
+        return any(b.name or b.strain or b.level for b in self.bid_table)
+
+    @cached_property
+    def bid_ties(self) -> bool:
+        """Whether two bids of the table rank equal (comparisons then read their ranks)."""
+        return len({b.rank for b in self.bid_table}) != len(self.bid_table)
+
+    @cached_property
+    def bid_strains(self) -> list[int]:
+        return [self.strain_index(b.strain) for b in self.bid_table]
+
+    @cached_property
+    def rich_auction(self) -> bool:
+        """Whether the file's auctions or bids need design 3.7's auction state (doubling, passes in a
+        row, holds, the first bidder per side and strain: the core's ``au_dbl``...)."""
+        return any(isinstance(st, (m.TableAuction, m.TableBid))
+                   or isinstance(st, m.Auction) and (bool(st.rules) or st.kind == "until_n_passes"
+                                                    or st.all_pass == "none")
+                   or isinstance(st, m.Bid) and (st.above is not None or st.or_pass)
+                   for st in statements_of(self.rules))
+
+    def strain_index(self, strain: str) -> int:
+        """A strain as an int: a suit's index, -1 for no trump (as ``trump`` holds it) and for none, a
+        named order's index (above the suits and no trump, as ``trump is`` an order reads it)."""
+        names = self.tables.suit_names
+        if strain in names:
+            return names.index(strain)
+        return self.orders.get(strain, -1)
+
+    @property
+    def nstrains(self) -> int:
+        """How many strain values there are, counted from -1 (no trump) up to the last order index."""
+        return self.nt + 1
+
     # ------------------------------------------------------------ budget
+    @property
+    def rightward(self) -> bool:
+        """Whether the turn passes to the right (`play passes right`)."""
+        return self.rules.direction is not None and self.rules.direction.direction == "right"
+
     def _check_table_budget(self) -> None:
         """Refuse rule files whose card tables would be too large (the checker refuses
         them first, ``limit-exceeded``: see :mod:`tricklang.budget`).
@@ -325,22 +404,22 @@ class Layout:
     def suit_masks(self) -> list[list[int]]:
         """[order index][suit]: the cards of that effective suit."""
         t = self.tables
-        return [[sum(1 << c for c in range(self.nc) if t.eff_suit[ti][c] == s) for s in range(self.ns)]
+        return [[sum(1 << c for c in range(self.nc) if t.eff_suit[ti][c] == s) for s in range(self.nled)]
                 for ti in range(self.nt)]
 
     def trump_masks(self) -> list[int]:
         masks = self.suit_masks()
-        return [masks[ti][ti] if ti < self.ns else 0 for ti in range(self.nt)]
+        return [masks[ti][s] if s >= 0 else 0 for ti, s in enumerate(self.tables.trump_suit)]
 
     def trump_order(self) -> list[list[int]]:
         """[order index]: the trumps, strongest first (empty for no trump)."""
         t = self.tables
         out: list[list[int]] = []
         for ti in range(self.nt):
-            if ti == self.ns:
+            if t.trump_suit[ti] == NO_TRUMP:
                 out.append([])
                 continue
-            trumps = [c for c in range(self.nc) if t.eff_suit[ti][c] == ti]
+            trumps = [c for c in range(self.nc) if t.eff_suit[ti][c] == t.trump_suit[ti]]
             out.append(sorted(trumps, key=lambda c: -t.trump_strength[ti][c]))
         return out
 
@@ -363,11 +442,19 @@ class _Uses:
         self.replay = m.ReplayTricks in kinds
         self.leads = m.Leads in kinds
         self.holders = False
+        self.shown_to_seats = False  # `expose Z to S`: the core keeps the seats each zone is shown to (.exposure)
         for node in _all_nodes(rules):
             if isinstance(node, m.CardHolder):
                 self.holders = True
+            if isinstance(node, m.Expose) and node.to is not None and node.matching is None:
+                self.shown_to_seats = True
         self.auction = m.Auction in kinds
         self.trick = reads_the_trick(rules)
+        self.name_led = m.NameLed in kinds  # (the suit led, named: c.tr_led)
+        self.helpers: set[str] = set()  # helpers of :data:`.card_loops.HELPERS` the module calls (only those are written)
+        self.plays_for = any(isinstance(s, m.Tricks) and s.plays_for for s in stmts)
+        if self.plays_for:  # the controller sees the hand he plays from: the same seats-per-zone mask
+            self.shown_to_seats = True
 
 
 def _all_nodes(rules: m.RuleFile) -> list[m.Node]:

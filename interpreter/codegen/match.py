@@ -4,6 +4,8 @@ laid out, the end of a deal, a redeal, the end of the match)."""
 
 from __future__ import annotations
 
+from . import exposure
+from .melds import RESET as MELD_RESET
 from .parts import Parts
 from .writer import Writer
 
@@ -32,7 +34,8 @@ def match_flow(gen: Parts, w: Writer) -> None:
     with w.block("def _roles(c: Core) -> tuple:"):
         roles = [ex.expr(lay.roles[name]) for name in lay.seat_roles]
         w.line("return (" + "".join(r + ", " for r in roles) + ")")
-    for ln in MATCH.splitlines():
+    text = MATCH if not lay.rules.melds else MATCH.replace("    c.exp = 0\n", "    c.exp = 0\n" + MELD_RESET, 1)
+    for ln in exposure.match_text(text, lay.uses.shown_to_seats).splitlines():
         w.line(ln)
 
 

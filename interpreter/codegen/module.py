@@ -7,17 +7,26 @@ Cython declarations (``.pxd``) that type the core in a native build.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from tricklang.bounds import DEFAULT_DEAL_LIMIT
 
+from . import exposure
+from .auctions import bid_tables
+from .card_loops import HELPERS as CARD_LOOP_HELPERS
 from .gaps import GAPS_HELPERS
 from .layout import UNSET, Layout
 from .match import match_flow
+from .melds import helpers as meld_helpers
+from .melds import meld_tables
 from .native_c import C_DECLARATIONS, C_HELPERS
+from .orders import order_prelude, order_tables
 from .parts import Parts
 from .prelude import PRELUDE
+from .seats import rightward_prelude
 from .surface import accessors, irregularities
+from .trick_cards import helpers_with_kept_led
 from .trick_names import HELPERS as TRICK_HELPERS
 from .writer import Writer, ints, lit
 
@@ -47,9 +56,16 @@ MAX_EVENTS_PER_MATCH = 1_000_000
 EVENT_KINDS = ("TRICK", "DEALT", "SELECT", "BID", "PASS", "DRAW", "SCORE", "DEAL_END", "DEAL", "TRUMP", "CONTRACT",
                "MOVE", "CHOICE", "TURN_UP", "MAKER", "CONTRACT_BID", "REDEAL", "ALL_PASSED", "LAST_DEAL",
                "MATCH_END", "EXPOSED", "FORBID", "COUNTER", "DECLARE", "LEADS", "REPLAY", "DEALER", "CUT",
-               "IRREGULARITY")
+               "IRREGULARITY", "MELD", "TAKES_UP", "SUIT_LED")
 """The kinds of the compact events a module logs (a played card is one int, not a tuple):
 ``TRICK`` is 1, ``DEALT`` 2... in this order (see :mod:`interpreter.state.events`)."""
+
+LATER_KINDS: dict[str, Callable[[Layout], bool]] = {
+    "MELD": lambda lay: bool(lay.rules.melds),
+    "TAKES_UP": lambda lay: lay.uses.plays_for,
+    "SUIT_LED": lambda lay: lay.uses.name_led,
+}
+"""Kinds of events added with a construct: a module names one only when its rule file uses it."""
 
 HEADER = '''"""A tricklang game module, generated from a rule file (with its option values) by
 interpreter.codegen. It holds no text of the rule file: rule lines are named by number,
@@ -83,10 +99,19 @@ def assemble(gen: Parts) -> Generated:
     constants(gen, w)
     tables(gen, w)
     core_class(gen, w)
-    for ln in (PRELUDE + GAPS_HELPERS).splitlines():
+    prelude = order_prelude(PRELUDE) if lay.orders else PRELUDE
+    prelude = rightward_prelude(prelude) if lay.rightward else prelude
+    for ln in (exposure.prelude(prelude, lay.uses.shown_to_seats) + GAPS_HELPERS).splitlines():
         w.line(ln)
     if lay.uses.trick:
-        for ln in TRICK_HELPERS.splitlines():
+        helpers = helpers_with_kept_led(TRICK_HELPERS, lay.never_wins) if lay.keeps_led else TRICK_HELPERS
+        for ln in helpers.splitlines():
+            w.line(ln)
+    for name in sorted(lay.uses.helpers):
+        for ln in CARD_LOOP_HELPERS[name].splitlines():
+            w.line(ln)
+    if lay.rules.melds:
+        for ln in meld_helpers(lay).splitlines():
             w.line(ln)
     match_flow(gen, w)
     w.line()
@@ -163,6 +188,8 @@ def constants(gen: Parts, w: Writer) -> None:
         ctype = "cython.bint" if isinstance(value, bool) else "cython.longlong"
         w.line(f"{name} = cython.declare({ctype}, {lit(value)})")
     for k, kind in enumerate(EVENT_KINDS, start=1):
+        if kind in LATER_KINDS and not LATER_KINDS[kind](lay):
+            continue  # (a kind of event only the modules that log it name: the others stay as they were)
         w.line(f"{kind} = cython.declare(cython.int, {lit(k)})")
 
 
@@ -178,7 +205,7 @@ def table(w: Writer, name: str, ctype: str, values: list[int], wide: bool = Fals
 def tables(gen: Parts, w: Writer) -> None:
     lay = gen.lay
     t = lay.tables
-    nc, ns, nt = lay.nc, lay.ns, lay.nt
+    nc, nt = lay.nc, lay.nt
     mask = "cython.ulonglong"
     wide = lay.wide
     w.line()
@@ -188,18 +215,21 @@ def tables(gen: Parts, w: Writer) -> None:
     table(w, "DEAL_CNT", "cython.int", lay.deal_counter_slots)  # counters 'per deal'
     table(w, "EFF", "cython.int", [t.eff_suit[ti][c] for ti in range(nt) for c in range(nc)])
     suits = lay.suit_masks()
-    table(w, "SUITS", mask, [suits[ti][s] for ti in range(nt) for s in range(ns)], wide)
+    table(w, "SUITS", mask, [suits[ti][s] for ti in range(nt) for s in range(lay.nled)], wide)
     table(w, "TRUMPS", mask, lay.trump_masks(), wide)
     if not wide:  # how strongly each card plays to a trick, and the cards above it
-        power = [t.power[ti][led][c] for ti in range(nt) for led in range(ns) for c in range(nc)]
+        power = [t.power[ti][led][c] for ti in range(nt) for led in range(lay.nled) for c in range(nc)]
         table(w, "POWER", "cython.int", power)
         above = []
         for ti in range(nt):
-            for led in range(ns):
+            for led in range(lay.nled):
                 row = t.power[ti][led]
                 for c in range(nc):
                     above.append(sum(1 << x for x in range(nc) if row[x] > row[c]))
         table(w, "ABOVE_CARD", mask, above)
+    else:  # named for the prelude's narrow branch, never read by a wide pack (more than 64 cards)
+        table(w, "POWER", "cython.int", [])
+        table(w, "ABOVE_CARD", mask, [], wide)
     table(w, "TSTRENGTH", "cython.int", [t.trump_strength[ti][c] for ti in range(nt) for c in range(nc)])
     table(w, "PLAIN", "cython.int", t.plain)
     order = lay.trump_order()
@@ -210,10 +240,15 @@ def tables(gen: Parts, w: Writer) -> None:
         starts.append(len(flat))
     table(w, "TORDER", "cython.int", flat)
     table(w, "TSTART", "cython.int", starts)
-    rank_key = [t.trump_strength[ti][c] * (nc + 1) + t.plain[c] for ti in range(nt) for c in range(nc)]
+    rank_key = [t.trump_strength[ti][c] * (nc + 1) + t.plains[ti][c] for ti in range(nt) for c in range(nc)]
     table(w, "RANKKEY", "cython.int", rank_key)
     table(w, "PAT", mask, [m for rows in lay.patterns for m in rows], wide)
+    if lay.orders:
+        w.line(f"NLED = cython.declare(cython.longlong, {lit(lay.nled)})")
+        for name, values in order_tables(lay):
+            table(w, name, "cython.int", values)
     seat_tables(gen, w)
+    meld_tables(gen, w, table)
 
 
 def seat_tables(gen: Parts, w: Writer) -> None:
@@ -249,6 +284,8 @@ def seat_tables(gen: Parts, w: Writer) -> None:
     table(w, "BITLEN", "cython.int", [n.bit_length() for n in range(256)])
     for name, values in gen.tables_extra:
         table(w, name, "cython.int", values)
+    for name, ctype, values in bid_tables(lay):
+        table(w, name, ctype, values)
     dps = lay.dps
     w.line("TRICK_READY = frozenset(" + ints(d.extra["ready"] for d in dps if d.kind == "play") + ")")
     w.line("TRICK_SETS_TRUMP = {" + ", ".join(f"{lit(d.extra['ready'])}: {lit(bool(d.extra.get('sets_trump')))}"
@@ -284,6 +321,14 @@ def fields(lay: Layout) -> list[tuple[str, str, str]]:
         ("log", "public object", "None"), ("tape", "public object", "None"), ("deck", "public object", "None"),
         ("decks", "public object", "None"), ("reseeds", "public object", "None"),
     ]
+    if lay.keeps_led:  # the suit led, kept once set (interpreter.codegen.trick_cards)
+        out.append(("tr_led", "public int", "-1"))
+    if lay.never_wins:  # the cards of the trick that never win it
+        out.append(("tr_nw", f"public {mask}", "0"))
+    if lay.rich_auction:  # design 3.7's auction state (interpreter.codegen.auctions)
+        at = out.index(("au_passed", "public long long", "0")) + 1
+        out = [*out[:at], ("au_dbl", "public int", "0"), ("au_run", "public int", "0"),
+               ("au_any", "public bint", "False"), ("au_held", "public bint", "False"), *out[at:]]
     arrays = [
         ("z", mask, lay.nz), ("sc", "long long", lay.nsides), ("dsc", "long long", lay.nsides),
         ("cnt", "long long", max(1, lay.counter_size)), ("v", "long long", max(1, len(lay.slot_names))),
@@ -292,6 +337,12 @@ def fields(lay: Layout) -> list[tuple[str, str, str]]:
         ("st", "long long", lay.nc), ("dealt_to", "int", lay.nc), ("taken_by", "int", lay.nc),
         ("played_by", "int", lay.nc), ("lt", "long long", max(1, len(lay.labels)) * lay.nsides),
     ]
+    if lay.uses.shown_to_seats:  # the seats each zone instance is shown to ('expose Z to S')
+        arrays.append(("zsee", "long long", lay.nz))
+    if lay.rules.melds:
+        arrays.append(("mld", "long long", len(lay.rules.melds) * lay.n))
+    if lay.rich_auction:
+        arrays.append(("au_fs", "int", lay.nsides * lay.nstrains))
     for name, ctype, size in arrays:
         if ctype == "object":
             out.append((name, "public list", f"[0] * {lit(size)}"))

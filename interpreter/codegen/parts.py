@@ -39,15 +39,21 @@ class Parts:
         self.deal_end = -1
         self.ret_block = -1
         self.tables_extra: list[tuple[str, list[int]]] = []
+        self.trick_card_rules: list[m.CardRule] = []
+        """The card rules that change the trick (:mod:`.trick_cards`) of the trick play being written."""
         self.anytime = -1
         """The trick play whose cards 'may be played at any time' (``anytime_D``), while its legal-play
         chain is written; -1: none."""
+        self.tie = ""
+        """The function deciding between equal cards of the trick play being written (``.ties``), or ''."""
 
     if TYPE_CHECKING:  # the statement visitor's (generator.CodeGenerator)
         def seq(self, stmts: tuple[m.Statement, ...], w: Writer, cont: int | None) -> bool: ...
+        def visit(self, node: m.Node, w: Writer) -> bool: ...
         def visit_Score(self, st: m.Score, w: Writer) -> bool: ...  # noqa: N802
         def visit_Let(self, st: m.Let, w: Writer) -> bool: ...  # noqa: N802
         def visit_Move(self, st: m.Move, w: Writer) -> bool: ...  # noqa: N802
+        def visit_Expose(self, st: m.Expose, w: Writer) -> bool: ...  # noqa: N802
 
     @property
     def ex(self) -> ExprWriter:

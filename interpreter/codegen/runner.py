@@ -27,6 +27,8 @@ class TrickRunner(Parts):
     if TYPE_CHECKING:  # written by TrickPlay
         def _allowed_chain(self, f: Writer, obligations: Obligations, lead_rules: LeadRules) -> None: ...
         def _play_card(self, f: Writer, dp: DecisionPoint, obligations: Obligations) -> None: ...
+        @staticmethod
+        def actor_of(controlled: bool, d: int, seat: str) -> str: ...
 
     def _runner(self, f: Writer, dp: DecisionPoint, obligations: Obligations, lead_rules: LeadRules,
                 offer_tests: list[str]) -> None:
@@ -96,6 +98,10 @@ class TrickRunner(Parts):
         """After a card: the trick taken (and the next one led, or ``advance``), or the next player's turn."""
         d = dp.id
         ready = lit(dp.extra["ready"])
+        if "hook_block" in dp.extra:  # the hooks on a card, which may decide: as apply_D does
+            f.line(f"c.pc = {lit(dp.extra['hook_block'])}")
+            f.line("advance(c)")
+            return
         hands = " | ".join(f"c.z[{lit(self.lay.hand + q)}]" for q in range(self.lay.n))
         f.line("if nxt == c.tr_leader or nxt == p or c.tr_pm >> nxt & 1:")
         with f.indented():
@@ -104,7 +110,7 @@ class TrickRunner(Parts):
             with f.indented():
                 f.line(f"if not c.z[{lit(self.lay.hand)} + c.tr_turn]:")
                 f.line("    c.tr_turn = _next_with_cards(c, c.tr_turn)")
-                f.line("c.actor = c.window if c.window >= 0 else c.tr_turn")
+                f.line("c.actor = c.window if c.window >= 0 else " + self.actor_of(dp.tricks.controlled, d, "c.tr_turn"))
                 f.line("c.steps = 1")
             f.line("else:")
             f.line(f"    c.pc = {ready}")
@@ -112,5 +118,5 @@ class TrickRunner(Parts):
         f.line("else:  # (the trick goes on: what advance would do, written out)")
         with f.indented():
             f.line("c.tr_turn = nxt")
-            f.line("c.actor = c.window if c.window >= 0 else nxt")
+            f.line("c.actor = c.window if c.window >= 0 else " + self.actor_of(dp.tricks.controlled, d, "nxt"))
             f.line("c.steps = 1")

@@ -18,8 +18,12 @@ from tricklang.types import CARD, PLAYER
 
 from .decisions import Decisions, wait
 from .declarations import TrickDeclarations
+from .hooks import TrickHooks
 from .layout import DecisionPoint
 from .runner import TrickRunner
+from .seats import SeatControl
+from .ties import tie_function
+from .trick_cards import TrickCards
 from .writer import Writer, lit
 
 WHY = {"follow_suit": 1, "trump_if_void": 2, "beat_if_able": 4, "lead_until_broken": 8, "lead_first": 16,
@@ -63,11 +67,12 @@ class TrickInfo:
     def __init__(self) -> None:
         self.declarations: list[int] = []  # declaration name ids, in order, as offered
         self.window = False
+        self.controlled = False  # some turns may be played by another seat (`plays for`)
 
 
 
 
-class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
+class TrickPlay(TrickRunner, TrickCards, TrickHooks, TrickDeclarations, SeatControl, Decisions):
     """Trick play and the remedies that reach into it (see the module docstring)."""
 
     __slots__ = ()
@@ -75,6 +80,7 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
     def trick_play(self, st: m.Tricks, cont: int) -> int:
         lay = self.lay
         info = TrickInfo()
+        info.controlled = bool(st.plays_for)
         dp = self.new_dp("play", "play", st, tricks=info)
         ex = self.ex
         obligations: list[tuple[m.Obligation, str | bool]] = []
@@ -109,6 +115,8 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
                 order.append(ob.kind)
         dp.extra["why_order"] = order  # the order in which the reasons are told
         self._anytime_cards(dp.id, [rule for rule in st.card_rules if rule.kind == "free"])
+        self.tie = tie_function(self, dp.id, st.ties)
+        self.trick_card_rules = [rule for rule in st.card_rules if rule.kind != "free"]
         self._functions(st, dp, obligations, lead_rules, decls, declarer, cont)
         self.anytime = -1
         self.context = saved
@@ -157,7 +165,7 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
                 w.line("    continue")
                 w.line("c.tr_turn = nxt")
             w.line("break")
-        wait(w, dp, "c.window if c.window >= 0 else c.tr_turn")
+        wait(w, dp, "c.window if c.window >= 0 else " + self.actor_of(dp.tricks.controlled, d, "c.tr_turn"))
 
         f = self.funcs
         f.line()
@@ -165,7 +173,11 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
         self._allowed(f, d, obligations, lead_rules, why=False)
         self._allowed(f, d, obligations, lead_rules, why=True)
         offer_tests = self._declarations(f, d, decls, declarer)
+        dp.extra["after_card"] = self._after_card(f, d, st)
+        if any(h.event != "each_trick" and self._waits(h) for h in st.hooks):
+            self._hook_blocks(dp, st)
         self._play(f, dp, obligations)
+        self.controllers(f, d, st)
         self._after_trick(f, d, st)
         self._finish(f, d, any(h.event == "each_trick" for h in st.hooks))
         self._dispatch(f, dp, [x for x in decls if x[0].deadline != "after_leading_it"], decls)
@@ -222,6 +234,10 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
             f.line(f"    declare_{d}(c, c.tr_turn, code - {lit(lay.nc)}, False)")
             f.line("else:")
             f.line(f"    play_{d}(c, code)")
+            if "hook_block" in dp.extra:  # the hooks on a card, which may decide, then the trick goes on
+                f.line(f"    c.pc = {lit(dp.extra['hook_block'])}")
+                f.line("    advance(c)")
+                f.line("    return")
             f.line(f"c.pc = {lit(dp.extra['ready'])}")
             f.line("advance(c)")
         with f.block(f"def sample_{d}(c: Core, rng: object) -> cython.longlong:"):
@@ -262,12 +278,15 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
         f.line("if c.tr_n == 0:")
         with f.indented():
             self._lead_chain(f, obligations, lead_rules)
+        if self.lay.keeps_led:  # no suit led yet (design 3.2): as free as a leader, without the lead rules
+            f.line("elif c.tr_led < 0:")
+            f.line("    pass")
         f.line("else:")
         with f.indented():
             f.line("pass")
             if any(ob.kind in ("follow_suit", "trump_if_void", "beat_if_able", *OVERTRUMPING) for ob, _ in chain):
-                f.line("led = EFF[ti * NC + c.tr_c[0]]")
-                f.line("follow = hand & SUITS[ti * NS + led]")
+                f.line(f"led = {self.led_of_trick()}")
+                f.line(f"follow = hand & SUITS[ti * {self.lay.led_stride} + led]")
             self._follow_chain(f, chain, [(ob, t) for ob, t in obligations if ob.kind == "may_trump"])
         if self.anytime >= 0:
             f.line("allowed |= anytime")
@@ -341,9 +360,9 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
                 if may_trump:  # (their guards tested only for a player able to follow)
                     may = " or ".join("True" if t is True else f"({t})" for _, t in may_trump)
                     first = f"may = c.trump >= 0 and led != c.trump and ({may})"
-                    narrowed = "allowed & (SUITS[ti * NS + led] | (TRUMPS[ti] if may else 0))"
+                    narrowed = f"allowed & (SUITS[ti * {self.lay.led_stride} + led] | (TRUMPS[ti] if may else 0))"
                 else:
-                    narrowed = "allowed & SUITS[ti * NS + led]"
+                    narrowed = f"allowed & SUITS[ti * {self.lay.led_stride} + led]"
                 _narrow(f, _guarded(test, "follow"), narrowed, kind, first)
             elif kind == "trump_if_void":
                 _narrow(f, _guarded(test, "not follow and c.trump >= 0"), "allowed & TRUMPS[ti]", kind)
@@ -356,7 +375,7 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
                 # over-trump if he can); a void player free to discard is not made to trump.
                 f.line(_guarded(test, f"follow or why & {lit(WHY['trump_if_void'])}") + ":")
                 with f.indented():
-                    f.line("base = (ti * NS + led) * NC")
+                    f.line(f"base = (ti * {self.lay.led_stride} + led) * NC")
                     f.line("bc = c.tr_c[0]")
                     f.line("for i in range(1, c.tr_n):")
                     f.line(f"    if {self.power('c.tr_c[i]')} > {self.power('bc')}:")
@@ -377,7 +396,7 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
             f.line("top = _tr_top_card(c)")
             f.line("if top >= 0:")
             with f.indented():
-                f.line("base = (ti * NS + led) * NC")
+                f.line(f"base = (ti * {self.lay.led_stride} + led) * NC")
                 f.line("over = allowed & TRUMPS[ti] & _above(c, allowed & TRUMPS[ti], base, led, top)")
                 if kind == "overtrump_if_able":
                     f.line("m = over")
@@ -390,13 +409,16 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
     def power(self, card: str) -> str:
         """How strongly ``card`` plays to the trick (``ti``, ``led`` and ``base`` in scope): a
         table for a pack of at most 64 cards, worked out from smaller tables beyond."""
-        return f"_power(ti, led, {card})" if self.lay.wide else f"POWER[base + {card}]"
+        power = f"_power(ti, led, {card})" if self.lay.wide else f"POWER[base + {card}]"
+        return f"(0 if c.tr_nw & BIT[{card}] else {power})" if self.lay.never_wins else power
 
 
     def _play(self, f: Writer, dp: DecisionPoint, obligations: list[tuple[m.Obligation, str | bool]]) -> None:
         d = dp.id
         with f.block(f"def play_{d}(c: Core, card: cython.int) -> None:"):
             self._play_card(f, dp, obligations)
+            if "hook_block" in dp.extra:  # (the hooks' blocks, then the trick goes on: _hook_blocks)
+                return
             f.line("if nxt == c.tr_leader or nxt == p or c.tr_pm >> nxt & 1:")
             f.line(f"    finish_{d}(c)")
             f.line("else:")
@@ -418,35 +440,22 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
         f.line("c.tr_c[i] = card")
         f.line("c.tr_p[i] = p")
         f.line("c.tr_n = i + 1")
+        self.trick_rules_at_play(f)
         f.line("c.tr_pm |= 1 << p")
         f.line("c.played |= 1 << p")
         if lay.uses.replay:
             f.line("c.played_by[card] = p")
-        f.line("if c.rec: c.log.append((c.tr_no + 1) << 15 | card << 5 | p)")
+        f.line(f"if c.rec: c.log.append({self.play_entry(dp.tricks.controlled)})")
         if dp.tricks.window:
             f.line(f"if i == 0 and window_{d}(c, p):")
             f.line("    c.window = p")
+        if dp.extra.get("after_card"):
+            f.line(f"after_card_{d}(c, p, card, i)")
+        if "hook_block" in dp.extra:  # `player` and `card`, for the hooks' blocks
+            who, what = dp.extra["hook_slots"]
+            f.line(f"c.v[{lit(who)}] = p")
+            f.line(f"c.v[{lit(what)}] = card")
         f.line("nxt = _next_with_cards(c, p)")
-
-    def _after_trick(self, f: Writer, d: int, st: m.Tricks) -> None:
-        """``after_trick_D(c)``: the `after each trick:` hooks of a trick play, in their order, run when
-        a trick is complete, before the next is led (the trick's names read the finished trick)."""
-        hooks = [h for h in st.hooks if h.event == "each_trick"]
-        if not hooks:
-            return
-        with f.block(f"def after_trick_{d}(c: Core) -> None:"):
-            f.line("pass")
-            for hook in hooks:
-                self.line = hook.span.line
-                test = self.ex.cond(hook.guard)
-                if test is False:
-                    continue  # switched off by an option
-                f.comment(f"line {hook.span.line}: after each trick")
-                with f.block(f"if {test if isinstance(test, str) else lit(test)}:"):
-                    f.line("pass")
-                    self._effects(f, hook.body, hook.cite)
-                f.line("if c.terminal:")
-                f.line("    return")
 
     def _finish(self, f: Writer, d: int, hooks: bool = False) -> None:
         lay = self.lay
@@ -454,12 +463,14 @@ class TrickPlay(TrickRunner, TrickDeclarations, Decisions):
         with f.block(f"def finish_{d}(c: Core) -> None:"):
             f.line("ti = c.ti")
             f.line("n = c.tr_n")
-            f.line("led = EFF[ti * NC + c.tr_c[0]]")
-            f.line("base = (ti * NS + led) * NC")
+            f.line("led = c.tr_led if c.tr_led >= 0 else EFF[ti * NC + c.tr_c[0]]" if self.lay.keeps_led
+                   else "led = EFF[ti * NC + c.tr_c[0]]")
+            f.line(f"base = (ti * {self.lay.led_stride} + led) * NC")
             f.line("best = 0")
             f.line(f"top = {self.power('c.tr_c[0]')}")
             f.line("for i in range(1, n):")
-            f.line(f"    if {self.power('c.tr_c[i]')} > top:")
+            tie = f" or ({self.power('c.tr_c[i]')} == top and {self.tie}(c, c.tr_c[i]))" if self.tie else ""
+            f.line(f"    if {self.power('c.tr_c[i]')} > top{tie}:")
             f.line("        best = i")
             f.line(f"        top = {self.power('c.tr_c[i]')}")
             f.line("winner = c.tr_p[best]")

@@ -363,7 +363,12 @@ class TrickState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type in
             legal = t.legal_actions() if t.is_chance_node() else ()
             if legal and legal[0].args[0] == "seat":  # the first dealer is drawn
                 return f"chance seat {action}"
-            return f"chance {t.cards[action]}" if 0 <= action < len(t.cards) else f"chance {action}"
+            if not 0 <= action < len(t.cards):
+                return f"chance {action}"
+            code = t.cards[action]
+            if t.cards.count(code) > 1:  # a pack with copies: the k-th card of the face
+                return f"chance {code} ({t.cards[:action].count(code) + 1})"
+            return f"chance {code}"
         try:
             return t.action_from_id(int(action)).text
         except TrickLangError as err:

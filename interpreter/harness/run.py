@@ -31,7 +31,8 @@ PROBES = ("nonsense-verb", "empty", "unknown-card", "foreign-card", "bare-verb",
           "stale", "irregular-strict", "huge-bid")
 """The kinds of illegal action the harness tries (see ``skip_probes``)."""
 
-_TEXT_KEYS = frozenset({"label", "reason", "laws", "type"})
+_TEXT_KEYS = frozenset({"label", "reason", "laws", "type", "bid"})
+"""Fields that name no card: free text, and a bid (Bridge's `2C` is a bid, not the two of clubs)."""
 
 
 class DataLike(Protocol):
@@ -146,11 +147,13 @@ class Run:
         _, kind, owner, vis = self.oracle[z]
         if vis == "public":
             return self.all_mask
+        shown = self.game.m.get("shown_to")  # the seats 'expose ... to' showed it to (a module that has it)
+        also: int = shown(core, z) if shown is not None else 0
         if vis == "owner" and kind == "player":
-            return 1 << owner
+            return 1 << owner | also
         if vis == "owner" and kind == "side":
-            return sum(1 << p for p in self.sides[owner])
-        return 0
+            return sum(1 << p for p in self.sides[owner]) | also
+        return also
 
     def zones(self, core: Core) -> list[list[int]]:
         """The cards of every zone instance of a core."""
@@ -178,8 +181,12 @@ class Run:
     def on_event(self, core: Core, entry: Any, i: int) -> None:
         full, public, mask = render(self.game, entry)
         index = self.game.tables.index
+        cp = self.game.tables.copies
         if full.get("type") == "deal":
             self.knowledge = [set() for _ in range(self.n)]
+        if full.get("type") == "meld":  # melded cards are shown to every seat
+            for known in self.knowledge:
+                known |= {index[c] for c in full["cards"]}
         if full.get("type") == "irregularity" and full.get("args"):
             # The referee names an irregularity's card argument aloud: every seat knows it.
             for known in self.knowledge:
@@ -187,8 +194,13 @@ class Run:
         for p in range(self.n):
             self.knowledge[p] |= self.visible(core, p)
             view = full if public is None or mask >> p & 1 else public
+            if full.get("type") == "exposed" and view is full:  # a rule shows these cards to this seat ('expose')
+                self.knowledge[p] |= {index[c] for c in full["cards"]}
             named = {index[c] for c in _card_strings(view, self.code_set)}
             leaked = named - self.knowledge[p]
+            if leaked and cp > 1:  # equal cards are named by face: a face seen is a face known
+                faces = {k // cp for k in self.knowledge[p]}
+                leaked = {c for c in leaked if c // cp not in faces}
             if leaked:
                 self.fail("event-leak", f"event #{i} {_short(view)} shows seat {p} "
                           f"{' '.join(sorted(self.codes[c] for c in leaked))}, which it has never seen this deal")
@@ -484,8 +496,9 @@ class Run:
         verbs = sorted({a.verb for a in legal})
         actor = state.current_player
         out: list[tuple[str, str]] = [("nonsense-verb", "frobnicate"), ("empty", ""), ("unknown-card", "play ZZ")]
-        held = {self.game.tables.index[c] for c in state.hand(actor)} if actor is not None else set()
-        foreign = [c for c in range(len(self.codes)) if c not in held]
+        cp = self.game.tables.copies  # (copies: a card of a face held is not foreign)
+        held = {self.game.tables.index[c] // cp for c in state.hand(actor)} if actor is not None else set()
+        foreign = [c for c in range(len(self.codes)) if c // cp not in held]
         if foreign:
             card = self.codes[foreign[self.rng.randrange(len(foreign))]]
             out.append(("foreign-card", f"play {card}"))

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from ..errors import GameLimitError
 from ..state.actions import Action
 from ..state.state import State
+from .contracts import choose
 
 Agent = Callable[[State], Action]
 
@@ -45,7 +46,9 @@ class HeuristicAgent:
     - Plays the cheapest card that wins the trick when it can, else its cheapest card;
       leads its strongest card.
     - Discards its weakest cards (non-trumps first) and takes or robs the strongest.
-    - Bids by counting its strength in its best suit; names that suit as trumps.
+    - Bids by counting its strength in its best suit; names that suit as trumps. Over a
+      bid table it weighs each call on a few resampled deals played out
+      (:mod:`interpreter.players.contracts`).
     - Declares whatever it may declare.
     - In a choice between named options it takes the first one listed (in the
       shipped rule files: stand, refuse) with a strong hand, else the second.
@@ -76,6 +79,8 @@ class HeuristicAgent:
             return self._play(state, legal)
         if kind == "select":
             return self._select(state, decision.phase, legal)
+        if kind in ("auction", "bid") and state.game.layout.bid_table:  # a bid table (design 3.7)
+            return choose(state, legal, self, self.rng)
         if kind == "auction":
             return self._bid(state, legal)
         if kind == "bid":

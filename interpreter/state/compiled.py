@@ -26,10 +26,14 @@ from ..codegen import Generated, generate
 from ..codegen.layout import DecisionPoint, Layout
 from ..codegen.module import GENERATED_BUILTINS
 from ..runtime.cython_shim import cython as _cython_shim
+from ..runtime.speedups import speed_up
 from .actions import Action
 from .cards import CardTables
 
 PASS = Action("pass")
+CALLS = {-2: Action("double"), -3: Action("redouble"), -4: Action("hold")}
+"""An auction's word calls by local code (pass is -1; see interpreter.codegen.auctions)."""
+CALL_CODES = {a.verb: code for code, a in CALLS.items()}
 CONTINUE = Action("continue")
 
 _MODULES: OrderedDict[tuple[str, tuple[tuple[str, Any], ...]], tuple[Generated, dict[str, Any]]] = OrderedDict()
@@ -57,9 +61,11 @@ the import hook (``cython``, the runtime library) and what ``class`` needs."""
 
 
 def run_source(source: str, name: str) -> dict[str, Any]:
-    """Execute a generated module's source (ours: it holds no rule text) in a fresh namespace."""
+    """Execute a generated module's source (ours: it holds no rule text) in a fresh namespace,
+    its hottest helpers rebound to what they wrap (:mod:`interpreter.runtime.speedups`)."""
     namespace: dict[str, Any] = {"__name__": name, "__builtins__": _BUILTINS}
     exec(compile(source, f"<{name}>", "exec"), namespace)  # noqa: S102 - source written by interpreter.codegen
+    speed_up(namespace)
     return namespace
 
 
@@ -107,7 +113,7 @@ class Compiled:
         self.m = namespace
         self.layout: Layout = gen.layout
         lay = self.layout
-        self.tables = CardTables(ruleset.rules.deck, ruleset.rules.points)  # type: ignore[arg-type]
+        self.tables = CardTables(ruleset.rules.deck, ruleset.rules.points, ruleset.rules.orders)  # type: ignore[arg-type]
         self.n = lay.n
         self.dps: list[DecisionPoint] = lay.dps
         self.play_actions = tuple(Action("play", (code,), i) for i, code in enumerate(self.tables.codes))
@@ -115,13 +121,30 @@ class Compiled:
         self.word_actions = tuple(Action(word) for word in lay.choice_words)
         self.name_actions = tuple(Action("name", (s,)) for s in self.tables.suit_names)
         self._bids: dict[int, Action] = {}
+        self.table_bid_actions = tuple(Action("bid", (b.code,)) for b in lay.bid_table)
+        """The bids of the file's bid table, by table index (a table bid's local code)."""
+        self.table_bid_codes = {b.code.upper(): k for k, b in enumerate(lay.bid_table)}
         self.n_cards = len(self.tables.codes)
-        self.legal_fns: tuple[Any, ...] = namespace["LEGAL"]
+        self.copies = self.tables.copies
+        """Cards of each face (``copies N``); above 1 the actions name faces (``_one_per_face``)."""
+        if self.copies > 1:  # one legal card of each face, the lowest held (design 3.4)
+            self.m = {**namespace, "LEGAL": tuple(self._one_per_face(dp, fn) for dp, fn in zip(
+                self.dps, namespace["LEGAL"], strict=True))}
+        self.legal_fns: tuple[Any, ...] = self.m["LEGAL"]
         self.apply_fns: tuple[Any, ...] = namespace["APPLY"]
         self.code_ids: Any = None  # the ids of codes (interpreter.state.spaces.CodeIds), made when first asked
         self.dp_actions: list[tuple[Action, ...] | None] = [self._actions_of(dp) for dp in self.dps]
         self.dp_codes: list[dict[str, int] | None] = [
             {a.text: code for code, a in enumerate(acts)} if acts is not None else None for acts in self.dp_actions]
+        # The step's shortcuts: each decision point's sampler, its apply unless it takes a card
+        # selection, and whether the actions listed by code give back their code (so that a
+        # listed action's log key is its code's, with no lookup: State.apply).
+        self.sample_fns: tuple[Any, ...] = namespace["SAMPLE"]
+        self.plain_apply: dict[int, Any] = {
+            i: fn for i, (dp, fn) in enumerate(zip(self.dps, self.apply_fns, strict=True)) if dp.kind != "select"}
+        self.keyed: tuple[bool, ...] = tuple(
+            acts is not None and all(self.code(i, a) == k for k, a in enumerate(acts))
+            for i, acts in enumerate(self.dp_actions))
 
     @classmethod
     def of(cls, ruleset: Ruleset) -> Self:
@@ -154,6 +177,22 @@ class Compiled:
             return (CONTINUE,)
         return None
 
+    def _one_per_face(self, dp: DecisionPoint, legal: Any) -> Any:
+        """A decision point's legal codes with one card of each face, the lowest held (copies
+        are equal cards, so which one is played is not a decision: design 3.4)."""
+        if dp.kind != "play" or legal is None:
+            return legal
+        n, size = self.copies, len(self.tables.codes)
+
+        def one_per_face(c: Any) -> list[int]:
+            codes = legal(c)
+            lowest: dict[int, int] = {}
+            for k in codes:
+                if 0 <= k < size and lowest.get(k // n, size) > k:
+                    lowest[k // n] = k
+            return [k for k in codes if not 0 <= k < size or lowest[k // n] == k]
+        return one_per_face
+
     # ------------------------------------------------------------ actions by code
     def action(self, dp: int, code: int) -> Action:
         """The action a decision point's code stands for (not a card selection's)."""
@@ -161,7 +200,9 @@ class Compiled:
         if acts is not None:
             return acts[code]
         if code < 0:
-            return PASS
+            return PASS if code == -1 else CALLS[code]
+        if self.dps[dp].extra.get("table"):
+            return self.table_bid_actions[code]
         return self.bid_action(code)
 
     def bid_action(self, b: int) -> Action:
@@ -181,6 +222,10 @@ class Compiled:
             return codes.get(action.text)
         if action.verb == "pass" and not action.args:
             return -1
+        if action.verb in CALL_CODES and not action.args:
+            return CALL_CODES[action.verb]
+        if action.verb == "bid" and len(action.args) == 1 and self.dps[dp].extra.get("table"):
+            return self.table_bid_codes.get(action.args[0].upper())  # `bid 3nt` is `bid 3NT`
         if action.verb == "bid" and len(action.args) == 1:
             try:
                 return int(action.args[0])

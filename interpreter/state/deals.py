@@ -99,13 +99,17 @@ class Deals:
         if p is None or g.dps[c.dp].kind != "play" or self.phase != "play" or c.window >= 0:
             raise IllegalActionError("allowed_plays", "no card is being played now")
         mask = 0
+        last = g.tables.copies - 1
         for code in hand:
-            mask |= 1 << g.tables.parse_card(str(code))
+            first = k = g.tables.parse_card(str(code))
+            while mask >> k & 1 and k < first + last:  # a face written twice: its next copy
+                k += 1
+            mask |= 1 << k
         try:
             allowed = g.m["ALLOWED"][c.dp](c, mask)
         except Fault:  # pragma: no cover - the obligations' guards failed for this hand
             allowed = mask
-        return [g.tables.codes[x] for x in g.m["in_order"](c, allowed)]
+        return list(dict.fromkeys(g.tables.codes[x] for x in g.m["in_order"](c, allowed)))
 
     def _hidden_zones(self, seat: int) -> list[int]:
         """The zone instances whose cards ``seat`` does not see now (and that hold cards)."""
@@ -203,9 +207,18 @@ def prearranged(program: Game, deck: Sequence[str]) -> list[int]:
     if len(deck) != size:
         raise RecordError(f"a prearranged deck must hold each of the {size} cards once (it holds {len(deck)} cards)")
     cards = [program.tables.parse_card(c) for c in deck]
-    if len(set(cards)) != size:
+    copies = program.tables.copies
+    over: list[int] = []
+    if copies > 1:  # the k-th time a face is written stands for its k-th card (copies are equal cards)
+        taken: dict[int, int] = {}
+        for i, first in enumerate(cards):
+            k = taken[first] = taken.get(first, -1) + 1
+            cards[i] = first + k
+            if k >= copies:
+                over.append(first)
+    if len(set(cards)) != size or over:
         seen: set[int] = set()
-        dup = sorted({c for c in cards if c in seen or seen.add(c)})  # type: ignore[func-returns-value]
+        dup = over or sorted({c for c in cards if c in seen or seen.add(c)})  # type: ignore[func-returns-value]
         missing = sorted(set(range(size)) - set(cards))
         codes = program.tables.codes
         raise RecordError(f"a prearranged deck must hold each of the {size} cards once (missing "

@@ -58,6 +58,7 @@ class Embedding:
         def current_player(self) -> int | None: ...
         def _canonical(self, action: Action | str) -> str: ...
         _PLAIN: ClassVar[bool]
+        _codes: tuple[int, list[int]] | None
         def _take_code(self, dp: int, code: int) -> None: ...
         def _take(self, key: int) -> None: ...
 
@@ -116,10 +117,13 @@ class Embedding:
             by_code = table.by_dp[dp]
             if by_code is not None:
                 try:
-                    ids = [by_code[k] for k in g.legal_fns[dp](c)]
+                    codes = g.legal_fns[dp](c)
+                    ids = [by_code[k] for k in codes]
                 except Exception:  # noqa: BLE001 - the general path raises it, typed
                     ids = [-1]
                 if -1 not in ids:
+                    if self._PLAIN:
+                        self._codes = (dp, codes)  # type: ignore[misc]  # (a slot of State: apply_id's check)
                     ids.sort()
                     return ids
             elif table.bids[dp]:
@@ -180,8 +184,9 @@ class Embedding:
                     return
             code = table.code(dp, i)
             if code is not None:
-                try:
-                    ok = code in g.legal_fns[dp](c)
+                listed = self._codes if plain else None
+                try:  # (the codes legal_action_ids just listed, or the module asked again)
+                    ok = code in (listed[1] if listed is not None and listed[0] == dp else g.legal_fns[dp](c))
                 except Exception:  # noqa: BLE001 - the general path raises it, typed
                     ok = False
                 if ok:

@@ -1,7 +1,8 @@
 """Every kind of event a match logs, as the generated module stores it and as users read it.
 
 A generated module logs compact entries of integers (:mod:`interpreter.codegen.module`:
-a played card is one int, ``trick << 15 | card << 5 | seat``; every other event a tuple
+a played card is one int, ``trick << 15 | card << 5 | seat`` (with ``(by + 1) << 25`` when
+another seat played it for that one); every other event a tuple
 ``(KIND, field, ...)`` of ints and tuples of ints, names and laws by id). :func:`render`
 turns an entry into ``(full dict, public dict or None, mask)``: the event as the seats in
 ``mask`` see it, and as the others do (None: every seat sees the full event), through one
@@ -41,7 +42,16 @@ def _codes(g: Game, cards: tuple[int, ...]) -> list[str]:
 
 
 def _play(g: Game, e: int) -> Triple:
+    if e >> 25:  # played for its seat by another (`plays for`): that seat plus one, above the trick number
+        return ({"type": "play", "player": e & 31, "card": g.tables.codes[e >> 5 & 1023], "trick": e >> 15 & 1023,
+                 "by": (e >> 25) - 1}, None, 0)
     return {"type": "play", "player": e & 31, "card": g.tables.codes[e >> 5 & 1023], "trick": e >> 15}, None, 0
+
+
+def _takes_up(g: Game, e: Entry) -> Triple:
+    _, p, q, cards, laws = e
+    public: dict[str, Any] = {"type": "takes_up", "player": p, "for": q, **_laws(g, laws)}
+    return {**public, "cards": _codes(g, cards)}, public, 1 << p
 
 
 def _trick(g: Game, e: Entry) -> Triple:
@@ -62,12 +72,25 @@ def _select(g: Game, e: Entry) -> Triple:
     return full, public, mask
 
 
+def bid_word(g: Game, value: int) -> int | str | None:
+    """A bid's value as events show it: a bid of a typed table is its code (None: ``no_bid``);
+    a number is itself (see interpreter.codegen.auctions)."""
+    bids = g.layout.bid_table
+    if not g.layout.bids_typed:
+        return value
+    return bids[value - 1].code if 0 < value <= len(bids) else None
+
+
+CALL_WORDS = ("pass", "double", "redouble", "hold")
+"""An auction's word calls: a ``PASS`` entry's third item (none: a pass)."""
+
+
 def _bid(g: Game, e: Entry) -> Triple:
-    return {"type": "bid", "player": e[1], "bid": e[2], **_laws(g, e[3])}, None, 0
+    return {"type": "bid", "player": e[1], "bid": bid_word(g, e[2]), **_laws(g, e[3])}, None, 0
 
 
 def _pass(g: Game, e: Entry) -> Triple:
-    return {"type": "pass", "player": e[1]}, None, 0
+    return {"type": CALL_WORDS[e[2]] if len(e) > 2 else "pass", "player": e[1]}, None, 0
 
 
 def _draw(g: Game, e: Entry) -> Triple:
@@ -100,16 +123,21 @@ def _deal(g: Game, e: Entry) -> Triple:
 
 
 def _trump(g: Game, e: Entry) -> Triple:
-    event: dict[str, Any] = {"type": "trump", "suit": g.tables.suit_names[e[1]] if e[1] >= 0 else None}
+    tables = g.tables
+    event: dict[str, Any] = {"type": "trump", "suit": tables.suit_label(e[1])}
+    if e[1] > tables.nsuits:  # a named order (design 3.3): its trumps' pseudo-suit is named after it
+        event = {"type": "trump", "suit": tables.suit_label(tables.trump_suit[e[1]]), "order": tables.suit_label(e[1])}
     if e[2] >= 0:
         event["player"] = e[2]
     return {**event, **_laws(g, e[3])}, None, 0
 
 
 def _contract(g: Game, e: Entry) -> Triple:
-    event: dict[str, Any] = {"type": "contract", "maker": e[1], "bid": e[2]}
+    event: dict[str, Any] = {"type": "contract", "maker": e[1], "bid": bid_word(g, e[2])}
     if e[3]:
         event["all_passed"] = True
+    if len(e) > 5:  # an auction of design 3.7: its doubling (0, 1 doubled, 2 redoubled)
+        event["doubling"] = e[5]
     return {**event, **_laws(g, e[4])}, None, 0
 
 
@@ -142,7 +170,7 @@ def _maker(g: Game, e: Entry) -> Triple:
 
 
 def _contract_bid(g: Game, e: Entry) -> Triple:
-    return {"type": "contract_bid", "bid": e[1], **_laws(g, e[2])}, None, 0
+    return {"type": "contract_bid", "bid": bid_word(g, e[1]), **_laws(g, e[2])}, None, 0
 
 
 def _redeal(g: Game, e: Entry) -> Triple:
@@ -176,9 +204,15 @@ def _match_end(g: Game, e: Entry) -> Triple:
 
 
 def _exposed(g: Game, e: Entry) -> Triple:
-    _, z, cards, laws = e
-    return {"type": "exposed", "zone": g.zone_label(z) if z >= 0 else "the table", "cards": _codes(g, cards),
-            **_laws(g, laws)}, None, 0
+    _, z, cards, laws, *to = e  # `expose ... to S`: the seat mask of S, who alone sees the cards
+    full: dict[str, Any] = {"type": "exposed", "zone": g.zone_label(z) if z >= 0 else "the table",
+                            "cards": _codes(g, cards), **_laws(g, laws)}
+    if not to:
+        return full, None, 0
+    full["to"] = to[0].bit_length() - 1
+    public = {k: v for k, v in full.items() if k != "cards"}
+    public["count"] = full["count"] = len(cards)
+    return full, public, to[0]
 
 
 def _forbid(g: Game, e: Entry) -> Triple:
@@ -236,6 +270,19 @@ def _irregularity(g: Game, e: Entry) -> Triple:
     return {**event, **_laws(g, laws)}, None, 0
 
 
+def _meld(g: Game, e: Entry) -> Triple:
+    """`P melds T`: each meld counted (its label and cards), all its cards, the points; public."""
+    _, p, t, points, rows, laws = e
+    melds = [{"name": g.layout.meld_rows[r][0], "cards": _codes(g, g.layout.meld_rows[r][1])} for r in rows]
+    cards = [code for meld in melds for code in meld["cards"]]
+    return {"type": "meld", "player": p, "table": g.layout.meld_names[t], "melds": melds, "cards": cards,
+            "points": points, **_laws(g, laws)}, None, 0
+
+
+def _suit_led(g: Game, e: Entry) -> Triple:
+    return {"type": "suit_led", "player": e[1], "suit": g.tables.suit_names[e[2]], **_laws(g, e[3])}, None, 0
+
+
 RENDERERS: dict[int, Callable[[Any, Any], Triple]] = {
     KIND[name]: fn for name, fn in (
         ("TRICK", _trick), ("DEALT", _dealt), ("SELECT", _select), ("BID", _bid), ("PASS", _pass), ("DRAW", _draw),
@@ -244,13 +291,14 @@ RENDERERS: dict[int, Callable[[Any, Any], Triple]] = {
         ("CONTRACT_BID", _contract_bid), ("REDEAL", _redeal), ("ALL_PASSED", _all_passed),
         ("LAST_DEAL", _last_deal), ("MATCH_END", _match_end), ("EXPOSED", _exposed), ("FORBID", _forbid),
         ("COUNTER", _counter), ("DECLARE", _declare), ("LEADS", _leads), ("REPLAY", _replay),
-        ("DEALER", _dealer), ("CUT", _cut), ("IRREGULARITY", _irregularity),
+        ("DEALER", _dealer), ("CUT", _cut), ("IRREGULARITY", _irregularity), ("MELD", _meld),
+        ("TAKES_UP", _takes_up), ("SUIT_LED", _suit_led),
     )
 }
 """The renderer of each kind of entry."""
 
 
-TYPES = frozenset(["play", *(name.lower() for name in EVENT_KINDS)])
+TYPES = frozenset(["play", *(name.lower() for name in EVENT_KINDS), *CALL_WORDS])
 """The type of every event (each kind of compact entry renders as its name in lower case;
 a played card, an int, as ``play``)."""
 
@@ -267,7 +315,7 @@ def event_kinds(types: Collection[str]) -> tuple[frozenset[int], bool]:
     unknown = sorted(set(types) - TYPES)
     if unknown:
         raise ArgumentError(f"no event has the type {brief(unknown[0])} (the types: {', '.join(sorted(TYPES))})")
-    return frozenset(KIND[t.upper()] for t in types if t != "play"), "play" in types
+    return frozenset(KIND["PASS" if t in CALL_WORDS else t.upper()] for t in types if t != "play"), "play" in types
 
 
 def render(game: Game, entry: Entry | int) -> Triple:

@@ -306,12 +306,14 @@ class LegalActions(Sequence[Action]):
     same order. Card selections are not built until asked for (see :class:`Selection`).
     """
 
-    __slots__ = ("_items", "_sel", "_nsel")
+    __slots__ = ("_items", "_sel", "_nsel", "_keyed")
 
-    def __init__(self, items: tuple[Action, ...] = (), selection: Selection | None = None) -> None:
+    def __init__(self, items: tuple[Action, ...] = (), selection: Selection | None = None,
+                 keyed: tuple[int, list[int]] | None = None) -> None:
         self._items = items
         self._sel = selection
         self._nsel = len(selection) if selection is not None else 0
+        self._keyed = keyed  # (decision point, the local code of each item): the state's shortcut to apply one
 
     @property
     def explicit(self) -> tuple[Action, ...]:
@@ -394,6 +396,18 @@ class LegalActions(Sequence[Action]):
             return sel.find(args)
         return -1
 
+    def listed_key(self, action: object) -> int:
+        """The state's log key of this very action object as listed here, when these
+        actions were listed by code (else -1, as for an action not listed)."""
+        keyed = self._keyed
+        if keyed is not None:
+            j = 0
+            for a in self._items:
+                if a is action:
+                    return keyed[0] | (keyed[1][j] + 1) << 16  # (replay.key_of, inlined)
+                j += 1
+        return -1
+
     def __contains__(self, item: object) -> bool:
         return isinstance(item, (Action, str)) and self.find(item) >= 0
 
@@ -456,6 +470,7 @@ class PlayedCards(LegalActions):
     __slots__ = ("_cards", "_acts")
     _sel = None  # no selection (these class values stand for the slots of LegalActions)
     _nsel = 0
+    _keyed = None
 
     def __init__(self, cards: list[int], acts: Sequence[Action]) -> None:  # no LegalActions.__init__
         self._cards = cards

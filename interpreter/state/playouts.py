@@ -51,7 +51,7 @@ class Playouts:
         c = self._c
         stop_deal = c.deal_no if deal else -1
         run = self._g.m["playout"]
-        plain = not c.table and self._plain()
+        plain = not c.table and self._plain() and self._g.copies == 1  # (copies: one action per face, below)
         while not self._c.terminal and taken < limit and (not deal or self._c.deal_no == stop_deal):
             if plain and self._legal is None:
                 self._drawn = None  # type: ignore[misc]  # (a slot of State)

@@ -57,6 +57,8 @@ class Refusals:
             cards = [tables.parse_card(a) for a in args] if args != ["none"] else []
             cards.sort(key=tables.order[self._c.ti].__getitem__)
             args = [tables.codes[c] for c in cards] or (["none"] if args else [])
+        elif verb == "bid" and len(args) == 1 and args[0].upper() in self._g.table_bid_codes:
+            args = [self._g.table_bid_actions[self._g.table_bid_codes[args[0].upper()]].args[0]]  # as the table writes it
         else:
             args = [a.lower() for a in args]
         return " ".join([verb] + args)
@@ -98,9 +100,10 @@ class Refusals:
             except InvalidActionError as err:
                 return str(err)
             assert player is not None
-            hand = g.m["zone_masks"](c)[g.layout.hand + player]
+            seat = c.tr_turn if c.tr_active and c.tr_turn >= 0 else player  # (whose cards: another may play them)
+            hand = g.m["zone_masks"](c)[g.layout.hand + seat]
             if not hand >> card & 1:
-                return f"seat {player} does not hold {tables.codes[card]}"
+                return f"seat {seat} does not hold {tables.codes[card]}"
             try:
                 bits = g.m["WHY"][c.dp](c, hand)
             except Fault:

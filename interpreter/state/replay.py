@@ -17,7 +17,9 @@ from ..runtime.chance import ChanceNeeded
 from .protocol import StateLike
 
 if TYPE_CHECKING:
+    from .actions import Action
     from .compiled import Compiled
+    from .legal import LegalActions
 
 IRREGULAR_DP = 0xFFFF
 """The decision point of a logged irregular action (its code indexes the state's list of them)."""
@@ -86,6 +88,59 @@ class Log:
     _irr: list[tuple[int, int, tuple[int, ...]]]
     _rec: Recorder | None
 
+    if TYPE_CHECKING:  # defined by State
+        _legal: LegalActions | None
+        _drawn: tuple[Action, int | None] | None
+        _codes: tuple[int, list[int]] | None
+        def _error(self, err: BaseException) -> BaseException: ...
+
+    # ------------------------------------------------------------ taking an action
+    def _take_code(self, dp: int, code: int) -> None:
+        """Carry out the action of code ``code`` at decision point ``dp`` (not a selection's;
+        legal now), as :meth:`_take` does its key."""
+        self._legal = None  # type: ignore[misc]  # (slots of State)
+        self._drawn = None  # type: ignore[misc]
+        self._codes = None  # type: ignore[misc]
+        c = self._c
+        c.steps = 0
+        try:
+            self._g.apply_fns[dp](c, code)
+        except BaseException as err:
+            self._rolled_back(err)
+        self._log.append(dp | (code + 1) << 16)
+
+    def _take(self, key: int) -> None:
+        """Carry out the action with this log key (legal now), or put the state back as it
+        was and raise the failure, typed."""
+        self._legal = None  # type: ignore[misc]  # (slots of State)
+        self._drawn = None  # type: ignore[misc]
+        self._codes = None  # type: ignore[misc]
+        c = self._c
+        try:
+            fn = self._g.plain_apply.get(key & 0xFFFF)
+            if fn is not None:  # (apply_key's common case, inlined)
+                c.steps = 0
+                fn(c, (key >> 16) - 1)
+            else:
+                apply_key(cast(StateLike, self), c, key)
+        except BaseException as err:
+            if key >> 16 and (key & 0xFFFF) == IRREGULAR_DP:
+                self._irr.pop()
+            self._rolled_back(err)
+        self._log.append(key)
+
+    def _rolled_back(self, err: BaseException) -> None:
+        """Put the state back as it was before a failed action (replaying its log) and
+        raise the error, typed.
+
+        Raises:
+            GameError: ``err`` or, for a failure of the rules, a RuleRuntimeError.
+        """
+        self._c = self._replayed(rec=self._c.rec)  # (a state that records events goes on recording)
+        self._rec = None  # type: ignore[misc]
+        raise self._error(err) from None
+
+    # ------------------------------------------------------------ rebuilt from the log
     def _fresh(self, rec: bool = False, log: Callable[[Any], list[Any]] | None = None) -> Any:
         """A new core of this match, advanced to its first decision (or to the chance node
         it waits at); ``log`` makes the list its events go to (given the core, before the

@@ -95,7 +95,8 @@ def resample(state: State, seat: int, rng: random.Random | None = None) -> State
 
     Raises:
         ResampleError: ``seat`` is not a seat of the game, the state is not in the
-            default modes (``selections='all'``, ``chance='automatic'``), or no consistent
+            default modes (``selections='all'``, ``chance='automatic'``), the pack has
+            copies (``copies N``: not supported yet), or no consistent
             deal was found within :data:`MAX_ATTEMPTS` draws; ``state`` is unchanged.
     """
     rng = rng if rng is not None else random.Random()
@@ -121,6 +122,8 @@ class Resampler:
             raise ResampleError(f"seat {seat!r} does not exist: this game has seats 0..{n - 1}")
         if state.selections != "all" or state.chance != "automatic":
             raise ResampleError("resample needs the default selections ('all') and chance ('automatic')")
+        if state.game.tables.copies > 1:  # (its card roles are codes: equal cards would share one)
+            raise ResampleError("resample cannot redeal a pack with copies (equal cards) yet")
         self.seat = seat
         self.redeal_past = redeal_past
         data = state.to_dict()
@@ -199,7 +202,9 @@ class Resampler:
             self.offered[i] = offered
             self._seen.setdefault(deal, set()).update(cards & codes)
         elif text.startswith("play ") and truth.phase == "play":
-            self._plays.append(_Play(deal, p, text.split()[1], truth.hand(p), truth.clone()))
+            card = text.split()[1]  # (from the hand of the seat whose turn it is: another may play it, `plays for`)
+            owner = next((q for q in range(truth.player_count) if card in truth.hand(q)), p)
+            self._plays.append(_Play(deal, owner, card, truth.hand(owner), truth.clone()))
         before = truth.clone() if not self.redeal_past else None
         truth.apply(text)
         opened = len(self.deals)

@@ -13,10 +13,14 @@ block          ids
                pending selection (``discard 7H``)
 ``word``       the named choices (``stand``, ``propose``...) in order of first
                appearance (and ``continue`` where a declaration window follows a
-               lead), then ``pass`` when the rule file has an auction
+               lead), then ``pass`` when the rule file has an auction (or a bid
+               ``, or passes``), then ``double``, ``redouble`` and ``hold`` when
+               an auction's rules allow them
 ``name``       ``name SUIT``, one per suit, when a player may name trumps
-``bid``        ``bid B`` for every B from the lowest to the highest bid the rule
-               file allows (bounds that are not constants: 0 and the deck size)
+``bid``        ``bid B`` for every bid of the bid table in rank order (design
+               3.7), then for every B from the lowest to the highest number bid
+               the rule file allows (bounds that are not constants: 0 and the
+               deck size)
 ``declare``    ``declare NAME``, one per declaration name
 ``irregular``  ``irregular NAME SEAT [ARG...]``, one per irregularity, seat and
                arguments (each count of its range, each card of the deck, each suit;
@@ -95,7 +99,8 @@ class ActionSpace:
         stmts = list(statements_of(rules))
         tables = program.tables
         self.selections = selections
-        self.codes: list[str] = list(tables.codes)
+        self.codes: list[str] = list(tables.face_codes)  # one card id per face (copies are equal cards)
+        self._copies = tables.copies
         self.select_verbs: frozenset[str] = frozenset(
             ["discard" for st in stmts if isinstance(st, (m.Discard, m.Keep))]
             + [st.verb for st in stmts if isinstance(st, (m.Take, m.Keep))])
@@ -105,11 +110,16 @@ class ActionSpace:
                 words.extend(o.name for o in st.options)
             elif isinstance(st, m.Tricks) and any(d.deadline == "after_leading_it" for d in st.declarations):
                 words.append("continue")  # the window after a lead: `declare NAME` or `continue`
-        if any(isinstance(st, m.Auction) for st in stmts):
+        if any(isinstance(st, (m.Auction, m.TableAuction)) or isinstance(st, (m.Bid, m.TableBid)) and st.or_pass
+               for st in stmts):
             words.append("pass")
+        calls = {r.kind for st in stmts if isinstance(st, (m.Auction, m.TableAuction)) for r in st.rules}
+        words += (["double", "redouble"] if "double" in calls else []) + (["hold"] if "hold" in calls else [])
         self.words: list[str] = list(dict.fromkeys(words))
         self.suits: list[str] = list(tables.suit_names) if any(isinstance(st, m.NameTrump) for st in stmts) else []
         self.bid_low, self.bid_high = _bid_bounds(stmts, dict(ruleset.options), tables.size)
+        self.table_bids: list[str] = [a.args[0] for a in program.table_bid_actions]
+        """The bids of the file's bid table, first in the ``bid`` block (in rank order)."""
         self.declarations: list[str] = list(dict.fromkeys(
             d.name for st in stmts if isinstance(st, m.Tricks) for d in st.declarations))
         self.irregular: list[tuple[str, ...]] = [
@@ -122,7 +132,8 @@ class ActionSpace:
         start = 0
         has_select = bool(self.select_verbs)
         for name, size in (("card", len(self.codes)), ("word", len(self.words)), ("name", len(self.suits)),
-                           ("bid", self.bid_high - self.bid_low + 1 if self.bid_high >= self.bid_low else 0),
+                           ("bid", len(self.table_bids) + (self.bid_high - self.bid_low + 1
+                                                           if self.bid_high >= self.bid_low else 0)),
                            ("declare", len(self.declarations)), ("irregular", len(self.irregular)),
                            ("done", 1 if has_select and selections == "one_card" else 0),
                            ("cards", 2 ** len(self.codes) if has_select and selections == "all" else 0),
@@ -137,6 +148,7 @@ class ActionSpace:
         self._decl_ids = {d: self._start["declare"] + i for i, d in enumerate(self.declarations)}
         self._irr_ids = {words: self._start["irregular"] + i for i, words in enumerate(self.irregular)}
         self._card_index = dict(tables.index)
+        self._table_bid_ids = {b.upper(): self._start["bid"] + k for k, b in enumerate(self.table_bids)}
 
     @property
     def num_distinct_actions(self) -> int:
@@ -169,9 +181,9 @@ class ActionSpace:
         verb, args = action.verb, action.args
         try:
             if verb == "play" and len(args) == 1:
-                return action.card if action.card >= 0 else self._card_index[args[0]]
+                return (action.card if action.card >= 0 else self._card_index[args[0]]) // self._copies
             if verb in self.select_verbs and args:
-                cards = [] if args == ("none",) else [self._card_index[a] for a in args]
+                cards = [] if args == ("none",) else [self._card_index[a] // self._copies for a in args]
                 if self.selections == "one_card":
                     if len(cards) == 1:
                         return cards[0]
@@ -184,9 +196,11 @@ class ActionSpace:
             elif verb == "name" and len(args) == 1:
                 return self._suit_ids[args[0]]
             elif verb == "bid" and len(args) == 1:
+                if args[0].upper() in self._table_bid_ids:
+                    return self._table_bid_ids[args[0].upper()]
                 b = int(args[0])
                 if self.bid_low <= b <= self.bid_high:
-                    return self._start["bid"] + b - self.bid_low
+                    return self._start["bid"] + len(self.table_bids) + b - self.bid_low
             elif verb == "declare" and len(args) == 1:
                 return self._decl_ids[args[0]]
             elif verb == "irregular":
@@ -204,13 +218,15 @@ class ActionSpace:
         b = self.block_of(i)
         k = i - b.start
         if b.name == "card":
-            return Action(card_verb, (self.codes[k],), k)
+            return Action(card_verb, (self.codes[k],), k * self._copies)
         if b.name == "word":
             return Action(self.words[k])
         if b.name == "name":
             return Action("name", (self.suits[k],))
         if b.name == "bid":
-            return Action("bid", (str(self.bid_low + k),))
+            if k < len(self.table_bids):
+                return Action("bid", (self.table_bids[k],))
+            return Action("bid", (str(self.bid_low + k - len(self.table_bids)),))
         if b.name == "declare":
             return Action("declare", (self.declarations[k],))
         if b.name == "irregular":
@@ -363,21 +379,26 @@ class CodeIds:
     (all-card selections, strict mode): what makes ``legal_action_ids`` and ``apply_id``
     cheap where codes are few and fixed (a card play, a choice, naming trumps, a bid)."""
 
-    __slots__ = ("space", "by_dp", "codes_by_dp", "bids", "selects", "bid_start", "pass_id", "cards_start", "done_id")
+    __slots__ = ("space", "by_dp", "codes_by_dp", "bids", "tables", "selects", "bid_start", "table_start", "call_ids",
+                 "cards_start", "done_id")
 
     def __init__(self, space: ActionSpace, game: Game) -> None:
         self.space = space
         self.by_dp: list[tuple[int, ...] | None] = []
         for dp in game.dps:
             acts = game.dp_actions[dp.id]
-            self.by_dp.append(tuple(self._id(a) for a in acts) if acts is not None and dp.kind != "pause" else None)
+            plain = acts is not None and dp.kind != "pause" and not (dp.kind == "play" and game.tables.copies > 1)
+            self.by_dp.append(tuple(self._id(a) for a in acts) if plain and acts is not None else None)  # (copies: a face's id, the general path)
         self.codes_by_dp: list[dict[int, int] | None] = [
             {i: k for k, i in enumerate(ids) if i >= 0} if ids is not None else None for ids in self.by_dp]
         self.bids = [dp.kind in ("bid", "auction") for dp in game.dps]
         self.selects = [dp.kind == "select" and space.selections == "all" and bool(space.select_verbs) for dp in game.dps]
         start = {b.name: b.start for b in space.blocks}
-        self.bid_start = start["bid"] - space.bid_low
-        self.pass_id = space._word_ids.get("pass", -1)
+        self.tables = [bool(dp.extra.get("table")) for dp in game.dps]
+        self.table_start = start["bid"]
+        self.bid_start = start["bid"] + len(space.table_bids) - space.bid_low
+        self.call_ids = {-1 - k: space._word_ids.get(w, -1) for k, w in enumerate(("pass", "double", "redouble", "hold"))}
+        """The ids of an auction's word calls by local code (-1 pass, -2 double, -3 redouble, -4 hold)."""
         self.cards_start = start["cards"]
         self.done_id = start["done"]  # (one-card mode's `done`: its block starts where the all-cards space's empty one does)
 
@@ -393,9 +414,11 @@ class CodeIds:
         by_code = self.by_dp[dp]
         if by_code is not None:
             out = [by_code[k] for k in codes]
+        elif self.tables[dp]:
+            out = [self.call_ids[k] if k < 0 else self.table_start + k for k in codes]
         elif self.bids[dp]:
             low, high = self.space.bid_low, self.space.bid_high
-            out = [self.pass_id if k < 0 else self.bid_start + k if low <= k <= high else -1 for k in codes]
+            out = [self.call_ids[k] if k < 0 else self.bid_start + k if low <= k <= high else -1 for k in codes]
         else:
             return None
         return None if -1 in out else out
@@ -406,8 +429,12 @@ class CodeIds:
         if by_id is not None:
             return by_id.get(i)
         if self.bids[dp]:
-            if i == self.pass_id:
-                return -1
+            for k, call in self.call_ids.items():
+                if i == call and call >= 0:
+                    return k
+            if self.tables[dp]:
+                b = i - self.table_start
+                return b if 0 <= b < len(self.space.table_bids) else None
             b = i - self.bid_start
             return b if self.space.bid_low <= b <= self.space.bid_high else None
         return None

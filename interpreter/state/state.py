@@ -33,7 +33,7 @@ from .legal import LegalActions, Selection, draw_subset
 from .modes import Modes
 from .playouts import Playouts
 from .refusals import Refusals
-from .replay import IRREGULAR_DP, Log, Recorder, apply_key, key_of
+from .replay import IRREGULAR_DP, Log, Recorder, key_of
 from .saved import Saved, state_from_json
 from .snapshot import Outcome as Outcome
 from .snapshot import Snapshot as Snapshot
@@ -98,7 +98,7 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
     cards in :class:`~interpreter.state.deals.Deals`, JSON in :class:`~interpreter.state.saved.Saved`.
     """
 
-    __slots__ = ("_g", "_c", "_log", "_irr", "_legal", "_drawn", "_rec", "_ids")
+    __slots__ = ("_g", "_c", "_log", "_irr", "_legal", "_drawn", "_rec", "_ids", "_codes")
 
     _g: Compiled
     _c: Any  # the generated module's Core
@@ -106,6 +106,7 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
     _irr: list[tuple[int, int, tuple[int, ...]]]  # the irregular actions taken: (irregularity, seat, arguments)
     _legal: LegalActions | None
     _drawn: tuple[Action, int | None] | None  # sample_action's last draw and its key, while nothing changed
+    _codes: tuple[int, list[int]] | None  # legal_action_ids' decision point and legal codes, while nothing changed
     _rec: Recorder | None
     _ids: tuple[Any, Any, tuple[tuple[int, Action], ...], dict[int, Action]] | None  # see embedding.spaces
 
@@ -160,9 +161,9 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
 
     @property
     def trump(self) -> str | None:
-        """The trump suit's name, or None when there is no trump (yet)."""
-        t = self._c.trump
-        return self._g.tables.suit_names[t] if t >= 0 else None
+        """The trump suit's name, or None when there is no trump (yet); under a named order whose
+        trumps are a group of their own (Skat's grand), the order's name."""
+        return self._g.tables.suit_label(self._c.trump)
 
     @property
     def seed(self) -> int:
@@ -220,9 +221,12 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
             try:
                 if g.dps[dp].kind == "select":
                     legal = LegalActions((), self._selection())
+                elif g.keyed[dp]:  # actions by code, each giving back its code: apply finds its key by position
+                    codes = g.legal_fns[dp](c)
+                    legal = LegalActions(tuple(map(g.dp_actions[dp].__getitem__, codes)), None, (dp, codes))
                 else:
                     action = g.action
-                    legal = LegalActions(tuple([action(dp, k) for k in g.m["LEGAL"][dp](c)]))
+                    legal = LegalActions(tuple([action(dp, k) for k in g.legal_fns[dp](c)]))
             except Fault as fault:
                 raise self._error(fault) from None
             if c.table:
@@ -249,15 +253,16 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
         c = self._c
         if c.terminal:
             raise IllegalActionError("(any action)", "the match is over")
-        if self._legal is None and not c.table and self._plain():
+        if self._legal is None and not c.table and self._PLAIN and self._g.copies == 1:
             g = self._g
             dp = c.dp
-            sample = g.m["SAMPLE"][dp]
+            sample = g.sample_fns[dp]
             try:
                 if sample is not None:
                     code = sample(c, rng)
-                    action = g.action(dp, code)
-                    self._drawn = (action, key_of(dp, code))
+                    acts = g.dp_actions[dp]
+                    action = acts[code] if acts is not None else g.action(dp, code)
+                    self._drawn = (action, dp | (code + 1) << 16)  # (key_of, inlined)
                     return action
                 dpi = g.dps[dp]
                 cards = g.m["in_order"](c, c.sel_cards)
@@ -278,7 +283,8 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
         return action
 
     _PLAIN: ClassVar[bool] = True
-    """Whether this state takes the default modes (False for a modal state)."""
+    """Whether this state takes the default modes (False for a modal state): the step's
+    shortcuts (``sample_action``'s draw by code, ``apply``'s key by position) are for it only."""
 
     def _plain(self) -> bool:
         """Whether this state takes the default modes (a modal state overrides it)."""
@@ -304,6 +310,10 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
         drawn = self._drawn
         if drawn is not None and drawn[0] is action and drawn[1] is not None:
             self._take(drawn[1])
+            return
+        legal = self._legal
+        if legal is not None and self._PLAIN and (key := legal.listed_key(action)) >= 0:
+            self._take(key)  # (an action as listed: its key by its position, no lookup)
             return
         legal = self.legal_actions()
         if not isinstance(action, (Action, str)):
@@ -347,43 +357,6 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
         assert code is not None
         return key_of(dp, code)
 
-    def _take_code(self, dp: int, code: int) -> None:
-        """Carry out the action of code ``code`` at decision point ``dp`` (not a selection's;
-        legal now), as :meth:`_take` does its key."""
-        self._legal = None
-        self._drawn = None
-        c = self._c
-        c.steps = 0
-        try:
-            self._g.apply_fns[dp](c, code)
-        except BaseException as err:
-            self._rolled_back(err)
-        self._log.append(dp | (code + 1) << 16)
-
-    def _take(self, key: int) -> None:
-        """Carry out the action with this log key (legal now), or put the state back as it
-        was and raise the failure, typed."""
-        self._legal = None
-        self._drawn = None
-        try:
-            apply_key(self, self._c, key)
-        except BaseException as err:
-            if key >> 16 and (key & 0xFFFF) == IRREGULAR_DP:
-                self._irr.pop()
-            self._rolled_back(err)
-        self._log.append(key)
-
-    def _rolled_back(self, err: BaseException) -> None:
-        """Put the state back as it was before a failed action (replaying its log) and
-        raise the error, typed.
-
-        Raises:
-            GameError: ``err`` or, for a failure of the rules, a RuleRuntimeError.
-        """
-        self._c = self._replayed(rec=self._c.rec)  # (a state that records events goes on recording)
-        self._rec = None
-        raise self._error(err) from None
-
     def _error(self, err: BaseException) -> BaseException:
         """A failure raised while rules ran, as the error users see."""
         return worded(self._g, err)
@@ -396,6 +369,7 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
             c.steps = 0
             self._g.m["advance"](c)
         self._legal = None
+        self._codes = None
 
     # ------------------------------------------------------------ new matches
     def new_match(self, **arguments: Any) -> State:
@@ -416,6 +390,7 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
         new._irr = list(self._irr)
         new._legal = self._legal
         new._drawn = None
+        new._codes = None
         new._rec = None
         new._ids = self._ids
         self._clone_extra(new)
@@ -443,6 +418,7 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
         self._irr = list(snapshot.irregular)
         self._legal = None
         self._drawn = None
+        self._codes = None
         self._rec = None
         self._ids = None
 
@@ -549,6 +525,7 @@ def start(game: Compiled, *, seed: int | None, deck: Sequence[str] | None, deale
     state._irr = []
     state._legal = None
     state._drawn = None
+    state._codes = None
     state._rec = None
     state._ids = None
     m = game.m
@@ -584,6 +561,7 @@ def _modal_game(game: Compiled, seed: int, deck: list[int] | None, dealer: int |
     state._legal = None
     state._modal = None
     state._drawn = None
+    state._codes = None
     state._rec = None
     state._ids = None
     state._one_card = selections == "one_card"

@@ -5,7 +5,8 @@ lists of floats whose layout depends only on the rule file (its zones, deck, sea
 suits and decisions): :func:`tensor_layout` names every segment. Seats are counted
 from the observer: "seat k" is k places to the observer's left (k = 0 is the
 observer), and sides likewise start with the observer's own. A segment of cards is a
-*card plane*: one entry per card of the deck, in deck order, 1.0 where the card is.
+*card plane*: one entry per card of the deck, in deck order, 1.0 where the card is (with
+``copies N``, one entry per face: how many of its N cards are there, divided by N).
 
 Observation segments, in order:
 
@@ -34,6 +35,12 @@ has seen this deal), and
 ``choices k`` (per seat, how often it took each named choice this deal) and ``bids``
 (per seat, its last bid or -1) and ``passed`` (per seat). Earlier deals are summed up
 by the scores.
+
+With a bid table (design 3.7), ``contract`` (one-hot over the table's bids, in rank order;
+none before a contract) and ``doubling`` (one-hot over 0, doubled, redoubled) end the
+observation, and ``calls k`` (per seat: each bid of the table it made this deal, then how
+often it doubled, redoubled and held) end the information state; ``bids`` holds a typed
+bid's value (its rank order index + 1).
 
 Nothing here reads a card the observer may not see, so swapping hidden cards changes
 no tensor (the invariant harness checks it with the observations).
@@ -122,7 +129,7 @@ def _build_layout(state: State) -> TensorLayout:
     words = list(dict.fromkeys(o.name for st in stmts if isinstance(st, m.Choose) for o in st.options))
     verbs = ["discard" for st in stmts if isinstance(st, m.Discard)] + [st.verb for st in stmts if isinstance(st, m.Take)]
     phases = list(dict.fromkeys(["choice", "auction", "bidding", "naming", "play", *verbs, "chance", "over"]))
-    n, deck, nsuits = prog.n, prog.tables.size, prog.tables.nsuits
+    n, deck, nsuits = prog.n, prog.tables.size // prog.tables.copies, prog.tables.nsuits  # a plane per face
     layout = TensorLayout(n, len(prog.sides), deck, nsuits, words, phases)
     for name, k in _zone_slots(prog):
         label = f"zone {name}" + (f" {k}" if k >= 0 else "")
@@ -131,7 +138,7 @@ def _build_layout(state: State) -> TensorLayout:
     for k in range(n):
         layout.add(f"trick {k}", deck)
     layout.add("trick leader", n)
-    layout.add("trump", nsuits + 1)
+    layout.add("trump", prog.tables.nt)
     layout.add("scores", len(prog.sides))
     layout.add("tricks won", n)
     layout.add("maker", n + 1)
@@ -143,6 +150,10 @@ def _build_layout(state: State) -> TensorLayout:
     layout.add("phase", len(phases))
     layout.add("picks", deck)
     layout.add("picks count", 1)
+    nbids = len(prog.layout.bid_table)
+    if nbids:  # design 3.7: the contract over the bid table, and its doubling
+        layout.add("contract", nbids)
+        layout.add("doubling", 3)
     layout.observation_size = layout.size
     for k in range(n):
         layout.add(f"played {k}", deck)
@@ -152,6 +163,8 @@ def _build_layout(state: State) -> TensorLayout:
         layout.add(f"choices {k}", len(words))
     layout.add("bids", n)
     layout.add("passed", n)
+    for k in range(n if nbids else 0):
+        layout.add(f"calls {k}", nbids + 3)
     return layout
 
 
@@ -200,6 +213,7 @@ def _fill_zones(state: State, p: int, layout: TensorLayout, out: list[float]) ->
     g, core = state.game, state._c
     lay = g.layout
     n, deck = g.n, layout.deck
+    cp = g.tables.copies
     side = lay.side_of[p]
     nsides = lay.nsides
     masks = g.m["zone_masks"](core)
@@ -213,10 +227,16 @@ def _fill_zones(state: State, p: int, layout: TensorLayout, out: list[float]) ->
             mask = masks[z]
             if zmask(core, z) >> p & 1:
                 m = mask
-                while m:
-                    low = m & -m
-                    out[pos + low.bit_length() - 1] = 1.0
-                    m ^= low
+                if cp == 1:
+                    while m:
+                        low = m & -m
+                        out[pos + low.bit_length() - 1] = 1.0
+                        m ^= low
+                else:  # equal cards: the share of the face's copies in the zone
+                    while m:
+                        low = m & -m
+                        out[pos + (low.bit_length() - 1) // cp] += 1.0 / cp
+                        m ^= low
             out[pos + deck] = float(mask.bit_count())
             pos += deck + 1
     return pos
@@ -231,14 +251,15 @@ def _fill_observation(state: State, p: int, layout: TensorLayout, out: list[floa
     nsides = lay.nsides
     pos = _fill_zones(state, p, layout, out)
     trick = g.m["trick"](core)
+    cp = g.tables.copies
     for seat, c in trick:
-        out[pos + rel[seat] * deck + c] = 1.0
+        out[pos + rel[seat] * deck + c // cp] = 1.0
     pos += n * deck
     if trick:
         out[pos + rel[trick[0][0]]] = 1.0
     pos += n
-    out[pos + (core.trump if core.trump >= 0 else layout.suits)] = 1.0
-    pos += layout.suits + 1
+    out[pos + core.ti] = 1.0  # the order in force: a trump suit, no trump (index suits), a named order
+    pos += g.tables.nt
     scores = g.m["scores"](core)
     for k in range(nsides):
         out[pos + k] = float(scores[(side + k) % nsides])
@@ -271,8 +292,27 @@ def _fill_observation(state: State, p: int, layout: TensorLayout, out: list[floa
     if picks and actor == p:
         index = g.tables.index
         for code in picks:
-            out[pos + index[code]] = 1.0
+            out[pos + index[code] // cp] = 1.0
     out[pos + deck] = float(len(picks))
+    if g.layout.bid_table:
+        _fill_contract(state, layout, out)
+
+
+def _fill_contract(state: State, layout: TensorLayout, out: list[float]) -> None:
+    """The contract's bid (one-hot over the bid table; none before a contract) and its doubling."""
+    g, core = state.game, state._c
+    pos, size = layout.segment("contract")
+    k = _bid_index(g, core.bid)
+    if k >= 0:
+        out[pos + k] = 1.0
+    out[pos + size + (core.au_dbl if g.layout.rich_auction else 0)] = 1.0
+
+
+def _bid_index(g: Game, value: int) -> int:
+    """The table index of a bid's value (-1: none)."""
+    if g.layout.bids_typed:
+        return value - 1 if 0 < value <= len(g.layout.bid_table) else -1
+    return g.table_bid_codes.get(str(value), -1)
 
 
 def _relative(n: int, p: int) -> list[int]:
@@ -286,6 +326,7 @@ def _fill_history(state: State, p: int, layout: TensorLayout, out: list[float]) 
     n, deck = layout.players, layout.deck
     rel = _relative(n, p)
     index = state.game.tables.index
+    cp = state.game.tables.copies
     played, _ = layout.segment("played 0")
     trick, _ = layout.segment("played trick")
     seen, _ = layout.segment("seen")
@@ -301,19 +342,37 @@ def _fill_history(state: State, p: int, layout: TensorLayout, out: list[float]) 
         for code in _codes(e):
             c = index.get(code)
             if c is not None:
-                out[seen + c] = 1.0
+                out[seen + c // cp] = 1.0
         if not isinstance(player, int) or not 0 <= player < n:
             continue
         k = rel[player]
         if kind == "play":
-            out[played + k * deck + index[e["card"]]] = 1.0
-            out[trick + index[e["card"]]] = float(e.get("trick", 0))
+            f = index[e["card"]] // cp
+            out[played + k * deck + f] += 1.0 / cp  # (1.0 without copies)
+            out[trick + f] = float(e.get("trick", 0))
         elif kind == "choice" and e.get("choice") in words:
             out[choices + k * len(words) + words[e["choice"]]] += 1.0
         elif kind == "bid":
-            out[bids + k] = float(e["bid"])
+            _bid_seen(state, layout, out, k, e["bid"])
         elif kind == "pass":
             out[passed + k] = 1.0
+        elif kind in ("double", "redouble", "hold") and state.game.layout.bid_table:  # after the table's bids
+            calls, size = layout.segment(f"calls {k}")
+            out[calls + size - 3 + ("double", "redouble", "hold").index(kind)] += 1.0
+
+
+def _bid_seen(state: State, layout: TensorLayout, out: list[float], k: int, bid: int | str | None) -> None:
+    """Seat k (relative) bid ``bid``: its last bid (a table's bid: its value), and its calls."""
+    g = state.game
+    bids, _ = layout.segment("bids")
+    if not g.layout.bid_table:
+        out[bids + k] = float(bid or 0)
+        return
+    index = g.table_bid_codes.get(str(bid).upper(), -1)
+    out[bids + k] = float(index + 1 if g.layout.bids_typed else bid or 0)
+    calls, _ = layout.segment(f"calls {k}")
+    if index >= 0:
+        out[calls + index] = 1.0
 
 
 def _codes(event: dict[str, Any]) -> list[str]:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, cast
 from tricklang.diagnostics import brief
 
 from ..errors import ArgumentError
-from .events import event_kinds, render
+from .events import bid_word, event_kinds, render
 from .snapshot import Decision
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ class Views:
         low = high = None
         if dp.kind == "select":
             low, high = c.sel_lo, c.sel_hi
-        elif dp.kind in ("auction", "bid"):
+        elif dp.kind in ("auction", "bid") and not dp.extra.get("table"):  # (a table's bids are not numbers)
             bids = [int(a.args[0]) for a in self.legal_actions() if a.verb == "bid"]
             if bids:
                 low, high = min(bids), max(bids)
@@ -126,7 +126,9 @@ class Views:
     def effective_suit(self, card: str) -> str:
         """The suit a card belongs to now (Cinch's Left Pedro, Euchre's left bower: the trump suit)."""
         tables = self._g.tables
-        return tables.suit_names[tables.eff_suit[self._c.ti][self._card(card)]]
+        label = tables.suit_label(tables.eff_suit[self._c.ti][self._card(card)])
+        assert label is not None  # (every card has a suit or an order's pseudo-suit)
+        return label
 
     def card_strength(self, card: str, trump: str | None | bool = True) -> int:
         """How high a card ranks under the current trump (or ``trump``, as for
@@ -138,7 +140,7 @@ class Views:
         c = self._card(card)
         if suit >= 0 and tables.eff_suit[ti][c] == suit:
             return 1000 + tables.trump_strength[ti][c]
-        return tables.plain[c]
+        return tables.plains[ti][c]
 
     def trick_power(self, card: str, led: str | None = None) -> int:
         """How strongly a card plays to a trick led in suit ``led`` (default: the current
@@ -149,11 +151,19 @@ class Views:
         if led is not None:
             suit = tables.suit_names.index(led)
         elif trick:
-            suit = tables.eff_suit[core.ti][trick[0][1]]
+            suit = self._led(trick)
         else:
             suit = tables.eff_suit[core.ti][c]
+        if trick and getattr(core, "tr_nw", 0) >> c & 1:
+            return 0  # played to this trick, which it never wins
         power: int = tables.power[core.ti][suit][c]
         return power
+
+    def _led(self, trick: list[tuple[int, int]]) -> int:
+        """The suit led to the trick in progress: kept once set where the module keeps it (named
+        orders, a card that does not set it), else its first card's effective suit."""
+        led: int = getattr(self._c, "tr_led", -1)
+        return led if led >= 0 else self._g.tables.eff_suit[self._c.ti][trick[0][1]]
 
     @property
     def current_trick(self) -> list[tuple[int, str]]:
@@ -172,8 +182,9 @@ class Views:
         if not trick:
             return None
         tables, ti = self._g.tables, self._c.ti
-        power = tables.power[ti][tables.eff_suit[ti][trick[0][1]]]
-        best = max(range(len(trick)), key=lambda i: power[trick[i][1]])
+        power = tables.power[ti][self._led(trick)]
+        never: int = getattr(self._c, "tr_nw", 0)  # the cards that never win it
+        best = max(range(len(trick)), key=lambda i: 0 if never >> trick[i][1] & 1 else power[trick[i][1]])
         seat: int = trick[best][0]
         return seat
 
@@ -241,6 +252,8 @@ class Views:
             if kinds is not None and not (plays if type(entry) is int else entry[0] in kinds):
                 continue
             full, public, mask = render(g, entry)
+            if types is not None and full["type"] not in types:  # a pass and a double are both PASS entries
+                continue
             if player is None or public is None or mask >> player & 1:
                 out.append(full)
             else:
@@ -267,6 +280,42 @@ class Views:
         g, core = self._g, self._c
         lay = g.layout
         codes = g.tables.codes
+        zones = self._zone_views(player)
+        obs: dict[str, Any] = {
+            "seat": player,
+            "deal": core.deal_no + 1,
+            "dealer": core.dealer,
+            "scores": self._g.m["scores"](core),
+            # (under a named order, its name: 'grand', and 'null' for an order without trumps)
+            "trump": self._g.tables.suit_label(core.ti) if core.ti > self._g.tables.nsuits else self.trump,
+            "maker": core.maker if core.maker >= 0 else None,
+            "bid": core.bid,
+            "phase": self.phase,
+            "current_player": self.current_player,
+            "trick": [[p, codes[c]] for p, c in self._g.m["trick"](core)],
+            "tricks_won": self.tricks_won,
+            "zones": zones,
+            "events": self.events(player),
+        }
+        if lay.bid_table:  # design 3.7: the contract's bid by its code, and its doubling
+            obs.update(bid=bid_word(self._g, core.bid), doubling=core.au_dbl if lay.rich_auction else 0)
+        if player is not None and self.current_player == player or player is None and not core.terminal:
+            from .irregular import seen_by
+
+            legal = self.legal_actions()
+            obs["legal_actions"] = [a.text for a in legal if player is None or seen_by(cast("StateLike", self), a, player)]
+        if core.terminal:
+            outcome = self.outcome()
+            assert outcome is not None
+            obs["winner"] = list(outcome.winners)
+        return obs
+
+    def _zone_views(self, player: int | None) -> dict[str, Any]:
+        """Each zone instance as ``player`` sees it (None: all of them): its cards and count, or
+        its count only; shared zones by name, the others by name and owner."""
+        g, core = self._g, self._c
+        lay = g.layout
+        codes = g.tables.codes
         order = g.tables.order[core.ti].__getitem__
         zone_cards = g.m["zone_cards"]
         pack_name = lay.instances[lay.pack].zone.name
@@ -285,31 +334,7 @@ class Views:
                 zones[inst.zone.name] = value
             else:
                 zones.setdefault(inst.zone.name, {})[str(inst.owner)] = value
-        obs: dict[str, Any] = {
-            "seat": player,
-            "deal": core.deal_no + 1,
-            "dealer": core.dealer,
-            "scores": self._g.m["scores"](core),
-            "trump": self.trump,
-            "maker": core.maker if core.maker >= 0 else None,
-            "bid": core.bid,
-            "phase": self.phase,
-            "current_player": self.current_player,
-            "trick": [[p, codes[c]] for p, c in self._g.m["trick"](core)],
-            "tricks_won": self.tricks_won,
-            "zones": zones,
-            "events": self.events(player),
-        }
-        if player is not None and self.current_player == player or player is None and not core.terminal:
-            from .irregular import seen_by
-
-            legal = self.legal_actions()
-            obs["legal_actions"] = [a.text for a in legal if player is None or seen_by(cast("StateLike", self), a, player)]
-        if core.terminal:
-            outcome = self.outcome()
-            assert outcome is not None
-            obs["winner"] = list(outcome.winners)
-        return obs
+        return zones
 
     def _seat(self, player: object) -> int:
         """``player`` checked as a seat of this game."""

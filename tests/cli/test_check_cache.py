@@ -253,3 +253,32 @@ def test_warnings_from_the_cache_are_rendered_again_escaped(
     code, out, err = check(capsys, str(broken))
     assert code == 0  # (the folder's own secret vouches for it: only this user could have written it)
     assert "\x1b" not in out + err and "\x07" not in err and "forged \\x1b]0;owned\\x07\\x1b[2J" in err
+
+
+def test_a_checker_changed_in_place_does_not_answer_from_the_old_ones_verdicts(tmp_path: Path) -> None:
+    """The key holds the digest of tricklang's own source: an edited checker (same version)
+    gets other keys, so a cached verdict of the old checker is never read back."""
+    source = tmp_path / "tricklang"
+    (source / "model").mkdir(parents=True)
+    (source / "checker.py").write_text("RULE = 1\n", encoding="utf-8")
+    (source / "model" / "base.py").write_text("X = 1\n", encoding="utf-8")
+    (source / "grammar.lark").write_text("start: NAME\n", encoding="utf-8")
+    before = checkcache.source_digest(source)
+    assert checkcache.source_digest(source) == before
+    (source / "model" / "base.py").write_text("X = 2\n", encoding="utf-8")
+    checkcache.source_digest.cache_clear()
+    changed = checkcache.source_digest(source)
+    (source / "grammar.lark").write_text("start: INT\n", encoding="utf-8")
+    checkcache.source_digest.cache_clear()
+    assert len({before, changed, checkcache.source_digest(source)}) == 3
+    checkcache.source_digest.cache_clear()
+    assert checkcache.source_digest() == checkcache.source_digest(checkcache.SOURCE_ROOT)
+
+
+def test_the_key_of_a_check_changes_with_the_checkers_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = tmp_path / "game.trick"
+    rules.write_text((Path(__file__).parents[2] / "rules" / "ecarte.trick").read_text(encoding="utf-8"), encoding="utf-8")
+    first = checkcache.key_of(str(rules), {})
+    monkeypatch.setattr(checkcache, "source_digest", lambda root=None: "another checker")
+    second = checkcache.key_of(str(rules), {})
+    assert first is not None and second is not None and first.digest != second.digest

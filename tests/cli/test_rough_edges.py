@@ -12,6 +12,7 @@ import interpreter
 import tricklang
 from interpreter.cli import main
 from interpreter.transcript import render
+from tricklang.catalog import bundled_games
 
 ROOT = Path(__file__).resolve().parents[2]
 CINCH = str(ROOT / "rules" / "cinch.trick")
@@ -79,7 +80,7 @@ def test_counts_of_one_card_are_singular() -> None:
 # ------------------------------------------------------------------ seats that fit the game (issue 29)
 
 
-@pytest.mark.parametrize("game", ["euchre", "cinch", "hearts", "whist", "oh-hell-3"])
+@pytest.mark.parametrize("game", sorted(bundled_games()))
 def test_demo_of_any_bundled_game_plays_with_defaults_that_fit_it(game: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", game, "--seed", "5"]) == 0
     out = capsys.readouterr().out

@@ -1,5 +1,5 @@
 """Klaverjas (examples/klaverjas.trick) on scripted deals: the Rotterdam and Amsterdam rules of
-trumping [KJ6-KJ8], the card points and the last trick [KJ9], roem in the trick [KJ10], pit
+trumping [KJ6-KJ8], the card points and the last trick [KJ9], roem in the trick (a meld table) [KJ10], pit
 [KJ11], nat [KJ12] and the length of the match [KJ13]."""
 
 from __future__ import annotations
@@ -162,8 +162,12 @@ def test_roem_four_jacks_and_stuk_go_to_the_side_taking_the_trick() -> None:
     assert scores[0][:2] == ("makers", 1) and scores[0][2] >= 400 + 2 + 4 * 3 + 3  # the first three tricks are his
 
 
+SEQUENCE = "A K Q J 10 9 8 7".split()
+"""The order of cards in sequence, for roem [KJ10] (not the order of play)."""
+
+
 def _roem(tricks: list[dict[str, Any]], trump: str) -> int:
-    """The roem this file counts in the tricks: four of a kind, and stuk [KJ10]."""
+    """The roem in the tricks [KJ10]: four of a kind, stuk, and the longest run of one suit."""
     total = 0
     for t in tricks:
         ranks = [card[:-1] for card in t["cards"]]
@@ -173,7 +177,26 @@ def _roem(tricks: list[dict[str, Any]], trump: str) -> int:
             total += 100
         if f"K{trump}" in t["cards"] and f"Q{trump}" in t["cards"]:
             total += 20
+        for suit in "SHDC":
+            held = {SEQUENCE.index(card[:-1]) for card in t["cards"] if card[-1] == suit}
+            run = max((n for start in held for n in range(1, 5)
+                       if all(start + i in held for i in range(n))), default=0)
+            total += 50 if run >= 4 else 20 if run == 3 else 0
     return total
+
+
+def test_roem_cards_in_sequence_in_the_trick() -> None:
+    pack = deck({1: "KD AS 10S JS 9S 8S 7S AH",
+                 2: "QD AC 10H KH QH 9H 8H 7H",
+                 3: "JD 10D AD KS QS 9D 8D 7D",
+                 0: "JH JC 10C KC QC 9C 8C 7C"})
+    state = play(new(pack, "spades"), "KD", "QD", "JD")  # K Q J of diamonds in sequence: 20 [KJ10]
+    play(state, "7C")
+    state = play_deal(state)
+    tricks = [e for e in state.events(None) if e["type"] == "trick"]
+    assert tricks[0]["cards"] == ["KD", "QD", "JD", "7C"]
+    assert _roem(tricks[:1], "S") == 20
+    assert sum(points for _, _, points in deal_scores(state)) == total(state, "S")
 
 
 def test_stuk_the_king_and_queen_of_trumps_in_one_trick() -> None:

@@ -23,6 +23,9 @@ EUCHRE = ROOT / "examples" / "euchre.trick"
     (ECARTE, "deal", {}), (ECARTE, "match", {"target": 2}), (EUCHRE, "deal", {}),
     (ROOT / "examples" / "hearts.trick", "deal", {}), (ROOT / "rules" / "cinch.trick", "deal", {}),
     (ROOT / "examples" / "klaverjas.trick", "deal", {}), (ROOT / "examples" / "klaverjas.trick", "deal", {"city": "amsterdam"}),
+    (ROOT / "examples" / "skat.trick", "deal", {}), (ROOT / "examples" / "bridge.trick", "deal", {}),
+    pytest.param(ROOT / "examples" / "doppelkopf.trick", "deal", {}, id="doppelkopf-deal"),
+    pytest.param(ROOT / "examples" / "pinochle.trick", "deal", {}, id="pinochle-deal"),
 ])
 def test_random_simulations_pass_openspiels_state_checks(rules: Path, scope: str, options: dict[str, int]) -> None:
     game = load_game(rules, scope=scope, **options)

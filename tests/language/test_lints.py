@@ -245,6 +245,12 @@ def test_top_bid_other_than_the_points_in_play() -> None:
     assert "13" in found.message and "14" in found.message
 
 
+def test_a_bid_that_counts_melds_is_no_mismatch() -> None:
+    text = pedro("13").replace("deal\n", 'melds m\n  "marriage" K Q of trump = 20\ndeal\n', 1)
+    assert "melds m" in text
+    assert codes(text) == []
+
+
 def test_top_bid_from_an_option_uses_its_default() -> None:
     assert codes(pedro("top", 'option top: int = 14 in 1..20 "top bid"')) == []
     assert codes(pedro("top", 'option top: int = 15 in 1..20 "top bid"')) == ["point-total-mismatch"]

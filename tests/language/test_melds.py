@@ -4,8 +4,8 @@ Tables parse into classes and shapes; the checker reports ``bad-meld``, ``meld-o
 the table names; the one reading of how cards count (tricklang.melds, greedy in the order
 written, the lead's decision) is checked against Pinochle's and Klaverjas' tables on
 hand-built hands, and for its invariants (monotone in the cards held, blind to their
-order); ``P melds T``, ``melds()`` and ``melded()`` check, read, and are refused until the
-runtime plays them.
+order); ``P melds T``, ``melds()`` and ``melded()`` check and read (the runtime plays them:
+tests/runtime/test_meld_play.py).
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from tricklang.explain import explain
 from tricklang.fmt import format_text
 from tricklang.melds import count, instances
 from tricklang.ruleset import Ruleset
-from tricklang.support import language_constructs
 
 PINOCHLE = """tricklang 1
 game "Melds"
@@ -96,12 +95,8 @@ def test_tables_parse_into_classes_of_shaped_lines() -> None:
     assert TABLES["roem"].classes[0].lines[1].length == 3
 
 
-def test_a_checked_file_uses_melds_only_as_constructs_to_come() -> None:
-    assert {code for code, _ in errors(PINOCHLE)} == {"unsupported-construct"}
-
-
-def test_with_the_table_opened_the_file_loads(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("tricklang.checker.RUNTIME", language_constructs())
+def test_a_checked_file_with_melds_has_no_error_and_loads() -> None:
+    assert errors(PINOCHLE) == []  # the runtime plays meld tables (tests/runtime/test_meld_play.py)
     tricklang.loads(PINOCHLE, path="p.trick")
 
 

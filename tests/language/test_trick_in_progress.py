@@ -96,13 +96,13 @@ def test_each_form_parses_to_its_model() -> None:
 
 def test_every_construct_is_refused_until_the_runtime_plays_it() -> None:
     found = errors(TEXT)
-    assert {code for code, _ in found} == {"unsupported-construct"}
-    for fragment in ("a trick is never won", "the suit led is not set", "of equal cards"):
-        assert ("unsupported-construct", line_of(fragment)) in found, fragment
+    assert {code for code, _ in found} <= {"unsupported-construct"}
     # The runtime plays the trick's names, 'is', 'beats', 'the card played by', 'who played', the two
-    # obligations and 'may play P at any time' (tests/runtime/test_trick_reads.py): not refused.
+    # obligations and 'may play P at any time' (tests/runtime/test_trick_reads.py), the Excuse's two
+    # card rules (tests/runtime/test_trick_card_rules.py) and the tie rule (tests/runtime/test_deck_play.py).
     for fragment in ("highest_trump == no_card", "must overtrump", "may not undertrump", "led_card is",
-                     "the card played by", "who played", "may play"):
+                     "the card played by", "who played", "may play", "a trick is never won", "the suit led is not set",
+                     "of equal cards"):
         assert ("unsupported-construct", line_of(fragment)) not in found, fragment
 
 
@@ -149,6 +149,10 @@ def test_lints_say_when_a_card_rule_matches_nothing_and_when_overtrumping_cannot
     rules = tricklang.parse(TEXT, "t.trick")
     found = [(d.code, d.line) for d in lint(rules)]
     assert ("rule-matches-nothing", line_of("of equal cards")) in found  # no copies in this deck
+    doubled = TEXT.replace("  ranks A K Q J 10 9 8 7\n", "  ranks A K Q J 10 9 8 7\n  copies 2\n", 1)
+    assert "copies 2" in doubled
+    found = [(d.code, d.line) for d in lint(tricklang.parse(doubled, "t.trick"))]
+    assert ("rule-matches-nothing", line_of("of equal cards", doubled)) not in found  # a double pack has equal cards
     no_trump = HEAD.replace("  trump is hearts\n", "") + "  tricks 8, eldest leads first\n    must overtrump if able\n"
     warnings = [(d.code, d.line) for d in Checker(tricklang.parse(no_trump, "x")).run() if d.severity == "warning"]
     assert ("unreachable-code", line_of("must overtrump", no_trump)) in warnings

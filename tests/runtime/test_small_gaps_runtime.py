@@ -10,8 +10,6 @@ Before this, each construct was refused with ``unsupported-construct``.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +17,6 @@ import pytest
 import interpreter
 import tricklang
 from interpreter import native
-from interpreter.state import compiled
 from interpreter.state.compiled import module_of
 
 HEAD = """\
@@ -295,14 +292,6 @@ def test_a_choice_offering_no_option_names_the_line() -> None:
 # ---------------------------------------------------------------- native
 
 
-@pytest.fixture
-def isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
-    """The native build is forgotten after the test (the rest of the suite runs CPython)."""
-    for name in ("_NATIVE", "_MODULES", "_GAMES"):
-        monkeypatch.setattr(compiled, name, type(getattr(compiled, name))())
-    monkeypatch.setattr(native, "_BUILDS", {})
-    monkeypatch.setenv("TRICKLANG_CACHE_DIR", str(tmp_path))
-    yield
 
 
 def matches(rules: tricklang.Ruleset, seeds: range) -> list[Any]:

@@ -12,8 +12,6 @@ compiled natively plays what CPython plays.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,7 +20,6 @@ import interpreter
 import tricklang
 from interpreter import native
 from interpreter.codegen import generate
-from interpreter.state import compiled
 from interpreter.state.compiled import module_of
 
 ROTTERDAM = """\
@@ -298,14 +295,6 @@ def test_random_matches_keep_the_obligations() -> None:
 # ---------------------------------------------------------------- native
 
 
-@pytest.fixture
-def isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
-    """The native build is forgotten after the test (the rest of the suite runs CPython)."""
-    for name in ("_NATIVE", "_MODULES", "_GAMES"):
-        monkeypatch.setattr(compiled, name, type(getattr(compiled, name))())
-    monkeypatch.setattr(native, "_BUILDS", {})
-    monkeypatch.setenv("TRICKLANG_CACHE_DIR", str(tmp_path))
-    yield
 
 
 def matches(rules: tricklang.Ruleset, seeds: range) -> list[Any]:

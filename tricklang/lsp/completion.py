@@ -19,19 +19,19 @@ from ..types import BUILTIN_PLAYERS, FUNCTIONS, OF_FORMS
 from . import symbols
 from .analysis import Analysis, deck_fits
 
-SECTIONS = ("tricklang", "extends", "game", "source", "players", "role", "deck", "option", "zone", "counter",
-            "points", "table", "melds", "bids", "match", "deal", "irregularity")
-DECK_LINES = ("suits", "ranks", "trump ranks")
+SECTIONS = ("tricklang", "extends", "game", "source", "players", "play passes right", "role", "deck", "option",
+            "zone", "counter", "points", "table", "melds", "bids", "order", "match", "deal", "irregularity")
+DECK_LINES = ("suits", "ranks", "trump ranks", "ranks in")
 MATCH_LINES = ("first dealer is random", "dealer passes left", "game to", "ties go to", "at most", "lowest score wins")
 STATEMENTS = ("deal", "turn up", "trump is", "if", "elif", "else", "repeat at most", "for each player",
               "for each side", "for each card in", "phase", "let", "set", "stop", "pass", "end the deal", "end the match", "redeal by",
               "expose", "forbid", "cancel", "move", "add", "tricks", "end the play", "auction once around from",
-              "auction until passes from", "replay the tricks")
+              "auction until passes from", "replay the tricks", "replace")
 VERBS = ("chooses:", "names trump", "bids", "discards", "takes", "draws", "scores", "loses", "leads", "becomes dealer",
          "names the suit led", "shows", "melds")
 OBLIGATIONS = ("must follow suit", "may trump instead of following", "must trump if void", "must beat if able",
                "must lead", "may not play", "may not lead", "the first card led sets trump", "declare",
-               "must overtrump if able", "may not undertrump", "may play", "a trick is never won by",
+               "must overtrump if able", "may not undertrump", "may play", "a trick is never won by", "plays for",
                "the suit led is not set by", "of equal cards the", "after playing", "after leading",
                "after each trick:")
 VALUES = ("true", "false", "bid", "trump", "deal_number", "total_bids", "leader", "played_to_trick", "no_suit",
@@ -149,6 +149,7 @@ class _Names:
                 for c in dict.fromkeys(s.colour for s in deck.suits[:MAX_NAMED])]
         out += [Item("and", "keyword", "cards matching both: 4 and black")]
         out += [Item(r, "rank", f"any {r}") for r in deck.ranks[:MAX_NAMED]]
+        out += [Item(x.name, "card", f"the card {x.code.upper()}, in no suit") for x in deck.extra_cards[:MAX_NAMED]]
         if not deck_fits(deck):  # (a deck the checker refuses: no card by card)
             return out
         codes = iter(card_codes(deck))

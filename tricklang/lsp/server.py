@@ -45,6 +45,7 @@ SYMBOL_KINDS = {
     "table": t.SymbolKind.Array,
     "melds": t.SymbolKind.Struct,
     "bids": t.SymbolKind.Enum,
+    "order": t.SymbolKind.Enum,
 }
 
 

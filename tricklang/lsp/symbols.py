@@ -10,7 +10,7 @@ from ..explain import strip_comment
 from .analysis import Analysis, Source, contains, name_column, nodes, word_at
 
 KINDS = ("option", "zone", "role", "counter", "irregularity", "phase", "suit", "variable", "points",
-         "choice", "declaration", "table", "melds", "bids")
+         "choice", "declaration", "table", "melds", "bids", "order")
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,8 @@ class Symbol:
             return "the bid table"
         if isinstance(node, m.MeldTable):
             return f"meld table, {sum(len(g.lines) for g in node.classes)} lines in {len(node.classes)} class(es)"
+        if isinstance(node, m.Order):
+            return "card order, " + ("no trumps" if node.trumps is None else f"{len(node.trumps)} trump item(s)")
         if isinstance(node, m.Table):
             return f"table of {len(node.values)} numbers, read by position from 0"
         return self.kind
@@ -81,6 +83,8 @@ def declarations(source: Source) -> Iterator[Symbol]:
         yield symbol(melds.name, "melds", melds, melds.span)
     for bids in rules.bids:
         yield symbol(bids.name, "bids", bids, bids.span)
+    for order in rules.orders:
+        yield symbol(order.name, "order", order, order.span)
     for point in rules.points:
         if point.table:
             yield symbol(point.table, "points", point, point.span)
@@ -173,7 +177,7 @@ def outline(analysis: Analysis) -> list[Symbol]:
     """The document's own phases, options, zones, counters, roles and irregularities, in source order."""
     if analysis.own is None:
         return []
-    shown = ("phase", "option", "zone", "counter", "role", "irregularity", "table", "melds", "bids")
+    shown = ("phase", "option", "zone", "counter", "role", "irregularity", "table", "melds", "bids", "order")
     return sorted((s for s in per_file(analysis)[0] if s.kind in shown), key=lambda s: (s.line, s.column))
 
 

@@ -9,8 +9,26 @@ from .statements import Statement, ZoneRef
 
 
 class Players(Node):
+    """`players N [in partnerships ...]`, or `players LO..HI = D` (design 3.10): the count is then an
+    option `players` (``count`` is its default, or the value bound), ``low``..``high`` its range."""
+
+    form = "kind"
+
     count: int
+    kind: Literal["fixed", "range"] = "fixed"
+    low: int | None = None
+    high: int | None = None
     teams: tuple[tuple[int, ...], ...] = ()
+    cite: Citation | None = None
+    span: Span
+
+
+class PlayDirection(Node):
+    """`play passes left|right` (design 3.10): where the turn goes next (default left, clockwise)."""
+
+    form = "direction"
+
+    direction: Literal["left", "right"]
     cite: Citation | None = None
     span: Span
 
@@ -23,22 +41,68 @@ class Role(Node):
 
 
 class SuitDecl(Node):
+    """`spades black`, or with a code other than the first letter: `atouts "T" none`."""
+
+    parts = ("code",)
+
     name: str
     colour: str
+    code: str | None = None
+    span: Span
+
+
+class ExtraCard(Node):
+    """`card joker "JK"`: a card in no suit, with its own code."""
+
+    name: str
+    code: str
+    cite: Citation | None = None
+    span: Span
+
+
+class SuitRanks(Node):
+    """`ranks in NAME R R ...`: the plain rank order of one suit, or of the suits of a colour ('' for
+    every suit, in an order)."""
+
+    scope: str = ""
+    ranks: tuple[str, ...]
     span: Span
 
 
 class Deck(Node):
+    """The pack: suits x ranks, less the cards `remove`d, plus the extra cards, each `copies` times."""
+
+    parts = ("rank_codes", "removed", "copies")
+
     suits: tuple[SuitDecl, ...]
     ranks: tuple[str, ...]
     trump_ranks: tuple[str | Pattern, ...] | None = None
+    rank_codes: tuple[tuple[str, str], ...] = ()  # (rank, code) for ranks written with a code: `Ober "O"`
+    removed: tuple[Pattern, ...] = ()  # `remove P` lines, in order
+    extra_cards: tuple[ExtraCard, ...] = ()
+    copies: int | None = None  # `copies N`; None is one of each card
+    copies_span: Span | None = None
     cite: Citation | None = None
     span: Span
     ranks_span: Span
     trump_span: Span | None = None
+    suit_ranks: tuple[SuitRanks, ...] = ()
 
 
 OptionType = Literal["int", "bool", "choice"]
+
+
+class Order(Node):
+    """`order NAME ["CODE"]`: a named card order, its trump group (or no trumps) and plain ranks."""
+
+    name: str
+    code: str | None = None
+    trumps: tuple[str | Pattern, ...] | None = None
+    no_trumps: bool = False
+    ranks: tuple[SuitRanks, ...] = ()
+    cite: Citation | None = None
+    span: Span
+    trumps_span: Span | None = None
 
 
 class Option(Node):
@@ -234,6 +298,7 @@ class RuleFile(Node):
     game: str | None = None
     source: str | None = None
     players: Players | None = None
+    direction: PlayDirection | None = None
     roles: tuple[Role, ...] = ()
     deck: Deck | None = None
     options: tuple[Option, ...] = ()
@@ -247,6 +312,7 @@ class RuleFile(Node):
     tables: tuple[Table, ...] = ()
     melds: tuple[MeldTable, ...] = ()
     bids: tuple[BidTable, ...] = ()
+    orders: tuple[Order, ...] = ()
     extends: str | None = None
     extends_span: Span | None = None
     sections: tuple[tuple[str, Span], ...] = ()

@@ -102,11 +102,15 @@ class TurnUp(Stmt, decision="", moves_cards=True, scores=False, ends=None):
 
 
 class SetTrump(Stmt, decision="", moves_cards=False, scores=False, ends=None):
+    """`trump is suit of Z | none | NAME | EXPR`: NAME is a suit (fixed), an order or a suit-valued
+    name (the checker tells which); EXPR an expression of a suit or an order (value)."""
+
     form = "source"
 
-    source: Literal["zone", "none", "fixed"]
+    source: Literal["zone", "none", "fixed", "value"]
     zone: ZoneRef | None = None
     suit: str | None = None
+    value: Expr | None = None
 
 
 class NameTrump(Stmt, decision="naming", moves_cards=False, scores=False, ends=None):
@@ -149,10 +153,15 @@ class Add(Stmt, decision="", moves_cards=False, scores=False, ends=None):
 
 
 class Phase(Stmt, decision="", moves_cards=False, scores=False, ends=None, bodies=("body",), runs="all"):
-    """A named part of the deal, which an extending rule file may replace."""
+    """A named part of the deal, which an extending rule file may replace. In a variant only (its
+    base takes them in, :mod:`tricklang.extend`): ``place`` ``after``/``before`` adds the phase next
+    to the base's phase or statement named ``anchor``; ``replace`` (`replace KEYWORD:`) puts the
+    body in place of the base's only top-level statement that keyword ``anchor`` begins."""
 
     name: str
     body: "tuple[Statement, ...]"
+    place: Literal["after", "before", "replace"] | None = None
+    anchor: str | None = None
 
 
 class Score(Stmt, decision="", moves_cards=False, scores=True, ends=None):
@@ -431,6 +440,16 @@ class TieRule(Node):
     span: Span
 
 
+class PlaysFor(Node):
+    """`P plays for Q [when G]` (design 3.5): at Q's turns in a trick, P chooses Q's card."""
+
+    controller: Expr
+    player: Expr
+    guard: Expr | None = None
+    cite: Citation | None = None
+    span: Span
+
+
 class Declaration(Node):
     form = "deadline"
     parts = ("no_holding",)
@@ -498,6 +517,7 @@ class Tricks(Stmt, decision="play", moves_cards=True, scores=False, ends=None, i
     card_rules: tuple[CardRule, ...] = ()
     ties: tuple[TieRule, ...] = ()
     hooks: tuple[Hook, ...] = ()
+    plays_for: tuple[PlaysFor, ...] = ()
 
 
 Statement = (

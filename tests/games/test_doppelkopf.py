@@ -1,0 +1,215 @@
+"""Doppelkopf (examples/doppelkopf.trick) on scripted deals: the double pack and the trump
+order with the tens of hearts highest [DK1, DK3], following suit with the trumps as one suit
+[DK5], two equal cards (the first played wins) [DK5], the Re party found from the queens of
+clubs and the silent solo [DK4], and the scoring [DK6-DK8], checked against a scorer written
+here from the rules."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from helpers import load_example
+
+import interpreter
+import tricklang
+
+RULES = load_example("doppelkopf.trick")
+ONE_DEAL = tricklang.load(RULES.path, options={"deals": 1})
+FACES = [r + s for s in "CSHD" for r in "A 10 K Q J 9".split()]
+VALUE = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0}
+
+
+def deck(hands: dict[int, str]) -> list[str]:
+    """The pack for dealer 0 (forehand 1): three cards at a time to 1, 2, 3, 0, four times [DK2]."""
+    cards = {seat: hand.split() for seat, hand in hands.items()}
+    order = [c for lo in range(0, 12, 3) for seat in (1, 2, 3, 0) for c in cards[seat][lo:lo + 3]]
+    assert Counter(order) == Counter(FACES * 2), "each face exactly twice"
+    return order
+
+
+def new(pack: list[str], rules: tricklang.Ruleset = ONE_DEAL) -> interpreter.State:
+    return interpreter.new_game(rules, deck=pack, dealer=0)
+
+
+def run(state: interpreter.State, *actions: str) -> interpreter.State:
+    for action in actions:
+        state.apply(action)
+    return state
+
+
+def plays(state: interpreter.State) -> list[str]:
+    return sorted(a.args[0] for a in state.legal_actions() if a.verb == "play")
+
+
+def tricks(state: interpreter.State) -> list[dict[str, object]]:
+    return [e for e in state.events(None) if e["type"] == "trick"]
+
+
+def scores(state: interpreter.State) -> dict[int, list[tuple[str, int]]]:
+    """Each player's score lines of the deal, in order."""
+    out: dict[int, list[tuple[str, int]]] = {p: [] for p in range(4)}
+    for e in state.events(None):
+        if e["type"] == "score":
+            out[e["side"]].append((e["label"], e["points"]))
+    return out
+
+
+# Forehand (1) and player 3 hold a queen of clubs each; 2 and 0 hold none.
+NORMAL = deck({1: "10H QC JC AD AD 10D AC AC 10C AS AS 10S",
+               2: "10H QS JS KD KD 10D 10C KC KC 9C 9C 10S",
+               3: "QC QS JH JH 9D 9D KS KS 9S 9S AH AH",
+               0: "QH QH QD QD JC JS JD JD KH KH 9H 9H"})
+
+
+def test_the_pack_is_two_copies_of_24_cards_dealt_three_at_a_time() -> None:
+    state = new(NORMAL)
+    dealt = {e["player"]: e["cards"] for e in state.events(None) if e["type"] == "dealt"}
+    assert Counter(c for hand in dealt.values() for c in hand) == Counter(FACES * 2)  # [DK1]
+    assert dealt[1][:3] == ["10H", "QC", "JC"] and dealt[2][:3] == ["10H", "QS", "JS"]  # [DK2]
+    assert state.current_player == 1  # forehand leads [DK5]
+
+
+def test_the_ten_of_hearts_is_the_highest_trump_and_of_two_equal_cards_the_first_wins() -> None:
+    state = run(new(NORMAL), "play 10H")
+    assert plays(state) == ["10D", "10H", "JS", "KD", "QS"]  # trumps follow a trump [DK3, DK5]
+    run(state, "play 10H", "play QC", "play QH")
+    (trick,) = tricks(state)
+    assert trick["cards"] == ["10H", "10H", "QC", "QH"] and trick["winner"] == 1  # the first 10H [DK5]
+
+
+def test_the_ten_of_hearts_is_no_heart_and_the_queens_rank_clubs_first() -> None:
+    state = run(new(NORMAL), "play AS", "play 10S", "play 9S")
+    assert "QH" in plays(state) and "KH" in plays(state)  # 0 has no spade: any card [DK5]
+    run(state, "play QD")
+    assert tricks(state)[0]["winner"] == 0  # the lowest queen trumps the ace of spades [DK3]
+    run(state, "play KH")
+    assert "10H" in plays(state) and "AC" in plays(state)  # 1's ten of hearts is no heart [DK3, DK5]
+    run(state, "play 10H", "play 10C")
+    assert plays(state) == ["AH"]  # 3 must follow hearts [DK5]
+    run(state, "play AH")
+    assert tricks(state)[1]["winner"] == 1  # the ten of hearts trumps the ace of hearts [DK3]
+    run(state, "play QC", "play QS", "play QS", "play QH")
+    assert tricks(state)[2]["winner"] == 1  # queen of clubs above spades above hearts [DK3]
+
+
+def play_out(state: interpreter.State) -> interpreter.State:
+    """Each player plays the first card he may, to the end of the deal."""
+    while not state.is_terminal():
+        state.apply(state.legal_actions()[0])
+    return state
+
+
+def expected(state: interpreter.State, re: set[int]) -> dict[int, list[tuple[str, int]]]:
+    """The scores of [DK6-DK8], worked out here from the tricks as played."""
+    points = Counter[int]()
+    taken = Counter[int]()
+    for trick in tricks(state):
+        winner = int(str(trick["winner"]))
+        cards = trick["cards"]
+        assert isinstance(cards, list)
+        points[winner] += sum(VALUE[str(c)[:-1]] for c in cards)
+        taken[winner] += 1
+    re_points = sum(points[p] for p in re)
+    assert sum(points.values()) == 240  # [DK1]
+    re_won = re_points >= 121  # [DK6]
+    losers = [p for p in range(4) if (p in re) != re_won]
+    lost_points = sum(points[p] for p in losers)
+    value = 1 + (not re_won and len(re) == 2)  # [DK7]
+    value += (lost_points < 90) + (lost_points < 60) + (lost_points < 30)
+    value += sum(taken[p] for p in losers) == 0
+    out = {}
+    for p in range(4):
+        share = 3 * value if p in re and len(re) == 1 else value  # [DK8]
+        won = (p in re) == re_won
+        label = ("Re " if p in re else "Kontra ") + ("won" if won else "lost")
+        out[p] = [(label, share if won else -share)]
+    net = extra_points(state, re)
+    for p in range(4) if net else ():
+        out[p].append(("extra points", net if p in re else -net))  # [DK10]
+    return out
+
+
+def extra_points(state: interpreter.State, re: set[int]) -> int:
+    """Re's extra points less Kontra's [DK10]: none in a solo."""
+    if len(re) == 1:
+        return 0
+    net = 0
+    for trick in tricks(state):
+        winner = int(str(trick["winner"]))
+        cards, players = trick["cards"], trick["players"]
+        assert isinstance(cards, list) and isinstance(players, list)
+        extra = sum(VALUE[str(c)[:-1]] for c in cards) >= 40  # Doppelkopf
+        extra += trick["trick"] == 12 and cards[players.index(winner)] == "JC"  # Karlchen
+        extra += sum(c == "AD" and (p in re) != (winner in re) for c, p in zip(cards, players, strict=True))  # foxes
+        net += extra if winner in re else -extra
+    return net
+
+
+def test_the_holders_of_the_queens_of_clubs_are_re_and_score_together() -> None:
+    state = play_out(new(NORMAL))
+    got = scores(state)
+    assert {p for p, lines in got.items() if lines[0][0].startswith("Re")} == {1, 3}  # [DK4]
+    assert got == expected(state, {1, 3})  # [DK6-DK8]
+    assert sum(points for lines in got.values() for _, points in lines) == 0
+
+
+def test_a_kontra_win_scores_against_the_queens_of_clubs() -> None:
+    # Re (1 and 3) holds little; Kontra (2 and 0) the top trumps and the aces.
+    pack = deck({1: "QC 9D 9D 9C 9C 9S 9S 9H 9H KC KS KH",
+                 2: "10H 10H QS QS QH QH AC AC AS AS AH AH",
+                 3: "QC KD KD KC KS KH JH JD JD 10C 10S 10S",
+                 0: "QD QD JC JC JS JS JH AD AD 10D 10D 10C"})
+    state = play_out(new(pack))
+    got = scores(state)
+    assert got == expected(state, {1, 3})
+    assert got[2][0][0] == "Kontra won" and got[2][0][1] >= 2  # winning and "gegen die Alten" [DK7]
+
+
+def test_both_queens_of_clubs_in_one_hand_is_a_silent_solo_scored_three_times() -> None:
+    # Forehand holds both queens of clubs and most of the trumps: he plays alone.
+    pack = deck({1: "QC QC 10H 10H QS QS QH QH JC JC AD AD",
+                 2: "QD QD JS JS JH JH 10D 10D KD KD 9D 9D",
+                 3: "AC AC 10C 10C KC KC 9C 9C AS AS 10S 10S",
+                 0: "KS KS 9S 9S AH AH KH KH 9H 9H JD JD"})
+    state = play_out(new(pack))
+    got = scores(state)
+    assert got == expected(state, {1})  # [DK4, DK8]
+    assert got[1] == [("Re won", -3 * got[2][0][1])] and len(got[2]) == 1  # no extra points in a solo
+    assert sum(points for lines in got.values() for _, points in lines) == 0
+
+
+def test_a_match_is_a_series_of_24_deals() -> None:
+    state = interpreter.new_game(RULES, seed=5)
+    while not state.is_terminal():
+        state.apply(state.legal_actions()[0])
+    assert state.deal_number == 24  # [DK9]
+
+
+def test_foxes_caught_count_for_the_party_that_takes_them() -> None:
+    state = play_out(new(NORMAL))
+    foxes = [t for t in tricks(state) if "AD" in t["cards"]]
+    assert [t["winner"] for t in foxes] == [0, 0]  # Kontra (0) takes both of Re's (1) aces of diamonds
+    # Re won (1 game point) but Kontra's two foxes are two extra points: Re is one down [DK10]
+    assert scores(state)[1] == [("Re won", 1), ("extra points", -2)]
+    assert scores(state)[0] == [("Kontra lost", -1), ("extra points", 2)]
+
+
+def test_random_deals_score_as_the_rules_say_with_every_kind_of_extra_point() -> None:
+    seen = Counter[str]()
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = interpreter.new_game(ONE_DEAL, seed=seed, dealer=0)
+        while not state.is_terminal():
+            state.apply(rng.choice(state.legal_actions()))
+        dealt = {e["player"]: e["cards"] for e in state.events(None) if e["type"] == "dealt"}
+        re = {p for p, cards in dealt.items() if "QC" in cards}  # [DK4]
+        assert scores(state) == expected(state, re)  # [DK6-DK8, DK10]
+        seen["solo"] += len(re) == 1
+        for trick in tricks(state) if len(re) == 2 else ():
+            cards, players = trick["cards"], trick["players"]
+            assert isinstance(cards, list) and isinstance(players, list)
+            seen["doppelkopf"] += sum(VALUE[str(c)[:-1]] for c in cards) >= 40
+            seen["karlchen"] += trick["trick"] == 12 and cards[players.index(trick["winner"])] == "JC"
+            seen["fox"] += "AD" in cards
+    assert seen["doppelkopf"] and seen["karlchen"] and seen["fox"] and seen["solo"], seen

@@ -1,0 +1,109 @@
+"""The heuristic player bids sensibly in an auction over a bid table (issue 28, section 5.2
+"Game steps"; interpreter/players/contracts.py): over seeded deals of a contract game, its
+first call makes more contracts, and a larger share of those it bids, than a random
+bidder's, and it passes more often with weak hands than with strong ones. Statistical and
+speed-free: fixed seeds, no timing."""
+
+from __future__ import annotations
+
+import random
+
+import interpreter
+import tricklang
+from interpreter.players import HeuristicAgent
+from interpreter.players.contracts import candidates
+
+GAME = """\
+tricklang 1
+game "Contract"
+players 4 in partnerships 0 2, 1 3
+
+deck
+  suits spades black, hearts red, diamonds red, clubs black
+  ranks A K Q J 10 9 8 7 6 5 4 3 2
+
+zone hand: per player, owner
+zone won: per side, public
+zone stock: shared, hidden, pack
+
+bids calls
+  levels 1..7 in clubs, diamonds, hearts, spades, no_trump "NT"
+
+match
+  first dealer is 0
+  dealer passes left
+  game to 100, after the deal
+
+deal
+  deal 13 to each
+  auction until 3 passes from dealer, bids calls
+  if strain of bid == spades:
+    trump is spades
+  elif strain of bid == hearts:
+    trump is hearts
+  elif strain of bid == diamonds:
+    trump is diamonds
+  elif strain of bid == clubs:
+    trump is clubs
+  else:
+    trump is none
+  tricks 13, left of maker leads first
+    must follow suit
+  let need = 6 + level of bid
+  let took = tricks(maker) + tricks(partner of maker)
+  if took >= need:
+    maker scores 10 * level of bid + 5 * (took - need)
+  else:
+    left of maker scores 20 * (need - took)
+"""
+
+SEEDS = range(40)
+HONOURS = {"A": 4, "K": 3, "Q": 2, "J": 1}
+
+
+def points(hand: list[str]) -> int:
+    return sum(HONOURS.get(card[:-1], 0) for card in hand)
+
+
+def first_call(seed: int, bidder: str) -> tuple[int, str, bool]:
+    """Seat 0 (the dealer, first to call) calls by the heuristic or at random, the others
+    pass, the deal is played out by the heuristic: (seat 0's points, its call, whether its
+    side made the contract)."""
+    rules = tricklang.loads(GAME, path="contract.trick")
+    state = interpreter.new_game(rules, seed=seed)
+    play = HeuristicAgent(seed)
+    strength = points(state.hand(0))
+    call = play(state) if bidder == "heuristic" else state.sample_action(random.Random(seed))
+    state.apply(call)
+    while state.phase == "auction":
+        state.apply("pass")
+    if str(call) == "pass":
+        return strength, "pass", False
+    before = state.scores[0]
+    deal = state.deal_number
+    while not state.is_terminal() and state.deal_number == deal:
+        state.apply(play(state))
+    return strength, str(call), state.scores[0] > before
+
+
+def test_the_heuristic_makes_more_contracts_than_a_random_bidder() -> None:
+    heuristic = [first_call(seed, "heuristic") for seed in SEEDS]
+    randomly = [first_call(seed, "random") for seed in SEEDS]
+    made = sum(m for _, _, m in heuristic)
+    made_at_random = sum(m for _, _, m in randomly)
+    assert made > made_at_random
+    bid = sum(call != "pass" for _, call, _ in heuristic)
+    bid_at_random = sum(call != "pass" for _, call, _ in randomly)
+    assert made / max(1, bid) > made_at_random / max(1, bid_at_random)
+    weak = [call for strength, call, _ in heuristic if strength <= 8]
+    strong = [call for strength, call, _ in heuristic if strength >= 14]
+    assert weak and strong
+    assert weak.count("pass") / len(weak) > strong.count("pass") / len(strong)
+
+
+def test_the_calls_weighed_are_the_words_and_the_lowest_bids_of_each_strain() -> None:
+    state = interpreter.new_game(tricklang.loads(GAME, path="contract.trick"), seed=1)
+    state.apply("bid 2H")
+    weighed = [str(a) for a in candidates(state, state.legal_actions())]
+    assert weighed == ["pass", "bid 2S", "bid 2NT", "bid 3C", "bid 3D", "bid 3H", "bid 3S", "bid 3NT", "bid 4C",
+                       "bid 4D", "bid 4H", "bid 4S", "bid 4NT", "bid 5C", "bid 5D", "bid 5H"]
