@@ -127,32 +127,46 @@ def test_grand_hand_with_four_scores_its_value_and_schneider() -> None:
     assert points in (24 * 6, 24 * 7, 24 * 8)
 
 
+POINTS = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2}
+
+
+def reference_hand_game(state: interpreter.State, declarer: int, skat: str, base: int, matadors: int,
+                        bid: int) -> tuple[str, int]:
+    """A suit game played hand, nothing announced, scored from the rules [SK6-SK9]: (label, points)."""
+    tricks = [e for e in state.events(None) if e["type"] == "trick" and e["trick"] <= 10][:10]
+    won = [t for t in tricks if t["winner"] == declarer]
+    taken = sum(POINTS.get(c[:-1], 0) for t in won for c in t["cards"]) + sum(POINTS.get(c[:-1], 0) for c in skat.split())
+    level = matadors + 1 + 1  # with or without N, game, hand
+    level += taken >= 90 or taken <= 30  # schneider [SK6]
+    level += len(won) in (0, 10)  # schwarz
+    value = base * level
+    if value < bid:  # overbid [SK8]
+        return "game lost", -2 * ((bid + base - 1) // base * base)
+    return ("game won", value) if taken >= 61 else ("game lost", -2 * value)
+
+
 def test_an_overbid_game_is_lost_at_the_lowest_multiple_of_its_base_above_the_bid() -> None:
-    # Rearhand (0) holds no jack: diamonds "without" none is his best; he bids 50 and holds it.
-    weak = deck({1: "AC 10C KC QC 9C AS 10S KS QS 9S",
-                 2: "AH 10H KH QH 9H 8H 7H 8C 7C 8S",
-                 0: "JC JS JH JD AD 10D KD QD 9D 8D"}, "7D 7S")
-    state = run(new(weak), "pass", "bid 50", "give_up", "hand", "diamonds", "nothing")
-    play_out(state)
-    (label, player, points), = scores(state)
-    # With 4 (the jacks) and the top diamonds: matadors 4 + 3 = 7... the value passes the bid
-    assert (label, player) == ("game won", 0) and points >= 50
+    # Middlehand (2) holds no jack and bids 66; diamonds hand "without 4" is worth 54 to 72 only
+    # with schneider and schwarz: whatever he takes, he has overbid and loses 2 x 72 [SK8].
+    pack = deck({1: "JC JS JH JD AC 10C KC QC 9C 8C",
+                 2: "AH 10H KH QH 9H AD 10D KD QD 9D",
+                 0: "AS 10S KS QS 9S 8S 7S 8H 7H 7C"}, "8D 7D")
+    state = play_out(run(new(pack), "bid 66", "give_up", "pass", "hand", "diamonds", "nothing"))
+    expected = reference_hand_game(state, 2, "8D 7D", 9, 4, 66)
+    assert expected == ("game lost", -144)
+    assert scores(state) == [(expected[0], 2, expected[1])]
 
 
 def test_matadors_without_count_the_top_trumps_missing() -> None:
-    # Forehand lacks the club jack and the spade jack, holds the heart jack: "without 2".
+    # Forehand lacks the club jack and the spade jack, holds the heart jack: "without 2" [SK7].
     pack = deck({1: "JH AH 10H KH QH 9H 8H 7H AC 10C",
                  2: "JC JS JD AD 10D KD QD 9D 8D 7D",
                  0: "KC QC 9C 8C 7C AS 10S KS QS 9S"}, "8S 7S")
     state = play_out(declare(pack, "hand", "hearts", "nothing"))
-    (label, player, points), = scores(state)
-    base, level = 10, 2 + 1 + 1  # without 2, game, hand [SK7]
-    made = [e for e in state.events(None) if e["type"] == "trick" and e["winner"] == 1]
-    if label == "game won":
-        assert points in (base * level, base * (level + 1), base * (level + 2))
-    else:
-        assert points in (-2 * base * level, -2 * base * (level + 1)) or points < 0
-    assert made is not None
+    label, points = reference_hand_game(state, 1, "8S 7S", 10, 2, 18)
+    assert scores(state) == [(label, 1, points)]
+    with_three = reference_hand_game(state, 1, "8S 7S", 10, 3, 18)
+    assert with_three != (label, points)  # the count of matadors shows in the value
 
 
 @pytest.mark.parametrize("rules", [RULES, TOURNAMENT], ids=["classic", "tournament"])
