@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 import interpreter
 import tricklang
 from interpreter import native
-from interpreter.errors import InvalidActionError, RecordError, ResampleError
+from interpreter.errors import InvalidActionError, RecordError
 from interpreter.record import Record
 from interpreter.state.tensors import tensor_layout
 
@@ -284,13 +284,16 @@ def test_the_tensor_holds_the_share_of_each_face() -> None:
     assert plane["AC"] == 0.5 and plane["KC"] == 0.5 and plane["9S"] == 1.0
 
 
-def test_resampling_a_pack_with_copies_is_refused_clearly() -> None:
+def test_resampling_a_pack_with_copies_redeals_faces() -> None:
     state = interpreter.new_game(rules(DOUBLE, "double.trick"), deck=EQUALS, dealer=0)
     state.apply("play QC")
     before = state.to_json()
-    with pytest.raises(ResampleError, match="copies"):
-        state.resample(2, random.Random(0))
+    worlds = [state.resample(2, random.Random(k)) for k in range(5)]
     assert state.to_json() == before
+    for world in worlds:
+        assert world.observation(2) == state.observation(2) and world.hand(2) == state.hand(2)
+        assert sorted(c for p in range(4) for c in world.hand(p)) == sorted(c for p in range(4) for c in state.hand(p))
+    assert len({tuple(w.hand(3)) for w in worlds}) == 5
 
 
 def test_a_record_with_copies_round_trips(tmp_path: Path) -> None:
