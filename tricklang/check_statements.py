@@ -69,6 +69,9 @@ class StatementChecker(Visitor[None]):
         if ref.owner is not None:
             if z.owner == "shared":
                 self.c.error("bad-zone", f"zone '{ref.name}' is shared; it has no owner", ref.span)
+            elif z.owner != "player" and self.c._type(ref.owner, scope, report=False) == TEAM:
+                self.c.error("type-error", f"zone '{ref.name}' belongs to each side, so a team has none; a team's "
+                             "zone is a per-player zone of its members", ref.owner.span)
             elif z.owner == "player" and self.c._type(ref.owner, scope, report=False) == TEAM:
                 self.c._type(ref.owner, scope)
                 if read:

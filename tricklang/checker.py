@@ -285,10 +285,10 @@ class Checker:
             if c.name in env or c.name in seen:
                 self.error("duplicate-name", f"counter '{c.name}' reuses a name already declared", c.span)
             seen.add(c.name)
-        for line in self.rules.teams:  # (design 3.9)
-            for team in line.names:
+        for teams in self.rules.teams:  # (design 3.9)
+            for team in teams.names:
                 if team in env or team in seen or team in NEW_NAMES or team in LOOP_NAMES or team in self.suits:
-                    self.error("duplicate-name", f"team '{team}' reuses a name already declared", line.span,
+                    self.error("duplicate-name", f"team '{team}' reuses a name already declared", teams.span,
                                "choose another name for the team")
                 seen.add(team)
                 env.setdefault(team, TEAM)

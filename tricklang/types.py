@@ -203,7 +203,9 @@ class Typer(Visitor[Type]):
             return self._of_form(e, scope)
         if e.name in self.zones:
             if self.zones[e.name].owner != "player":
-                self.expect(e.arg, ANY, scope)
+                if self.visit(e.arg, scope) == TEAM:
+                    self.error("type-error", f"zone '{e.name}' belongs to each {self.zones[e.name].owner}, so a team "
+                               "has none; a team's zone is a per-player zone of its members", e.arg.span)
             elif self.visit(e.arg, scope) == TEAM:  # the union of the members' zones (design 3.9)
                 self.construct("Of.team_zone", e.span)
             else:
@@ -230,7 +232,9 @@ class Typer(Visitor[Type]):
     def team_zone(self, e: m.Expr | m.ZoneRef, scope: Scope) -> bool:
         """Whether ``e`` is a per-player zone of a team (``won of re``): the union of its members' zones,
         which may be read but is no zone instance (design 3.9)."""
-        owner = e.owner if isinstance(e, m.ZoneRef) else e.arg if isinstance(e, m.Of) else None
+        if not isinstance(e, (m.ZoneRef, m.Of)):
+            return False
+        owner = e.owner if isinstance(e, m.ZoneRef) else e.arg
         if owner is None or e.name not in self.zones or self.zones[e.name].owner != "player":
             return False
         return Typer(self.rules, self.choice_values, self.declared, self.variables).visit(owner, scope) == TEAM

@@ -7,7 +7,7 @@ zone, twice, or like a built-in name), ``nobody-is-no-seat`` (``nobody joins re`
 ``not-a-zone-instance`` (a team's zone moved from or to, exposed, or read by ``suit of``) and
 ``undefined-name`` (``team of`` in a file without teams). The prose of ``tricklang explain`` and
 the canonical layout of ``tricklang fmt`` know the new forms. (The runtime plays them:
-tests/runtime/test_teams.py.)
+tests/runtime/test_teams_runtime.py.)
 """
 
 from __future__ import annotations
@@ -156,3 +156,11 @@ def test_fmt_lays_the_new_forms_out_and_keeps_their_meaning() -> None:
     assert laid == GAME
     assert meaning(tricklang.parse(laid, "a.trick")) == meaning(tricklang.parse(messy, "a.trick"))
     assert format_text(laid) == laid
+
+
+def test_a_per_side_zone_of_a_team_is_a_type_error() -> None:
+    text = GAME.replace("zone won: per player, public", "zone won: per player, public\nzone pile: per side, public")
+    for line in ("let n = count(pile of re)", "move all from stock to pile of re"):
+        added = with_line(line, text)
+        lnum, _ = where(added, "  " + line, "re")
+        assert ("type-error", lnum, ("  " + line).rindex("re") + 1) in diagnostics(added)  # the team, named last
