@@ -14,9 +14,9 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
-from typing import Any
 
 import pytest
+from helpers import assert_native_plays_as_cpython
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -25,7 +25,6 @@ import tricklang
 from interpreter import native
 from interpreter.errors import InvalidActionError, RecordError
 from interpreter.record import Record
-from interpreter.state.compiled import module_of
 from interpreter.state.tensors import tensor_layout
 
 CODES = """\
@@ -395,14 +394,6 @@ def test_the_random_deals_meet_tied_aces() -> None:
 
 
 
-def matches(ruleset: tricklang.Ruleset, seeds: range) -> list[Any]:
-    out = []
-    for seed in seeds:
-        state = interpreter.new_game(ruleset, seed=seed)
-        state.playout(random.Random(seed))
-        out.append((state.to_json(), state.events(None)))
-    return out
-
 
 @pytest.mark.skipif(native.unavailable() is not None, reason=f"no native builds here: {native.unavailable()}")
 @pytest.mark.usefixtures("isolated")
@@ -410,7 +401,4 @@ def matches(ruleset: tricklang.Ruleset, seeds: range) -> list[Any]:
                                             (DOUBLE, "native-double.trick"), (LATER_ACES_NOT_LAST, "native-ties.trick")])
 def test_the_native_build_plays_what_cpython_plays(text: str, path: str) -> None:
     ruleset = rules(text.replace("  trump is", "  let cards = 0\n  trump is"), path)
-    python = matches(ruleset, range(6))
-    native.accelerate(ruleset)
-    assert type(module_of(ruleset)[1]["advance"]).__name__ == "builtin_function_or_method"
-    assert matches(ruleset, range(6)) == python
+    assert_native_plays_as_cpython(ruleset, range(6))
