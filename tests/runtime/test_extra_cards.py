@@ -15,15 +15,14 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
-from typing import Any
 
 import pytest
+from helpers import assert_native_plays_as_cpython
 
 import interpreter
 import tricklang
 from interpreter import native
 from interpreter.record import Record
-from interpreter.state.compiled import module_of
 from interpreter.state.tensors import tensor_layout
 from interpreter.transcript import render
 
@@ -288,22 +287,10 @@ def test_without_the_rules_the_excuse_led_wins_as_nothing_follows_it() -> None:
 # ---------------------------------------------------------------- native
 
 
-def matches(ruleset: tricklang.Ruleset, seeds: range) -> list[Any]:
-    out = []
-    for seed in seeds:
-        state = interpreter.new_game(ruleset, seed=seed)
-        state.playout(random.Random(seed))
-        out.append((state.to_json(), state.events(None)))
-    return out
-
-
 @pytest.mark.skipif(native.unavailable() is not None, reason=f"no native builds here: {native.unavailable()}")
 @pytest.mark.usefixtures("isolated")
 @pytest.mark.parametrize(("text", "path"), [(JOKER, "native-joker.trick"), (NO_TRUMP, "native-nt.trick"),
                                             (EXCUSE, "native-excuse.trick")])
 def test_the_native_build_plays_what_cpython_plays(text: str, path: str) -> None:
     ruleset = rules(text, path)
-    python = matches(ruleset, range(8))
-    native.accelerate(ruleset)
-    assert type(module_of(ruleset)[1]["advance"]).__name__ == "builtin_function_or_method"
-    assert matches(ruleset, range(8)) == python
+    assert_native_plays_as_cpython(ruleset, range(8))
