@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 from helpers import assert_native_plays_as_cpython
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import interpreter
 import tricklang
@@ -206,6 +208,43 @@ def test_resampling_redeals_the_hidden_joker() -> None:
         holder = [p for p in range(3) if "JK" in world.hand(p)]
         seen.add(holder[0] if holder else "stock")
     assert len(seen) > 1  # hidden from seat 1, the joker is sometimes elsewhere
+
+
+def suit_of(card: str, trump: str | None) -> str:
+    """A card's suit in the joker game: the joker's is the trump suit, else a suit of its own."""
+    return (trump or "joker") if card == "JK" else card[-1]
+
+
+def reference_winner(trick: list[tuple[int, str]], trump: str | None) -> int:
+    """Who takes a trick of the joker game, from the rules: trumps win (the joker the highest),
+    else the highest card of the suit led."""
+    order = ["JK", "A", "K", "Q", "J"]
+    led = suit_of(trick[0][1], trump)
+    live = [(p, c) for p, c in trick if trump and suit_of(c, trump) == trump]
+    live = live or [(p, c) for p, c in trick if suit_of(c, trump) == led]
+    return min(live, key=lambda pc: order.index("JK" if pc[1] == "JK" else pc[1][:-1]))[0]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from([(JOKER, "H"), (NO_TRUMP, None)]))
+def test_random_deals_follow_and_take_tricks_as_the_rules_say(seed: int, game: tuple[str, str | None]) -> None:
+    text, trump = game
+    state = interpreter.new_game(rules(text, "random.trick"), seed=seed)
+    rng = random.Random(seed)
+    trick: list[tuple[int, str]] = []
+    while state.deal_number == 1 and not state.is_terminal():
+        seat = state.current_player
+        assert seat is not None
+        hand = state.hand(seat)
+        if trick:
+            same = [c for c in hand if suit_of(c, trump) == suit_of(trick[0][1], trump)]
+            assert plays(state) == sorted(same or hand)
+        card = rng.choice(plays(state))
+        state.apply(f"play {card}")
+        trick.append((seat, card))
+        if len(trick) == 3:
+            assert winners(state)[-1] == reference_winner(trick, trump)
+            trick = []
 
 
 # ---------------------------------------------------------------- the Excuse, an extra card
