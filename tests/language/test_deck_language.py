@@ -292,3 +292,9 @@ def test_the_language_server_offers_each_suit_s_own_ranks() -> None:
 def test_explain_tells_a_suit_s_own_ranks() -> None:
     text = explain(tricklang.loads(TAROT_78, path="t.trick"))
     assert "in atouts the ranks, from high to low, are 21 20 19" in text
+
+
+def test_fmt_keeps_a_suit_s_own_ranks() -> None:
+    out = format_text(TAROT_78.replace("ranks in atouts 21 20", "ranks in   atouts 21  20"))
+    assert out == TAROT_78
+    assert meaning(tricklang.parse(out, "x")) == meaning(tricklang.parse(TAROT_78, "x"))
