@@ -130,6 +130,16 @@ def test_codes_are_in_actions_events_and_records(tmp_path: Path) -> None:
     assert Record.load(saved).replay().to_dict() == played.to_dict()
 
 
+def test_resampling_redeals_the_hidden_atouts() -> None:
+    state = play(new(), "20T", "21T")
+    seen = set()
+    for k in range(10):
+        world = state.resample(0, random.Random(k))
+        assert world.observation(0) == state.observation(0)
+        seen.add(tuple(sorted(world.hand(1))))
+    assert len(seen) > 1 and all("20T" not in hand for hand in seen)  # played cards stay where they are
+
+
 TAROT = """\
 tricklang 1
 game "Tarot pack"
