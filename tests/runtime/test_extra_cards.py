@@ -139,6 +139,20 @@ def test_an_order_whose_trumps_are_the_joker_makes_it_the_only_trump() -> None:
     assert state.observation(0)["trump"] == "notrump"
 
 
+def test_the_joker_led_at_no_trump_names_the_suit_the_others_follow() -> None:
+    # Five Hundred [FH7]: the joker's holder, leading it at no trump, names the suit led.
+    text = NOTRUMP_ORDER.replace("    must follow suit\n", "    must follow suit\n    after leading joker:\n"
+                                 "      player names the suit led\n")
+    state = play(new(text, "named.trick"), "KS", "AS", "JS", "JK")
+    assert [a.text for a in state.legal_actions()] == ["name spades", "name hearts", "name diamonds", "name clubs"]
+    state.apply("name clubs")
+    assert plays(state) == ["AC", "KC"]
+    play(state, "KC")
+    assert plays(state) == ["JC", "QC"]
+    play(state, "QC")
+    assert winners(state) == [2, 2]  # the one trump takes the clubs it called for
+
+
 def test_the_joker_is_a_pattern_word_in_the_points() -> None:
     state = new()
     state.playout(random.Random(3), deal=True)
