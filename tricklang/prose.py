@@ -124,6 +124,7 @@ class Words(Visitor[list[Item]]):
         self.colours = {s.colour for s in self.rules.deck.suits} if self.rules.deck else set()
         self.ranks = set(all_ranks(self.rules.deck)) if self.rules.deck else set()
         self.tables = {t.name for t in self.rules.tables}
+        self.team_names = {name for line in self.rules.teams for name in line.names}
         self.declared = declared_names(self.rules)
         self.constants: dict[str, Value] = {c: c for o in self.rules.options if o.type == "choice" for c in o.choices}
         self.constants.update({name: ruleset.options.get(name, o.default) for name, o in self.options.items()})
@@ -167,6 +168,8 @@ class Words(Visitor[list[Item]]):
             arg = self.expr(e.arg)
             if e.name in ("left", "right"):
                 return f"the player to the {e.name} of {arg}"
+            if e.name in self.zones and isinstance(e.arg, m.Name) and e.arg.name in self.team_names:
+                return f"the {e.name} of every member of {arg}"  # a team's zone (design 3.9)
             if e.name in self.zones:
                 return f"the {e.name} of {arg}"
             return f"the {e.name} of {arg}"

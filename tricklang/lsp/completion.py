@@ -20,7 +20,7 @@ from . import symbols
 from .analysis import Analysis, deck_fits
 
 SECTIONS = ("tricklang", "extends", "game", "source", "players", "play passes right", "role", "deck", "option",
-            "zone", "counter", "points", "table", "melds", "bids", "order", "match", "deal", "irregularity")
+            "zone", "counter", "points", "table", "teams", "melds", "bids", "order", "match", "deal", "irregularity")
 DECK_LINES = ("suits", "ranks", "trump ranks", "ranks in")
 MATCH_LINES = ("first dealer is random", "dealer passes left", "game to", "ties go to", "at most", "lowest score wins")
 STATEMENTS = ("deal", "turn up", "trump is", "if", "elif", "else", "repeat at most", "for each player",
@@ -28,7 +28,7 @@ STATEMENTS = ("deal", "turn up", "trump is", "if", "elif", "else", "repeat at mo
               "expose", "forbid", "cancel", "move", "add", "tricks", "end the play", "auction once around from",
               "auction until passes from", "replay the tricks", "replace")
 VERBS = ("chooses:", "names trump", "bids", "discards", "takes", "draws", "scores", "loses", "leads", "becomes dealer",
-         "names the suit led", "shows", "melds")
+         "names the suit led", "shows", "melds", "joins")
 OBLIGATIONS = ("must follow suit", "may trump instead of following", "must trump if void", "must beat if able",
                "must lead", "may not play", "may not lead", "the first card led sets trump", "declare",
                "must overtrump if able", "may not undertrump", "may play", "a trick is never won by", "plays for",
