@@ -12,9 +12,10 @@ import random
 from typing import Any
 
 import pytest
-from helpers import deal_events, load_example
+from helpers import assert_native_plays_as_cpython, deal_events, load_example
 
 import interpreter
+from interpreter import native
 
 RULES = load_example("five-hundred.trick")
 SUITS = "SCDH"  # spades, clubs, diamonds, hearts: low to high in the bidding [FH4]
@@ -392,6 +393,13 @@ def check_deal(state: interpreter.State, rng: random.Random) -> None:
     else:
         assert len(winners) == 10
     assert scores(state) == reference_scores(contract["bid"], contract["maker"], winners, [0, 0])  # [FH8]
+
+
+@pytest.mark.skipif(native.unavailable() is not None, reason=f"no native builds here: {native.unavailable()}")
+@pytest.mark.usefixtures("isolated")
+def test_the_native_build_plays_what_cpython_plays() -> None:
+    """The Joker, the named suit led, misère's end of play and the match end, natively alike."""
+    assert_native_plays_as_cpython(RULES, range(6), step=True)
 
 
 def _named(state: interpreter.State) -> str | None:
