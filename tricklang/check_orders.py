@@ -64,12 +64,13 @@ class OrderChecks:
         assert o.trumps is not None
         cards_check = CardChecks(self.c)
         words = {*deck.ranks, *(s.name for s in deck.suits), *(s.colour for s in deck.suits)}
+        words |= {x.name for x in deck.extra_cards}
         errors = len(self.c.diagnostics)
         for item in o.trumps:
             if isinstance(item, str):
                 if item not in words:
                     self.c.error("bad-order", f"'{item}' in the trumps of order '{o.name}' is not a rank, "
-                                 "a suit or a colour of the deck", o.trumps_span or o.span)
+                                 "a suit, a colour or a card of the deck", o.trumps_span or o.span)
             else:
                 cards_check.pattern(item)
         if len(self.c.diagnostics) > errors:

@@ -105,7 +105,11 @@ class CardModel:
         # suit ranges over the suits and, with named orders, over every order index.
         self.order_names = [o.name for o in orders]
         self.nt = self.nsuits + 1 + len(orders)
-        self.nled = self.nt if orders else self.nsuits
+        # An extra card outside a trump group is in a pseudo-suit of its own, ``nt + x`` for
+        # extra card ``x``, which no other card follows (design 3.4): a led suit then also
+        # ranges over those.
+        self.nled = self.nt + extras if orders or extras else self.nsuits
+        self.home = [self.nt + self.extra[c] if self.suit[c] == NO_SUIT else self.suit[c] for c in range(self.size)]
         self.plains = [self._plain(deck.suit_ranks)] * (self.nsuits + 1)
         self.plains += [self._plain((*deck.suit_ranks, *o.ranks)) for o in orders]
         self.plain = self.plains[0]
@@ -145,7 +149,7 @@ class CardModel:
         self.trump_strength: list[list[int]] = []
         for t in range(self.nsuits + 1):
             trump = t if t < self.nsuits else NO_TRUMP
-            eff = list(self.suit)
+            eff = list(self.home)
             strength = [0] * self.size
             if trump != NO_TRUMP:
                 order = self._trump_order(deck, trump)
@@ -161,7 +165,7 @@ class CardModel:
         """Plain strengths (higher is better): the deck's rank order, unless a `ranks` line
         (for every suit, or `in` a suit or a colour; later lines win) reorders a suit."""
         nr = len(self.ranks)
-        plain = [nr - r if r >= 0 else 0 for r in self.rank]  # (an extra card has no rank)
+        plain = [nr - r if r >= 0 else 1 for r in self.rank]  # (an extra card has no rank: it wins its own pseudo-suit)
         for line in lines:
             for c in range(self.size):
                 s = self.suit[c]
@@ -179,7 +183,7 @@ class CardModel:
         cards of a trump group belong to its pseudo-suit, high to low as listed."""
         for k, o in enumerate(orders):
             ti = self.nsuits + 1 + k
-            eff = list(self.suit)
+            eff = list(self.home)
             strength = [0] * self.size
             group = self.group(o.trumps or (), ti)
             faces = list(dict.fromkeys(self.face[card] for card in group))  # equal cards, equal strength
@@ -333,6 +337,8 @@ class CardModel:
         """The name of an effective suit: a suit's, a named order's for its pseudo-suit, None for none."""
         if 0 <= suit < self.nsuits:
             return self.suit_names[suit]
+        if suit >= self.nt:  # an extra card's pseudo-suit: the card's name
+            return self.extra_names[suit - self.nt]
         return self.order_names[suit - self.nsuits - 1] if suit > self.nsuits else None
 
     def _colour_of(self, suit: int) -> str | None:
@@ -351,7 +357,7 @@ class CardModel:
         s = self.eff_suit[t][card]
         if trump != NO_TRUMP and s == trump:
             return (-1, -self.trump_strength[t][card])
-        return (s if s != NO_SUIT else self.nt, -self.plains[t][card])
+        return (s, -self.plains[t][card])
 
 
     # ------------------------------------------------------------ points

@@ -83,7 +83,7 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     # issue 28 step 1: 'matching P, else Q'
     "Discard.fallback", "Take.fallback",
     # issue 28 step 6: card orders that follow the contract (design 3.3)
-    "Order", "SuitRanks", "SetTrump.order", "SetTrump.value",
+    "Order", "SuitRanks", "ExtraCard", "SetTrump.order", "SetTrump.value",
     # issue 28 step 8: the direction of play, the number of players as an option (3.10)
     "PlayDirection.left", "PlayDirection.right", "Players.fixed", "Players.range", "Name.player_count",
     # issue 28: the card rules that change the trick (design 3.2), French Tarot's Excuse

@@ -99,7 +99,7 @@ def assemble(gen: Parts) -> Generated:
     constants(gen, w)
     tables(gen, w)
     core_class(gen, w)
-    prelude = order_prelude(PRELUDE) if lay.orders else PRELUDE
+    prelude = order_prelude(PRELUDE) if lay.pseudo_suits else PRELUDE
     prelude = rightward_prelude(prelude) if lay.rightward else prelude
     for ln in (exposure.prelude(prelude, lay.uses.shown_to_seats) + GAPS_HELPERS).splitlines():
         w.line(ln)
@@ -243,7 +243,7 @@ def tables(gen: Parts, w: Writer) -> None:
     rank_key = [t.trump_strength[ti][c] * (nc + 1) + t.plains[ti][c] for ti in range(nt) for c in range(nc)]
     table(w, "RANKKEY", "cython.int", rank_key)
     table(w, "PAT", mask, [m for rows in lay.patterns for m in rows], wide)
-    if lay.orders:
+    if lay.pseudo_suits:
         w.line(f"NLED = cython.declare(cython.longlong, {lit(lay.nled)})")
         for name, values in order_tables(lay):
             table(w, name, "cython.int", values)
