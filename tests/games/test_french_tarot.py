@@ -20,7 +20,7 @@ ONE_DEAL = tricklang.load(RULES.path, options={"deals": 1})
 SUITS = "SHDC"
 PLAIN_RANKS = "K Q C J 10 9 8 7 6 5 4 3 2 1".split()
 TRUMPS = [f"{n}T" for n in range(21, 0, -1)]
-EXCUSE = "1X"
+EXCUSE = "EX"
 PACK = [r + s for s in SUITS for r in PLAIN_RANKS] + TRUMPS + [EXCUSE]
 OUDLERS = {"21T", "1T", EXCUSE}
 MULTIPLIER = {"petite": 1, "garde": 2, "garde_sans": 4, "garde_contre": 6}
