@@ -93,6 +93,8 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     "Declaration.no_holding", "InPlay.EndPlay", "InPlay.Add", "InPlay.Melds",
     "InPlay.Choose",  # (in a hook on a card: the trick goes on once it is made)
     "NameLed", "InPlay.NameLed",
+    # issue 28 step 3: showing cards without moving them (design 3.6; interpreter/codegen/shows.py)
+    "Shows", "Shows.fallback", "InPlay.Shows",
     # issue 28 step 5: bids and auctions (design 3.7; interpreter/codegen/auctions.py)
     "BidTable", "BidGrid", "Strain", "NamedBid", "BidNumbers",
     "TableAuction.once_around", "TableAuction.until_passes", "TableAuction.until_n_passes", "Auction.until_n_passes",

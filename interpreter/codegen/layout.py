@@ -453,6 +453,7 @@ class _Uses:
         self.auction = m.Auction in kinds
         self.trick = reads_the_trick(rules)
         self.name_led = m.NameLed in kinds  # (the suit led, named: c.tr_led)
+        self.shows = m.Shows in kinds  # (the SHOWN event)
         self.helpers: set[str] = set()  # helpers of :data:`.card_loops.HELPERS` the module calls (only those are written)
         self.plays_for = any(isinstance(s, m.Tricks) and s.plays_for for s in stmts)
         if self.plays_for:  # the controller sees the hand he plays from: the same seats-per-zone mask

@@ -56,7 +56,7 @@ MAX_EVENTS_PER_MATCH = 1_000_000
 EVENT_KINDS = ("TRICK", "DEALT", "SELECT", "BID", "PASS", "DRAW", "SCORE", "DEAL_END", "DEAL", "TRUMP", "CONTRACT",
                "MOVE", "CHOICE", "TURN_UP", "MAKER", "CONTRACT_BID", "REDEAL", "ALL_PASSED", "LAST_DEAL",
                "MATCH_END", "EXPOSED", "FORBID", "COUNTER", "DECLARE", "LEADS", "REPLAY", "DEALER", "CUT",
-               "IRREGULARITY", "MELD", "TAKES_UP", "SUIT_LED")
+               "IRREGULARITY", "MELD", "TAKES_UP", "SUIT_LED", "SHOWN")
 """The kinds of the compact events a module logs (a played card is one int, not a tuple):
 ``TRICK`` is 1, ``DEALT`` 2... in this order (see :mod:`interpreter.state.events`)."""
 
@@ -64,6 +64,7 @@ LATER_KINDS: dict[str, Callable[[Layout], bool]] = {
     "MELD": lambda lay: bool(lay.rules.melds),
     "TAKES_UP": lambda lay: lay.uses.plays_for,
     "SUIT_LED": lambda lay: lay.uses.name_led,
+    "SHOWN": lambda lay: lay.uses.shows,
 }
 """Kinds of events added with a construct: a module names one only when its rule file uses it."""
 

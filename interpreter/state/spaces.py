@@ -103,7 +103,8 @@ class ActionSpace:
         self._copies = tables.copies
         self.select_verbs: frozenset[str] = frozenset(
             ["discard" for st in stmts if isinstance(st, (m.Discard, m.Keep))]
-            + [st.verb for st in stmts if isinstance(st, (m.Take, m.Keep))])
+            + [st.verb for st in stmts if isinstance(st, (m.Take, m.Keep))]
+            + ["show" for st in stmts if isinstance(st, m.Shows)])
         words: list[str] = []
         for st in stmts:
             if isinstance(st, m.Choose):
