@@ -126,6 +126,13 @@ def test_when_all_pass_the_deal_is_thrown_in_and_the_next_dealer_on_the_right_de
     assert state.current_player == 2 and not of(state, "contract")
 
 
+def test_a_petit_sec_throws_the_deal_in() -> None:
+    state = new(deck({2: "1T KS QS CS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S 1S KH QH CH"}))
+    assert [e["dealer"] for e in of(state, "deal")] == [0, 3] and not of(state, "bid")  # [FT12]
+    state = new(deck({2: f"1T {EXCUSE} QS CS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S 1S KH QH CH"}))
+    assert [e["dealer"] for e in of(state, "deal")] == [0]  # the Excuse with it: no petit sec
+
+
 # ---------------------------------------------------------------- the dog [FT5]
 
 # The eldest (3) holds fourteen trumps and the four kings; the dog holds two low spades,
@@ -168,6 +175,27 @@ def test_garde_sans_gives_the_dog_unseen_to_the_taker_and_garde_contre_to_the_de
     contre = run(new(TRUMP_HEAVY), "bid garde_contre", "pass", "pass", "pass")
     assert not of(contre, "exposed") and not contre.zone("laid_away")
     assert sorted(contre.zone("defence_dog")) == sorted(f"2S 3S 7T 6T 5T {EXCUSE}".split())  # [FT5]
+
+
+# ---------------------------------------------------------------- handfuls [FT6]
+
+
+def test_a_handful_is_shown_before_the_first_trick_the_excuse_only_for_a_missing_trump() -> None:
+    state = run(new(deck({3: " ".join(TRUMPS[:12]) + " KS", 2: " ".join(TRUMPS[12:]) + f" {EXCUSE}"})),
+                "bid garde_sans", "pass", "pass", "pass")
+    assert state.current_player == 3 and [str(a) for a in state.legal_actions()] == ["single", "pass"]
+    run(state, "single")
+    shows = [a.args for a in state.legal_actions()]
+    assert len(shows) == 66 and all(len(cards) == 10 for cards in shows)  # ten of his twelve trumps [FT6]
+    run(state, "show " + " ".join(TRUMPS[2:12]))
+    assert state.current_player == 2 and [str(a) for a in state.legal_actions()] == ["single", "pass"]
+    run(state, "single")  # nine trumps and the Excuse: all of them
+    assert [str(a) for a in state.legal_actions()] == [f"show {EXCUSE}"]
+    run(state, f"show {EXCUSE}")
+    shown = of(state, "shown")
+    assert [(e["player"], sorted(e["cards"])) for e in shown] == [
+        (3, sorted(TRUMPS[2:12])), (2, sorted(TRUMPS[12:] + [EXCUSE]))]  # [FT6]
+    assert state.phase == "play" and state.current_player == 3
 
 
 # ---------------------------------------------------------------- the play [FT7, FT8]
@@ -259,6 +287,9 @@ def test_a_slam_taker_leads_the_excuse_to_the_last_trick_and_it_wins() -> None:
     state = run(new(deck({3: taker}, dog="1S 2S 3S 4S 5S 6S")), "bid petite", "pass", "pass", "pass")
     run(state, *("discard " + c for c in "1S 2S 3S 4S 5S 6S".split()))
     while not state.is_terminal():
+        if state.decision is not None and state.decision.kind == "choice":
+            state.apply("pass")  # no handful
+            continue
         hand = state.hand(state.current_player or 0)
         legal = plays(state)
         if state.current_player == 3:
@@ -315,6 +346,8 @@ def expected_scores(state: interpreter.State) -> dict[int, int]:
     if "1T" in last["cards"]:
         unit += 10 if last["winner"] == taker else -10  # petit au bout [FT10]
     unit *= MULTIPLIER[bid]  # [FT10]
+    bonus = sum({10: 20, 13: 30, 15: 40}[len(list(e["cards"]))] for e in of(state, "shown"))
+    unit += bonus if difference >= 0 else -bonus  # handfuls, to the side that wins the deal [FT6]
     won = Counter(int(str(t["winner"])) for t in tricks)
     if won[taker] == 18:
         unit += 200  # [FT11]
@@ -376,8 +409,9 @@ def test_random_deals_play_and_score_as_the_rules_say() -> None:
             if t["trick"] == 18 and "1T" in cards:
                 seen["petit au bout"] += 1
         seen["made" if scores(state)[taker] > 0 else "set"] += 1
+        seen["handful"] += len(of(state, "shown"))
     assert all(seen[k] for k in ("petite", "garde", "garde_sans", "garde_contre", "excuse exchanged", "made",
-                                 "set", "petit au bout")), seen
+                                 "set", "petit au bout", "handful")), seen
 
 
 # ---------------------------------------------------------------- the built-in player
