@@ -84,7 +84,6 @@ class Auctions(Parts):
         table = isinstance(st, m.TableAuction)
         dp = self.new_dp("auction", "auction", st)
         dp.extra["table"] = table
-        n = lay.n
         d = dp.id
         w = self.ready(dp, "an auction")
         w.line("if not c.au_active:")
