@@ -17,6 +17,7 @@ from interpreter.players import HeuristicAgent
 
 RULES = load_example("french-tarot.trick")
 ONE_DEAL = tricklang.load(RULES.path, options={"deals": 1})
+SLAMS = tricklang.load(RULES.path, options={"deals": 1, "slam_announcements": True})
 SUITS = "SHDC"
 PLAIN_RANKS = "K Q C J 10 9 8 7 6 5 4 3 2 1".split()
 TRUMPS = [f"{n}T" for n in range(21, 0, -1)]
@@ -281,28 +282,61 @@ def test_the_excuse_follows_suit_in_place_of_a_card_and_loses() -> None:
     assert of(state, "trick")[0]["winner"] == 1  # [FT8]
 
 
-def test_a_slam_taker_leads_the_excuse_to_the_last_trick_and_it_wins() -> None:
-    # The eldest holds seventeen trumps and the Excuse; the defenders the four lowest trumps.
-    taker = " ".join(TRUMPS[:17]) + f" {EXCUSE}"
-    state = run(new(deck({3: taker}, dog="1S 2S 3S 4S 5S 6S")), "bid petite", "pass", "pass", "pass")
-    run(state, *("discard " + c for c in "1S 2S 3S 4S 5S 6S".split()))
+SLAM_HAND = " ".join(TRUMPS[:17]) + f" {EXCUSE}"  # seventeen trumps and the Excuse; the defence has the four lowest
+SLAM_DOG = "1S 2S 3S 4S 5S 6S"
+
+
+def play_slam(state: interpreter.State, taker: int, *leads: str) -> list[dict[str, object]]:
+    """After the bidding: lay away the dog's spades, announce the slam if asked, show no
+    handful, play ``leads``, then the taker plays his trumps from the top and the Excuse last,
+    the others their cheapest cards; the tricks."""
+    run(state, *("discard " + c for c in SLAM_DOG.split()))
     while not state.is_terminal():
         if state.decision is not None and state.decision.kind == "choice":
-            state.apply("pass")  # no handful
+            state.apply("announce_slam" if "announce_slam" in state.legal_actions() else "pass")  # no handful
+            continue
+        if leads:
+            state.apply(f"play {leads[0]}")
+            leads = leads[1:]
             continue
         hand = state.hand(state.current_player or 0)
         legal = plays(state)
-        if state.current_player == 3:
-            choice = next(c for c in TRUMPS + [EXCUSE] if c in legal)  # trumps from the top, the Excuse last
+        assert legal == legal_plays(hand, [c for _, c in state.current_trick])
+        if state.current_player == taker:
+            choice = next(c for c in TRUMPS + [EXCUSE] if c in legal)
         else:
             choice = min(legal, key=half_points)
-        assert legal == legal_plays(hand, [c for _, c in state.current_trick])
         state.apply("play " + choice)
-    tricks = of(state, "trick")
+    return of(state, "trick")
+
+
+def test_a_slam_taker_leads_the_excuse_to_the_last_trick_and_it_wins() -> None:
+    state = run(new(deck({3: SLAM_HAND}, dog=SLAM_DOG)), "bid petite", "pass", "pass", "pass")
+    tricks = play_slam(state, 3)
     assert tricks[-1]["cards"][0] == EXCUSE and tricks[-1]["winner"] == 3  # [FT11]
     assert all(t["winner"] == 3 for t in tricks)
     # 91 points with three oudlers: 25 + 55, at petite, plus 200 for the slam made unannounced
     assert scores(state) == {3: 3 * 280, 0: -280, 1: -280, 2: -280}  # [FT9-FT11]
+
+
+def test_an_announced_slam_is_an_option_and_the_announcer_leads() -> None:
+    state = run(new(deck({1: SLAM_HAND}, dog=SLAM_DOG)), "pass", "pass", "bid petite", "pass")
+    run(state, *("discard " + c for c in SLAM_DOG.split()))
+    assert [str(a) for a in state.legal_actions()] == ["triple", "double", "single", "pass"]  # no announcement
+    rules = SLAMS
+    state = run(new(deck({1: SLAM_HAND}, dog=SLAM_DOG), rules), "pass", "pass", "bid petite", "pass")
+    run(state, *("discard " + c for c in SLAM_DOG.split()))
+    assert [str(a) for a in state.legal_actions()] == ["announce_slam", "pass"]
+    run(state, "announce_slam", "pass")  # and no handful
+    assert state.current_player == 1  # the announcer leads, not the eldest (3) [FT11]
+    state = run(new(deck({1: SLAM_HAND}, dog=SLAM_DOG), rules), "pass", "pass", "bid petite", "pass")
+    assert all(t["winner"] == 1 for t in play_slam(state, 1))
+    assert scores(state) == {1: 3 * 480, 0: -480, 2: -480, 3: -480}  # 80, and 400 for the slam announced and made
+    # Announced and failed: the Excuse led to the first trick loses it [FT8, FT11]
+    state = run(new(deck({1: SLAM_HAND}, dog=SLAM_DOG), rules), "pass", "pass", "bid petite", "pass")
+    tricks = play_slam(state, 1, EXCUSE)
+    assert tricks[0]["winner"] != 1 and all(t["winner"] == 1 for t in tricks[1:])
+    assert scores(state) == expected_scores(state) and scores(state)[1] < 0  # 200 lost outweighs the contract
 
 
 # ---------------------------------------------------------------- scoring, against a model of the rules
@@ -349,10 +383,13 @@ def expected_scores(state: interpreter.State) -> dict[int, int]:
     bonus = sum({10: 20, 13: 30, 15: 40}[len(list(e["cards"]))] for e in of(state, "shown"))
     unit += bonus if difference >= 0 else -bonus  # handfuls, to the side that wins the deal [FT6]
     won = Counter(int(str(t["winner"])) for t in tricks)
+    announced = any(e["choice"] == "announce_slam" for e in of(state, "choice"))
     if won[taker] == 18:
-        unit += 200  # [FT11]
-    elif won[taker] == 0:
+        unit += 400 if announced else 200  # [FT11]
+    elif announced:
         unit -= 200
+    if won[taker] == 0:
+        unit -= 200  # the defence's slam
     return {p: (3 * unit if p == taker else -unit) for p in range(4)}
 
 
@@ -362,7 +399,7 @@ def test_random_deals_play_and_score_as_the_rules_say() -> None:
         # The eldest bids each contract in turn, or all pass; the taker plays as the built-in
         # player does, the defenders at random.
         rng = random.Random(seed)
-        state = interpreter.new_game(ONE_DEAL, seed=seed, dealer=DEALER)
+        state = interpreter.new_game(SLAMS if seed % 3 == 0 else ONE_DEAL, seed=seed, dealer=DEALER)
         heuristic = HeuristicAgent(seed=seed)
         won_by = Counter[int]()
         while state.deal_number == 1 and not state.is_terminal():  # (a deal thrown in is dealt again)
@@ -410,8 +447,9 @@ def test_random_deals_play_and_score_as_the_rules_say() -> None:
                 seen["petit au bout"] += 1
         seen["made" if scores(state)[taker] > 0 else "set"] += 1
         seen["handful"] += len(of(state, "shown"))
+        seen["slam announced"] += sum(e["choice"] == "announce_slam" for e in of(state, "choice"))
     assert all(seen[k] for k in ("petite", "garde", "garde_sans", "garde_contre", "excuse exchanged", "made",
-                                 "set", "petit au bout", "handful")), seen
+                                 "set", "petit au bout", "handful", "slam announced")), seen
 
 
 # ---------------------------------------------------------------- the built-in player
