@@ -36,11 +36,12 @@ from .module import Generated
 from .named_led import NamedLed
 from .seats import onward
 from .shows import Showing
+from .teams import TeamPlay
 from .tricks import TrickPlay
 from .writer import Writer, lit
 
 
-class CodeGenerator(CardLoops, Exposure, TrickPlay, MeldPlay, NamedLed, Showing, Visitor[bool]):
+class CodeGenerator(CardLoops, Exposure, TrickPlay, MeldPlay, NamedLed, Showing, TeamPlay, Visitor[bool]):
     """Statements to blocks (``visit_<Statement>`` writes a statement that does not wait
     and returns whether control goes on past it); see the module docstring. The decision
     points and trick play are its mixins (:mod:`.decisions`, :mod:`.tricks`)."""
@@ -320,15 +321,18 @@ class CodeGenerator(CardLoops, Exposure, TrickPlay, MeldPlay, NamedLed, Showing,
 
     def visit_Score(self, st: m.Score, w: Writer) -> bool:
         ex = self.ex
-        is_player = ex.type(st.who) == PLAYER
-        who = ex.seat(st.who, "scoring") if is_player else ex.expr(st.who)
-        side = f"SIDE_OF[{who}]" if is_player else who
-        amount = ex.expr(st.amount)
-        label = self.lay.label(st.label)
-        fault = self.lay.fault(f"line {st.span.line}: a score grew beyond 18 digits")
-        nobody = self.lay.fault(f"line {st.span.line}: nobody to score")
-        sign = -1 if st.negative else 1
-        w.line(f"_score(c, {side}, {amount}, {lit(sign)}, {lit(label)}, {self.laws(st)}, {lit(fault)}, {lit(nobody)})")
+        if ex.type(st.who) == Kind.TEAM:  # each member scores (interpreter.codegen.teams)
+            self.team_score(st, w)
+        else:
+            is_player = ex.type(st.who) == PLAYER
+            who = ex.seat(st.who, "scoring") if is_player else ex.expr(st.who)
+            side = f"SIDE_OF[{who}]" if is_player else who
+            amount = ex.expr(st.amount)
+            label = self.lay.label(st.label)
+            fault = self.lay.fault(f"line {st.span.line}: a score grew beyond 18 digits")
+            nobody = self.lay.fault(f"line {st.span.line}: nobody to score")
+            sign = -1 if st.negative else 1
+            w.line(f"_score(c, {side}, {amount}, {lit(sign)}, {lit(label)}, {self.laws(st)}, {lit(fault)}, {lit(nobody)})")
         if self.lay.rules.match is not None and self.lay.rules.match.target_when == "at_once":
             w.line("if c.terminal:")
             w.line("    return -1")

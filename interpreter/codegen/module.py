@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from tricklang.bounds import DEFAULT_DEAL_LIMIT
 
-from . import exposure
+from . import exposure, teams
 from .auctions import bid_tables
 from .card_loops import HELPERS as CARD_LOOP_HELPERS
 from .gaps import GAPS_HELPERS
@@ -114,6 +114,8 @@ def assemble(gen: Parts) -> Generated:
     if lay.rules.melds:
         for ln in meld_helpers(lay).splitlines():
             w.line(ln)
+    for ln in teams.helpers(lay).splitlines():
+        w.line(ln)
     match_flow(gen, w)
     w.line()
     w.comment("---------------------------------------------------------------- blocks")
@@ -344,6 +346,7 @@ def fields(lay: Layout) -> list[tuple[str, str, str]]:
         arrays.append(("mld", "long long", len(lay.rules.melds) * lay.n))
     if lay.rich_auction:
         arrays.append(("au_fs", "int", lay.nsides * lay.nstrains))
+    arrays += teams.fields(lay)
     for name, ctype, size in arrays:
         if ctype == "object":
             out.append((name, "public list", f"[0] * {lit(size)}"))
