@@ -286,11 +286,12 @@ SLAM_HAND = " ".join(TRUMPS[:17]) + f" {EXCUSE}"  # seventeen trumps and the Exc
 SLAM_DOG = "1S 2S 3S 4S 5S 6S"
 
 
-def play_slam(state: interpreter.State, taker: int, *leads: str) -> list[dict[str, object]]:
+def play_slam(state: interpreter.State, taker: int, *leads: str, order: list[str] = TRUMPS + [EXCUSE],
+              dog: str = SLAM_DOG) -> list[dict[str, object]]:
     """After the bidding: lay away the dog's spades, announce the slam if asked, show no
-    handful, play ``leads``, then the taker plays his trumps from the top and the Excuse last,
-    the others their cheapest cards; the tricks."""
-    run(state, *("discard " + c for c in SLAM_DOG.split()))
+    handful, play ``leads``, then the taker plays his cards in ``order`` (his trumps from the
+    top and the Excuse last), the others their cheapest cards; the tricks."""
+    run(state, *("discard " + c for c in dog.split()))
     while not state.is_terminal():
         if state.decision is not None and state.decision.kind == "choice":
             state.apply("announce_slam" if "announce_slam" in state.legal_actions() else "pass")  # no handful
@@ -303,7 +304,7 @@ def play_slam(state: interpreter.State, taker: int, *leads: str) -> list[dict[st
         legal = plays(state)
         assert legal == legal_plays(hand, [c for _, c in state.current_trick])
         if state.current_player == taker:
-            choice = next(c for c in TRUMPS + [EXCUSE] if c in legal)
+            choice = next(c for c in order if c in legal)
         else:
             choice = min(legal, key=half_points)
         state.apply("play " + choice)
@@ -317,6 +318,17 @@ def test_a_slam_taker_leads_the_excuse_to_the_last_trick_and_it_wins() -> None:
     assert all(t["winner"] == 3 for t in tricks)
     # 91 points with three oudlers: 25 + 55, at petite, plus 200 for the slam made unannounced
     assert scores(state) == {3: 3 * 280, 0: -280, 1: -280, 2: -280}  # [FT9-FT11]
+
+
+def test_the_petit_in_the_last_trick_scores_10_times_the_multiplier_to_the_side_that_wins_it() -> None:
+    taker = " ".join(TRUMPS[:16]) + " 1T KS"  # 21 down to 6, the petit and a king
+    state = run(new(deck({0: taker}, dog=SLAM_DOG)), "pass", "pass", "pass", "bid garde")  # the dealer takes
+    tricks = play_slam(state, 0, order=TRUMPS[:16] + ["KS", "1T"])
+    assert tricks[-1]["winner"] == 0 and "1T" in tricks[-1]["cards"]  # [FT10]
+    got = scores(state)
+    assert got == expected_scores(state)
+    without = expected_scores(state, petit_au_bout=False)
+    assert got[0] - without[0] == 3 * 10 * 2 and got[1] - without[1] == -20  # 10 at garde (x2), to the taker [FT10]
 
 
 def test_an_announced_slam_is_an_option_and_the_announcer_leads() -> None:
@@ -342,8 +354,9 @@ def test_an_announced_slam_is_an_option_and_the_announcer_leads() -> None:
 # ---------------------------------------------------------------- scoring, against a model of the rules
 
 
-def expected_scores(state: interpreter.State) -> dict[int, int]:
-    """Each player's score for the deal, worked out from the events by the rules [FT5, FT8-FT11]."""
+def expected_scores(state: interpreter.State, petit_au_bout: bool = True) -> dict[int, int]:
+    """Each player's score for the deal, worked out from the events by the rules [FT5, FT8-FT11]
+    (without petit au bout when asked, to see what it adds)."""
     (contract,) = of(state, "contract")
     taker, bid = int(str(contract["maker"])), str(contract["bid"])
     taker_cards: list[str] = []
@@ -377,7 +390,7 @@ def expected_scores(state: interpreter.State) -> dict[int, int]:
     if difference < 0:
         unit = -unit
     last = tricks[-1]
-    if "1T" in last["cards"]:
+    if "1T" in last["cards"] and petit_au_bout:
         unit += 10 if last["winner"] == taker else -10  # petit au bout [FT10]
     unit *= MULTIPLIER[bid]  # [FT10]
     bonus = sum({10: 20, 13: 30, 15: 40}[len(list(e["cards"]))] for e in of(state, "shown"))
@@ -449,7 +462,7 @@ def test_random_deals_play_and_score_as_the_rules_say() -> None:
         seen["handful"] += len(of(state, "shown"))
         seen["slam announced"] += sum(e["choice"] == "announce_slam" for e in of(state, "choice"))
     assert all(seen[k] for k in ("petite", "garde", "garde_sans", "garde_contre", "excuse exchanged", "made",
-                                 "set", "petit au bout", "handful", "slam announced")), seen
+                                 "set", "handful", "slam announced")), seen
 
 
 # ---------------------------------------------------------------- the built-in player
