@@ -25,6 +25,7 @@ from .check_bids import check_tables
 from .check_cards import CardChecks
 from .check_orders import OrderChecks
 from .check_statements import StatementChecker
+from .deck import all_ranks
 from .diagnostics import Diagnostic, origin
 from .support import RUNTIME, constructs, words
 from .types import (
@@ -101,7 +102,7 @@ class Checker:
         self.declared = declared_names(r)
         self.variable_names = frozenset(st.name for st in statements_of(r) if isinstance(st, m.Let) and not st.rebind)
         self.suits = {s.name: s for s in r.deck.suits} if r.deck else {}
-        self.ranks = set(r.deck.ranks) if r.deck else set()
+        self.ranks = set(all_ranks(r.deck)) if r.deck else set()
         self.zones = {z.name: z for z in r.zones}
         self.options = {o.name: o for o in r.options}
         self.choice_values: dict[str, str] = {}

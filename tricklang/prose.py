@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from . import model as m
+from .deck import all_ranks
 from .ruleset import Ruleset
 from .types import declared_names
 from .walk import Unknown, Value, Visitor, fold
@@ -121,7 +122,7 @@ class Words(Visitor[list[Item]]):
         self.zones = {z.name: z for z in self.rules.zones}
         self.suits = {s.name for s in self.rules.deck.suits} if self.rules.deck else set()
         self.colours = {s.colour for s in self.rules.deck.suits} if self.rules.deck else set()
-        self.ranks = set(self.rules.deck.ranks) if self.rules.deck else set()
+        self.ranks = set(all_ranks(self.rules.deck)) if self.rules.deck else set()
         self.tables = {t.name for t in self.rules.tables}
         self.team_names = {name for line in self.rules.teams for name in line.names}
         self.declared = declared_names(self.rules)

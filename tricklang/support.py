@@ -83,7 +83,7 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     # issue 28 step 1: 'matching P, else Q'
     "Discard.fallback", "Take.fallback",
     # issue 28 step 6: card orders that follow the contract (design 3.3)
-    "Order", "SuitRanks", "SetTrump.order", "SetTrump.value",
+    "Order", "SuitRanks", "ExtraCard", "SetTrump.order", "SetTrump.value",
     # issue 28 step 8: the direction of play, the number of players as an option (3.10)
     "PlayDirection.left", "PlayDirection.right", "Players.fixed", "Players.range", "Name.player_count",
     # issue 28: the card rules that change the trick (design 3.2), French Tarot's Excuse
@@ -93,6 +93,8 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     "Declaration.no_holding", "InPlay.EndPlay", "InPlay.Add", "InPlay.Melds",
     "InPlay.Choose",  # (in a hook on a card: the trick goes on once it is made)
     "NameLed", "InPlay.NameLed",
+    # issue 28 step 3: showing cards without moving them (design 3.6; interpreter/codegen/shows.py)
+    "Shows", "Shows.fallback", "InPlay.Shows",
     # issue 28 step 5: bids and auctions (design 3.7; interpreter/codegen/auctions.py)
     "BidTable", "BidGrid", "Strain", "NamedBid", "BidNumbers",
     "TableAuction.once_around", "TableAuction.until_passes", "TableAuction.until_n_passes", "Auction.until_n_passes",

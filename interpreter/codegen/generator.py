@@ -35,12 +35,13 @@ from .melds import MeldPlay
 from .module import Generated
 from .named_led import NamedLed
 from .seats import onward
+from .shows import Showing
 from .teams import TeamPlay
 from .tricks import TrickPlay
 from .writer import Writer, lit
 
 
-class CodeGenerator(CardLoops, Exposure, TrickPlay, MeldPlay, NamedLed, TeamPlay, Visitor[bool]):
+class CodeGenerator(CardLoops, Exposure, TrickPlay, MeldPlay, NamedLed, Showing, TeamPlay, Visitor[bool]):
     """Statements to blocks (``visit_<Statement>`` writes a statement that does not wait
     and returns whether control goes on past it); see the module docstring. The decision
     points and trick play are its mixins (:mod:`.decisions`, :mod:`.tricks`)."""

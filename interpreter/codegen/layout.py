@@ -188,7 +188,9 @@ class Layout:
         self.orders = {o.name: self.ns + 1 + k for k, o in enumerate(rules.orders)}
         # The stride of the tables per suit led: the suits, or every order index with named orders.
         self.nled = self.tables.nled
-        self.led_stride = "NLED" if self.orders else "NS"
+        # Named orders and extra cards (design 3.4) add pseudo-suits, read with the stride NLED.
+        self.pseudo_suits = bool(self.orders) or bool(rules.deck.extra_cards)
+        self.led_stride = "NLED" if self.pseudo_suits else "NS"
         kinds = {r.kind for st in statements_of(rules) if isinstance(st, m.Tricks) for r in st.card_rules}
         kinds &= {"never_wins", "sets_no_suit"}  # (the card rules of interpreter.codegen.trick_cards)
         self.never_wins = "never_wins" in kinds  # cards without power in the trick: c.tr_nw
@@ -451,6 +453,7 @@ class _Uses:
         self.auction = m.Auction in kinds
         self.trick = reads_the_trick(rules)
         self.name_led = m.NameLed in kinds  # (the suit led, named: c.tr_led)
+        self.shows = m.Shows in kinds  # (the SHOWN event)
         self.helpers: set[str] = set()  # helpers of :data:`.card_loops.HELPERS` the module calls (only those are written)
         self.plays_for = any(isinstance(s, m.Tricks) and s.plays_for for s in stmts)
         if self.plays_for:  # the controller sees the hand he plays from: the same seats-per-zone mask

@@ -140,6 +140,7 @@ CASES: dict[type[m.Stmt], Case] = {
                     ran=lambda s: len(_events(s, "trick")) == 2 and len(_events(s, "deal_end")) == 2),
     m.NameLed: Case(after="# the hook\n  after leading any:\n    player names the suit led",
                     ran=lambda s: bool(_events(s, "suit_led"))),
+    m.Shows: Case(before="dealer shows 1", ran=lambda s: bool(_events(s, "shown"))),
     m.Leads: Case(extra="irregularity lead_again during play:\n  offender leads\n", mode="table",
                   irregular="lead_again", ran=lambda s: bool(_events(s, "leads"))),
     m.ReplayTricks: Case(extra="irregularity replayed during play:\n  replay the tricks\n", mode="table",

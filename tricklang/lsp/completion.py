@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from .. import model as m
-from ..deck import card_codes
+from ..deck import all_ranks, card_codes, suit_rank_lists
 from ..diagnostics import RulesError
 from ..expected import Expected, expected_after
 from ..parser import MAX_SOURCE_BYTES
@@ -148,12 +148,13 @@ class _Names:
         out += [Item(c, "colour", f"a {c} card (effective suit)")
                 for c in dict.fromkeys(s.colour for s in deck.suits[:MAX_NAMED])]
         out += [Item("and", "keyword", "cards matching both: 4 and black")]
-        out += [Item(r, "rank", f"any {r}") for r in deck.ranks[:MAX_NAMED]]
+        out += [Item(r, "rank", f"any {r}") for r in all_ranks(deck)[:MAX_NAMED]]
         out += [Item(x.name, "card", f"the card {x.code.upper()}, in no suit") for x in deck.extra_cards[:MAX_NAMED]]
         if not deck_fits(deck):  # (a deck the checker refuses: no card by card)
             return out
         codes = iter(card_codes(deck))
-        out += [Item(f"{r} of {s.name}", "card", f"the card {next(codes)}") for s in deck.suits for r in deck.ranks]
+        out += [Item(f"{r} of {s.name}", "card", f"the card {next(codes)}")
+                for s, ranks in zip(deck.suits, suit_rank_lists(deck), strict=True) for r in ranks]
         out += [Item(f"{r} of trump", "card", f"the {r} of the trump suit") for r in deck.ranks]
         return out
 
