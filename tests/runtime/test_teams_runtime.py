@@ -287,3 +287,62 @@ def test_the_native_build_plays_teams_as_cpython_does() -> None:
         python = assert_native_plays_as_cpython(tricklang.loads(text, path=path), range(4), playout=True, step=True)
         labels = {e.get("label") for _, evs in python for e in evs if e["type"] == "score"}
         assert labels >= ({"paid", "defence took"} if text is TAROT else {"won", "lost"})
+
+
+SIDES = """\
+tricklang 1
+game "Teams over partnerships"
+players 4 in partnerships 0 2, 1 3
+role eldest = left of dealer
+teams everyone, nobody_else
+deck
+  suits spades black, hearts red, diamonds red, clubs black
+  ranks K Q J 10
+points
+  "kings" K = 4
+  "queens" Q = 3
+  "jacks" J = 2
+  "tens" 10 = 1
+melds pairs
+  "pair" K Q in any suit = 5
+zone hand: per player, owner
+zone stock: shared, hidden, pack
+zone won: per side, public
+match
+  at most 1 deals
+deal
+  deal 4 to each
+  for each player:
+    player joins everyone
+    player melds pairs
+  let kings = 0
+  for each card in hand of everyone matching K:
+    set kings = kings + 1
+  tricks 4, eldest leads first
+    must follow suit
+  everyone scores points(everyone) "all points"
+  everyone scores melded(everyone) + 100 * kings "melded"
+  nobody_else scores 7 "nobody"
+  if hand of everyone has K or tricks(nobody_else) != 0 or points(nobody_else) != 0:
+    everyone scores 1000 "wrong"
+"""
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_team_over_sides_scores_each_side_once_and_sums_its_members(seed: int) -> None:
+    """Partnerships and a per-side won zone: a team of all four players scores each side once, its
+    points are the whole pack's, its melds every member's; an empty team has nothing and scores nowhere."""
+    state = interpreter.new_game(tricklang.loads(SIDES, path="sides.trick"), seed=seed)
+    state.playout(random.Random(seed))
+    melded = sum(e["points"] for e in events(state, "meld"))
+    kings = sum(card.startswith("K") for e in events(state, "dealt") for card in e["cards"])
+    assert kings == 4
+    assert scored_by_label(state) == {"all points": [40, 40], "melded": [melded + 400, melded + 400]}
+    assert state.scores == [40 + melded + 400] * 2
+
+
+def scored_by_label(state: interpreter.State) -> dict[str, list[int]]:
+    out: dict[str, list[int]] = {}
+    for e in events(state, "score"):
+        out.setdefault(e["label"], [0, 0])[e["side"]] += e["points"]
+    return out
