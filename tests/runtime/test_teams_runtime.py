@@ -346,3 +346,22 @@ def scored_by_label(state: interpreter.State) -> dict[str, list[int]]:
     for e in events(state, "score"):
         out.setdefault(e["label"], [0, 0])[e["side"]] += e["points"]
     return out
+
+
+def test_a_player_joins_in_a_hook_as_a_marriages_partner_would() -> None:
+    """Doppelkopf's marriage: the first trick's winner joins the team, in an `after each trick` hook
+    (leaving the other team); no event says so."""
+    text = DOPPEL.replace("    must follow suit\n", "    must follow suit\n"
+                          "    after each trick when trick_number == 1 and team of winner != re:\n"
+                          "      winner joins re\n")
+    plain = interpreter.new_game(tricklang.loads(DOPPEL, path="plain.trick"), seed=3)
+    married = interpreter.new_game(tricklang.loads(text, path="plain.trick"), seed=3)
+    before = list(married._c.team)
+    rng = random.Random(3)
+    while not events(married, "trick"):
+        action = rng.choice(married.legal_actions())
+        married.apply(action)
+        plain.apply(str(action))
+    winner = events(married, "trick")[0]["winner"]
+    assert list(married._c.team) == [0 if p == winner else before[p] for p in range(4)]
+    assert married.events(None) == plain.events(None)
