@@ -1,8 +1,8 @@
 """Issue 28, the runtime half of per-deal teams (design 3.9; interpreter/codegen/teams.py).
 
-Two small games. French Tarot's shape: the auction's winner ``joins attack`` and plays alone
-against the three others, who ``join defence``; the contract is counted on the attack's card
-points and each defender pays the taker (``defence loses N``, ``attack scores 3 * N``); an
+Two small games. French Tarot's shape: the auction's winner ``joins taker`` and plays alone
+against the three others, who ``join defence``; the contract is counted on the taker's card
+points and each defender pays the taker (``defence loses N``, ``taker scores 3 * N``); an
 obligation's guard reads ``team of winner != team of to_play`` (a defender need not beat his
 partner's card). A Doppelkopf-like secret partnership: the holders of the black queens join
 ``re``, the others ``kontra``; the party with more card points wins.
@@ -34,7 +34,7 @@ tricklang 1
 game "Alone against three"
 players 4
 role eldest = left of dealer
-teams attack, defence
+teams taker, defence
 deck
   suits spades black, hearts red, diamonds red, clubs black
   ranks K Q J 10
@@ -54,7 +54,7 @@ deal
     if all pass: redeal
   for each player:
     if player == maker:
-      player joins attack
+      player joins taker
     else:
       player joins defence
   let defence_tricks = 0
@@ -65,13 +65,13 @@ deal
       if team of winner == defence:
         set defence_tricks = defence_tricks + 1
   phase scoring:
-    let unit = (points(won of attack) - 20) * bid
+    let unit = (points(won of taker) - 20) * bid
     defence loses unit "contract"
-    attack scores 3 * unit "contract"
-    attack scores tricks(attack) "tricks"
+    taker scores 3 * unit "contract"
+    taker scores tricks(taker) "tricks"
     defence scores tricks(defence) + 10 * defence_tricks "tricks"
-    attack scores count(won of defence matching K) + 10 * points(defence) "defence took"
-    attack scores 0 - deal_score(defence) "paid"
+    taker scores count(won of defence matching K) + 10 * points(defence) "defence took"
+    taker scores 0 - deal_score(defence) "paid"
 """
 
 DOPPEL = """\
@@ -140,7 +140,7 @@ def test_a_defender_must_beat_the_takers_card_but_not_his_partners() -> None:
     state = tarot()
     for action in ("bid 2", "pass", "pass", "pass"):
         state.apply(action)
-    assert list(state._c.team) == [1, 0, 1, 1]  # seat 1 took the contract: attack (0), the rest defence (1)
+    assert list(state._c.team) == [1, 0, 1, 1]  # seat 1 took the contract: taker (0), the rest defence (1)
     state.apply("play QD")
     state.apply("play 10D")
     assert state.current_player == 3 and plays(state) == ["KD"]  # the taker is winning: beat him
@@ -260,7 +260,7 @@ def test_two_deals_that_differ_only_in_hidden_team_membership_look_the_same_to_e
 
 def test_joins_logs_no_event() -> None:
     rules = tricklang.loads(TAROT, path="tarot.trick")
-    without = tricklang.loads(TAROT.replace("      player joins attack", "      pass")
+    without = tricklang.loads(TAROT.replace("      player joins taker", "      pass")
                               .replace("      player joins defence", "      pass"), path="tarot.trick")
     one = interpreter.new_game(rules, deck=PACK, dealer=0)
     two = interpreter.new_game(without, deck=PACK, dealer=0)
