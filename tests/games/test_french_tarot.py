@@ -14,6 +14,7 @@ from helpers import load_example
 import interpreter
 import tricklang
 from interpreter.players import HeuristicAgent
+from tricklang.explain import explain
 
 RULES = load_example("french-tarot.trick")
 ONE_DEAL = tricklang.load(RULES.path, options={"deals": 1})
@@ -476,3 +477,12 @@ def test_the_heuristic_player_bids_a_strong_hand_and_passes_a_weak_one() -> None
     weak = "2T 3T 1S 2S 3S 4S 5S 1H 2H 3H 4H 1D 2D 3D 4D 1C 2C 3C"
     state = new(deck({3: weak}, seed=5))
     assert str(HeuristicAgent(seed=0)(state)) == "pass"
+
+
+# ---------------------------------------------------------------- the rules in words
+
+
+def test_explain_names_the_excuse_as_the_card_it_is() -> None:
+    text = explain(RULES)
+    assert "the 21 of atouts, the 1 of atouts or the excuse, 9 points" in text  # [FT9]
+    assert "suit *excuse*" not in text
