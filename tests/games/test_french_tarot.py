@@ -9,10 +9,12 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from helpers import load_example
+import pytest
+from helpers import assert_native_plays_as_cpython, load_example
 
 import interpreter
 import tricklang
+from interpreter import native
 from interpreter.players import HeuristicAgent
 from tricklang.explain import explain
 
@@ -486,3 +488,14 @@ def test_explain_names_the_excuse_as_the_card_it_is() -> None:
     text = explain(RULES)
     assert "the 21 of atouts, the 1 of atouts or the excuse, 9 points" in text  # [FT9]
     assert "suit *excuse*" not in text
+
+
+# ---------------------------------------------------------------- native
+
+
+@pytest.mark.skipif(native.unavailable() is not None, reason=f"no native builds here: {native.unavailable()}")
+@pytest.mark.usefixtures("isolated")
+def test_the_native_build_plays_what_cpython_plays() -> None:
+    rules = tricklang.loads(RULES.source, path="native-french-tarot.trick",
+                            options={"deals": 2, "slam_announcements": True})
+    assert_native_plays_as_cpython(rules, range(6))
