@@ -5,6 +5,11 @@ makes its bid. Prints; asserts nothing (the statistical test is
 tests/runtime/test_contract_bidding.py).
 
     .venv/bin/python -m benchmarks.pinochle_bidding [deals]
+
+Measured 2026-12-02 over 300 deals (seeds 0..299). Before the heuristic weighed Pinochle
+calls on resampled deals: auction above 250 in 2%, dealer stuck in 97%, maker made the bid
+in 32%. After: above 250 in 17%, dealer stuck in 54%, made in 36% (free bids 43%, a stuck
+dealer 29%).
 """
 
 from __future__ import annotations

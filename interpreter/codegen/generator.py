@@ -20,6 +20,7 @@ Layout of the generated module (``tricklang compile FILE`` prints it):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from tricklang import Ruleset
@@ -109,7 +110,7 @@ class CodeGenerator(CardLoops, Exposure, TrickPlay, MeldPlay, NamedLed, Showing,
         elif isinstance(st, m.Repeat):
             self.repeat_blocks(st, w, cont)
         elif isinstance(st, m.ForEach):
-            self.for_blocks(st, w, cont)
+            self.for_blocks(st, w, self._hook_loop_exit(st, w, cont) if st.kind in self.hook_names else cont)
         elif isinstance(st, m.ForCard):
             self.card_loop_blocks(st, w, cont)
         elif isinstance(st, m.DealCards):
@@ -256,9 +257,18 @@ class CodeGenerator(CardLoops, Exposure, TrickPlay, MeldPlay, NamedLed, Showing,
         return True
 
     def visit_ForEach(self, st: m.ForEach, w: Writer) -> bool:
+        return self.for_each_inline(st, w, lambda body: self.seq(st.body, body, None), st.kind in self.hook_names)
+
+    def for_each_inline(self, st: m.ForEach, w: Writer, write_body: Callable[[Writer], object],
+                        keep: bool = False) -> bool:
+        """`for each player`/`for each side` as a Python loop, its body written by ``write_body``
+        (the deal's statements; a hook's or a declaration's effects, :meth:`_effects`) with the
+        loop's name bound; ``keep``: the name is a hook's own (`player`), given back after the loop."""
         lay = self.lay
         first, ex = lay.hidden_slot("for"), lay.hidden_slot("for")
         var = lay.slot(st.kind)
+        if keep:
+            w.line(f"kept{first} = c.v[{lit(var)}]")
         self.for_setup(st, w, first, ex)
         count = lay.n if st.kind == "player" else lay.nsides
         w.line(f"for _i{first} in range({lit(count)}):")
@@ -274,9 +284,11 @@ class CodeGenerator(CardLoops, Exposure, TrickPlay, MeldPlay, NamedLed, Showing,
             saved = dict(self.context)
             self.context[st.kind] = Kind(st.kind)
             self.loops.append(-1)
-            self.seq(st.body, w, None)
+            write_body(w)
             self.loops.pop()
             self.context = saved
+        if keep:
+            w.line(f"c.v[{lit(var)}] = kept{first}")
         return True
 
     def loop_step(self, w: Writer) -> None:
