@@ -203,18 +203,16 @@ class CodeGenerator(Loops, CardLoops, Exposure, TrickPlay, MeldPlay, NamedLed, S
 
     def visit_Score(self, st: m.Score, w: Writer) -> bool:
         ex = self.ex
-        if ex.type(st.who) == Kind.TEAM:  # each member scores (interpreter.codegen.teams)
-            self.team_score(st, w)
-        else:
-            is_player = ex.type(st.who) == PLAYER
-            who = ex.seat(st.who, "scoring") if is_player else ex.expr(st.who)
-            side = f"SIDE_OF[{who}]" if is_player else who
-            amount = ex.expr(st.amount)
-            label = self.lay.label(st.label)
-            fault = self.lay.fault(f"line {st.span.line}: a score grew beyond 18 digits")
-            nobody = self.lay.fault(f"line {st.span.line}: nobody to score")
-            sign = -1 if st.negative else 1
-            w.line(f"_score(c, {side}, {amount}, {lit(sign)}, {lit(label)}, {self.laws(st)}, {lit(fault)}, {lit(nobody)})")
+        is_player = ex.type(st.who) == PLAYER
+        who = ex.seat(st.who, "scoring") if is_player else ex.expr(st.who)
+        side = f"SIDE_OF[{who}]" if is_player else who
+        call = "_team_score" if ex.type(st.who) == Kind.TEAM else "_score"  # a team: each member's side (.teams)
+        amount = ex.expr(st.amount)
+        label = self.lay.label(st.label)
+        fault = self.lay.fault(f"line {st.span.line}: a score grew beyond 18 digits")
+        nobody = self.lay.fault(f"line {st.span.line}: nobody to score")
+        sign = -1 if st.negative else 1
+        w.line(f"{call}(c, {side}, {amount}, {lit(sign)}, {lit(label)}, {self.laws(st)}, {lit(fault)}, {lit(nobody)})")
         if self.lay.rules.match is not None and self.lay.rules.match.target_when == "at_once":
             w.line("if c.terminal:")
             w.line("    return -1")
