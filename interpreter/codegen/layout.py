@@ -20,7 +20,7 @@ from tricklang import Ruleset
 from tricklang import model as m
 from tricklang.bids import BidEntry, expand
 from tricklang.budget import MAX_TABLE_BYTES, patterns_in, table_bytes
-from tricklang.deck import NO_TRUMP, CardModel
+from tricklang.deck import NO_TRUMP, CardModel, suit_rank_lists
 from tricklang.walk import Unknown, Value, fold, statements_of
 
 from .trick_names import reads_the_trick
@@ -259,7 +259,8 @@ class Layout:
         from ..errors import GameLimitError
 
         assert self.rules.deck is not None  # pragma: no cover - checked
-        size = table_bytes(self.ns, len(self.rules.deck.ranks), patterns_in(self.rules))
+        ranks = max(len(r) for r in suit_rank_lists(self.rules.deck))  # (a suit may have ranks of its own)
+        size = table_bytes(self.ns, ranks, patterns_in(self.rules))
         if size > MAX_TABLE_BYTES:  # pragma: no cover - checked (limit-exceeded)
             raise GameLimitError(f"the card tables of this rule file would take {size:,} bytes, "
                                  f"more than the {MAX_TABLE_BYTES:,} a game may have")

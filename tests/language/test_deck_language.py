@@ -276,3 +276,24 @@ def test_ranks_of_their_own_are_checked(old: str, new: str, code: str, at: str) 
     text = TAROT_78.replace(old, new, 1)
     found = [(d.code, d.line, d.column) for d in Checker(tricklang.parse(text, "t.trick")).run() if d.severity == "error"]
     assert (code, line_of(at, text), 3) in found
+
+
+def test_the_language_server_offers_each_suit_s_own_ranks() -> None:
+    prefix = "  for each card in hand of dealer matching "
+    text = TAROT_78.replace("  for each player:\n", prefix + ":\n    dealer scores 1\n  for each player:\n")
+    items = completion.complete(text, line_of(prefix, text), len(prefix) + 1, analyse(TAROT_78, "t.trick"))
+    labels = {i.label: i.detail for i in items}
+    assert labels.get("21 of atouts") == "the card 21T" and labels.get("1 of atouts") == "the card 1T"
+    assert labels.get("K of clubs") == "the card KC" and labels.get("21") == "any 21"
+    assert "K of atouts" not in labels and "21 of spades" not in labels
+
+
+def test_explain_tells_a_suit_s_own_ranks() -> None:
+    text = explain(tricklang.loads(TAROT_78, path="t.trick"))
+    assert "in atouts the ranks, from high to low, are 21 20 19" in text
+
+
+def test_fmt_keeps_a_suit_s_own_ranks() -> None:
+    out = format_text(TAROT_78.replace("ranks in atouts 21 20", "ranks in   atouts 21  20"))
+    assert out == TAROT_78
+    assert meaning(tricklang.parse(out, "x")) == meaning(tricklang.parse(TAROT_78, "x"))

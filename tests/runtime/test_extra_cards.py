@@ -15,15 +15,16 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
-from typing import Any
 
 import pytest
+from helpers import assert_native_plays_as_cpython
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import interpreter
 import tricklang
 from interpreter import native
 from interpreter.record import Record
-from interpreter.state.compiled import module_of
 from interpreter.state.tensors import tensor_layout
 from interpreter.transcript import render
 
@@ -138,6 +139,20 @@ def test_an_order_whose_trumps_are_the_joker_makes_it_the_only_trump() -> None:
     assert state.observation(0)["trump"] == "notrump"
 
 
+def test_the_joker_led_at_no_trump_names_the_suit_the_others_follow() -> None:
+    # Five Hundred [FH7]: the joker's holder, leading it at no trump, names the suit led.
+    text = NOTRUMP_ORDER.replace("    must follow suit\n", "    must follow suit\n    after leading joker:\n"
+                                 "      player names the suit led\n")
+    state = play(new(text, "named.trick"), "KS", "AS", "JS", "JK")
+    assert [a.text for a in state.legal_actions()] == ["name spades", "name hearts", "name diamonds", "name clubs"]
+    state.apply("name clubs")
+    assert plays(state) == ["AC", "KC"]
+    play(state, "KC")
+    assert plays(state) == ["JC", "QC"]
+    play(state, "QC")
+    assert winners(state) == [2, 2]  # the one trump takes the clubs it called for
+
+
 def test_the_joker_is_a_pattern_word_in_the_points() -> None:
     state = new()
     state.playout(random.Random(3), deal=True)
@@ -207,6 +222,43 @@ def test_resampling_redeals_the_hidden_joker() -> None:
         holder = [p for p in range(3) if "JK" in world.hand(p)]
         seen.add(holder[0] if holder else "stock")
     assert len(seen) > 1  # hidden from seat 1, the joker is sometimes elsewhere
+
+
+def suit_of(card: str, trump: str | None) -> str:
+    """A card's suit in the joker game: the joker's is the trump suit, else a suit of its own."""
+    return (trump or "joker") if card == "JK" else card[-1]
+
+
+def reference_winner(trick: list[tuple[int, str]], trump: str | None) -> int:
+    """Who takes a trick of the joker game, from the rules: trumps win (the joker the highest),
+    else the highest card of the suit led."""
+    order = ["JK", "A", "K", "Q", "J"]
+    led = suit_of(trick[0][1], trump)
+    live = [(p, c) for p, c in trick if trump and suit_of(c, trump) == trump]
+    live = live or [(p, c) for p, c in trick if suit_of(c, trump) == led]
+    return min(live, key=lambda pc: order.index("JK" if pc[1] == "JK" else pc[1][:-1]))[0]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from([(JOKER, "H"), (NO_TRUMP, None)]))
+def test_random_deals_follow_and_take_tricks_as_the_rules_say(seed: int, game: tuple[str, str | None]) -> None:
+    text, trump = game
+    state = interpreter.new_game(rules(text, "random.trick"), seed=seed)
+    rng = random.Random(seed)
+    trick: list[tuple[int, str]] = []
+    while state.deal_number == 1 and not state.is_terminal():
+        seat = state.current_player
+        assert seat is not None
+        hand = state.hand(seat)
+        if trick:
+            same = [c for c in hand if suit_of(c, trump) == suit_of(trick[0][1], trump)]
+            assert plays(state) == sorted(same or hand)
+        card = rng.choice(plays(state))
+        state.apply(f"play {card}")
+        trick.append((seat, card))
+        if len(trick) == 3:
+            assert winners(state)[-1] == reference_winner(trick, trump)
+            trick = []
 
 
 # ---------------------------------------------------------------- the Excuse, an extra card
@@ -288,22 +340,10 @@ def test_without_the_rules_the_excuse_led_wins_as_nothing_follows_it() -> None:
 # ---------------------------------------------------------------- native
 
 
-def matches(ruleset: tricklang.Ruleset, seeds: range) -> list[Any]:
-    out = []
-    for seed in seeds:
-        state = interpreter.new_game(ruleset, seed=seed)
-        state.playout(random.Random(seed))
-        out.append((state.to_json(), state.events(None)))
-    return out
-
-
 @pytest.mark.skipif(native.unavailable() is not None, reason=f"no native builds here: {native.unavailable()}")
 @pytest.mark.usefixtures("isolated")
 @pytest.mark.parametrize(("text", "path"), [(JOKER, "native-joker.trick"), (NO_TRUMP, "native-nt.trick"),
                                             (EXCUSE, "native-excuse.trick")])
 def test_the_native_build_plays_what_cpython_plays(text: str, path: str) -> None:
     ruleset = rules(text, path)
-    python = matches(ruleset, range(8))
-    native.accelerate(ruleset)
-    assert type(module_of(ruleset)[1]["advance"]).__name__ == "builtin_function_or_method"
-    assert matches(ruleset, range(8)) == python
+    assert_native_plays_as_cpython(ruleset, range(8))

@@ -12,15 +12,14 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
 
 import pytest
+from helpers import assert_native_plays_as_cpython
 
 import interpreter
 import tricklang
 from interpreter import native
 from interpreter.record import Record
-from interpreter.state.compiled import module_of
 
 ATOUTS = """\
 tricklang 1
@@ -131,6 +130,16 @@ def test_codes_are_in_actions_events_and_records(tmp_path: Path) -> None:
     assert Record.load(saved).replay().to_dict() == played.to_dict()
 
 
+def test_resampling_redeals_the_hidden_atouts() -> None:
+    state = play(new(), "20T", "21T")
+    seen = set()
+    for k in range(10):
+        world = state.resample(0, random.Random(k))
+        assert world.observation(0) == state.observation(0)
+        seen.add(tuple(sorted(world.hand(1))))
+    assert len(seen) > 1 and all("20T" not in hand for hand in seen)  # played cards stay where they are
+
+
 TAROT = """\
 tricklang 1
 game "Tarot pack"
@@ -181,21 +190,9 @@ def test_the_78_card_pack_deals_every_card_once_and_the_21_is_never_beaten() -> 
 # ---------------------------------------------------------------- native
 
 
-def matches(ruleset: tricklang.Ruleset, seeds: range) -> list[Any]:
-    out = []
-    for seed in seeds:
-        state = interpreter.new_game(ruleset, seed=seed)
-        state.playout(random.Random(seed))
-        out.append((state.to_json(), state.events(None)))
-    return out
-
-
 @pytest.mark.skipif(native.unavailable() is not None, reason=f"no native builds here: {native.unavailable()}")
 @pytest.mark.usefixtures("isolated")
 @pytest.mark.parametrize(("text", "path"), [(ATOUTS, "native-atouts.trick"), (TAROT, "native-tarot.trick")])
 def test_the_native_build_plays_what_cpython_plays(text: str, path: str) -> None:
     ruleset = tricklang.loads(text, path=path)
-    python = matches(ruleset, range(6))
-    native.accelerate(ruleset)
-    assert type(module_of(ruleset)[1]["advance"]).__name__ == "builtin_function_or_method"
-    assert matches(ruleset, range(6)) == python
+    assert_native_plays_as_cpython(ruleset, range(6))
