@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from tricklang.bounds import DEFAULT_DEAL_LIMIT
 
-from . import exposure
+from . import exposure, teams
 from .auctions import bid_tables
 from .card_loops import HELPERS as CARD_LOOP_HELPERS
 from .gaps import GAPS_HELPERS
@@ -100,7 +100,7 @@ def assemble(gen: Parts) -> Generated:
     constants(gen, w)
     tables(gen, w)
     core_class(gen, w)
-    prelude = order_prelude(PRELUDE) if lay.orders else PRELUDE
+    prelude = order_prelude(PRELUDE) if lay.pseudo_suits else PRELUDE
     prelude = rightward_prelude(prelude) if lay.rightward else prelude
     for ln in (exposure.prelude(prelude, lay.uses.shown_to_seats) + GAPS_HELPERS).splitlines():
         w.line(ln)
@@ -114,6 +114,8 @@ def assemble(gen: Parts) -> Generated:
     if lay.rules.melds:
         for ln in meld_helpers(lay).splitlines():
             w.line(ln)
+    for ln in teams.helpers(lay).splitlines():
+        w.line(ln)
     match_flow(gen, w)
     w.line()
     w.comment("---------------------------------------------------------------- blocks")
@@ -244,7 +246,7 @@ def tables(gen: Parts, w: Writer) -> None:
     rank_key = [t.trump_strength[ti][c] * (nc + 1) + t.plains[ti][c] for ti in range(nt) for c in range(nc)]
     table(w, "RANKKEY", "cython.int", rank_key)
     table(w, "PAT", mask, [m for rows in lay.patterns for m in rows], wide)
-    if lay.orders:
+    if lay.pseudo_suits:
         w.line(f"NLED = cython.declare(cython.longlong, {lit(lay.nled)})")
         for name, values in order_tables(lay):
             table(w, name, "cython.int", values)
@@ -344,6 +346,7 @@ def fields(lay: Layout) -> list[tuple[str, str, str]]:
         arrays.append(("mld", "long long", len(lay.rules.melds) * lay.n))
     if lay.rich_auction:
         arrays.append(("au_fs", "int", lay.nsides * lay.nstrains))
+    arrays += teams.fields(lay)
     for name, ctype, size in arrays:
         if ctype == "object":
             out.append((name, "public list", f"[0] * {lit(size)}"))
