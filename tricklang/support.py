@@ -99,6 +99,9 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     "InPlay.ForEach",
     # ... and a decision after each trick or in a declaration's effect (interpreter/codegen/hooks.py)
     "InPlay.decision_after_trick.Choose", "InPlay.decision_after_trick.Shows",
+    # ... and 'trump is' in the middle of a trick: the trick is decided under the order in force when it
+    # completes, its suit led kept (design section 6, decision 5)
+    "InPlay.SetTrump",
     # issue 28 step 5: bids and auctions (design 3.7; interpreter/codegen/auctions.py)
     "BidTable", "BidGrid", "Strain", "NamedBid", "BidNumbers",
     "TableAuction.once_around", "TableAuction.until_passes", "TableAuction.until_n_passes", "Auction.until_n_passes",

@@ -21,7 +21,7 @@ from tricklang import model as m
 from tricklang.bids import BidEntry, expand
 from tricklang.budget import MAX_TABLE_BYTES, patterns_in, table_bytes
 from tricklang.deck import NO_TRUMP, CardModel, suit_rank_lists
-from tricklang.walk import Unknown, Value, fold, statements_of
+from tricklang.walk import Unknown, Value, fold, statements, statements_of
 
 from .trick_names import reads_the_trick
 
@@ -196,6 +196,10 @@ class Layout:
         self.never_wins = "never_wins" in kinds  # cards without power in the trick: c.tr_nw
         named = any(isinstance(st, m.NameLed) for st in statements_of(rules))  # `names the suit led`
         self.keeps_led = bool(self.orders) or bool(kinds) or named  # the suit led kept once set: c.tr_led
+        if not self.keeps_led:  # `trump is` in the middle of a trick: the suit led stays what it was (decision 5)
+            self.keeps_led = any(isinstance(s, m.SetTrump) for st in statements_of(rules) if isinstance(st, m.Tricks)
+                                 for body in (*(h.body for h in st.hooks), *(d.body for d in st.declarations))
+                                 for s in statements(body))
         self.wide = self.nc > 64  # masks wider than a C word: Python ints in native builds too
 
     # ------------------------------------------------------------ the bid table
