@@ -13,7 +13,6 @@ from .check_statements import MAX_CARDS
 from .deck import NO_TRUMP, CardModel, all_ranks, card_codes
 from .melds import MAX_INSTANCES, Instance, instances
 from .types import SUIT, Scope
-from .walk import statements_of
 
 MAX_SUITS = 26
 COLOURS = ("red", "black", "blue", "green", "yellow", "white", "none", "special")
@@ -111,11 +110,6 @@ class CardChecks:
             self.c.error("bad-deck", f"'copies {d.copies}': a pack holds 1 to {MAX_COPIES} copies of each card",
                          d.copies_span or d.span)
         if d.copies is not None and d.copies > 1:
-            for st in statements_of(self.c.rules):
-                if st.decision in ("discard", "take", "show"):
-                    self.c.error("unsupported-construct", f"choosing cards ('{st.decision}') from a pack with copies is "
-                                 "part of the language but this runtime cannot play it yet", st.span,
-                                 "see docs/language/decks.md")
             if d.copies > 2 and self.c.rules.melds:
                 self.c.error("unsupported-construct", f"meld tables with {d.copies} copies of each card are part of "
                              "the language but this runtime counts melds in a pack of at most 2 copies",

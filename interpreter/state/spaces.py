@@ -27,7 +27,9 @@ block          ids
                legal only in table mode)
 ``done``       one-card mode: end the pending selection here
 ``cards``      default mode: a whole selection of several cards (or none) is
-               ``start + sum(2**c)`` over its cards c: one id per subset of the deck
+               ``start + sum(2**c)`` over its cards c: one id per subset of the deck;
+               with ``copies N``, ``start + sum(k * (N+1)**f)`` over its faces f chosen
+               k times (the same ids when N is 1): one id per multiset of faces
 ``referee``    table mode only: ``continue`` at the referee's pauses (see
                docs/python-api.md, table mode), when an irregularity names a pause and
                ``continue`` is not already in the ``word`` block
@@ -137,7 +139,7 @@ class ActionSpace:
                                                            if self.bid_high >= self.bid_low else 0)),
                            ("declare", len(self.declarations)), ("irregular", len(self.irregular)),
                            ("done", 1 if has_select and selections == "one_card" else 0),
-                           ("cards", 2 ** len(self.codes) if has_select and selections == "all" else 0),
+                           ("cards", (self._copies + 1) ** len(self.codes) if has_select and selections == "all" else 0),
                            ("referee", len(self.referee))):
             self.blocks.append(Block(name, start, size))
             start += size
@@ -188,8 +190,12 @@ class ActionSpace:
                 if self.selections == "one_card":
                     if len(cards) == 1:
                         return cards[0]
-                else:
+                elif self._copies == 1:
                     return self._start["cards"] + sum(1 << c for c in cards)
+                else:  # a face's digit counts its cards chosen (base copies + 1)
+                    base = self._copies + 1
+                    if all(cards.count(f) <= self._copies for f in cards):
+                        return self._start["cards"] + sum(int(base ** f) for f in cards)
             elif not args:
                 if verb == "done" and self.selections == "one_card" and self.select_verbs:
                     return self._start["done"]
@@ -236,7 +242,8 @@ class ActionSpace:
             return Action("done")
         if b.name == "referee":
             return Action(self.referee[k])
-        cards = [c for c in range(len(self.codes)) if k >> c & 1]
+        base = self._copies + 1
+        cards = [c for c in range(len(self.codes)) for _ in range(k // base ** c % base)]
         return Action(card_verb if card_verb != "play" else "select",
                       tuple(self.codes[c] for c in cards) if cards else ("none",))
 
@@ -393,7 +400,8 @@ class CodeIds:
         self.codes_by_dp: list[dict[int, int] | None] = [
             {i: k for k, i in enumerate(ids) if i >= 0} if ids is not None else None for ids in self.by_dp]
         self.bids = [dp.kind in ("bid", "auction") for dp in game.dps]
-        self.selects = [dp.kind == "select" and space.selections == "all" and bool(space.select_verbs) for dp in game.dps]
+        self.selects = [dp.kind == "select" and space.selections == "all" and bool(space.select_verbs)
+                        and game.copies == 1 for dp in game.dps]  # (copies: a multiset's id, the general path)
         start = {b.name: b.start for b in space.blocks}
         self.tables = [bool(dp.extra.get("table")) for dp in game.dps]
         self.table_start = start["bid"]

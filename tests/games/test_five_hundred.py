@@ -12,9 +12,10 @@ import random
 from typing import Any
 
 import pytest
-from helpers import deal_events, load_example
+from helpers import assert_native_plays_as_cpython, deal_events, load_example, set_scores
 
 import interpreter
+from interpreter import native
 
 RULES = load_example("five-hundred.trick")
 SUITS = "SCDH"  # spades, clubs, diamonds, hearts: low to high in the bidding [FH4]
@@ -337,6 +338,17 @@ def test_a_contract_made_scores_its_value_and_the_opponents_ten_a_trick() -> Non
     winners = [t["winner"] for t in events(state, "trick")]
     assert scores(state) == reference_scores("6H", 1, winners, [0, 0])  # [FH8]
     assert scores(state)[1] == ("contract made", 100)
+    assert scores(state)[0][0] == "tricks" and scores(state)[0][1] > 0  # the others took some [FH8]
+
+
+def test_the_contractors_reaching_500_win_before_the_others_score_their_tricks() -> None:
+    state = interpreter.new_game(RULES, deck=JOKER_WEST, dealer=0)
+    calls(state, "bid 6H", "pass", "pass", "pass", "discard 6D 5D 4D")  # seat 1 [FH4]
+    set_scores(state, [450, 400])  # (a scripted position: the match so far)
+    play_deal(state)
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winner == 1  # [FH8]
+    assert outcome.scores == (450, 500)  # side 0 took tricks, not counted: the match ended at 500 [FH8]
 
 
 def _seen_by(state: interpreter.State, seat: int) -> list[str]:
@@ -392,6 +404,13 @@ def check_deal(state: interpreter.State, rng: random.Random) -> None:
     else:
         assert len(winners) == 10
     assert scores(state) == reference_scores(contract["bid"], contract["maker"], winners, [0, 0])  # [FH8]
+
+
+@pytest.mark.skipif(native.unavailable() is not None, reason=f"no native builds here: {native.unavailable()}")
+@pytest.mark.usefixtures("isolated")
+def test_the_native_build_plays_what_cpython_plays() -> None:
+    """The Joker, the named suit led, misère's end of play and the match end, natively alike."""
+    assert_native_plays_as_cpython(RULES, range(6), step=True)
 
 
 def _named(state: interpreter.State) -> str | None:

@@ -27,6 +27,7 @@ EUCHRE = ROOT / "examples" / "euchre.trick"
     (ROOT / "examples" / "skat.trick", "deal", {}), (ROOT / "examples" / "bridge.trick", "deal", {}),
     pytest.param(ROOT / "examples" / "doppelkopf.trick", "deal", {}, id="doppelkopf-deal"),
     pytest.param(ROOT / "examples" / "pinochle.trick", "deal", {}, id="pinochle-deal"),
+    pytest.param(ROOT / "examples" / "french-tarot.trick", "deal", {}, id="french-tarot-deal"),
     pytest.param(ROOT / "examples" / "five-hundred.trick", "deal", {}, id="five-hundred-deal"),
 ])
 def test_random_simulations_pass_openspiels_state_checks(rules: Path, scope: str, options: dict[str, int]) -> None:

@@ -164,3 +164,16 @@ def test_a_per_side_zone_of_a_team_is_a_type_error() -> None:
         added = with_line(line, text)
         lnum, _ = where(added, "  " + line, "re")
         assert ("type-error", lnum, ("  " + line).rindex("re") + 1) in diagnostics(added)  # the team, named last
+
+
+def test_taker_is_free_as_a_team_name_beside_taker_of() -> None:
+    text = GAME.replace("teams re, kontra", "teams taker, kontra").replace("joins re", "joins taker")
+    text = text.split("  let side_of_petit")[0] + (
+        "  let t = taker of K of clubs\n"
+        "  if team of t == taker and points(won of taker) > 0:\n"
+        "    taker scores 1 \"taker\"\n")
+    rules = tricklang.loads(text, path="taker.trick")
+    lets = [st for st in tricklang.walk.statements_of(rules.rules) if isinstance(st, tricklang.model.Let)]
+    assert isinstance(lets[0].value, tricklang.model.CardHolder) and lets[0].value.kind == "taker"
+    assert rules.symbols.names["taker"] == tricklang.types.TEAM
+    assert format_text(text.replace("taker of K", "taker   of K")) == text

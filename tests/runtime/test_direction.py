@@ -72,6 +72,17 @@ def test_the_auction_the_loops_and_the_tricks_go_right() -> None:
     assert turns[:4] == [1, 0, 3, 2]
 
 
+def test_an_auction_over_a_bid_table_goes_right_too() -> None:
+    text = GAME.replace("zone hand:", "bids contracts\n  petite worth 1\n  garde worth 2\nzone hand:").replace(
+        "bids 1..3\n    if all pass: dealer makes at 1", "bids contracts\n    if all pass: redeal")
+    state = new(text)
+    bidders = []
+    while state.phase == "auction":
+        bidders.append(state.current_player)
+        state.apply("bid petite" if not bidders[1:] else "pass")
+    assert bidders == [1, 0, 3, 2]  # French Tarot's bidding [FT4]
+
+
 def test_left_said_or_unsaid_compiles_to_the_same_module() -> None:
     plain = generate(tricklang.loads(PLAIN, path="w.trick")).source
     assert generate(tricklang.loads(LEFT, path="w.trick")).source == plain
