@@ -187,7 +187,8 @@ class Resampler:
             self._read(text)
         self.state = state
         self.events = state.events(self.seat)
-        self._view = state.observation(self.seat)  # what every sampled world must show the seat
+        self._view = state._observation_but_events(self.seat)  # what every sampled world must show
+        # the seat (its events too: the replay compares them one by one, see _check)
         for d in self.deals[:-1]:
             d.end = self.deals[d.number].trigger  # the next deal's trigger
         self.deals[-1].end = len(self.actions)
@@ -312,9 +313,7 @@ class Resampler:
                 deal += 1
             _codes_in(event, self._codes, self.deals[deal - 1].known)
         if self._names is None:  # (with copies, what the seat sees now was read with the last action)
-            now = dict(self._view)
-            now.pop("events")
-            _codes_in(now, self._codes, self.deals[-1].known)
+            _codes_in(self._view, self._codes, self.deals[-1].known)
         for d in self.deals[first:]:
             d.hidden = [c for c in d.deck if c not in d.known]
             hidden = set(d.hidden)
@@ -404,7 +403,7 @@ class Resampler:
             self._weigh(world, i)
         if self._weight < 1.0 and rng.random() >= self._weight:
             return None
-        if world.observation(self.seat) != self._view:
+        if pos != len(self.events) or world._observation_but_events(self.seat) != self._view:
             return None
         return pos
 
@@ -464,7 +463,7 @@ class Resampler:
                 return None
             pos = got
             self._weigh(world, i)
-        if last and world.observation(self.seat) != self._view:
+        if last and (pos != len(self.events) or world._observation_but_events(self.seat) != self._view):
             return None
         return world
 

@@ -327,3 +327,26 @@ def test_sampled_worlds_log_their_own_events() -> None:
                 assert world.observation(0) == state.observation(0)
         state.apply(agents[seat](state))
     assert sampler is not None
+
+
+def test_the_sampler_compares_views_without_rendering_the_log_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A replayed world's events are compared one by one as it is replayed: its final check
+    leaves them out rather than render the whole log again (State.observation) for every
+    world; the observation itself keeps its keys and their order."""
+    rules = _rules("examples/euchre.trick")
+    state = new_game(rules, seed=2)
+    agents = [RandomAgent(s) for s in range(4)]
+    while not (state.phase == "play" and state.current_player == 1):
+        seat = state.current_player
+        assert seat is not None
+        state.apply(agents[seat](state))
+    keys = list(state.observation(1))
+    assert keys.index("events") == keys.index("zones") + 1 and "legal_actions" in keys[keys.index("events"):]
+    rendered = []
+    real = State.observation
+    monkeypatch.setattr(State, "observation", lambda self, player: rendered.append(player) or real(self, player))
+    sampler = Resampler(state, 1, random.Random(3), redeal_past=False)
+    worlds = sampler.pool(random.Random(4), 5)
+    assert len(worlds) == 5 and len(rendered) <= 1  # (the sampler reads the real view once)
+    monkeypatch.undo()
+    assert all(w.observation(1) == state.observation(1) for w in worlds)
