@@ -93,8 +93,8 @@ class TrickDeclarations(Parts):
 
     def _effects(self, w: Writer, stmts: tuple[m.Statement, ...], cite: m.Citation | None,
                  lines: bool = False) -> None:
-        """A declaration's or a hook's body: scores, variables, conditions, `end the play` (a hook's),
-        and the statements of :data:`IN_PLAY` (the checker and ``RUNTIME`` see to it)."""
+        """A declaration's or a hook's body: scores, variables, conditions, `for each` loops, `end the play`
+        (a hook's), and the statements of :data:`IN_PLAY` (the checker and ``RUNTIME`` see to it)."""
 
         for st in stmts:
             self.line = st.span.line
@@ -120,6 +120,10 @@ class TrickDeclarations(Parts):
                     with w.indented():
                         w.line("pass")
                         self._effects(w, st.orelse, cite, lines)
+            elif isinstance(st, m.ForEach):  # (each player or side in turn, the body as effects)
+                def loop_body(inner: Writer, loop: m.ForEach = st) -> None:
+                    self._effects(inner, loop.body, cite, lines)
+                self.for_each_inline(st, w, loop_body, st.kind in self.context)  # (a hook's `player`, given back after it)
             elif isinstance(st, m.Pass):
                 continue
             elif isinstance(st, m.EndPlay):  # the trick just taken is the trick play's last

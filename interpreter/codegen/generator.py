@@ -20,6 +20,7 @@ Layout of the generated module (``tricklang compile FILE`` prints it):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from tricklang import Ruleset
@@ -35,11 +36,13 @@ from .melds import MeldPlay
 from .module import Generated
 from .named_led import NamedLed
 from .seats import onward
+from .shows import Showing
+from .teams import TeamPlay
 from .tricks import TrickPlay
 from .writer import Writer, lit
 
 
-class CodeGenerator(CardLoops, Exposure, TrickPlay, MeldPlay, NamedLed, Visitor[bool]):
+class CodeGenerator(CardLoops, Exposure, TrickPlay, MeldPlay, NamedLed, Showing, TeamPlay, Visitor[bool]):
     """Statements to blocks (``visit_<Statement>`` writes a statement that does not wait
     and returns whether control goes on past it); see the module docstring. The decision
     points and trick play are its mixins (:mod:`.decisions`, :mod:`.tricks`)."""
@@ -107,7 +110,7 @@ class CodeGenerator(CardLoops, Exposure, TrickPlay, MeldPlay, NamedLed, Visitor[
         elif isinstance(st, m.Repeat):
             self.repeat_blocks(st, w, cont)
         elif isinstance(st, m.ForEach):
-            self.for_blocks(st, w, cont)
+            self.for_blocks(st, w, self._hook_loop_exit(st, w, cont) if st.kind in self.hook_names else cont)
         elif isinstance(st, m.ForCard):
             self.card_loop_blocks(st, w, cont)
         elif isinstance(st, m.DealCards):
@@ -254,9 +257,18 @@ class CodeGenerator(CardLoops, Exposure, TrickPlay, MeldPlay, NamedLed, Visitor[
         return True
 
     def visit_ForEach(self, st: m.ForEach, w: Writer) -> bool:
+        return self.for_each_inline(st, w, lambda body: self.seq(st.body, body, None), st.kind in self.hook_names)
+
+    def for_each_inline(self, st: m.ForEach, w: Writer, write_body: Callable[[Writer], object],
+                        keep: bool = False) -> bool:
+        """`for each player`/`for each side` as a Python loop, its body written by ``write_body``
+        (the deal's statements; a hook's or a declaration's effects, :meth:`_effects`) with the
+        loop's name bound; ``keep``: the name is a hook's own (`player`), given back after the loop."""
         lay = self.lay
         first, ex = lay.hidden_slot("for"), lay.hidden_slot("for")
         var = lay.slot(st.kind)
+        if keep:
+            w.line(f"kept{first} = c.v[{lit(var)}]")
         self.for_setup(st, w, first, ex)
         count = lay.n if st.kind == "player" else lay.nsides
         w.line(f"for _i{first} in range({lit(count)}):")
@@ -272,9 +284,11 @@ class CodeGenerator(CardLoops, Exposure, TrickPlay, MeldPlay, NamedLed, Visitor[
             saved = dict(self.context)
             self.context[st.kind] = Kind(st.kind)
             self.loops.append(-1)
-            self.seq(st.body, w, None)
+            write_body(w)
             self.loops.pop()
             self.context = saved
+        if keep:
+            w.line(f"c.v[{lit(var)}] = kept{first}")
         return True
 
     def loop_step(self, w: Writer) -> None:
@@ -319,15 +333,18 @@ class CodeGenerator(CardLoops, Exposure, TrickPlay, MeldPlay, NamedLed, Visitor[
 
     def visit_Score(self, st: m.Score, w: Writer) -> bool:
         ex = self.ex
-        is_player = ex.type(st.who) == PLAYER
-        who = ex.seat(st.who, "scoring") if is_player else ex.expr(st.who)
-        side = f"SIDE_OF[{who}]" if is_player else who
-        amount = ex.expr(st.amount)
-        label = self.lay.label(st.label)
-        fault = self.lay.fault(f"line {st.span.line}: a score grew beyond 18 digits")
-        nobody = self.lay.fault(f"line {st.span.line}: nobody to score")
-        sign = -1 if st.negative else 1
-        w.line(f"_score(c, {side}, {amount}, {lit(sign)}, {lit(label)}, {self.laws(st)}, {lit(fault)}, {lit(nobody)})")
+        if ex.type(st.who) == Kind.TEAM:  # each member scores (interpreter.codegen.teams)
+            self.team_score(st, w)
+        else:
+            is_player = ex.type(st.who) == PLAYER
+            who = ex.seat(st.who, "scoring") if is_player else ex.expr(st.who)
+            side = f"SIDE_OF[{who}]" if is_player else who
+            amount = ex.expr(st.amount)
+            label = self.lay.label(st.label)
+            fault = self.lay.fault(f"line {st.span.line}: a score grew beyond 18 digits")
+            nobody = self.lay.fault(f"line {st.span.line}: nobody to score")
+            sign = -1 if st.negative else 1
+            w.line(f"_score(c, {side}, {amount}, {lit(sign)}, {lit(label)}, {self.laws(st)}, {lit(fault)}, {lit(nobody)})")
         if self.lay.rules.match is not None and self.lay.rules.match.target_when == "at_once":
             w.line("if c.terminal:")
             w.line("    return -1")

@@ -65,6 +65,17 @@ class TrickHooks(Parts):
         self.context = saved
         return True
 
+    def _hook_loop_exit(self, st: m.ForEach, w: Writer, cont: int) -> int:
+        """Where a loop over the name a hook on a card binds (`for each player` in a hook run as
+        blocks) goes when done: a block giving the hook's `player` back (kept in a hidden slot,
+        written into ``w`` before the loop), then ``cont``."""
+        keep, var = self.lay.hidden_slot("for"), self.lay.slot(st.kind)
+        w.line(f"c.v[{lit(keep)}] = c.v[{lit(var)}]")
+        back = self.block(st.span.line, "after a loop in a hook: the hook's player again")
+        back.w.line(f"c.v[{lit(var)}] = c.v[{lit(keep)}]")
+        back.w.line(f"return {lit(cont)}")
+        return back.id
+
     def _waits(self, hook: m.Hook) -> bool:
         """Whether a hook may stop for a decision (then it runs as blocks, see :meth:`_hook_blocks`)."""
         return any(self.waits(s) for s in hook.body)
@@ -103,8 +114,10 @@ class TrickHooks(Parts):
                 if test is not True:
                     cond = f"({cond}) and ({test})"
                 b.w.line(f"if {cond}:")
+                self.hook_names = frozenset(("player", "card"))
                 with b.w.indented():
                     self.seq(hook.body, b.w, nxt)
+                self.hook_names = frozenset()
                 b.w.line(f"return {lit(nxt)}")
                 nxt = b.id
             self.context = saved

@@ -49,8 +49,8 @@ class HeuristicAgent:
       leads its strongest card.
     - Discards its weakest cards (non-trumps first) and takes or robs the strongest.
     - Bids by counting its strength in its best suit; names that suit as trumps. Over a
-      bid table it weighs each call on a few resampled deals played out
-      (:mod:`interpreter.players.contracts`).
+      bid table, and in an auction whose bids count melds (Pinochle), it weighs each call
+      on a few resampled deals played out (:mod:`interpreter.players.contracts`).
     - Declares whatever it may declare.
     - In a game with a bid table, a choice before the deal's first card (a contract: Skat's
       hand or skat, game and announcement, holding a bid) is weighed like a call, on
@@ -204,6 +204,8 @@ class HeuristicAgent:
         return sum(1 + (state.card_strength(c, suit) - 1000) / 10 for c in hand if state.is_trump(c, suit))
 
     def _bid(self, state: State, legal: Sequence[Action]) -> Action:
+        if state.game.layout.meld_names:  # melds count toward the bid: weigh it on resampled deals
+            return choose(state, legal, self._in_rollout, self.rng)
         p = state.current_player
         assert p is not None
         hand = state.hand(p)

@@ -16,7 +16,7 @@ block          ids
                lead), then ``pass`` when the rule file has an auction (or a bid
                ``, or passes``), then ``double``, ``redouble`` and ``hold`` when
                an auction's rules allow them
-``name``       ``name SUIT``, one per suit, when a player may name trumps
+``name``       ``name SUIT``, one per suit, when a player may name trumps or the suit led
 ``bid``        ``bid B`` for every bid of the bid table in rank order (design
                3.7), then for every B from the lowest to the highest number bid
                the rule file allows (bounds that are not constants: 0 and the
@@ -103,7 +103,8 @@ class ActionSpace:
         self._copies = tables.copies
         self.select_verbs: frozenset[str] = frozenset(
             ["discard" for st in stmts if isinstance(st, (m.Discard, m.Keep))]
-            + [st.verb for st in stmts if isinstance(st, (m.Take, m.Keep))])
+            + [st.verb for st in stmts if isinstance(st, (m.Take, m.Keep))]
+            + ["show" for st in stmts if isinstance(st, m.Shows)])
         words: list[str] = []
         for st in stmts:
             if isinstance(st, m.Choose):
@@ -116,7 +117,7 @@ class ActionSpace:
         calls = {r.kind for st in stmts if isinstance(st, (m.Auction, m.TableAuction)) for r in st.rules}
         words += (["double", "redouble"] if "double" in calls else []) + (["hold"] if "hold" in calls else [])
         self.words: list[str] = list(dict.fromkeys(words))
-        self.suits: list[str] = list(tables.suit_names) if any(isinstance(st, m.NameTrump) for st in stmts) else []
+        self.suits: list[str] = list(tables.suit_names) if any(isinstance(st, (m.NameTrump, m.NameLed)) for st in stmts) else []
         self.bid_low, self.bid_high = _bid_bounds(stmts, dict(ruleset.options), tables.size)
         self.table_bids: list[str] = [a.args[0] for a in program.table_bid_actions]
         """The bids of the file's bid table, first in the ``bid`` block (in rank order)."""

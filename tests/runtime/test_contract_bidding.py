@@ -4,12 +4,14 @@ first call makes more contracts, and a larger share of those it bids, than a ran
 bidder's, and it passes more often with weak hands than with strong ones; in Contract
 Bridge its contracts go down by little and stay low, and weak hands seldom open; a call
 ahead of passing on one lucky deal is not made; a side does not climb out of doubles; in
-Skat the declarer's game, weighed on resampled deals, scores more than a fixed choice.
+Skat the declarer's game, weighed on resampled deals, scores more than a fixed choice; at
+Pinochle (a numeric auction whose bids count melds) it bids freely, on hands that make the bid.
 Statistical and speed-free: fixed seeds, no timing."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import interpreter
 import tricklang
@@ -218,3 +220,41 @@ def test_the_skat_declarer_names_the_game_the_deals_favour() -> None:
     assert len({game for game, _, _ in chosen}) >= 3
     assert sum(score for _, score, _ in chosen) > sum(score for _, score, _ in clubs)
     assert sum(won for _, _, won in chosen) >= 4
+
+
+# ---------------------------------------------------------------- Pinochle: a numeric auction, melds
+
+PINOCHLE = tricklang.load(Path(__file__).resolve().parents[2] / "examples" / "pinochle.trick")
+PINOCHLE_SEEDS = range(40)
+
+
+def pinochle_deal(seed: int, always: bool = False) -> tuple[bool, bool]:
+    """One deal, four heuristic players (with ``always``: eldest bids 250 and the others
+    pass, the baseline of bidding on every hand): (whether the contract was bid freely, not
+    by a stuck dealer; whether the maker's side made its bid)."""
+    state = interpreter.new_game(PINOCHLE, seed=seed)
+    agents = [HeuristicAgent(seed * 4 + k) for k in range(4)]
+    if always:
+        state.apply("bid 250")
+    while not state.events(None, types={"contract"}):
+        state.apply("pass" if always else agents[state.current_player or 0](state))
+    contract = state.events(None, types={"contract"})[0]
+    bids = state.events(None, types={"bid"})
+    free = not (len(bids) == 1 and bids[0]["player"] == state.observation(None)["dealer"])
+    side = next(k for k, s in enumerate(state.sides) if contract["maker"] in s)
+    before = state.scores[side]
+    while not state.is_terminal() and state.deal_number == 1:
+        state.apply(agents[state.current_player or 0](state))
+    return free, state.scores[side] > before
+
+
+def test_the_heuristic_bids_pinochle_on_hands_that_make_it() -> None:
+    """Melds count toward a Pinochle bid, so the heuristic weighs its calls on resampled deals
+    (a double pack: interpreter.state.equal_cards). It no longer passes every hand to a
+    dealer: a fair share of the contracts are bid freely, and those are made more often
+    than bidding 250 on every hand would be (it bids on the hands that make it)."""
+    deals = [pinochle_deal(seed) for seed in PINOCHLE_SEEDS]
+    always = [pinochle_deal(seed, always=True)[1] for seed in PINOCHLE_SEEDS]
+    free = [made for bid_freely, made in deals if bid_freely]
+    assert len(free) >= len(deals) // 5
+    assert sum(free) / len(free) > sum(always) / len(always)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import tricklang
-from interpreter import State, new_game
+from interpreter import Action, State, new_game
 from interpreter.players import Agent, RandomAgent, is_agent_name, make_agent
 from interpreter.players.search import SearchAgent
 
@@ -35,6 +35,28 @@ def test_the_search_player_plays_legal_moves(path: str) -> None:
     assert state.deal_number > 2 or state.is_terminal()
     searched = [a for a in agents if isinstance(a, SearchAgent)]
     assert sum(a.decisions for a in searched) > 0 and all(a.seconds >= 0 for a in searched)
+
+
+@pytest.mark.parametrize("path", ["examples/doppelkopf.trick", "examples/pinochle.trick"])
+def test_the_search_player_searches_a_double_pack(path: str) -> None:
+    """Equal cards (copies 2) are resampled, so the search player weighs its plays on sampled
+    worlds instead of leaving them to its fallback (as it did when resampling refused them)."""
+    rules = tricklang.load(ROOT / path)
+    agents: list[Agent] = [SearchAgent(s, budget=4) if s % 2 == 0 else RandomAgent(s) for s in range(4)]
+    fallen: list[int] = []
+    for agent in agents:
+        if isinstance(agent, SearchAgent):
+            fallback, limit = agent.fallback, agent.max_candidates
+
+            def counted(state: State, fallback: Agent = fallback, limit: int = limit) -> Action:
+                if len(state.legal_actions()) <= limit:
+                    fallen.append(len(state.actions))
+                return fallback(state)
+            agent.fallback = counted  # type: ignore[assignment]
+    state = _play(new_game(rules, seed=4), agents, deals=1)
+    assert state.deal_number > 1 or state.is_terminal()
+    searched = [a for a in agents if isinstance(a, SearchAgent)]
+    assert sum(a.decisions for a in searched) >= 8 and fallen == []
 
 
 def test_the_search_player_is_deterministic_with_a_seed() -> None:
