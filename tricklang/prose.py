@@ -123,6 +123,7 @@ class Words(Visitor[list[Item]]):
         self.suits = {s.name for s in self.rules.deck.suits} if self.rules.deck else set()
         self.colours = {s.colour for s in self.rules.deck.suits} if self.rules.deck else set()
         self.ranks = set(all_ranks(self.rules.deck)) if self.rules.deck else set()
+        self.extra_cards = {x.name for x in self.rules.deck.extra_cards} if self.rules.deck else set()
         self.tables = {t.name for t in self.rules.tables}
         self.team_names = {name for line in self.rules.teams for name in line.names}
         self.declared = declared_names(self.rules)
@@ -320,6 +321,8 @@ class Words(Visitor[list[Item]]):
                 return with_article(w)
             if w in self.colours:
                 return f"a {w} card"
+            if w in self.extra_cards:
+                return f"the {w}"  # a card in no suit (`card excuse "EX"`)
             return f"a card of the suit *{w}*"
         if isinstance(p, m.PatCard):
             if p.suit.same_colour:

@@ -97,6 +97,8 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     "Shows", "Shows.fallback", "InPlay.Shows",
     # ... and 'for each player/side' in a hook or a declaration's effect (interpreter/codegen/declarations.py)
     "InPlay.ForEach",
+    # ... and a decision after each trick or in a declaration's effect (interpreter/codegen/hooks.py)
+    "InPlay.decision_after_trick.Choose", "InPlay.decision_after_trick.Shows",
     # issue 28 step 5: bids and auctions (design 3.7; interpreter/codegen/auctions.py)
     "BidTable", "BidGrid", "Strain", "NamedBid", "BidNumbers",
     "TableAuction.once_around", "TableAuction.until_passes", "TableAuction.until_n_passes", "Auction.until_n_passes",

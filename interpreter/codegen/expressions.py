@@ -246,6 +246,8 @@ class ExprWriter:
             if arg.matching is None:
                 return f"_pc({cards})"
             return f"_pc({cards} & {self.pattern_mask(arg.matching)})"
+        if e.name == "melded" and self.type(arg.value) == Kind.TEAM:
+            return self.team_call(e)
         if e.name in ("melds", "melded"):
             return self.melds(e)
         if e.name == "points" and self.type(arg.value) in (ZONE, CARD):  # points of cards, under the order in force

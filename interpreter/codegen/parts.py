@@ -46,6 +46,8 @@ class Parts:
         """The trick play whose cards 'may be played at any time' (``anytime_D``), while its legal-play
         chain is written; -1: none."""
         self.tie = ""
+        self.hook_exit = -1
+        """Where `end the play` goes in an `after each trick:` hook run as blocks (the next hook's block)."""
         self.hook_names: frozenset[str] = frozenset()
         """The names a hook on a card binds (`player`, `card`) while its body is written as blocks
         (:meth:`~.hooks.TrickHooks._hook_blocks`): a `for each player` there gives `player` back after it."""

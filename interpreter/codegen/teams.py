@@ -19,7 +19,7 @@ from tricklang import model as m
 
 from .layout import Layout
 from .parts import Parts
-from .writer import Writer, lit
+from .writer import Writer
 
 HELPERS = '''
 
@@ -139,7 +139,7 @@ def fields(lay: Layout) -> list[tuple[str, str, int]]:
 
 
 class TeamPlay(Parts):
-    """`P joins T` (mixed into the code generator)."""
+    """`P joins T` (mixed into the code generator; `T scores N` calls ``_team_score`` from its ``visit_Score``)."""
 
     __slots__ = ()
 
@@ -147,13 +147,3 @@ class TeamPlay(Parts):
         """Put the player in the team for the rest of the deal; hidden, so no event is logged."""
         w.line(f"c.team[{self.ex.seat(st.player, chr(39) + 'joins' + chr(39))}] = {self.ex.expr(st.team)}")
         return True
-
-    def team_score(self, st: m.Score, w: Writer) -> None:
-        """``T scores N`` / ``T loses N``: each member's side scores."""
-        ex = self.ex
-        label = self.lay.label(st.label)
-        fault = self.lay.fault(f"line {st.span.line}: a score grew beyond 18 digits")
-        nobody = self.lay.fault(f"line {st.span.line}: nobody to score")
-        sign = -1 if st.negative else 1
-        w.line(f"_team_score(c, {ex.expr(st.who)}, {ex.expr(st.amount)}, {lit(sign)}, {lit(label)}, {self.laws(st)}, "
-               f"{lit(fault)}, {lit(nobody)})")

@@ -145,7 +145,7 @@ class Resampler:
         decks = {int(k): v for k, v in data.get("decks", {}).items()} or None
         reseeds = {int(k): v for k, v in data.get("reseeds", {}).items()} or None
         self._truth = state.new_match(seed=data["seed"], deck=data.get("deck"), decks=decks,
-                               reseeds=reseeds, **self._new)
+                               reseeds=reseeds, record_events=True, **self._new)
         self._codes = set(self._names.names if self._names else self._truth.deal_deck(1))
         self.seed = data["seed"]
         self.actions: list[str] = []
@@ -187,6 +187,7 @@ class Resampler:
             self._read(text)
         self.state = state
         self.events = state.events(self.seat)
+        self._view = state.observation(self.seat)  # what every sampled world must show the seat
         for d in self.deals[:-1]:
             d.end = self.deals[d.number].trigger  # the next deal's trigger
         self.deals[-1].end = len(self.actions)
@@ -311,7 +312,7 @@ class Resampler:
                 deal += 1
             _codes_in(event, self._codes, self.deals[deal - 1].known)
         if self._names is None:  # (with copies, what the seat sees now was read with the last action)
-            now = self.state.observation(self.seat)
+            now = dict(self._view)
             now.pop("events")
             _codes_in(now, self._codes, self.deals[-1].known)
         for d in self.deals[first:]:
@@ -385,7 +386,7 @@ class Resampler:
                     kept.append((world, sigma, len(self.actions), got))
         while len(kept) < count:
             world = self.sample(rng)
-            kept.append((world, self._last_sigma, len(self.actions), len(world.events(self.seat))))
+            kept.append((world, self._last_sigma, len(self.actions), world.event_count))
         self._pool, self._pool_key = kept, key
         return [w for w, _, _, _ in kept[:count]]
 
@@ -403,7 +404,7 @@ class Resampler:
             self._weigh(world, i)
         if self._weight < 1.0 and rng.random() >= self._weight:
             return None
-        if world.observation(self.seat) != self.state.observation(self.seat):
+        if world.observation(self.seat) != self._view:
             return None
         return pos
 
@@ -429,7 +430,7 @@ class Resampler:
         decks = {d.number: [face.get(x, x) for x in (sigmas[d.number].get(c, c) for c in d.deck)] for d in group}
         trigger = group[0].trigger
         if trigger == 0:
-            world: State = self.state.new_match(seed=self.seed, decks=decks, **self._new)
+            world: State = self.state.new_match(seed=self.seed, decks=decks, record_events=True, **self._new)
             pos = 0
             self._weigh(world, -1)
         else:
@@ -463,7 +464,7 @@ class Resampler:
                 return None
             pos = got
             self._weigh(world, i)
-        if last and world.observation(self.seat) != self.state.observation(self.seat):
+        if last and world.observation(self.seat) != self._view:
             return None
         return world
 

@@ -9,11 +9,14 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from helpers import load_example
+import pytest
+from helpers import assert_native_plays_as_cpython, load_example
 
 import interpreter
 import tricklang
+from interpreter import native
 from interpreter.players import HeuristicAgent
+from tricklang.explain import explain
 
 RULES = load_example("french-tarot.trick")
 ONE_DEAL = tricklang.load(RULES.path, options={"deals": 1})
@@ -476,3 +479,23 @@ def test_the_heuristic_player_bids_a_strong_hand_and_passes_a_weak_one() -> None
     weak = "2T 3T 1S 2S 3S 4S 5S 1H 2H 3H 4H 1D 2D 3D 4D 1C 2C 3C"
     state = new(deck({3: weak}, seed=5))
     assert str(HeuristicAgent(seed=0)(state)) == "pass"
+
+
+# ---------------------------------------------------------------- the rules in words
+
+
+def test_explain_names_the_excuse_as_the_card_it_is() -> None:
+    text = explain(RULES)
+    assert "the 21 of atouts, the 1 of atouts or the excuse, 9 points" in text  # [FT9]
+    assert "suit *excuse*" not in text
+
+
+# ---------------------------------------------------------------- native
+
+
+@pytest.mark.skipif(native.unavailable() is not None, reason=f"no native builds here: {native.unavailable()}")
+@pytest.mark.usefixtures("isolated")
+def test_the_native_build_plays_what_cpython_plays() -> None:
+    rules = tricklang.loads(RULES.source, path="native-french-tarot.trick",
+                            options={"deals": 2, "slam_announcements": True})
+    assert_native_plays_as_cpython(rules, range(6))

@@ -233,12 +233,9 @@ def test_a_decision_in_a_hook_is_the_games_and_the_trick_goes_on_after_it() -> N
     assert restored.events(None) == twin.events(None)
 
 
-def test_a_decision_after_each_trick_or_in_a_declaration_is_refused() -> None:
-    text = GAME.replace('''      winner scores 1 "trick"''', '''      winner chooses:
-        one:
-          winner scores 1 "trick"
-        none:
-          pass''')
+def test_a_decision_the_runtime_cannot_make_after_each_trick_is_refused() -> None:
+    # (a choice or a show after each trick is played: tests/runtime/test_hook_decisions.py)
+    text = GAME.replace('''      winner scores 1 "trick"''', '''      winner names trump''')
     with pytest.raises(tricklang.RulesError, match="unsupported-construct"):
         tricklang.loads(text, path="later.trick")
 

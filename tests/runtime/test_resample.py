@@ -300,3 +300,30 @@ def test_resample_refuses_the_embedding_modes() -> None:
         state.resample(0, random.Random(0))
     with pytest.raises(RecordError, match="default selections"):
         new_game(_rules("rules/ecarte.trick"), seed=1, chance="explicit", reseeds={2: 5})
+
+
+def test_sampled_worlds_log_their_own_events() -> None:
+    """The sampler checks each replayed world's events against the seat's: the worlds log
+    them as they go (``record_events``) rather than rebuilding them by a second replay of
+    the whole match for every world (the search player's largest cost, issue 27); the
+    worlds of a later deal too, and what they show is what the real state shows."""
+    rules = _rules("examples/euchre.trick")
+    state = new_game(rules, seed=4)
+    agents = [RandomAgent(s) for s in range(4)]
+    rng = random.Random(1)
+    sampler = None
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        seat = state.current_player
+        assert seat is not None
+        if state.deal_number >= 2 and seat == 0 and state.phase == "play":
+            if sampler is None:
+                sampler = Resampler(state, 0, rng, redeal_past=False)
+            else:
+                sampler.update(state, rng)
+            for world in sampler.pool(rng, 3):
+                assert world._rec is None and world._c.rec  # no recorder: its own log
+                assert world.observation(0) == state.observation(0)
+        state.apply(agents[seat](state))
+    assert sampler is not None

@@ -20,6 +20,7 @@ import random
 from typing import Any
 
 import pytest
+from helpers import assert_native_plays_as_cpython
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -27,7 +28,6 @@ import interpreter
 import tricklang
 from interpreter import native
 from interpreter.harness import check_invariants
-from interpreter.state.compiled import module_of
 
 TAROT = """\
 tricklang 1
@@ -283,20 +283,85 @@ def test_the_harness_finds_no_violation_with_teams() -> None:
 @pytest.mark.skipif(native.unavailable() is not None, reason=f"no native builds here: {native.unavailable()}")
 @pytest.mark.usefixtures("isolated")
 def test_the_native_build_plays_teams_as_cpython_does() -> None:
-    rules = tricklang.loads(TAROT, path="native-teams.trick")
+    for text, path in ((TAROT, "native-teams.trick"), (DOPPEL, "native-partners.trick")):
+        python = assert_native_plays_as_cpython(tricklang.loads(text, path=path), range(4), playout=True, step=True)
+        labels = {e.get("label") for _, evs in python for e in evs if e["type"] == "score"}
+        assert labels >= ({"paid", "defence took"} if text is TAROT else {"won", "lost"})
 
-    def matches() -> list[Any]:
-        out = []
-        for seed in range(4):
-            state = interpreter.new_game(rules, seed=seed)
-            rng = random.Random(seed)
-            while not state.is_terminal():
-                state.apply(rng.choice(state.legal_actions()))
-            out.append((state.scores, state.events(None)))
-        return out
 
-    python = matches()
-    assert any(e["label"] == "paid" for _, evs in python for e in evs if e["type"] == "score")
-    native.accelerate(rules)
-    assert type(module_of(rules)[1]["advance"]).__name__ == "builtin_function_or_method"
-    assert matches() == python
+SIDES = """\
+tricklang 1
+game "Teams over partnerships"
+players 4 in partnerships 0 2, 1 3
+role eldest = left of dealer
+teams everyone, nobody_else
+deck
+  suits spades black, hearts red, diamonds red, clubs black
+  ranks K Q J 10
+points
+  "kings" K = 4
+  "queens" Q = 3
+  "jacks" J = 2
+  "tens" 10 = 1
+melds pairs
+  "pair" K Q in any suit = 5
+zone hand: per player, owner
+zone stock: shared, hidden, pack
+zone won: per side, public
+match
+  at most 1 deals
+deal
+  deal 4 to each
+  for each player:
+    player joins everyone
+    player melds pairs
+  let kings = 0
+  for each card in hand of everyone matching K:
+    set kings = kings + 1
+  tricks 4, eldest leads first
+    must follow suit
+  everyone scores points(everyone) "all points"
+  everyone scores melded(everyone) + 100 * kings "melded"
+  nobody_else scores 7 "nobody"
+  if hand of everyone has K or tricks(nobody_else) != 0 or points(nobody_else) != 0:
+    everyone scores 1000 "wrong"
+"""
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_team_over_sides_scores_each_side_once_and_sums_its_members(seed: int) -> None:
+    """Partnerships and a per-side won zone: a team of all four players scores each side once, its
+    points are the whole pack's, its melds every member's; an empty team has nothing and scores nowhere."""
+    state = interpreter.new_game(tricklang.loads(SIDES, path="sides.trick"), seed=seed)
+    state.playout(random.Random(seed))
+    melded = sum(e["points"] for e in events(state, "meld"))
+    kings = sum(card.startswith("K") for e in events(state, "dealt") for card in e["cards"])
+    assert kings == 4
+    assert scored_by_label(state) == {"all points": [40, 40], "melded": [melded + 400, melded + 400]}
+    assert state.scores == [40 + melded + 400] * 2
+
+
+def scored_by_label(state: interpreter.State) -> dict[str, list[int]]:
+    out: dict[str, list[int]] = {}
+    for e in events(state, "score"):
+        out.setdefault(e["label"], [0, 0])[e["side"]] += e["points"]
+    return out
+
+
+def test_a_player_joins_in_a_hook_as_a_marriages_partner_would() -> None:
+    """Doppelkopf's marriage: the first trick's winner joins the team, in an `after each trick` hook
+    (leaving the other team); no event says so."""
+    text = DOPPEL.replace("    must follow suit\n", "    must follow suit\n"
+                          "    after each trick when trick_number == 1 and team of winner != re:\n"
+                          "      winner joins re\n")
+    plain = interpreter.new_game(tricklang.loads(DOPPEL, path="plain.trick"), seed=3)
+    married = interpreter.new_game(tricklang.loads(text, path="plain.trick"), seed=3)
+    before = list(married._c.team)
+    rng = random.Random(3)
+    while not events(married, "trick"):
+        action = rng.choice(married.legal_actions())
+        married.apply(action)
+        plain.apply(str(action))
+    winner = events(married, "trick")[0]["winner"]
+    assert list(married._c.team) == [0 if p == winner else before[p] for p in range(4)]
+    assert married.events(None) == plain.events(None)
