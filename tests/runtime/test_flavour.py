@@ -29,14 +29,14 @@ GAMES = sorted(bundled_games())
 
 
 @pytest.fixture
-def plain_game(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    """A function giving the Game of a ruleset with its module as written (not flavoured);
-    the flavoured modules already made stay cached for the rest of the suite."""
-    def make(rules: tricklang.Ruleset) -> interpreter.Game:
+def game_made(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """A function giving the Game of a ruleset with its module flavoured or as written,
+    made afresh; the modules cached for the rest of the suite are left alone."""
+    def make(rules: tricklang.Ruleset, flavoured: bool) -> interpreter.Game:
         with monkeypatch.context() as patch:
             for name in ("_MODULES", "_GAMES"):
                 patch.setattr(compiled, name, type(getattr(compiled, name))())
-            patch.setattr(compiled, "FLAVOUR", False)
+            patch.setattr(compiled, "FLAVOUR", flavoured)
             return interpreter.Game.of(rules)
     yield make
 
@@ -63,9 +63,9 @@ def _trace(game: interpreter.Game, seed: int, limit: int = 250) -> list[Any]:
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_every_bundled_game_plays_the_same_flavoured(name: str, plain_game: Any) -> None:
+def test_every_bundled_game_plays_the_same_flavoured(name: str, game_made: Any) -> None:
     rules = tricklang.load(name)
-    flavoured_game, written = interpreter.Game.of(rules), plain_game(rules)
+    flavoured_game, written = game_made(rules, True), game_made(rules, False)
     assert flavoured_game.m is not written.m
     for seed in (1, 2):
         assert _trace(flavoured_game, seed) == _trace(written, seed)
@@ -177,7 +177,7 @@ def test_a_module_the_pass_fails_on_runs_as_written(monkeypatch: pytest.MonkeyPa
     namespace: dict[str, Any] = {}
     exec(cpython_flavour(SMALL), namespace)  # noqa: S102 - the test's own source
     assert namespace["caller"]([0, 1, 0], []) == 6
-    assert compiled.run_source(SMALL, "small")["caller"]([0, 1, 0], []) == 6
+    assert compiled.run_source(SMALL, "small", flavoured=True)["caller"]([0, 1, 0], []) == 6
 
 
 def test_the_source_a_native_build_compiles_is_not_flavoured() -> None:
