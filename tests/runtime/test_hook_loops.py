@@ -11,16 +11,13 @@ plays what CPython plays.
 
 from __future__ import annotations
 
-import random
-from typing import Any
-
 import pytest
+from helpers import assert_native_plays_as_cpython
 
 import interpreter
 import tricklang
 from interpreter import native
 from interpreter.harness import check_invariants
-from interpreter.state.compiled import module_of
 
 GAME = """\
 tricklang 1
@@ -129,27 +126,11 @@ def test_the_harness_finds_nothing_wrong(text: str) -> None:
         assert report.violations == []
 
 
-def matches(rules: tricklang.Ruleset, seeds: range) -> list[Any]:
-    out = []
-    for seed in seeds:
-        state = interpreter.new_game(rules, seed=seed)
-        state.playout(random.Random(seed))
-        out.append((state.to_json(), state.events(None)))
-        state = interpreter.new_game(rules, seed=seed)
-        rng = random.Random(seed)
-        while not state.is_terminal():
-            state.apply(state.sample_action(rng))
-        out.append((state.to_json(), state.events(None)))
-    return out
-
 
 @pytest.mark.skipif(native.unavailable() is not None, reason=f"no native builds here: {native.unavailable()}")
 @pytest.mark.usefixtures("isolated")
 @pytest.mark.parametrize("text", [GAME, WAITING, LOOP_WAITS], ids=["effects", "blocks", "loop-blocks"])
 def test_the_native_build_loops_in_hooks_as_cpython_does(text: str) -> None:
     rules = tricklang.loads(text, path="native-loops.trick")
-    python = matches(rules, range(12))
+    python = assert_native_plays_as_cpython(rules, range(12), step=True)
     assert any(e["type"] == "score" and e["label"] == "fox" for _, events in python for e in events)
-    native.accelerate(rules)
-    assert type(module_of(rules)[1]["advance"]).__name__ == "builtin_function_or_method"
-    assert matches(rules, range(12)) == python
