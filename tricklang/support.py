@@ -102,6 +102,9 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     # ... and 'trump is' in the middle of a trick: the trick is decided under the order in force when it
     # completes, its suit led kept (design section 6, decision 5)
     "InPlay.SetTrump",
+    # ... and 'move' in the middle of trick play (a hook or a declaration's effect: drawing from the
+    # stock after each trick, laying a card aside), written as it is in the deal
+    "InPlay.Move",
     # issue 28 step 5: bids and auctions (design 3.7; interpreter/codegen/auctions.py)
     "BidTable", "BidGrid", "Strain", "NamedBid", "BidNumbers",
     "TableAuction.once_around", "TableAuction.until_passes", "TableAuction.until_n_passes", "Auction.until_n_passes",

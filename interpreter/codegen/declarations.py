@@ -10,7 +10,7 @@ from tricklang import model as m
 from .parts import Parts
 from .writer import Writer, lit
 
-IN_PLAY = (m.Add, m.Expose, m.Melds, m.Joins, m.SetTrump)
+IN_PLAY = (m.Add, m.Expose, m.Melds, m.Joins, m.SetTrump, m.Move)
 """Statements that run in the middle of trick play as they run anywhere (they end no block)."""
 
 
