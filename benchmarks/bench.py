@@ -178,16 +178,17 @@ def lines(native: bool = True) -> list[Line]:
                       w.bare_loop_runs(ecarte), "the bare loop", 1.2, lower_is_better=True, inverse=True, same_work=True,
                       note="Écarté, --seats random, the same matches; time ratio"))
     euchre = tricklang.load(ROOT / "examples" / "euchre.trick")
-    search = Line("search player (Euchre)", "search", "decisions", "OpenSpiel IS-MCTS (C++)", 0.5,
-                  note=f"budget {SEARCH_BUDGET} rollouts a decision")
-    if why_not_spiel is not None:
-        search.skipped = why_not_spiel
-    else:
-        from interpreter.players.search import MAX_CANDIDATES
+    for rollout, label in (("heuristic", ""), ("random", ", random rollouts")):
+        search = Line(f"search player{label} (Euchre)", "search", "decisions", "OpenSpiel IS-MCTS (C++)", 0.5,
+                      note=f"budget {SEARCH_BUDGET} rollouts a decision, rollout={rollout!r}")
+        if why_not_spiel is not None:
+            search.skipped = why_not_spiel
+        else:
+            from interpreter.players.search import MAX_CANDIDATES
 
-        search.ours = Side(w.search_decisions(euchre, SEARCH_BUDGET))
-        search.theirs = Side(w.ismcts_decisions("euchre", SEARCH_BUDGET, MAX_CANDIDATES))
-    out.append(search)
+            search.ours = Side(w.search_decisions(euchre, SEARCH_BUDGET, rollout))
+            search.theirs = Side(w.ismcts_decisions("euchre", SEARCH_BUDGET, MAX_CANDIDATES))
+        out.append(search)
     build = Line("native build (rules/ecarte.trick)", "single", "s CPU", "", 20.0, lower_is_better=True,
                  measure=build_cpu_seconds, note="CPU of the build's child processes, TRICKLANG_CACHE_DIR=off")
     if why_not_native is not None:
@@ -253,6 +254,16 @@ def native_lines(why_not_native: str | None, why_not_spiel: str | None) -> list[
         out.append(paired(f"{label} native id step", "native", "deals", ids, py,
                           f"OpenSpiel {shown} driven from Python", 2.0, prepare=prepare, skipped=why,
                           note="legal_action_ids + apply_id"))
+    why = why_not_native or why_not_spiel
+    searched, prepare = lazy(lambda r: w.search_decisions(r, SEARCH_BUDGET, "random"),
+                             native_rules(ROOT / "examples" / "euchre.trick"))
+    if why is None:
+        from interpreter.players.search import MAX_CANDIDATES
+
+        ismcts = w.ismcts_decisions("euchre", SEARCH_BUDGET, MAX_CANDIDATES)
+    out.append(paired("search player native, random rollouts (Euchre)", "search", "decisions", searched,
+                      (lambda n: 0) if why else ismcts, "OpenSpiel IS-MCTS (C++)", 0.5, prepare=prepare,
+                      skipped=why, note=f"budget {SEARCH_BUDGET} rollouts a decision, rollout='random'"))
     return out
 
 

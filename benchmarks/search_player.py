@@ -7,7 +7,8 @@ player's ``max_candidates``, is not searched; CPU time is the figure to compare 
 loaded machine) and the search side's wins. Win rates
 worth quoting come from ``tricklang simulate`` over hundreds of matches (docs/performance.md, "The search player").
 
-Run: ``python -m benchmarks.search_player rules/ecarte.trick --budget 100 -n 10``.
+Run: ``python -m benchmarks.search_player rules/ecarte.trick --budget 100 -n 10``
+(``--rollout random``: random rollouts played inside the generated module).
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("file")
     parser.add_argument("--budget", type=int, default=48)
     parser.add_argument("-n", type=int, default=6, help="matches (the search side alternates)")
+    parser.add_argument("--rollout", choices=("heuristic", "random"), default="heuristic",
+                        help="the rollout policy (SearchAgent's rollout)")
     args = parser.parse_args(argv)
     rules = tricklang.load(args.file)
     wins = decisions = 0
@@ -37,7 +40,7 @@ def main(argv: list[str] | None = None) -> None:
         searchers = []
         for seat in range(rules.player_count):
             if seat % 2 == side:
-                searcher = SearchAgent(1000 * m + seat, budget=args.budget)
+                searcher = SearchAgent(1000 * m + seat, budget=args.budget, rollout=args.rollout)
                 searchers.append(searcher)
                 agents.append(searcher)
             else:
@@ -49,7 +52,7 @@ def main(argv: list[str] | None = None) -> None:
         seconds += sum(s.seconds for s in searchers)
         cpu += sum(s.cpu_seconds for s in searchers)
     total = time.perf_counter() - started
-    print(f"{rules.name}: search:{args.budget} against heuristic, {args.n} matches in {total:.1f} s")
+    print(f"{rules.name}: search:{args.budget} ({args.rollout} rollouts) against heuristic, {args.n} matches in {total:.1f} s")
     print(f"  searched decisions: {decisions} ({decisions / args.n:.1f} a match)")
     print(f"  time per searched decision: {1000 * seconds / max(1, decisions):.1f} ms wall clock, "
           f"{1000 * cpu / max(1, decisions):.1f} ms CPU")

@@ -259,13 +259,13 @@ def openspiel_decisions(name: str, params: dict[str, Any], deals: int = 200) -> 
 
 
 # ---------------------------------------------------------------- search players
-def search_decisions(rules: tricklang.Ruleset, budget: int) -> Runner:
-    """Searched decisions of the search player (``budget`` rollouts each) at every seat;
-    the decisions it does not search (one legal action, or more than it searches) are
-    played by it too, at little cost, and not counted."""
+def search_decisions(rules: tricklang.Ruleset, budget: int, rollout: str = "heuristic") -> Runner:
+    """Searched decisions of the search player (``budget`` rollouts each, by ``rollout``)
+    at every seat; the decisions it does not search (one legal action, or more than it
+    searches) are played by it too, at little cost, and not counted."""
     from interpreter.players.search import SearchAgent
 
-    agents = [SearchAgent(seat, budget=budget) for seat in range(rules.player_count)]
+    agents = [SearchAgent(seat, budget=budget, rollout=rollout) for seat in range(rules.player_count)]
     seed = _seeds()
     box = [interpreter.new_game(rules, seed=seed())]
 

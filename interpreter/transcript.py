@@ -239,6 +239,11 @@ def _meld(state: State, e: Event) -> list[str]:
     return [f"  {seat_name(state, e['player'])} melds {melds}: {e['points']}{_laws(e)}"]
 
 
+def _shown(state: State, e: Event) -> list[str]:
+    """A player shows cards to everybody; they stay where they are."""
+    return [f"  {seat_name(state, e['player'])} shows {' '.join(e['cards'])}{_laws(e)}"]
+
+
 def _suit_led(state: State, e: Event) -> list[str]:
     """A player names the suit led to the trick in progress; the others follow it."""
     return [f"  {seat_name(state, e['player'])} names {e['suit']} as the suit led{_laws(e)}"]
@@ -334,7 +339,7 @@ def _match_end(state: State, e: Event) -> list[str]:
 EVENTS: dict[str, Renderer] = {
     "deal": _deal, "dealt": _dealt, "turn_up": _turn_up, "trump": _trump, "choice": _choice, "select": _select,
     "draw": _draw, "move": _move, "cut": _cut, "bid": _bid, "pass": _pass, "double": _call, "redouble": _call, "hold": _call, "contract": _contract, "maker": _maker,
-    "contract_bid": _contract_bid, "counter": _counter, "irregularity": _irregularity, "exposed": _exposed, "meld": _meld, "suit_led": _suit_led,
+    "contract_bid": _contract_bid, "counter": _counter, "irregularity": _irregularity, "exposed": _exposed, "meld": _meld, "shown": _shown, "suit_led": _suit_led,
     "forbid": _forbid, "redeal": _redeal, "leads": _leads, "replay": _replay, "dealer": _dealer, "declare": _declare, "play": _play, "takes_up": _takes_up, "trick": _trick, "score": _score,
     "deal_end": _deal_end, "last_deal": _last_deal, "match_end": _match_end,
 }

@@ -112,6 +112,17 @@ def sandbox() -> Callable[[Callable[[], Any]], dict[str, Any]]:
 
 
 @pytest.fixture
+def written_modules(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Generated modules run as written during the test, not in their CPython flavour
+    (interpreter.codegen.flavour): for a test that replaces a function in a module's
+    namespace, which an inlined call would no longer look up."""
+    for name in ("_MODULES", "_GAMES"):
+        monkeypatch.setattr(compiled, name, type(getattr(compiled, name))())
+    monkeypatch.setattr(compiled, "FLAVOUR", False)
+    yield
+
+
+@pytest.fixture
 def isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
     """The native build is forgotten after the test (the rest of the suite runs CPython)."""
     for name in ("_NATIVE", "_MODULES", "_GAMES"):

@@ -374,3 +374,48 @@ MANY_DEALS = """
           pass
       dealer scores x
 """
+
+
+# ---------------------------------------------------------------- native builds against CPython
+
+
+def seeded_matches(rules: tricklang.Ruleset, seeds: Iterable[int], *, playout: bool = True,
+                   step: bool = False) -> list[tuple[str, Any]]:
+    """Each seed's whole match as (saved state, event log): played out inside the module
+    (``playout``) and/or action by action through the State (``step``), with random players
+    seeded by the seed."""
+    import random
+
+    import interpreter
+
+    out: list[tuple[str, Any]] = []
+    for seed in seeds:
+        if playout:
+            state = interpreter.new_game(rules, seed=seed)
+            state.playout(random.Random(seed))
+            out.append((state.to_json(), state.events(None)))
+        if step:
+            state = interpreter.new_game(rules, seed=seed)
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                state.apply(state.sample_action(rng))
+            out.append((state.to_json(), state.events(None)))
+    return out
+
+
+def assert_native_plays_as_cpython(rules: tricklang.Ruleset, seeds: Iterable[int], *, playout: bool = True,
+                                   step: bool = False) -> list[tuple[str, Any]]:
+    """Play the seeds in CPython, build the rules natively, play them again and compare.
+
+    Run it under the ``isolated`` fixture (tests/conftest.py), so that the rest of the suite
+    keeps CPython. Returns the CPython matches for further checks. Raises AssertionError if
+    the native build is not in use or plays any match differently."""
+    from interpreter import native
+    from interpreter.state.compiled import module_of
+
+    seeds = list(seeds)
+    python = seeded_matches(rules, seeds, playout=playout, step=step)
+    native.accelerate(rules)
+    assert type(module_of(rules)[1]["advance"]).__name__ == "builtin_function_or_method"
+    assert seeded_matches(rules, seeds, playout=playout, step=step) == python
+    return python

@@ -58,8 +58,11 @@ def deck_limits(rules: object, max_suits: int, max_cards: int) -> list[str]:
     from . import model as m
 
     assert isinstance(rules, m.RuleFile) and rules.deck is not None
-    suits, ranks = len(rules.deck.suits), len(rules.deck.ranks)
-    cards = (suits * ranks + len(rules.deck.extra_cards)) * (rules.deck.copies or 1)  # copies count, before any `remove`
+    from .deck import suit_rank_lists
+
+    per_suit = [len(ranks) for ranks in suit_rank_lists(rules.deck)]  # (a suit may have ranks of its own)
+    suits, ranks = len(rules.deck.suits), max(per_suit, default=len(rules.deck.ranks))
+    cards = (sum(per_suit) + len(rules.deck.extra_cards)) * (rules.deck.copies or 1)  # copies count, before any `remove`
     out = []
     if suits > max_suits:
         out.append(f"the deck has {suits} suits; at most {max_suits} are allowed")

@@ -10,13 +10,13 @@ from . import model as m
 from .budget import deck_limits
 from .check_context import CheckerContext
 from .check_statements import MAX_CARDS
-from .deck import NO_TRUMP, CardModel, card_codes
+from .deck import NO_TRUMP, CardModel, all_ranks, card_codes
 from .melds import MAX_INSTANCES, Instance, instances
 from .types import SUIT, Scope
-from .walk import statements_of
 
 MAX_SUITS = 26
-COLOURS = ("red", "black", "blue", "green", "yellow", "white", "none")
+COLOURS = ("red", "black", "blue", "green", "yellow", "white", "none", "special")
+"""The colours of suits: ``none`` or ``special`` for a suit of no colour (French Tarot's atouts)."""
 MAX_COPIES = 4
 """At most this many copies of each card (``copies N``)."""
 
@@ -33,7 +33,7 @@ class CardChecks:
         self.c = checker
         self.fixed = fixed  # patterns compiled to fixed tables (trick-play rules, hooks, 'holder of'...)
         deck = checker.rules.deck
-        self.ranks = set(deck.ranks) if deck is not None else set()
+        self.ranks = set(all_ranks(deck)) if deck is not None else set()
         self.suits = {s.name for s in deck.suits} if deck is not None else set()
         self.extras = {x.name for x in deck.extra_cards} if deck is not None else set()
         self.colours = {s.colour for s in deck.suits} if deck is not None else set()
@@ -110,11 +110,6 @@ class CardChecks:
             self.c.error("bad-deck", f"'copies {d.copies}': a pack holds 1 to {MAX_COPIES} copies of each card",
                          d.copies_span or d.span)
         if d.copies is not None and d.copies > 1:
-            for st in statements_of(self.c.rules):
-                if st.decision in ("discard", "take", "show"):
-                    self.c.error("unsupported-construct", f"choosing cards ('{st.decision}') from a pack with copies is "
-                                 "part of the language but this runtime cannot play it yet", st.span,
-                                 "see docs/language/decks.md")
             if d.copies > 2 and self.c.rules.melds:
                 self.c.error("unsupported-construct", f"meld tables with {d.copies} copies of each card are part of "
                              "the language but this runtime counts melds in a pack of at most 2 copies",

@@ -11,7 +11,7 @@ from . import model as m
 from .check_bids import BidChecks
 from .check_context import CheckerContext
 from .check_play import PlayChecks
-from .types import ANY, BOOL, CARD, INT, ORDER, PLAYER, SIDE, SUIT, ZONE, Scope, Type, describe
+from .types import ANY, BOOL, CARD, INT, ORDER, PLAYER, SIDE, SUIT, TEAM, ZONE, Scope, Type, describe
 from .walk import Visitor, statements
 from .words import RESERVED_WORDS
 
@@ -21,6 +21,12 @@ MAX_REPEAT = 10_000
 """The largest bound of a ``repeat`` loop."""
 ASSIGNABLE_BUILTINS: dict[str, Type] = {"maker": PLAYER, "bid": INT}
 """Built-in names that ``set`` may change, with their types."""
+
+
+def statement_zone_words(ref: m.ZoneRef) -> str:
+    """A zone reference as written (``won of re``), for messages."""
+    owner = ref.owner.name if isinstance(ref.owner, m.Name) else "..."
+    return f"{ref.name} of {owner}"
 
 
 class StatementChecker(Visitor[None]):
@@ -54,7 +60,8 @@ class StatementChecker(Visitor[None]):
             if st.ends in ("loop", "deal", "play"):  # what follows a redeal is the lints' phase-unreachable
                 ended = True
 
-    def _zone(self, ref: m.ZoneRef, scope: Scope, subject: bool = False) -> None:
+    def _zone(self, ref: m.ZoneRef, scope: Scope, subject: bool = False, read: bool = False) -> None:
+        """A zone instance a statement names (``read``: one it only reads, which may be a team's zone)."""
         z = self.c.zones.get(ref.name)
         if z is None:
             self.c.error("undefined-name", f"undefined zone '{ref.name}'", ref.span, self.c._suggest(ref.name, Scope({n: ZONE for n in self.c.zones})))
@@ -62,6 +69,18 @@ class StatementChecker(Visitor[None]):
         if ref.owner is not None:
             if z.owner == "shared":
                 self.c.error("bad-zone", f"zone '{ref.name}' is shared; it has no owner", ref.span)
+            elif z.owner != "player" and self.c._type(ref.owner, scope, report=False) == TEAM:
+                self.c.error("type-error", f"zone '{ref.name}' belongs to each side, so a team has none; a team's "
+                             "zone is a per-player zone of its members", ref.owner.span)
+            elif z.owner == "player" and self.c._type(ref.owner, scope, report=False) == TEAM:
+                self.c._type(ref.owner, scope)
+                if read:
+                    self.c.construct("Of.team_zone", ref.span)
+                else:
+                    self.c.error("not-a-zone-instance", f"'{statement_zone_words(ref)}' is the union of the zones of "
+                                 "the team's members, not one zone: cards cannot be moved to or from it here",
+                                 ref.span, "name one member's zone ('won of maker'); a team's zone may only be read "
+                                 "(count, has, points, for each card in)")
             else:
                 self.c._expect(ref.owner, PLAYER if z.owner == "player" else ANY, scope)
         elif z.owner != "shared" and not subject:
@@ -142,9 +161,15 @@ class StatementChecker(Visitor[None]):
     def visit_Score(self, st: m.Score, scope: Scope) -> None:  # noqa: N802
         self.c._not_nobody(st.who, "scoring")
         t = self.c._type(st.who, scope)
-        if t not in (PLAYER, SIDE, ANY):
-            self.c.error("type-error", f"only a player or a side can score, not {describe(t)}", st.who.span)
+        if t == TEAM:
+            self.c.construct("Score.team", st.who.span)  # each member scores (design 3.9)
+        elif t not in (PLAYER, SIDE, ANY):
+            self.c.error("type-error", f"only a player, a side or a team can score, not {describe(t)}", st.who.span)
         self.c._expect(st.amount, INT, scope)
+
+    def visit_Joins(self, st: m.Joins, scope: Scope) -> None:  # noqa: N802
+        self.c._seat(st.player, scope)
+        self.c._expect(st.team, TEAM, scope)
 
     def visit_StopLoop(self, st: m.StopLoop, scope: Scope) -> None:  # noqa: N802
         if not scope.in_loop:
@@ -289,7 +314,7 @@ class StatementChecker(Visitor[None]):
                          "tricks", st.span)
 
     def visit_ForCard(self, st: m.ForCard, scope: Scope) -> None:  # noqa: N802
-        self._zone(st.zone, scope)
+        self._zone(st.zone, scope, read=True)
         self._patterns(scope, st.matching)
         inner = scope.nested(in_loop=True)
         inner.names["card"] = CARD

@@ -25,6 +25,7 @@ from .check_bids import check_tables
 from .check_cards import CardChecks
 from .check_orders import OrderChecks
 from .check_statements import StatementChecker
+from .deck import all_ranks
 from .diagnostics import Diagnostic, origin
 from .support import RUNTIME, constructs, words
 from .types import (
@@ -40,6 +41,7 @@ from .types import (
     PLAYER,
     SIDE,
     SUIT,
+    TEAM,
     ZONE,
     ChoiceOf,
     Scope,
@@ -100,7 +102,7 @@ class Checker:
         self.declared = declared_names(r)
         self.variable_names = frozenset(st.name for st in statements_of(r) if isinstance(st, m.Let) and not st.rebind)
         self.suits = {s.name: s for s in r.deck.suits} if r.deck else {}
-        self.ranks = set(r.deck.ranks) if r.deck else set()
+        self.ranks = set(all_ranks(r.deck)) if r.deck else set()
         self.zones = {z.name: z for z in r.zones}
         self.options = {o.name: o for o in r.options}
         self.choice_values: dict[str, str] = {}
@@ -284,6 +286,13 @@ class Checker:
             if c.name in env or c.name in seen:
                 self.error("duplicate-name", f"counter '{c.name}' reuses a name already declared", c.span)
             seen.add(c.name)
+        for teams in self.rules.teams:  # (design 3.9)
+            for team in teams.names:
+                if team in env or team in seen or team in NEW_NAMES or team in LOOP_NAMES or team in self.suits:
+                    self.error("duplicate-name", f"team '{team}' reuses a name already declared", teams.span,
+                               "choose another name for the team")
+                seen.add(team)
+                env.setdefault(team, TEAM)
         for suit in self.suits:  # a suit as a value (`trump == spades`), unless the file names something so
             if suit not in seen and suit not in self.declared:
                 env.setdefault(suit, SUIT)
@@ -393,6 +402,7 @@ class Checker:
         named += [("choice", c, x.span) for x in r.options for c in x.choices]
         named += [("zone", x.name, x.span) for x in r.zones]
         named += [("counter", x.name, x.span) for x in r.counters]
+        named += [("team", name, x.span) for x in r.teams for name in x.names]
         named += [("irregularity", x.name, x.span) for x in r.irregularities]
         if r.deck is not None:
             named += [("suit", s.name, s.span) for s in r.deck.suits]

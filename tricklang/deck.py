@@ -32,16 +32,44 @@ def suit_codes(deck: m.Deck) -> list[str]:
     return [(s.code or s.name[0]).upper() for s in deck.suits]
 
 
+def own_ranks(deck: m.Deck) -> dict[str, tuple[str, ...]]:
+    """The suits with ranks of their own (French Tarot's ``ranks in atouts 21 20 ... 1``): a deck
+    line ``ranks in SUIT`` whose ranks are not the deck's ranks in some order (a line that is only
+    reorders the suit, see :meth:`CardModel._plain`); a suit's first such line."""
+    suits = {s.name for s in deck.suits}
+    ranks = sorted(deck.ranks)
+    out: dict[str, tuple[str, ...]] = {}
+    for line in deck.suit_ranks:
+        if line.scope in suits and sorted(line.ranks) != ranks:
+            out.setdefault(line.scope, line.ranks)
+    return out
+
+
+def suit_rank_lists(deck: m.Deck) -> list[tuple[str, ...]]:
+    """Each suit's ranks, high to low, in deck order: its own, else the deck's ``ranks``."""
+    own = own_ranks(deck)
+    return [own.get(s.name, deck.ranks) for s in deck.suits]
+
+
+def all_ranks(deck: m.Deck) -> list[str]:
+    """Every rank of the deck: its ``ranks`` line, then each rank that only a suit with ranks of its
+    own has, in the order first written (Tarot: K Q C J 10 ... 1, then 21 20 ... 11)."""
+    return list(dict.fromkeys([*deck.ranks, *(r for ranks in own_ranks(deck).values() for r in ranks)]))
+
+
 def rank_codes(deck: m.Deck) -> list[str]:
-    """Each rank's code, in deck order: its own (``Ober "O"``), else the rank as written."""
+    """Each rank's code, in the order of :func:`all_ranks`: its own (``Ober "O"``), else the rank as
+    written."""
     own = dict(deck.rank_codes)
-    return [own.get(r, r) for r in deck.ranks]
+    return [own.get(r, r) for r in all_ranks(deck)]
 
 
 def card_codes(deck: m.Deck) -> list[str]:
-    """Card codes (rank code then suit code: ``KS``, ``10H``, ``21T``) of every suit and rank, in deck
-    order, before any ``remove`` (see :attr:`CardModel.codes` for the cards of the pack)."""
-    return [rank + suit for suit in suit_codes(deck) for rank in rank_codes(deck)]
+    """Card codes (rank code then suit code: ``KS``, ``10H``, ``21T``) of every suit and its ranks, in
+    deck order, before any ``remove`` (see :attr:`CardModel.codes` for the cards of the pack)."""
+    code = dict(zip(all_ranks(deck), rank_codes(deck), strict=True))
+    return [code[rank] + suit for suit, ranks in zip(suit_codes(deck), suit_rank_lists(deck), strict=True)
+            for rank in ranks]
 
 
 _MAX_FACES_READ = 4096
@@ -52,7 +80,7 @@ def deck_size(deck: m.Deck) -> int:
     """How many cards the pack holds, counting copies: suits x ranks, less the removed cards,
     plus the extra cards, times ``copies``. A deck whose ``remove`` lines cannot be read (one
     the checker refuses) counts as if nothing were removed."""
-    faces = len(deck.suits) * len(deck.ranks) + len(deck.extra_cards)
+    faces = sum(len(ranks) for ranks in suit_rank_lists(deck)) + len(deck.extra_cards)
     if deck.removed and faces <= _MAX_FACES_READ:
         try:
             return CardModel(deck).size
@@ -78,12 +106,15 @@ class CardModel:
         self.suit_names = [s.name for s in deck.suits]
         self.suit_letters = suit_codes(deck)
         self.colours = [s.colour for s in deck.suits]
-        self.ranks = list(deck.ranks)
+        self.ranks = all_ranks(deck)
         self.extra_names = [x.name for x in deck.extra_cards]
         self.copies = deck.copies or 1
-        nr = len(self.ranks)
         self.nsuits = len(self.suit_names)
-        grid = [(s, r) for s in range(self.nsuits) for r in range(nr)]
+        # Each suit's ranks (indices into self.ranks), high to low: the deck's, or its own.
+        at = {r: k for k, r in enumerate(self.ranks)}
+        self.own = own_ranks(deck)
+        self.suit_ranks = [[at[r] for r in ranks] for ranks in suit_rank_lists(deck)]
+        grid = [(s, r) for s in range(self.nsuits) for r in self.suit_ranks[s]]
         if deck.removed:
             grid = self._kept(deck, grid)
         n = self.copies
@@ -105,7 +136,11 @@ class CardModel:
         # suit ranges over the suits and, with named orders, over every order index.
         self.order_names = [o.name for o in orders]
         self.nt = self.nsuits + 1 + len(orders)
-        self.nled = self.nt if orders else self.nsuits
+        # An extra card outside a trump group is in a pseudo-suit of its own, ``nt + x`` for
+        # extra card ``x``, which no other card follows (design 3.4): a led suit then also
+        # ranges over those.
+        self.nled = self.nt + extras if orders or extras else self.nsuits
+        self.home = [self.nt + self.extra[c] if self.suit[c] == NO_SUIT else self.suit[c] for c in range(self.size)]
         self.plains = [self._plain(deck.suit_ranks)] * (self.nsuits + 1)
         self.plains += [self._plain((*deck.suit_ranks, *o.ranks)) for o in orders]
         self.plain = self.plains[0]
@@ -145,7 +180,7 @@ class CardModel:
         self.trump_strength: list[list[int]] = []
         for t in range(self.nsuits + 1):
             trump = t if t < self.nsuits else NO_TRUMP
-            eff = list(self.suit)
+            eff = list(self.home)
             strength = [0] * self.size
             if trump != NO_TRUMP:
                 order = self._trump_order(deck, trump)
@@ -160,13 +195,20 @@ class CardModel:
     def _plain(self, lines: tuple[m.SuitRanks, ...]) -> list[int]:
         """Plain strengths (higher is better): the deck's rank order, unless a `ranks` line
         (for every suit, or `in` a suit or a colour; later lines win) reorders a suit."""
-        nr = len(self.ranks)
-        plain = [nr - r if r >= 0 else 0 for r in self.rank]  # (an extra card has no rank)
+        # (An extra card has no rank: 1 wins its own pseudo-suit. A suit with ranks of its own is
+        # ordered by them, and reordered only by a line naming it that lists them.)
+        plain = [len(self.suit_ranks[s]) - self.suit_ranks[s].index(r) if s != NO_SUIT else 1
+                 for s, r in zip(self.suit, self.rank, strict=True)]
         for line in lines:
             for c in range(self.size):
                 s = self.suit[c]
-                if s != NO_SUIT and line.scope in ("", self.suit_names[s], self.colours[s]) and self.ranks[self.rank[c]] in line.ranks:
-                    plain[c] = nr - line.ranks.index(self.ranks[self.rank[c]])
+                if s == NO_SUIT or line.scope not in ("", self.suit_names[s], self.colours[s]):
+                    continue
+                own = self.own.get(self.suit_names[s])
+                if own is not None and (line.scope != self.suit_names[s] or sorted(line.ranks) != sorted(own)):
+                    continue
+                if self.ranks[self.rank[c]] in line.ranks:
+                    plain[c] = len(line.ranks) - line.ranks.index(self.ranks[self.rank[c]])
         return plain
 
     def trump_arg(self, ti: int) -> int:
@@ -179,7 +221,7 @@ class CardModel:
         cards of a trump group belong to its pseudo-suit, high to low as listed."""
         for k, o in enumerate(orders):
             ti = self.nsuits + 1 + k
-            eff = list(self.suit)
+            eff = list(self.home)
             strength = [0] * self.size
             group = self.group(o.trumps or (), ti)
             faces = list(dict.fromkeys(self.face[card] for card in group))  # equal cards, equal strength
@@ -258,8 +300,10 @@ class CardModel:
         self.point_value = self.point_values[""]
 
     def _trump_order(self, deck: m.Deck, trump: int) -> list[int]:
-        if deck.trump_ranks is None:
-            return [c for r in range(len(self.ranks)) if (first := self.card(trump, r)) is not None
+        """The cards of the trump group when suit ``trump`` is trumps, high to low: its ranks, or the
+        ``trump ranks`` line (which a suit with ranks of its own does not read)."""
+        if deck.trump_ranks is None or self.suit_names[trump] in self.own:
+            return [c for r in self.suit_ranks[trump] if (first := self.card(trump, r)) is not None
                     for c in self.copies_of(first)]
         order: list[int] = []
         for item in deck.trump_ranks:
@@ -333,6 +377,8 @@ class CardModel:
         """The name of an effective suit: a suit's, a named order's for its pseudo-suit, None for none."""
         if 0 <= suit < self.nsuits:
             return self.suit_names[suit]
+        if suit >= self.nt:  # an extra card's pseudo-suit: the card's name
+            return self.extra_names[suit - self.nt]
         return self.order_names[suit - self.nsuits - 1] if suit > self.nsuits else None
 
     def _colour_of(self, suit: int) -> str | None:
@@ -351,7 +397,7 @@ class CardModel:
         s = self.eff_suit[t][card]
         if trump != NO_TRUMP and s == trump:
             return (-1, -self.trump_strength[t][card])
-        return (s if s != NO_SUIT else self.nt, -self.plains[t][card])
+        return (s, -self.plains[t][card])
 
 
     # ------------------------------------------------------------ points

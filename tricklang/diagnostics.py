@@ -87,6 +87,8 @@ CODES: dict[str, str] = {
     "rule-matches-nothing": "(warning) a card rule whose pattern matches no card, or a tie rule in a deck without equal cards",
     "bad-players": "'players LO..HI = D' with bounds outside 2..16, a default outside them, or partnerships",
     "plays-for-self": "'P plays for P': a seat named to play its own cards for itself",
+    "not-a-zone-instance": "a team's zone (the union of its members' zones) where one zone is needed: a move's "
+                           "source or destination, 'expose', 'suit of'",
     "not-in-trick": "a name or form of the trick in progress used outside trick play",
     "ambiguous-name": "a variable named like a name of the trick in progress, read in trick play",
     # the limits of untrusted rule files (tricklang.safety)

@@ -74,7 +74,7 @@ class _Explainer(Prose):
             "",
         ]
         out += self.players() + self.deck() + self.options_table() + self.zone_list() + self.points()
-        out += self.card_orders() + self.lookup_tables() + self.meld_tables() + self.bid_tables() + self.match() + self.deal()
+        out += self.card_orders() + self.lookup_tables() + self.teams() + self.meld_tables() + self.bid_tables() + self.match() + self.deal()
         out += self.irregularities()
         out += self.leftovers()
         return "\n".join(out).rstrip() + "\n"
@@ -197,6 +197,16 @@ class _Explainer(Prose):
         out = ["## Tables", "", "Numbers the rules read by position, from 0:", ""]
         for t in self.rules.tables:
             out.append(f"- `{t.name}`: {', '.join(str(v) for v in t.values)}{self.cite(t.cite, lines=[t.span.line])}.")
+        return out + [""]
+
+    def teams(self) -> list[str]:
+        """The per-deal teams (design 3.9)."""
+        if not self.rules.teams:
+            return []
+        out = ["## Teams", "", "Teams that players join deal by deal (no one is in a team when a deal starts; "
+               "nobody is told who joins which):", ""]
+        for line in self.rules.teams:
+            out.append(f"- {', '.join(f'**{n}**' for n in line.names)}{self.cite(line.cite, lines=[line.span.line])}.")
         return out + [""]
 
     def card_orders(self) -> list[str]:

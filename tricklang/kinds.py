@@ -19,6 +19,7 @@ class Kind(StrEnum):
     CARD = "card"
     BID = "bid"
     ORDER = "order"
+    TEAM = "team"
     ANY = "any"
 
 
@@ -35,13 +36,14 @@ class ChoiceOf:
 Type = Kind | ChoiceOf
 
 INT, BOOL, PLAYER, SIDE, ZONE, SUIT, ANY = Kind.INT, Kind.BOOL, Kind.PLAYER, Kind.SIDE, Kind.ZONE, Kind.SUIT, Kind.ANY
-CARD, BID, ORDER = Kind.CARD, Kind.BID, Kind.ORDER
+CARD, BID, ORDER, TEAM = Kind.CARD, Kind.BID, Kind.ORDER, Kind.TEAM
 
 BUILTIN_PLAYERS = ("dealer", "maker", "nobody")
 FUNCTIONS = {"count": (1, 1), "tricks": (1, 1), "points": (1, 2), "score": (1, 1), "bids": (1, 1),
              "min": (1, 16), "max": (1, 16), "abs": (1, 1), "deal_score": (1, 1), "melds": (2, 2), "melded": (1, 2)}
 """The built-in functions with their least and most numbers of arguments."""
-OF_FORMS: dict[str, Type] = {"left": PLAYER, "right": PLAYER, "partner": PLAYER, "side": SIDE, "opponents": SIDE}
+OF_FORMS: dict[str, Type] = {"left": PLAYER, "right": PLAYER, "partner": PLAYER, "side": SIDE, "opponents": SIDE,
+                            "team": TEAM}
 """The built-in ``X of Y`` forms and the type they give."""
 LOOP_NAMES: dict[str, Type] = {"player": PLAYER, "side": SIDE, "offender": PLAYER, "declarer": PLAYER, "card": CARD}
 """Names bound inside a loop, a declaration, a card rule or an irregularity."""
@@ -62,7 +64,8 @@ BUILTIN_NAMES: dict[str, Type] = {
 }
 """The built-in names of every rule file, with their types (besides :data:`LOOP_NAMES`): a file may not
 declare one of these names (``duplicate-name``)."""
-NEW_NAMES: dict[str, Type] = {"no_suit": SUIT, "no_card": CARD, "no_bid": BID, "no_trump": ORDER, "doubling": INT}
+NEW_NAMES: dict[str, Type] = {"no_suit": SUIT, "no_card": CARD, "no_bid": BID, "no_trump": ORDER, "doubling": INT,
+                             "no_team": TEAM}
 """Built-in names the language gained later (issue 28): a name the file declares wins over one of these,
 with no error, so that no file written before them changes meaning."""
 
@@ -72,7 +75,8 @@ def describe(t: Type) -> str:
     if isinstance(t, ChoiceOf):
         return f"a choice of option '{t.option}'"
     return {INT: "a number", BOOL: "a condition", PLAYER: "a player", SIDE: "a side", ZONE: "a zone",
-            SUIT: "a suit", CARD: "a card", BID: "a bid", ORDER: "a card order"}.get(t, str(t))
+            SUIT: "a suit", CARD: "a card", BID: "a bid", ORDER: "a card order",
+            TEAM: "a team"}.get(t, str(t))
 
 
 @dataclass

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from . import model as m
+from .deck import all_ranks
 from .ruleset import Ruleset
 from .types import declared_names
 from .walk import Unknown, Value, Visitor, fold
@@ -121,8 +122,10 @@ class Words(Visitor[list[Item]]):
         self.zones = {z.name: z for z in self.rules.zones}
         self.suits = {s.name for s in self.rules.deck.suits} if self.rules.deck else set()
         self.colours = {s.colour for s in self.rules.deck.suits} if self.rules.deck else set()
-        self.ranks = set(self.rules.deck.ranks) if self.rules.deck else set()
+        self.ranks = set(all_ranks(self.rules.deck)) if self.rules.deck else set()
+        self.extra_cards = {x.name for x in self.rules.deck.extra_cards} if self.rules.deck else set()
         self.tables = {t.name for t in self.rules.tables}
+        self.team_names = {name for line in self.rules.teams for name in line.names}
         self.declared = declared_names(self.rules)
         self.constants: dict[str, Value] = {c: c for o in self.rules.options if o.type == "choice" for c in o.choices}
         self.constants.update({name: ruleset.options.get(name, o.default) for name, o in self.options.items()})
@@ -166,6 +169,8 @@ class Words(Visitor[list[Item]]):
             arg = self.expr(e.arg)
             if e.name in ("left", "right"):
                 return f"the player to the {e.name} of {arg}"
+            if e.name in self.zones and isinstance(e.arg, m.Name) and e.arg.name in self.team_names:
+                return f"the {e.name} of every member of {arg}"  # a team's zone (design 3.9)
             if e.name in self.zones:
                 return f"the {e.name} of {arg}"
             return f"the {e.name} of {arg}"
@@ -316,6 +321,8 @@ class Words(Visitor[list[Item]]):
                 return with_article(w)
             if w in self.colours:
                 return f"a {w} card"
+            if w in self.extra_cards:
+                return f"the {w}"  # a card in no suit (`card excuse "EX"`)
             return f"a card of the suit *{w}*"
         if isinstance(p, m.PatCard):
             if p.suit.same_colour:

@@ -221,6 +221,10 @@ class Prose(PlayWords, BidWords):
         return self.say(st, f"{self.expr(st.player)} melds: the melds of the table **{st.table}** in {where} are "
                             "counted for him and shown to everybody")
 
+    def visit_Joins(self, st: m.Joins) -> list[Item]:  # noqa: N802 - visitor naming
+        return self.say(st, f"{self.expr(st.player)} joins {self.expr(st.team)} for the rest of the deal "
+                            "(nobody is told)")
+
     def visit_EndPlay(self, st: m.EndPlay) -> list[Item]:  # noqa: N802 - visitor naming
         return self.say(st, "no more tricks are played this deal; the cards left stay in the hands")
 

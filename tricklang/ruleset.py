@@ -18,7 +18,7 @@ from . import catalog
 from . import model as m
 from .card_counts import option_value_problems
 from .checker import Checker, check
-from .deck import card_codes
+from .deck import CardModel
 from .diagnostics import Diagnostic, OptionError, RulesError, brief, printable
 from .extend import MAX_EXTENDS_DEPTH, merge, stamp
 from .lints import lint
@@ -73,9 +73,10 @@ class Ruleset(BaseModel):
 
     @property
     def cards(self) -> list[str]:
-        """Every card code of the deck, suit by suit, ranks high to low."""
+        """Every card code of the pack, suit by suit, ranks high to low, less the cards ``remove``d,
+        then the extra cards (``card joker "JK"``); a face with copies once."""
         assert self.rules.deck is not None
-        return card_codes(self.rules.deck)
+        return CardModel(self.rules.deck).face_codes
 
     def option_specs(self) -> tuple[m.Option, ...]:
         """The declared options (name, type, default, range, doc, law)."""

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from . import model as m
-from .deck import card_codes, deck_size
+from .deck import card_codes, deck_size, suit_rank_lists
 from .diagnostics import Diagnostic
 from .walk import blocks, nodes, statements_of
 
@@ -148,7 +148,7 @@ def _work(rules: m.RuleFile) -> list[Diagnostic]:
                           f"{MAX_STATEMENTS}", rules.deal_span))
     deck = rules.deck
     if deck is not None:
-        cells = (len(deck.suits) + 1) * len(deck.suits) * len(deck.ranks)
+        cells = (len(deck.suits) + 1) * sum(len(ranks) for ranks in suit_rank_lists(deck))
         work = 0
         for node in _nodes(rules):
             if isinstance(node, (m.PatWord, m.PatCard, m.PatNot, m.PatOr, m.PatAnd)):

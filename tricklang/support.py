@@ -83,7 +83,7 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     # issue 28 step 1: 'matching P, else Q'
     "Discard.fallback", "Take.fallback",
     # issue 28 step 6: card orders that follow the contract (design 3.3)
-    "Order", "SuitRanks", "SetTrump.order", "SetTrump.value",
+    "Order", "SuitRanks", "ExtraCard", "SetTrump.order", "SetTrump.value",
     # issue 28 step 8: the direction of play, the number of players as an option (3.10)
     "PlayDirection.left", "PlayDirection.right", "Players.fixed", "Players.range", "Name.player_count",
     # issue 28: the card rules that change the trick (design 3.2), French Tarot's Excuse
@@ -93,6 +93,18 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     "Declaration.no_holding", "InPlay.EndPlay", "InPlay.Add", "InPlay.Melds",
     "InPlay.Choose",  # (in a hook on a card: the trick goes on once it is made)
     "NameLed", "InPlay.NameLed",
+    # issue 28 step 3: showing cards without moving them (design 3.6; interpreter/codegen/shows.py)
+    "Shows", "Shows.fallback", "InPlay.Shows",
+    # ... and 'for each player/side' in a hook or a declaration's effect (interpreter/codegen/declarations.py)
+    "InPlay.ForEach",
+    # ... and a decision after each trick or in a declaration's effect (interpreter/codegen/hooks.py)
+    "InPlay.decision_after_trick.Choose", "InPlay.decision_after_trick.Shows",
+    # ... and 'trump is' in the middle of a trick: the trick is decided under the order in force when it
+    # completes, its suit led kept (design section 6, decision 5)
+    "InPlay.SetTrump",
+    # ... and 'move' in the middle of trick play (a hook or a declaration's effect: drawing from the
+    # stock after each trick, laying a card aside), written as it is in the deal
+    "InPlay.Move",
     # issue 28 step 5: bids and auctions (design 3.7; interpreter/codegen/auctions.py)
     "BidTable", "BidGrid", "Strain", "NamedBid", "BidNumbers",
     "TableAuction.once_around", "TableAuction.until_passes", "TableAuction.until_n_passes", "Auction.until_n_passes",
@@ -104,6 +116,8 @@ RUNTIME: Final[frozenset[str]] = frozenset({
     "SuitDecl.code", "Deck.rank_codes", "Deck.removed", "Deck.copies",
     # ... and the tie rule between equal cards (design 3.2), played by the winner of the trick
     "TieRule.first", "TieRule.later",
+    # issue 28 step 8: per-deal teams (design 3.9; interpreter/codegen/teams.py)
+    "Teams", "Joins", "InPlay.Joins", "Of.team", "Name.no_team", "Call.team", "Of.team_zone", "Score.team",
 })
 """Every construct the runtime plays (see the module docstring). The runtime adds a key
 here when it learns the construct; the checker refuses every other key."""
@@ -222,6 +236,14 @@ WORDS: Final[dict[str, str]] = {
     "Of.level": "'level of' a bid",
     "Of.strain": "'strain of' a bid",
     "Of.worth": "'worth of' a bid",
+    # step 8: per-deal teams
+    "Teams": "teams ('teams A, B')",
+    "Joins": "'P joins T'",
+    "Of.team": "'team of'",
+    "Name.no_team": "'no_team'",
+    "Call.team": "a team's tricks, points, deal score or melds",
+    "Of.team_zone": "a team's zone ('won of T')",
+    "Score.team": "'T scores N'",
 }
 """What each construct of the language that the runtime cannot play yet is, in words, for the
 ``unsupported-construct`` message (a test keeps one for every such construct)."""
@@ -230,7 +252,7 @@ CHECKED: Final[frozenset[str]] = frozenset({
     "Call.points_of_cards", "PatWord.colour", "PatCard.colour", "PatWord.suit_variable", "PatCard.suit_variable",
     "Pattern.suit_variable_in_rule",
     "Name.suit", "Of.suit_of_card", "ChoiceOption.pass", "Name.bid_constant", "Auction.no_contract",
-    "SetTrump.order",
+    "SetTrump.order", "Call.team", "Of.team_zone", "Score.team",
 })
 """Constructs that only the checker can tell apart (by types, or the deck's words), besides the
 built-in names: it reports them as it meets them."""

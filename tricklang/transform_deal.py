@@ -427,7 +427,7 @@ class DealRules(Transformer[Token, m.RuleFile]):
         return m.CardHolder.model_construct(kind="original", card=children[0], span=span_of(meta))
 
     def taker_of(self, meta: Any, children: list[Any]) -> m.CardHolder:
-        return m.CardHolder.model_construct(kind="taker", card=children[0], span=span_of(meta))
+        return m.CardHolder.model_construct(kind="taker", card=children[-1], span=span_of(meta))  # (after TAKER_OF)
 
     def obligation(self, meta: Any, children: list[Any]) -> m.Obligation:
         kind: Tagged = children[0]

@@ -26,7 +26,7 @@ def _tagged(children: list[Any], tag: str) -> bool:
 
 _LISTED: dict[type, str] = {
     m.Role: "roles", m.Option: "options", m.Zone: "zones", m.Irregularity: "irregularities", m.Counter: "counters",
-    m.Table: "tables", m.MeldTable: "melds", m.BidTable: "bids", m.Order: "orders",
+    m.Table: "tables", m.Teams: "teams", m.MeldTable: "melds", m.BidTable: "bids", m.Order: "orders",
 }
 """The sections a file may hold several of: the model class of each, and the RuleFile field it fills."""
 
@@ -97,6 +97,10 @@ class SectionRules(Transformer[Token, m.RuleFile]):
     def table(self, meta: Any, children: list[Any]) -> m.Table:
         values = tuple(int(c) for c in children if isinstance(c, Token) and c.type == "SIGNED_INT")
         return m.Table.model_construct(name=str(children[0]), values=values, cite=cite_of(children), span=span_of(meta))
+
+    def teams(self, meta: Any, children: list[Any]) -> m.Teams:
+        names = tuple(str(c) for c in children if isinstance(c, Token) and c.type == "NAME")
+        return m.Teams.model_construct(names=names, cite=cite_of(children), span=span_of(meta))
 
     def version(self, meta: Any, children: list[Any]) -> Tagged:
         return Tagged("version", (int(children[0]), span_of(meta)))

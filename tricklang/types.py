@@ -40,6 +40,7 @@ from .kinds import (
     PLAYER,
     SIDE,
     SUIT,
+    TEAM,
     TRICK_NAMES,
     ZONE,
     ChoiceOf,
@@ -51,7 +52,7 @@ from .kinds import (
 from .walk import Visitor, statements_of
 
 __all__ = ["ANY", "BID", "BOOL", "BUILTIN_NAMES", "BUILTIN_PLAYERS", "CARD", "FUNCTIONS", "INT", "LOOP_NAMES", "NEW_NAMES", "OF_FORMS",
-           "ORDER", "PLAYER", "SIDE", "SUIT", "TRICK_NAMES", "ZONE", "ChoiceOf", "Kind", "Scope", "Symbols", "Type", "Typer",
+           "ORDER", "PLAYER", "SIDE", "SUIT", "TEAM", "TRICK_NAMES", "ZONE", "ChoiceOf", "Kind", "Scope", "Symbols", "Type", "Typer",
            "bid_type", "declared_names", "describe"]
 
 
@@ -96,6 +97,7 @@ def declared_names(rules: m.RuleFile) -> frozenset[str]:
     found = {o.name for o in rules.options} | {c for o in rules.options for c in o.choices}
     found |= {z.name for z in rules.zones} | {r.name for r in rules.roles} | {c.name for c in rules.counters}
     found |= {st.name for st in statements_of(rules) if isinstance(st, m.Let)}
+    found |= {name for line in rules.teams for name in line.names}
     return frozenset(found)
 
 
@@ -200,12 +202,21 @@ class Typer(Visitor[Type]):
         if e.name in OF_FORMS:
             return self._of_form(e, scope)
         if e.name in self.zones:
-            self.expect(e.arg, PLAYER if self.zones[e.name].owner == "player" else ANY, scope)
+            if self.zones[e.name].owner != "player":
+                if self.visit(e.arg, scope) == TEAM:
+                    self.error("type-error", f"zone '{e.name}' belongs to each {self.zones[e.name].owner}, so a team "
+                               "has none; a team's zone is a per-player zone of its members", e.arg.span)
+            elif self.visit(e.arg, scope) == TEAM:  # the union of the members' zones (design 3.9)
+                self.construct("Of.team_zone", e.span)
+            else:
+                self.expect(e.arg, PLAYER, scope)
             return ZONE
         if e.name == "suit":
             arg = self.visit(e.arg, scope)
             if arg == CARD:
                 self.construct("Of.suit_of_card", e.span)
+            elif arg == ZONE and self.team_zone(e.arg, scope):
+                self.not_an_instance(e.arg, "'suit of'")
             elif arg not in (ZONE, ANY):
                 self.error("type-error", f"'suit of' needs a zone or a card, not {describe(arg)}", e.arg.span)
             return SUIT
@@ -218,7 +229,26 @@ class Typer(Visitor[Type]):
                    "known forms: left of, right of, partner of, side of, opponents of, or ZONE of PLAYER")
         return ANY
 
+    def team_zone(self, e: m.Expr | m.ZoneRef, scope: Scope) -> bool:
+        """Whether ``e`` is a per-player zone of a team (``won of re``): the union of its members' zones,
+        which may be read but is no zone instance (design 3.9)."""
+        if not isinstance(e, (m.ZoneRef, m.Of)):
+            return False
+        owner = e.owner if isinstance(e, m.ZoneRef) else e.arg
+        if owner is None or e.name not in self.zones or self.zones[e.name].owner != "player":
+            return False
+        return Typer(self.rules, self.choice_values, self.declared, self.variables).visit(owner, scope) == TEAM
+
+    def not_an_instance(self, e: m.Expr | m.ZoneRef, what: str) -> None:
+        """A team's zone where one zone instance is needed (a move's source or destination...)."""
+        self.error("not-a-zone-instance", f"{what} needs one zone, and a team's '{getattr(e, 'name', '')}' is the "
+                   "union of the zones of its members", e.span,
+                   "name one member's zone ('won of maker'); a team's zone may only be read (count, has, points, "
+                   "for each card in)")
+
     def _of_form(self, e: m.Of, scope: Scope) -> Type:
+        if e.name == "team" and not self.rules.teams:
+            self.error("undefined-name", "'team of' needs teams: declare them first ('teams A, B')", e.span)
         arg = self.visit(e.arg, scope)
         wanted = (PLAYER, SIDE) if e.name == "opponents" else (PLAYER,)
         if e.name == "opponents" and self.rules.players is not None:
@@ -269,7 +299,9 @@ class Typer(Visitor[Type]):
         else:
             self.not_nobody(a.value, f"'{call.name}()'")
             t = self.visit(a.value, scope)
-            if t not in (PLAYER, SIDE, ANY):
+            if t == TEAM and call.name in ("tricks", "points", "deal_score", "melded"):
+                self.construct("Call.team", a.span)  # summed over the team's members (design 3.9)
+            elif t not in (PLAYER, SIDE, ANY):
                 self.error("type-error", f"'{call.name}' needs a player or a side, not {t}", a.span)
 
     def _cards_counted(self, a: m.Arg, scope: Scope) -> bool:

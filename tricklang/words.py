@@ -32,7 +32,7 @@ STATEMENT_WORDS: dict[str, str] = {
     "Redeal": "redeal", "Expose": "expose", "Forbid": "forbid", "Cancel": "cancel", "If": "if",
     "Repeat": "repeat", "ForEach": "for each", "Choose": "chooses", "Auction": "auction", "Tricks": "tricks",
     "TableBid": "bids", "ForCard": "for each card in", "TableAuction": "auction", "NameLed": "names the suit led",
-    "Shows": "shows", "Melds": "melds", "EndPlay": "end the play",
+    "Shows": "shows", "Melds": "melds", "EndPlay": "end the play", "Joins": "joins",
 }
 """Each statement of the model (by class name) as the language writes it, for messages:
 a message quotes ``'trump is'``, never the model's ``SetTrump``."""

@@ -28,6 +28,7 @@ from tricklang import model as m
 
 from .layout import DecisionPoint, Layout
 from .parts import Parts
+from .seats import onward
 from .writer import Writer, lit
 
 MAX_CALLS = 20_000
@@ -83,7 +84,6 @@ class Auctions(Parts):
         table = isinstance(st, m.TableAuction)
         dp = self.new_dp("auction", "auction", st)
         dp.extra["table"] = table
-        n = lay.n
         d = dp.id
         w = self.ready(dp, "an auction")
         w.line("if not c.au_active:")
@@ -98,10 +98,10 @@ class Auctions(Parts):
         self.contract(st, dp, w, table, cont)
         w.line("pos = c.au_pos")
         if st.kind != "until_n_passes":  # a pass puts the caller out: he is passed over
-            w.line(f"while c.au_passed >> ((c.au_first + pos) % {lit(n)}) & 1:")
+            w.line(f"while c.au_passed >> ({onward(lay, 'c.au_first', 'pos')}) & 1:")
             w.line("    pos += 1")
         w.line("c.au_pos = pos")
-        w.line(f"c.actor = (c.au_first + pos) % {lit(n)}")
+        w.line(f"c.actor = {onward(lay, 'c.au_first', 'pos')}")  # (to the right under `play passes right`)
         w.line(f"if not legal_{d}(c):")
         w.line(f"    _fail({lit(lay.fault(f'line {dp.line}: the caller has no call he may make'))})")
         w.line(f"c.dp = {lit(dp.id)}")

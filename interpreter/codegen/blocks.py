@@ -35,7 +35,7 @@ class Block:
 
 
 DECISIONS = (m.Choose, m.Discard, m.Take, m.Keep, m.NameTrump, m.Bid, m.Auction, m.Tricks, m.TableAuction, m.TableBid,
-             m.NameLed)
+             m.NameLed, m.Shows)
 """The statements at which a player decides."""
 
 

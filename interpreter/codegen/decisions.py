@@ -75,6 +75,8 @@ class Decisions(Auctions):
             return self.keep(st, cont)
         if isinstance(st, m.NameTrump):
             return self.name_trump(st, cont)
+        if isinstance(st, m.Shows):
+            return int(self.shows(st, cont))  # type: ignore[attr-defined] # (Showing, a sibling mixin)
         if isinstance(st, m.NameLed):
             return int(self.name_led(st, cont))  # type: ignore[attr-defined] # (NamedLed, a sibling mixin)
         if isinstance(st, m.Bid):
@@ -214,7 +216,10 @@ class Decisions(Auctions):
         w.line("c.sel_dst = d")
         wait(w, dp, "p")
         forced = ex.pattern_mask(matching) if fallback is not None and matching is not None else None
-        self.select_apply(dp, verb, src_decl, dst_decl, cont, forced)
+        if isinstance(st, m.Shows):  # (the cards stay where they are: .shows)
+            self.show_apply(dp, src_decl, cont, forced)  # type: ignore[attr-defined]
+        else:
+            self.select_apply(dp, verb, src_decl, dst_decl, cont, forced)
         return int(dp.extra["ready"])
 
     def select_bounds(self, count: m.Count | None, h: str, source_is_hand: bool) -> tuple[str, str]:

@@ -10,7 +10,7 @@ from tricklang import model as m
 from .parts import Parts
 from .writer import Writer, lit
 
-IN_PLAY = (m.Add, m.Expose, m.Melds)
+IN_PLAY = (m.Add, m.Expose, m.Melds, m.Joins, m.SetTrump, m.Move)
 """Statements that run in the middle of trick play as they run anywhere (they end no block)."""
 
 
@@ -68,10 +68,29 @@ class TrickDeclarations(Parts):
             inner = Writer()
             with inner.block(f"def effects_{d}_{j}(c: Core) -> None:"):
                 inner.line("pass")
-                self._effects(inner, dcl.body, dcl.cite)
+                if any(self.waits(s) for s in dcl.body):
+                    self._effect_blocks(inner, dcl, d)
+                else:
+                    self._effects(inner, dcl.body, dcl.cite)
             f.extend(inner)
         self._declare(f, d, declarer, conds)
         return offer_tests
+
+    def _effect_blocks(self, w: Writer, dcl: m.Declaration, d: int) -> None:
+        """A declaration whose effect may stop for a decision: its body runs as blocks (a decision of
+        the game, with its usual actions and events), then trick play goes on where it was. Making
+        the declaration leaves the body's first block in the slot ``<declared>``, where the trick
+        play's ``apply_D`` goes next (else it goes back to its ready block)."""
+        dp = self.lay.dps[d]
+        body = self.block(dcl.span.line, f"the effect of declaring {dcl.name}")
+        if dcl.cite is not None:  # (a score in it cites the declaration's laws, as its effects do)
+            stmts = tuple(st.model_copy(update={"cite": dcl.cite}) if isinstance(st, m.Score) and st.cite is None
+                          else st for st in dcl.body)
+        else:
+            stmts = dcl.body
+        self.seq(stmts, body.w, int(dp.extra["ready"]))
+        dp.extra["declared"] = self.lay.slot("<declared>")
+        w.line(f"c.v[{lit(dp.extra['declared'])}] = {lit(body.id)}")
 
     def _declare(self, f: Writer, d: int, declarer: int, conds: list[tuple[m.Declaration, int, str]]) -> None:
         """``declare_D(c, p, k, window)``: make the first declaration of name k whose conditions hold."""
@@ -93,8 +112,8 @@ class TrickDeclarations(Parts):
 
     def _effects(self, w: Writer, stmts: tuple[m.Statement, ...], cite: m.Citation | None,
                  lines: bool = False) -> None:
-        """A declaration's or a hook's body: scores, variables, conditions, `end the play` (a hook's),
-        and the statements of :data:`IN_PLAY` (the checker and ``RUNTIME`` see to it)."""
+        """A declaration's or a hook's body: scores, variables, conditions, `for each` loops, `end the play`
+        (a hook's), and the statements of :data:`IN_PLAY` (the checker and ``RUNTIME`` see to it)."""
 
         for st in stmts:
             self.line = st.span.line
@@ -120,6 +139,10 @@ class TrickDeclarations(Parts):
                     with w.indented():
                         w.line("pass")
                         self._effects(w, st.orelse, cite, lines)
+            elif isinstance(st, m.ForEach):  # (each player or side in turn, the body as effects)
+                def loop_body(inner: Writer, loop: m.ForEach = st) -> None:
+                    self._effects(inner, loop.body, cite, lines)
+                self.for_each_inline(st, w, loop_body, st.kind in self.context)  # (a hook's `player`, given back after it)
             elif isinstance(st, m.Pass):
                 continue
             elif isinstance(st, m.EndPlay):  # the trick just taken is the trick play's last

@@ -157,6 +157,9 @@ class ExprWriter:
         bid = self.bid_name(name)
         if bid is not None:
             return bid
+        teams = [team for line in lay.rules.teams for team in line.names]  # (design 3.9: interpreter.codegen.teams)
+        if name in teams or name == "no_team":  # a team is its index among the file's teams; no_team is -1
+            return lit(teams.index(name)) if name in teams else "-1"
         if name in lay.tables.suit_names:  # a suit as a value: its index, as trump holds it
             return lit(lay.tables.suit_names.index(name))
         if name in lay.orders:  # a named order as a value: its order index (`trump is` reads it)
@@ -205,6 +208,8 @@ class ExprWriter:
             if kind == "side" and owner_is_player:
                 owner = f"SIDE_OF[{owner}]"
             return f"c.cnt[{lit(base)} + {owner}]"
+        if e.name == "team" and e.name not in lay.zone_by_name:  # the team a seat is in this deal (design 3.9)
+            return f"c.team[{self.seat(e.arg, chr(39) + 'team of' + chr(39))}]"
         if e.name in ("left", "right", "partner", "side"):
             arg = self.seat(e.arg, f"'{e.name} of'")
             if e.name == "left":
@@ -241,10 +246,14 @@ class ExprWriter:
             if arg.matching is None:
                 return f"_pc({cards})"
             return f"_pc({cards} & {self.pattern_mask(arg.matching)})"
+        if e.name == "melded" and self.type(arg.value) == Kind.TEAM:
+            return self.team_call(e)
         if e.name in ("melds", "melded"):
             return self.melds(e)
         if e.name == "points" and self.type(arg.value) in (ZONE, CARD):  # points of cards, under the order in force
             return self.points_of_cards(e)
+        if self.type(arg.value) == Kind.TEAM:
+            return self.team_call(e)
         is_player = self.type(arg.value) == PLAYER
         who = self.seat(arg.value, f"'{e.name}()'") if is_player else self.expr(arg.value)
         if e.name == "deal_score":  # what the side has scored since the deal began (c.dsc: its score then)
@@ -263,6 +272,29 @@ class ExprWriter:
             t = list(lay.tables.point_values).index(table)
             return f"_points(c, {lit(t)}, {who}, {lit(is_player)})"
         raise TypeError(f"unknown function {e.name}")  # pragma: no cover - checked
+
+    def team_call(self, e: m.Call) -> str:
+        """``tricks(T)``, ``points(T [, table])``, ``deal_score(T)``, ``melded(T [, table])`` of a team:
+        summed over its members this deal (interpreter.codegen.teams)."""
+        team = self.expr(e.args[0].value)
+        table = e.args[1].value.name if len(e.args) > 1 and isinstance(e.args[1].value, m.Name) else None
+        if e.name == "tricks":
+            return f"_team_tricks(c, {team})"
+        if e.name == "deal_score":
+            return f"_team_deal_score(c, {team})"
+        if e.name == "melded":
+            return f"_team_melded(c, {lit(self.layout.meld_index(table) if table is not None else -1)}, {team})"
+        t = list(self.layout.tables.point_values).index(table or "")
+        return f"_team_points(c, {lit(t)}, {team})"
+
+    def team_zone(self, e: m.Expr | m.ZoneRef) -> str | None:
+        """``ZONE of T`` for a per-player zone and a team: the first instance's index and the team, as
+        ``"base, team"`` (the members' zones are read together), or None for any other zone."""
+        owner = e.owner if isinstance(e, m.ZoneRef) else e.arg if isinstance(e, m.Of) else None
+        if owner is None or not isinstance(e, (m.ZoneRef, m.Of)) or self.type(owner) != Kind.TEAM:
+            return None
+        decl = self.layout.zone_by_name[e.name]
+        return f"{lit(decl.base)}, {self.expr(owner)}"
 
     def melds(self, e: m.Call) -> str:
         """``melds(ZONE, TABLE)``: what a zone's cards are worth under a meld table, shown to nobody;
@@ -285,6 +317,9 @@ class ExprWriter:
             table = e.args[1].value.name
         t = list(self.layout.tables.point_values).index(table)
         arg = e.args[0].value
+        team = self.team_zone(arg)
+        if team is not None:
+            return f"_team_zone_points(c, {lit(t)}, {team})"
         if self.type(arg) == ZONE and self.cards(arg) == TRICK_MASK:  # the trick in progress (or just taken)
             return f"sum([_card_points(c, {lit(t)}, k) for k in _in_order(c, {TRICK_MASK})])"
         if self.type(arg) == ZONE:
@@ -367,6 +402,9 @@ class ExprWriter:
         name = e.name if isinstance(e, (m.ZoneRef, m.Name)) else ""
         if name == "trick" and name not in self.layout.zone_by_name and getattr(e, "owner", None) is None:
             return TRICK_MASK
+        team = self.team_zone(e)
+        if team is not None:
+            return f"_team_cards(c, {team})"
         return f"c.z[{self.zone(e)}]"
 
     # ------------------------------------------------------------ the trick in progress (design 3.1)

@@ -31,15 +31,18 @@ from . import module
 from .card_loops import CardLoops
 from .exposure import Exposure
 from .layout import Irregularity, Param
+from .loops import Loops
 from .melds import MeldPlay
 from .module import Generated
 from .named_led import NamedLed
 from .seats import onward
+from .shows import Showing
+from .teams import TeamPlay
 from .tricks import TrickPlay
 from .writer import Writer, lit
 
 
-class CodeGenerator(CardLoops, Exposure, TrickPlay, MeldPlay, NamedLed, Visitor[bool]):
+class CodeGenerator(Loops, CardLoops, Exposure, TrickPlay, MeldPlay, NamedLed, Showing, TeamPlay, Visitor[bool]):
     """Statements to blocks (``visit_<Statement>`` writes a statement that does not wait
     and returns whether control goes on past it); see the module docstring. The decision
     points and trick play are its mixins (:mod:`.decisions`, :mod:`.tricks`)."""
@@ -107,7 +110,7 @@ class CodeGenerator(CardLoops, Exposure, TrickPlay, MeldPlay, NamedLed, Visitor[
         elif isinstance(st, m.Repeat):
             self.repeat_blocks(st, w, cont)
         elif isinstance(st, m.ForEach):
-            self.for_blocks(st, w, cont)
+            self.for_blocks(st, w, self._hook_loop_exit(st, w, cont) if st.kind in self.hook_names else cont)
         elif isinstance(st, m.ForCard):
             self.card_loop_blocks(st, w, cont)
         elif isinstance(st, m.DealCards):
@@ -126,74 +129,6 @@ class CodeGenerator(CardLoops, Exposure, TrickPlay, MeldPlay, NamedLed, Visitor[
 
     def dps_by_block(self, ready: int) -> Any:
         return next(dp for dp in self.lay.dps if dp.extra.get("ready") == ready)
-
-    # ------------------------------------------------------------ loops
-    def repeat_blocks(self, st: m.Repeat, w: Writer, cont: int) -> None:
-        assert isinstance(st.bound, m.IntLit)
-        counter = self.lay.hidden_slot("repeat")
-        w.line(f"c.v[{lit(counter)}] = 0")
-        head = self.block(st.span.line, "a loop's head")
-        w.line(f"return {lit(head.id)}")
-        hw = head.w
-        hw.line(f"n = c.v[{lit(counter)}]")
-        test = self.ex.cond(st.condition) if st.condition is not None else True
-        stop = f"n >= {lit(st.bound.value)}"
-        if test is not True:
-            stop += f" or not {test if isinstance(test, str) else lit(test)}"
-        hw.line(f"if {stop}:")
-        hw.line(f"    return {lit(cont)}")
-        hw.line(f"c.v[{lit(counter)}] = n + 1")
-        self.loops.append(cont)
-        self.seq(st.body, hw, head.id)
-        self.loops.pop()
-
-    def for_blocks(self, st: m.ForEach, w: Writer, cont: int) -> None:
-        lay = self.lay
-        first, ex, pos = lay.hidden_slot("for"), lay.hidden_slot("for"), lay.hidden_slot("for")
-        var = lay.slot(st.kind)
-        self.for_setup(st, w, first, ex)
-        w.line(f"c.v[{lit(pos)}] = 0")
-        head = self.block(st.span.line, f"a loop over each {st.kind}")
-        w.line(f"return {lit(head.id)}")
-        hw = head.w
-        count = lay.n if st.kind == "player" else lay.nsides
-        hw.line(f"i = c.v[{lit(pos)}]")
-        hw.line("x = -1")
-        hw.line(f"while i < {lit(count)}:")
-        if st.kind == "player":
-            hw.line(f"    x = {onward(lay, f'c.v[{lit(first)}]', 'i')}")
-        else:
-            hw.line("    x = i")
-        hw.line("    i += 1")
-        hw.line(f"    if x != c.v[{lit(ex)}]:")
-        hw.line("        break")
-        hw.line("    x = -1")
-        hw.line(f"c.v[{lit(pos)}] = i")
-        hw.line("if x < 0:")
-        hw.line(f"    return {lit(cont)}")
-        hw.line(f"c.v[{lit(var)}] = x")
-        saved = dict(self.context)
-        self.context[st.kind] = Kind(st.kind)
-        self.loops.append(cont)
-        self.seq(st.body, hw, head.id)
-        self.loops.pop()
-        self.context = saved
-
-    def for_setup(self, st: m.ForEach, w: Writer, first: int, ex: int) -> None:
-        """The first seat (players) and the one left out (-1: none) of a `for each`."""
-        lay = self.lay
-        if st.kind == "player":
-            start = self.ex.seat(st.start) if st.start is not None else onward(lay, "c.dealer")
-            w.line(f"c.v[{lit(first)}] = {start}")
-        else:
-            w.line(f"c.v[{lit(first)}] = 0")
-        if st.exclude is None:
-            w.line(f"c.v[{lit(ex)}] = -1")
-        else:
-            value = self.ex.expr(st.exclude)
-            if st.kind == "side" and self.ex.type(st.exclude) == PLAYER:
-                value = f"SIDE_OF[{self.ex.seat(st.exclude)}]"
-            w.line(f"c.v[{lit(ex)}] = {value}")
 
     # ------------------------------------------------------------ statements that never wait
     def generic_visit(self, node: m.Node, *args: Any) -> bool:
@@ -237,57 +172,6 @@ class CodeGenerator(CardLoops, Exposure, TrickPlay, MeldPlay, NamedLed, Visitor[
             goes_on = True
         return goes_on
 
-    def visit_Repeat(self, st: m.Repeat, w: Writer) -> bool:
-        assert isinstance(st.bound, m.IntLit)
-        n = self.lay.hidden_slot("repeat")  # (a local would do; a slot keeps names unique)
-        w.line(f"for _r{n} in range({lit(st.bound.value)}):")
-        with w.indented():
-            self.loop_step(w)
-            if st.condition is not None:
-                test = self.ex.cond(st.condition)
-                if test is not True:
-                    w.line(f"if not {test if isinstance(test, str) else lit(test)}:")
-                    w.line("    break")
-            self.loops.append(-1)
-            self.seq(st.body, w, None)
-            self.loops.pop()
-        return True
-
-    def visit_ForEach(self, st: m.ForEach, w: Writer) -> bool:
-        lay = self.lay
-        first, ex = lay.hidden_slot("for"), lay.hidden_slot("for")
-        var = lay.slot(st.kind)
-        self.for_setup(st, w, first, ex)
-        count = lay.n if st.kind == "player" else lay.nsides
-        w.line(f"for _i{first} in range({lit(count)}):")
-        with w.indented():
-            if st.kind == "player":
-                w.line(f"x = {onward(lay, f'c.v[{lit(first)}]', f'_i{first}')}")
-            else:
-                w.line(f"x = _i{first}")
-            w.line(f"if x == c.v[{lit(ex)}]:")
-            w.line("    continue")
-            self.loop_step(w)
-            w.line(f"c.v[{lit(var)}] = x")
-            saved = dict(self.context)
-            self.context[st.kind] = Kind(st.kind)
-            self.loops.append(-1)
-            self.seq(st.body, w, None)
-            self.loops.pop()
-            self.context = saved
-        return True
-
-    def loop_step(self, w: Writer) -> None:
-        """A loop's turn counts as an automatic step (the work budget between decisions)."""
-        w.line("c.steps += 1")
-        w.line("if c.steps > MAX_STEPS:")
-        w.line("    _too_many_steps()")
-
-    def visit_StopLoop(self, st: m.StopLoop, w: Writer) -> bool:
-        target = self.loops[-1]
-        w.line("break" if target < 0 else f"return {lit(target)}")
-        return False
-
     def visit_EndDeal(self, st: m.EndDeal, w: Writer) -> bool:
         w.line("c.ncalls = 0")
         w.line(f"return {lit(self.deal_end)}")
@@ -322,12 +206,13 @@ class CodeGenerator(CardLoops, Exposure, TrickPlay, MeldPlay, NamedLed, Visitor[
         is_player = ex.type(st.who) == PLAYER
         who = ex.seat(st.who, "scoring") if is_player else ex.expr(st.who)
         side = f"SIDE_OF[{who}]" if is_player else who
+        call = "_team_score" if ex.type(st.who) == Kind.TEAM else "_score"  # a team: each member's side (.teams)
         amount = ex.expr(st.amount)
         label = self.lay.label(st.label)
         fault = self.lay.fault(f"line {st.span.line}: a score grew beyond 18 digits")
         nobody = self.lay.fault(f"line {st.span.line}: nobody to score")
         sign = -1 if st.negative else 1
-        w.line(f"_score(c, {side}, {amount}, {lit(sign)}, {lit(label)}, {self.laws(st)}, {lit(fault)}, {lit(nobody)})")
+        w.line(f"{call}(c, {side}, {amount}, {lit(sign)}, {lit(label)}, {self.laws(st)}, {lit(fault)}, {lit(nobody)})")
         if self.lay.rules.match is not None and self.lay.rules.match.target_when == "at_once":
             w.line("if c.terminal:")
             w.line("    return -1")

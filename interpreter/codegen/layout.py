@@ -20,8 +20,8 @@ from tricklang import Ruleset
 from tricklang import model as m
 from tricklang.bids import BidEntry, expand
 from tricklang.budget import MAX_TABLE_BYTES, patterns_in, table_bytes
-from tricklang.deck import NO_TRUMP, CardModel
-from tricklang.walk import Unknown, Value, fold, statements_of
+from tricklang.deck import NO_TRUMP, CardModel, suit_rank_lists
+from tricklang.walk import Unknown, Value, fold, statements, statements_of
 
 from .trick_names import reads_the_trick
 
@@ -188,12 +188,18 @@ class Layout:
         self.orders = {o.name: self.ns + 1 + k for k, o in enumerate(rules.orders)}
         # The stride of the tables per suit led: the suits, or every order index with named orders.
         self.nled = self.tables.nled
-        self.led_stride = "NLED" if self.orders else "NS"
+        # Named orders and extra cards (design 3.4) add pseudo-suits, read with the stride NLED.
+        self.pseudo_suits = bool(self.orders) or bool(rules.deck.extra_cards)
+        self.led_stride = "NLED" if self.pseudo_suits else "NS"
         kinds = {r.kind for st in statements_of(rules) if isinstance(st, m.Tricks) for r in st.card_rules}
         kinds &= {"never_wins", "sets_no_suit"}  # (the card rules of interpreter.codegen.trick_cards)
         self.never_wins = "never_wins" in kinds  # cards without power in the trick: c.tr_nw
         named = any(isinstance(st, m.NameLed) for st in statements_of(rules))  # `names the suit led`
         self.keeps_led = bool(self.orders) or bool(kinds) or named  # the suit led kept once set: c.tr_led
+        if not self.keeps_led:  # `trump is` in the middle of a trick: the suit led stays what it was (decision 5)
+            self.keeps_led = any(isinstance(s, m.SetTrump) for st in statements_of(rules) if isinstance(st, m.Tricks)
+                                 for body in (*(h.body for h in st.hooks), *(d.body for d in st.declarations))
+                                 for s in statements(body))
         self.wide = self.nc > 64  # masks wider than a C word: Python ints in native builds too
 
     # ------------------------------------------------------------ the bid table
@@ -257,7 +263,8 @@ class Layout:
         from ..errors import GameLimitError
 
         assert self.rules.deck is not None  # pragma: no cover - checked
-        size = table_bytes(self.ns, len(self.rules.deck.ranks), patterns_in(self.rules))
+        ranks = max(len(r) for r in suit_rank_lists(self.rules.deck))  # (a suit may have ranks of its own)
+        size = table_bytes(self.ns, ranks, patterns_in(self.rules))
         if size > MAX_TABLE_BYTES:  # pragma: no cover - checked (limit-exceeded)
             raise GameLimitError(f"the card tables of this rule file would take {size:,} bytes, "
                                  f"more than the {MAX_TABLE_BYTES:,} a game may have")
@@ -451,6 +458,7 @@ class _Uses:
         self.auction = m.Auction in kinds
         self.trick = reads_the_trick(rules)
         self.name_led = m.NameLed in kinds  # (the suit led, named: c.tr_led)
+        self.shows = m.Shows in kinds  # (the SHOWN event)
         self.helpers: set[str] = set()  # helpers of :data:`.card_loops.HELPERS` the module calls (only those are written)
         self.plays_for = any(isinstance(s, m.Tricks) and s.plays_for for s in stmts)
         if self.plays_for:  # the controller sees the hand he plays from: the same seats-per-zone mask

@@ -4,7 +4,7 @@ laid out, the end of a deal, a redeal, the end of the match)."""
 
 from __future__ import annotations
 
-from . import exposure
+from . import exposure, teams
 from .melds import RESET as MELD_RESET
 from .parts import Parts
 from .writer import Writer
@@ -35,6 +35,7 @@ def match_flow(gen: Parts, w: Writer) -> None:
         roles = [ex.expr(lay.roles[name]) for name in lay.seat_roles]
         w.line("return (" + "".join(r + ", " for r in roles) + ")")
     text = MATCH if not lay.rules.melds else MATCH.replace("    c.exp = 0\n", "    c.exp = 0\n" + MELD_RESET, 1)
+    text = teams.reset(lay, text)
     for ln in exposure.match_text(text, lay.uses.shown_to_seats).splitlines():
         w.line(ln)
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from tricklang.bounds import DEFAULT_DEAL_LIMIT
 
-from . import exposure
+from . import exposure, teams
 from .auctions import bid_tables
 from .card_loops import HELPERS as CARD_LOOP_HELPERS
 from .gaps import GAPS_HELPERS
@@ -56,7 +56,7 @@ MAX_EVENTS_PER_MATCH = 1_000_000
 EVENT_KINDS = ("TRICK", "DEALT", "SELECT", "BID", "PASS", "DRAW", "SCORE", "DEAL_END", "DEAL", "TRUMP", "CONTRACT",
                "MOVE", "CHOICE", "TURN_UP", "MAKER", "CONTRACT_BID", "REDEAL", "ALL_PASSED", "LAST_DEAL",
                "MATCH_END", "EXPOSED", "FORBID", "COUNTER", "DECLARE", "LEADS", "REPLAY", "DEALER", "CUT",
-               "IRREGULARITY", "MELD", "TAKES_UP", "SUIT_LED")
+               "IRREGULARITY", "MELD", "TAKES_UP", "SUIT_LED", "SHOWN")
 """The kinds of the compact events a module logs (a played card is one int, not a tuple):
 ``TRICK`` is 1, ``DEALT`` 2... in this order (see :mod:`interpreter.state.events`)."""
 
@@ -64,6 +64,7 @@ LATER_KINDS: dict[str, Callable[[Layout], bool]] = {
     "MELD": lambda lay: bool(lay.rules.melds),
     "TAKES_UP": lambda lay: lay.uses.plays_for,
     "SUIT_LED": lambda lay: lay.uses.name_led,
+    "SHOWN": lambda lay: lay.uses.shows,
 }
 """Kinds of events added with a construct: a module names one only when its rule file uses it."""
 
@@ -99,7 +100,7 @@ def assemble(gen: Parts) -> Generated:
     constants(gen, w)
     tables(gen, w)
     core_class(gen, w)
-    prelude = order_prelude(PRELUDE) if lay.orders else PRELUDE
+    prelude = order_prelude(PRELUDE) if lay.pseudo_suits else PRELUDE
     prelude = rightward_prelude(prelude) if lay.rightward else prelude
     for ln in (exposure.prelude(prelude, lay.uses.shown_to_seats) + GAPS_HELPERS).splitlines():
         w.line(ln)
@@ -113,6 +114,8 @@ def assemble(gen: Parts) -> Generated:
     if lay.rules.melds:
         for ln in meld_helpers(lay).splitlines():
             w.line(ln)
+    for ln in teams.helpers(lay).splitlines():
+        w.line(ln)
     match_flow(gen, w)
     w.line()
     w.comment("---------------------------------------------------------------- blocks")
@@ -243,7 +246,7 @@ def tables(gen: Parts, w: Writer) -> None:
     rank_key = [t.trump_strength[ti][c] * (nc + 1) + t.plains[ti][c] for ti in range(nt) for c in range(nc)]
     table(w, "RANKKEY", "cython.int", rank_key)
     table(w, "PAT", mask, [m for rows in lay.patterns for m in rows], wide)
-    if lay.orders:
+    if lay.pseudo_suits:
         w.line(f"NLED = cython.declare(cython.longlong, {lit(lay.nled)})")
         for name, values in order_tables(lay):
             table(w, name, "cython.int", values)
@@ -343,6 +346,7 @@ def fields(lay: Layout) -> list[tuple[str, str, str]]:
         arrays.append(("mld", "long long", len(lay.rules.melds) * lay.n))
     if lay.rich_auction:
         arrays.append(("au_fs", "int", lay.nsides * lay.nstrains))
+    arrays += teams.fields(lay)
     for name, ctype, size in arrays:
         if ctype == "object":
             out.append((name, "public list", f"[0] * {lit(size)}"))

@@ -6,6 +6,7 @@ helpers that write blocks, events and law ids. The statement visitor
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from tricklang import Ruleset
@@ -45,6 +46,11 @@ class Parts:
         """The trick play whose cards 'may be played at any time' (``anytime_D``), while its legal-play
         chain is written; -1: none."""
         self.tie = ""
+        self.hook_exit = -1
+        """Where `end the play` goes in an `after each trick:` hook run as blocks (the next hook's block)."""
+        self.hook_names: frozenset[str] = frozenset()
+        """The names a hook on a card binds (`player`, `card`) while its body is written as blocks
+        (:meth:`~.hooks.TrickHooks._hook_blocks`): a `for each player` there gives `player` back after it."""
         """The function deciding between equal cards of the trick play being written (``.ties``), or ''."""
 
     if TYPE_CHECKING:  # the statement visitor's (generator.CodeGenerator)
@@ -54,6 +60,9 @@ class Parts:
         def visit_Let(self, st: m.Let, w: Writer) -> bool: ...  # noqa: N802
         def visit_Move(self, st: m.Move, w: Writer) -> bool: ...  # noqa: N802
         def visit_Expose(self, st: m.Expose, w: Writer) -> bool: ...  # noqa: N802
+        def _hook_loop_exit(self, st: m.ForEach, w: Writer, cont: int) -> int: ...
+        def for_each_inline(self, st: m.ForEach, w: Writer, write_body: Callable[[Writer], object],
+                            keep: bool = False) -> bool: ...
 
     @property
     def ex(self) -> ExprWriter:

@@ -106,15 +106,19 @@ class TrickRunner(Parts):
         f.line("if nxt == c.tr_leader or nxt == p or c.tr_pm >> nxt & 1:")
         with f.indented():
             f.line(f"finish_{d}(c)")
-            f.line(f"if c.tr_no < c.tr_total and ({hands}):  # (the next trick: advance, written out)")
-            with f.indented():
-                f.line(f"if not c.z[{lit(self.lay.hand)} + c.tr_turn]:")
-                f.line("    c.tr_turn = _next_with_cards(c, c.tr_turn)")
-                f.line("c.actor = c.window if c.window >= 0 else " + self.actor_of(dp.tricks.controlled, d, "c.tr_turn"))
-                f.line("c.steps = 1")
-            f.line("else:")
-            f.line(f"    c.pc = {ready}")
-            f.line("    advance(c)")
+            if "trick_hooks" in dp.extra:  # the hooks after the trick, which may decide: as apply_D does
+                f.line(f"c.pc = {ready}")
+                f.line("advance(c)")
+            else:
+                f.line(f"if c.tr_no < c.tr_total and ({hands}):  # (the next trick: advance, written out)")
+                with f.indented():
+                    f.line(f"if not c.z[{lit(self.lay.hand)} + c.tr_turn]:")
+                    f.line("    c.tr_turn = _next_with_cards(c, c.tr_turn)")
+                    f.line("c.actor = c.window if c.window >= 0 else " + self.actor_of(dp.tricks.controlled, d, "c.tr_turn"))
+                    f.line("c.steps = 1")
+                f.line("else:")
+                f.line(f"    c.pc = {ready}")
+                f.line("    advance(c)")
         f.line("else:  # (the trick goes on: what advance would do, written out)")
         with f.indented():
             f.line("c.tr_turn = nxt")

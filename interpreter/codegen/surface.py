@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from .hooks import pending_trick
 from .parts import Parts
 from .writer import Writer, lit
 
@@ -130,7 +131,10 @@ def irr_start(c: Core, k: cython.int, seat: cython.int, args: tuple) -> None:
 
 
 def accessors(gen: Parts, w: Writer) -> None:
-    for ln in ACCESSORS.splitlines():
+    text = ACCESSORS
+    if "<trick taken>" in gen.lay.slots:  # (hooks after a trick that decide: .hooks)
+        text = pending_trick(text, gen.lay.slots["<trick taken>"])
+    for ln in text.splitlines():
         w.line(ln)
 
 

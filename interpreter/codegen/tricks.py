@@ -24,6 +24,7 @@ from .runner import TrickRunner
 from .seats import SeatControl
 from .ties import tie_function
 from .trick_cards import TrickCards
+from .trick_taking import TrickTaking
 from .writer import Writer, lit
 
 WHY = {"follow_suit": 1, "trump_if_void": 2, "beat_if_able": 4, "lead_until_broken": 8, "lead_first": 16,
@@ -72,7 +73,7 @@ class TrickInfo:
 
 
 
-class TrickPlay(TrickRunner, TrickCards, TrickHooks, TrickDeclarations, SeatControl, Decisions):
+class TrickPlay(TrickRunner, TrickCards, TrickTaking, TrickHooks, TrickDeclarations, SeatControl, Decisions):
     """Trick play and the remedies that reach into it (see the module docstring)."""
 
     __slots__ = ()
@@ -150,6 +151,7 @@ class TrickPlay(TrickRunner, TrickCards, TrickHooks, TrickDeclarations, SeatCont
             w.line("c.tr_pm = 0")
         w.line("while True:")
         with w.indented():
+            self._trick_hooks_first(w, dp, st)  # (a trick just taken whose hooks decide: those first)
             w.line("if c.tr_n == 0:")
             with w.indented():
                 w.line(f"if c.tr_no >= c.tr_total or not ({hands}):")
@@ -179,7 +181,7 @@ class TrickPlay(TrickRunner, TrickCards, TrickHooks, TrickDeclarations, SeatCont
         self._play(f, dp, obligations)
         self.controllers(f, d, st)
         self._after_trick(f, d, st)
-        self._finish(f, d, any(h.event == "each_trick" for h in st.hooks))
+        self._finish(f, d, any(h.event == "each_trick" for h in st.hooks), dp.extra.get("trick_hooks"))
         self._dispatch(f, dp, [x for x in decls if x[0].deadline != "after_leading_it"], decls)
         self._runner(f, dp, obligations, lead_rules, offer_tests)
 
@@ -200,6 +202,8 @@ class TrickPlay(TrickRunner, TrickCards, TrickHooks, TrickDeclarations, SeatCont
         d = dp.id
         hand = lay.hand
         nd_code = f"{lit(lay.nc)} + ND"
+        declared = dp.extra.get("declared", -1)  # (a declaration's effect may decide: its first block)
+        then = f"c.v[{lit(declared)}]" if declared >= 0 else lit(dp.extra["ready"])
         with f.block(f"def legal_{d}(c: Core) -> list:"):
             if dp.tricks.window:
                 f.line("if c.window >= 0:")
@@ -224,12 +228,16 @@ class TrickPlay(TrickRunner, TrickCards, TrickHooks, TrickDeclarations, SeatCont
                 f.line("if c.window >= 0:")
                 with f.indented():
                     f.line("p = c.window")
+                    if declared >= 0:
+                        f.line(f"c.v[{lit(declared)}] = {lit(dp.extra['ready'])}")
                     f.line(f"if code != {nd_code}:")
                     f.line(f"    declare_{d}(c, p, code - {lit(lay.nc)}, True)")
                     f.line("c.window = -1")
-                    f.line(f"c.pc = {lit(dp.extra['ready'])}")
+                    f.line(f"c.pc = {then}")
                     f.line("advance(c)")
                     f.line("return")
+            if declared >= 0:
+                f.line(f"c.v[{lit(declared)}] = {lit(dp.extra['ready'])}")
             f.line(f"if code >= {lit(lay.nc)}:")
             f.line(f"    declare_{d}(c, c.tr_turn, code - {lit(lay.nc)}, False)")
             f.line("else:")
@@ -238,8 +246,14 @@ class TrickPlay(TrickRunner, TrickCards, TrickHooks, TrickDeclarations, SeatCont
                 f.line(f"    c.pc = {lit(dp.extra['hook_block'])}")
                 f.line("    advance(c)")
                 f.line("    return")
-            f.line(f"c.pc = {lit(dp.extra['ready'])}")
+            f.line(f"c.pc = {then}")
             f.line("advance(c)")
+        self._sample(f, dp, bool(plain_decls))
+
+    def _sample(self, f: Writer, dp: DecisionPoint, plain_decls: bool) -> None:
+        """``sample_D`` of a trick play: a random legal card (or, while declarations are offered, any legal action)."""
+        d = dp.id
+        hand = self.lay.hand
         with f.block(f"def sample_{d}(c: Core, rng: object) -> cython.longlong:"):
             if dp.tricks.window or plain_decls:
                 guard = []
@@ -456,57 +470,6 @@ class TrickPlay(TrickRunner, TrickCards, TrickHooks, TrickDeclarations, SeatCont
             f.line(f"c.v[{lit(who)}] = p")
             f.line(f"c.v[{lit(what)}] = card")
         f.line("nxt = _next_with_cards(c, p)")
-
-    def _finish(self, f: Writer, d: int, hooks: bool = False) -> None:
-        lay = self.lay
-        won = lay.zone_by_name.get("won")
-        with f.block(f"def finish_{d}(c: Core) -> None:"):
-            f.line("ti = c.ti")
-            f.line("n = c.tr_n")
-            f.line("led = c.tr_led if c.tr_led >= 0 else EFF[ti * NC + c.tr_c[0]]" if self.lay.keeps_led
-                   else "led = EFF[ti * NC + c.tr_c[0]]")
-            f.line(f"base = (ti * {self.lay.led_stride} + led) * NC")
-            f.line("best = 0")
-            f.line(f"top = {self.power('c.tr_c[0]')}")
-            f.line("for i in range(1, n):")
-            tie = f" or ({self.power('c.tr_c[i]')} == top and {self.tie}(c, c.tr_c[i]))" if self.tie else ""
-            f.line(f"    if {self.power('c.tr_c[i]')} > top{tie}:")
-            f.line("        best = i")
-            f.line(f"        top = {self.power('c.tr_c[i]')}")
-            f.line("winner = c.tr_p[best]")
-            f.line("cards = 0")
-            if won is not None:
-                owner = "SIDE_OF[winner]" if won.kind == "side" else ("winner" if won.kind == "player" else "0")
-                f.line(f"w = {lit(won.base)} + {owner}" if won.kind != "shared" else f"w = {lit(won.base)}")
-            f.line("for i in range(n):")
-            with f.indented():
-                f.line("card = c.tr_c[i]")
-                f.line("cards |= BIT[card]")
-                if won is not None:
-                    if won.stack >= 0:
-                        f.line(f"_push(c, {self.moves.stack_index(won, 'w')}, card)")
-                    else:
-                        f.line("c.st[card] = c.tick")
-                        f.line("c.tick += 1")
-                if lay.uses.holders:
-                    f.line("c.taken_by[card] = winner")
-            if won is not None:
-                f.line("c.z[w] |= cards")
-            f.line("c.tw[winner] += 1")
-            for k, pat in enumerate(lay.lead_patterns):
-                f.line(f"if cards & PAT[{lit(pat)} * NT + ti]:")
-                f.line(f"    c.broken |= {lit(1 << k)}")
-            f.line("if c.rec: c.log.append((TRICK, c.tr_no + 1, winner, tuple([c.tr_c[i] for i in range(n)]), "
-                   "tuple([c.tr_p[i] for i in range(n)])))")
-            if hooks:
-                f.line(f"after_trick_{d}(c)")
-            f.line("c.tr_no += 1")
-            f.line("c.tr_n = 0")
-            f.line("c.tr_pm = 0")
-            f.line("c.tr_leader = winner")
-            f.line("c.tr_turn = winner")
-            f.line("c.window = -1")
-
 
     # ---------------------------------------------------------------- remedies reaching into trick play
     def _interrupted(self, w: Writer, what: str, finished: bool) -> None:

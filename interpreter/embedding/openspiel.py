@@ -45,9 +45,10 @@ serializes a Python game's state as a pickle: deserialize only what you trust.)
 
 ``state.resample_from_infostate(player, sampler)`` (used by OpenSpiel's
 information-set MCTS) draws a state the player cannot tell from this one: by
-``State.resample`` when the runtime can resample it, else by dealing the cards hidden from
-the player afresh among the places hidden from him (consistent with what he sees
-now, though not necessarily with inferences from earlier play).
+``State.resample`` on the same match in the default modes, taped back
+(:func:`_resample_modal`), else (at a chance node, with picks pending) by dealing the
+cards hidden from the player afresh among the places hidden from him (consistent with
+what he sees now, though not necessarily with inferences from earlier play).
 
 Errors follow OpenSpiel's conventions: a broken rule file, an unknown option, a bad
 option value, an illegal action raise ``pyspiel.SpielError`` naming the value.
@@ -74,6 +75,7 @@ from tricklang.bundled import GameFacts, bundled_facts
 from tricklang.diagnostics import TrickLangError
 
 from ..errors import RecordError
+from ..state.deals import prearranged
 from ..state.spaces import action_space
 from ..state.state import ModalState, State, new_game
 from ..state.tensors import tensor_layout
@@ -414,10 +416,12 @@ def resample(state: State, player: int, rng: random.Random) -> State:
     native = getattr(state, "resample", None)
     if native is not None:
         try:
-            sampled: State = native(player, rng)
-            return sampled
+            sampled: State | None = _resample_modal(state, player, rng) if isinstance(state, ModalState) \
+                else native(player, rng)
+            if sampled is not None:
+                return sampled
         except TrickLangError:
-            pass  # e.g. the runtime's resample does not handle this state's modes: deal afresh below
+            pass  # e.g. no consistent deal within the sampler's bound: deal afresh below
     new = state.clone()
     hidden = new._hidden_zones(player)
     cards = [card for z in hidden for card in new.game.m["zone_cards"](new._c, z)]
@@ -426,6 +430,40 @@ def resample(state: State, player: int, rng: random.Random) -> State:
     if isinstance(new, ModalState):
         new._modal = None
     return new
+
+
+def _resample_modal(state: ModalState, player: int, rng: random.Random) -> State | None:
+    """``State.resample`` for a state in OpenSpiel's modes (one-card selections, explicit
+    chance): the same match in the default modes (each deal's pack is its taped chance
+    outcomes, the first dealer the first outcome when chance drew it) is resampled, and the
+    sampled decks are taped back. None where that does not apply: at a chance node, with
+    picks pending, with chance other than the packs and the first dealer, or when the
+    result would not show ``player`` the same (the caller then deals afresh).
+
+    Raises:
+        TrickLangError: the sampler found no consistent deal (``ResampleError``).
+    """
+    if state.is_chance_node() or state.picks:
+        return None
+    data = state.to_dict()
+    game = state.game
+    size, deals = len(game.tables.codes), state.deal_number
+    tape = list(data.get("outcomes") or [])
+    lead = len(tape) - size * deals  # 1: the first dealer was drawn by chance
+    if data.get("chance") != "explicit" or lead not in (0, 1):
+        return None
+    dealer = tape[0] if lead else data.get("dealer")
+    codes = game.tables.codes
+    decks = {n + 1: [codes[o] for o in tape[lead + n * size:lead + (n + 1) * size]] for n in range(deals)}
+    plain = new_game(state.ruleset, seed=data["seed"], decks=decks, dealer=dealer, mode=data.get("mode", "strict"))
+    for text in data["actions"]:
+        plain.apply(text)
+    world = plain.resample(player, rng)
+    outcomes = tape[:lead] + [o for n in range(deals) for o in prearranged(game, world.deal_deck(n + 1))]
+    sampled = State.from_json({**data, "outcomes": outcomes, "actions": world.actions})
+    if sampled.observation(player) != state.observation(player):
+        return None
+    return sampled
 
 
 class Observer:

@@ -7,7 +7,8 @@ legal selections are applied on clones (:meth:`Run.apply_on_clones`); any two of
 after which ``q`` sees the same cards in the same places and every zone holds as many
 cards must give ``q`` the same observation, information-state string and
 information-state tensor. (Selections after which ``q`` sees different cards, such as
-the trumps Cinch's robber must show, are not compared: those differences are the rules'.)
+the trumps Cinch's robber must show, are not compared: those differences are the rules'.
+A `shows` selection is not checked at all: it shows every seat the cards chosen.)
 """
 
 from __future__ import annotations
@@ -63,6 +64,8 @@ def check_hidden_choice(run: Checked, state: State, outcomes: Sequence[tuple[str
     Views cost a replay of the events: at most :data:`PER_SEAT` outcomes are compared for a seat."""
     core = state._c
     if core.terminal or len(outcomes) < 2 or run.game.dps[core.dp].kind != "select":
+        return
+    if run.game.dps[core.dp].verb == "show":  # (`shows`: the rules show every seat the cards chosen)
         return
     src, dst = core.sel_src, core.sel_dst
     for q in range(run.n):

@@ -184,7 +184,7 @@ class Run:
         cp = self.game.tables.copies
         if full.get("type") == "deal":
             self.knowledge = [set() for _ in range(self.n)]
-        if full.get("type") == "meld":  # melded cards are shown to every seat
+        if full.get("type") in ("meld", "shown"):  # melded and shown cards are shown to every seat
             for known in self.knowledge:
                 known |= {index[c] for c in full["cards"]}
         if full.get("type") == "irregularity" and full.get("args"):

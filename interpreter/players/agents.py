@@ -20,11 +20,13 @@ from collections.abc import Callable, Sequence
 from ..errors import GameLimitError
 from ..state.actions import Action
 from ..state.state import State
-from .contracts import choose
+from .contracts import choose, rollout
 
 Agent = Callable[[State], Action]
 
 MAX_ACTIONS_PER_MATCH = 1_000_000
+PLAYOUTS = 2
+"""Options of a contract choice met in a rollout that are played out (the strongest)."""
 
 
 class RandomAgent:
@@ -47,10 +49,13 @@ class HeuristicAgent:
       leads its strongest card.
     - Discards its weakest cards (non-trumps first) and takes or robs the strongest.
     - Bids by counting its strength in its best suit; names that suit as trumps. Over a
-      bid table it weighs each call on a few resampled deals played out
-      (:mod:`interpreter.players.contracts`).
+      bid table, and in an auction whose bids count melds (Pinochle), it weighs each call
+      on a few resampled deals played out (:mod:`interpreter.players.contracts`).
     - Declares whatever it may declare.
-    - In a choice between named options it takes the first one listed (in the
+    - In a game with a bid table, a choice before the deal's first card (a contract: Skat's
+      hand or skat, game and announcement, holding a bid) is weighed like a call, on
+      resampled deals played out (:mod:`interpreter.players.contracts`).
+    - In any other choice between named options it takes the first one listed (in the
       shipped rule files: stand, refuse) with a strong hand, else the second.
     - In table mode it records no irregularity: at a referee's pause it continues, and
       wherever irregularities are offered among the actions it weighs only the others.
@@ -64,6 +69,18 @@ class HeuristicAgent:
         return "HeuristicAgent()"
 
     def __call__(self, state: State) -> Action:
+        return self._decide(state, 0)
+
+    def _in_rollout(self, state: State) -> Action:
+        """The decision as a contract evaluator's rollout makes it: choices of a contract by
+        the quick rule (:meth:`_quick_choice`), never by weighing rollouts again."""
+        return self._decide(state, 1)
+
+    def _in_playout(self, state: State) -> Action:
+        """The decision as the quick rule's playouts make it (:meth:`_quick_choice`)."""
+        return self._decide(state, 2)
+
+    def _decide(self, state: State, depth: int) -> Action:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
@@ -80,7 +97,7 @@ class HeuristicAgent:
         if kind == "select":
             return self._select(state, decision.phase, legal)
         if kind in ("auction", "bid") and state.game.layout.bid_table:  # a bid table (design 3.7)
-            return choose(state, legal, self, self.rng)
+            return choose(state, legal, self._in_rollout, self.rng)
         if kind == "auction":
             return self._bid(state, legal)
         if kind == "bid":
@@ -89,9 +106,44 @@ class HeuristicAgent:
             return self._name(state, legal)
         if kind == "choice":
             options = [a for a in legal.explicit if a.verb != "irregular"]
+            if len(options) > 1 and self._contract_choice(state):
+                if depth == 0:
+                    return choose(state, legal, self._in_rollout, self.rng, options=options)
+                return self._quick_choice(state, options, playouts=depth == 1)
             strong = self._strength(state) >= self.threshold
             return options[0] if strong or len(options) == 1 else options[1]
         return state.sample_action(self.rng)  # pragma: no cover - every kind is handled
+
+    @staticmethod
+    def _contract_choice(state: State) -> bool:
+        """Whether a choice selects (or bids for) the contract: in a game with a bid table,
+        a choice before the deal's first card is played."""
+        return bool(state.game.layout.bid_table) and not any(state.tricks_won) and not state.current_trick
+
+    def _quick_choice(self, state: State, options: Sequence[Action], playouts: bool) -> Action:
+        """The contract choice of a rollout, where the deal is dealt out: the option after
+        which the chooser's hand is strongest (:meth:`_strength`, under the trumps the option
+        names), the first of equals; with ``playouts``, of the :data:`PLAYOUTS` strongest so
+        ranked, the one whose deal, played out once from there, ends best for the chooser's
+        side (:func:`~.contracts.rollout`)."""
+        seat = state.current_player
+        assert seat is not None
+        after: list[tuple[Action, State]] = []
+        strengths: list[float] = []
+        for option in options:
+            s = state.clone()
+            s.apply(option)
+            if not s.is_terminal() and s.deal_number == state.deal_number:
+                after.append((option, s))
+                strengths.append(self._strength(s, seat))
+        if not after:
+            return options[0]
+        ranked = sorted(range(len(after)), key=lambda i: -strengths[i])  # (stable: the first of equals first)
+        if not playouts:
+            return after[ranked[0]][0]
+        tried = ranked[:PLAYOUTS]
+        margins = [rollout(after[i][1], seat, self._in_playout)[0] for i in tried]
+        return after[tried[margins.index(max(margins))]][0]
 
     # ------------------------------------------------------------ card values
     @staticmethod
@@ -101,8 +153,8 @@ class HeuristicAgent:
             return 1.0 + (strength - 1000) / 100
         return strength / (len(state.cards) // len(state.suits) + 1)
 
-    def _strength(self, state: State) -> float:
-        p = state.current_player
+    def _strength(self, state: State, seat: int | None = None) -> float:
+        p = state.current_player if seat is None else seat
         assert p is not None
         hand = state.hand(p)
         if not hand:
@@ -152,6 +204,8 @@ class HeuristicAgent:
         return sum(1 + (state.card_strength(c, suit) - 1000) / 10 for c in hand if state.is_trump(c, suit))
 
     def _bid(self, state: State, legal: Sequence[Action]) -> Action:
+        if state.game.layout.meld_names:  # melds count toward the bid: weigh it on resampled deals
+            return choose(state, legal, self._in_rollout, self.rng)
         p = state.current_player
         assert p is not None
         hand = state.hand(p)

@@ -10,6 +10,12 @@ the rest of the deal out with the heuristic player at every seat (on a
 - the deal's points, for its side minus the best other side (negated when the lowest
   score wins), and a large bonus or penalty when the match ends in the rollout.
 
+With ``rollout="random"`` the rollouts play uniformly random legal actions instead (the
+rollout policy of OpenSpiel's IS-MCTS), inside the generated module (its ``playout``, on
+a copy of the world's core that logs no events: natively in a Cython build), the same
+draws as :meth:`State.playout`; a rollout that meets a choice among more than
+``MAX_CHOICES`` subsets is valued where it stopped. Cheaper a rollout, weaker a rollout.
+
 The budget is the number of rollouts per decision: ``worlds = max(1, budget // number
 of legal actions)``. Larger decisions (a discard of 1 to 5 cards out of 8: 218
 actions) are left to the heuristic player. Given a seed, the player is deterministic.
@@ -47,6 +53,10 @@ MATCH_VALUE = 1000.0
 
 MAX_ROLLOUT_ACTIONS = 10_000
 
+ROLLOUTS = ("heuristic", "random")
+"""The rollout policies: the heuristic player (the default), or uniformly random legal
+actions played inside the generated module (its ``playout``: no Python an action)."""
+
 
 class SearchAgent:
     """See the module docstring. ``decisions`` counts the searched decisions,
@@ -56,16 +66,22 @@ class SearchAgent:
         ValueError: a budget or ``max_candidates`` below 1.
     """
 
-    def __init__(self, seed: int | None = None, budget: int = DEFAULT_BUDGET, max_candidates: int = MAX_CANDIDATES) -> None:
+    def __init__(self, seed: int | None = None, budget: int = DEFAULT_BUDGET, max_candidates: int = MAX_CANDIDATES,
+                 rollout: str = "heuristic") -> None:
         if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
             raise ValueError(f"a search budget is a number of rollouts, at least 1, not {budget!r}")
         if isinstance(max_candidates, bool) or not isinstance(max_candidates, int) or max_candidates < 1:
             raise ValueError(f"max_candidates must be at least 1, not {max_candidates!r}")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout {rollout!r}: give one of {', '.join(ROLLOUTS)}")
         self.rng = random.Random(seed)
         self.budget = budget
         self.max_candidates = max_candidates
+        self.rollout = rollout
         self.fallback = HeuristicAgent(self.rng.randrange(2**31))
         self.policy = _RolloutPolicy(self.rng.randrange(2**31))
+        # (drawn after the others: the heuristic rollouts' draws stay as they were)
+        self._playout_rng = random.Random(self.rng.randrange(2**31)) if rollout == "random" else None
         self._sampler: Resampler | None = None
         self.decisions = 0
         self.seconds = 0.0
@@ -106,7 +122,10 @@ class SearchAgent:
             for i in range(n):
                 sim = world.clone()
                 sim.apply(sim.legal_actions()[i])
-                totals[i] += self._rollout(sim, deal, start, side)
+                if self._playout_rng is None:
+                    totals[i] += self._rollout(sim, deal, start, side)
+                else:
+                    totals[i] += self._random_rollout(sim, deal, start, side, self._playout_rng)
         return totals
 
     def _sampler_for(self, state: State, seat: int) -> Resampler:
@@ -128,15 +147,33 @@ class SearchAgent:
         while not sim.is_terminal() and sim.deal_number == deal and count < MAX_ROLLOUT_ACTIONS:
             sim.apply(policy(sim))
             count += 1
-        gains = [now - before for now, before in zip(sim.scores, start, strict=True)]
-        if sim.ruleset.rules.match is not None and sim.ruleset.rules.match.lowest_wins:
-            gains = [-g for g in gains]
-        others = [g for s, g in enumerate(gains) if s != side]
-        value = float(gains[side] - (max(others) if others else 0))
         outcome = sim.outcome()
-        if outcome is not None and outcome.winner is not None:
-            value += MATCH_VALUE if outcome.winner == side else -MATCH_VALUE
-        return float(value)
+        return _value(sim, sim.scores, outcome.winner if outcome is not None else None, start, side)
+
+    @staticmethod
+    def _random_rollout(sim: State, deal: int, start: list[int], side: int, rng: random.Random) -> float:
+        """Play to the end of the deal by random legal actions inside the generated module
+        (on a copy of the state's core that logs no events); the value for ``side``. A
+        rollout that meets a choice of more cards than the module draws from (more than
+        ``MAX_CHOICES`` subsets) is valued where it stopped."""
+        m = sim._g.m
+        c = m["copy"](sim._c)
+        c.rec = False
+        m["playout"](c, rng, MAX_ROLLOUT_ACTIONS, None, deal - 1)
+        return _value(sim, m["scores"](c), c.winner if c.terminal and c.winner >= 0 else None, start, side)
+
+
+def _value(sim: State, scores: list[int], winner: int | None, start: list[int], side: int) -> float:
+    """A rollout's value for ``side`` (the module docstring), from the scores it reached
+    and the match's winning side if it ended."""
+    gains = [now - before for now, before in zip(scores, start, strict=True)]
+    if sim.ruleset.rules.match is not None and sim.ruleset.rules.match.lowest_wins:
+        gains = [-g for g in gains]
+    others = [g for s, g in enumerate(gains) if s != side]
+    value = float(gains[side] - (max(others) if others else 0))
+    if winner is not None:
+        value += MATCH_VALUE if winner == side else -MATCH_VALUE
+    return float(value)
 
 
 class _RolloutPolicy(HeuristicAgent):

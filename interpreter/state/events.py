@@ -283,6 +283,11 @@ def _suit_led(g: Game, e: Entry) -> Triple:
     return {"type": "suit_led", "player": e[1], "suit": g.tables.suit_names[e[2]], **_laws(g, e[3])}, None, 0
 
 
+def _shown(g: Game, e: Entry) -> Triple:
+    """`P shows N`: the cards shown to everybody, left where they are; public."""
+    return {"type": "shown", "player": e[1], "cards": _codes(g, e[2]), **_laws(g, e[3])}, None, 0
+
+
 RENDERERS: dict[int, Callable[[Any, Any], Triple]] = {
     KIND[name]: fn for name, fn in (
         ("TRICK", _trick), ("DEALT", _dealt), ("SELECT", _select), ("BID", _bid), ("PASS", _pass), ("DRAW", _draw),
@@ -292,7 +297,7 @@ RENDERERS: dict[int, Callable[[Any, Any], Triple]] = {
         ("LAST_DEAL", _last_deal), ("MATCH_END", _match_end), ("EXPOSED", _exposed), ("FORBID", _forbid),
         ("COUNTER", _counter), ("DECLARE", _declare), ("LEADS", _leads), ("REPLAY", _replay),
         ("DEALER", _dealer), ("CUT", _cut), ("IRREGULARITY", _irregularity), ("MELD", _meld),
-        ("TAKES_UP", _takes_up), ("SUIT_LED", _suit_led),
+        ("TAKES_UP", _takes_up), ("SUIT_LED", _suit_led), ("SHOWN", _shown),
     )
 }
 """The renderer of each kind of entry."""

@@ -110,6 +110,9 @@ class Modes(_Base):
             for k in picked:
                 left &= ~(1 << k)
             ids = [k for k in range(left.bit_length()) if left >> k & 1]
+            n = self._g.copies
+            if n > 1:  # a face's id (copies are equal cards), once
+                ids = sorted({k // n for k in ids})
         if len(picked) >= c.sel_lo:
             ids.append((self._g.code_ids or code_ids(cast(Any, self))).done_id)
         return ids
@@ -118,10 +121,14 @@ class Modes(_Base):
         if self._picking() and type(i) is int:
             c = self._c
             picked = self._picks
-            if 0 <= i < self._g.n_cards and c.sel_cards >> i & 1 and i not in picked and len(picked) < c.sel_hi:
+            n, card = self._g.copies, i
+            if n > 1:  # a face's id: a card of it not picked yet
+                card = next((k for k in range(i * n, i * n + n) if c.sel_cards >> k & 1 and k not in picked), -1) \
+                    if 0 <= i < self._g.n_cards // n else -1
+            if 0 <= card < self._g.n_cards and c.sel_cards >> card & 1 and card not in picked and len(picked) < c.sel_hi:
                 sel = self._pending()
                 assert sel is not None
-                self._take_legal(Action(sel.verb, (self._g.tables.codes[i],), i))
+                self._take_legal(Action(sel.verb, (self._g.tables.codes[card],), card))
                 return
             if i == (self._g.code_ids or code_ids(cast(Any, self))).done_id and len(picked) >= c.sel_lo:
                 self._take_legal(DONE)
@@ -270,10 +277,8 @@ class Modes(_Base):
         if self._request is not None:
             modal = LegalActions(self._chance_actions())
         elif (sel := self._pending()) is not None:
-            picked = set(self._picks)
             codes = self._g.tables.codes
-            acts = [Action(sel.verb, (codes[c],), c) for c in sel.cards if c not in picked] \
-                if len(self._picks) < sel.hi else []
+            acts = [Action(sel.verb, (codes[c],), c) for c in self._free(sel)] if len(self._picks) < sel.hi else []
             if len(self._picks) >= sel.lo:
                 acts.append(DONE)
             # Table mode: the irregularities of the selection's decision, at every step of it
@@ -349,7 +354,7 @@ class Modes(_Base):
             return
         self._modal = None
         done = action.verb == "done" and not action.args
-        picks = self._picks if done else self._picks + (self._g.tables.index[action.args[0]],)
+        picks = self._picks if done else self._picks + (self._picked(sel, action),)
         if not done and len(picks) < sel.hi:
             self._picks = picks
             return
@@ -362,6 +367,28 @@ class Modes(_Base):
         except GameError:
             self._picks = saved
             raise
+
+    def _free(self, sel: Selection) -> list[int]:
+        """The cards of the pending selection that may be picked next, in listed order: those
+        not picked yet, with copies (equal cards) only the first free card of each face."""
+        picked = set(self._picks)
+        free = [c for c in sel.cards if c not in picked]
+        if self._g.copies == 1:
+            return free
+        codes, seen = self._g.tables.codes, set()
+        out = []
+        for c in free:
+            if codes[c] not in seen:
+                seen.add(codes[c])
+                out.append(c)
+        return out
+
+    def _picked(self, sel: Selection, action: Action) -> int:
+        """The card a legal pick takes: the action's own card, else (copies) the first free
+        card of its face."""
+        if self._g.copies == 1:
+            return int(self._g.tables.index[action.args[0]])
+        return next(c for c in self._free(sel) if self._g.tables.codes[c] == action.args[0])
 
     def _run(self, action: Action) -> None:
         """Apply a move of the game; stop at a chance node when chance is needed.

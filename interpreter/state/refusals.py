@@ -125,12 +125,15 @@ class Refusals:
         """Why a card selection is refused: a card not offered, a repeated card, a wrong count."""
         tables, player = self._g.tables, self.current_player
         cards = [] if args == ["none"] else [tables.index[a] for a in args]
+        offered = [tables.codes[c] for c in sel.cards]  # (a face once per card of it: copies are equal cards)
         for c in cards:
-            if c not in sel.cards:
+            if tables.codes[c] not in offered:
                 where = "holds" if self.phase == "discard" else "may take"
                 return f"{tables.codes[c]} is not a card seat {player} {where} that may be chosen"
-        repeated = sorted({tables.codes[c] for c in cards if cards.count(c) > 1})
+        repeated = sorted({tables.codes[c] for c in cards if cards.count(c) > offered.count(tables.codes[c])})
         if repeated:
+            if tables.copies > 1:
+                return f"{' '.join(repeated)} named more times than seat {player} may choose cards of that face"
             return f"{' '.join(repeated)} named more than once"
         many = f"{sel.lo}" if sel.lo == sel.hi else f"{sel.lo} to {sel.hi}"
         return f"choose {many} card{'s' if sel.hi != 1 else ''}, not {len(cards)}"

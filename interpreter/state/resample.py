@@ -39,6 +39,15 @@ places, and the cards there are renamed like the rest.
 
 Uniform means: each consistent assignment of hidden cards to roles is equally likely.
 
+Equal cards (``copies N``). The roles are the physical cards, by name (``QC#0``, ``QC#1``:
+:mod:`interpreter.state.equal_cards`): the real match is read under these names, so a
+card the seat saw is the very card it saw, and the sampled deck is written back in faces
+(copies numbered canonically by ``new_game(decks=...)``); everything compared with the
+sampled world stays in faces. A meld of another seat shows some cards of a face in its
+hand but not whether it holds more: the first ones it really held are fixed, so a world
+where it holds ``m`` of a face of which ``k`` were fixed is proposed ``C(m, k)`` times too
+often and kept with probability ``1 / C(m, k)`` (:meth:`Resampler._weigh`).
+
 >>> import random, tricklang, interpreter
 >>> state = interpreter.new_game(tricklang.load("rules/ecarte.trick"), seed=4)
 >>> state.apply("propose"); state.apply("accept")
@@ -51,9 +60,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from math import comb
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError, ResampleError
+from .equal_cards import CardNames
 from .matching import sample_matching
 
 if TYPE_CHECKING:  # the state module calls this one (State.resample): only a protocol of it
@@ -95,8 +106,7 @@ def resample(state: State, seat: int, rng: random.Random | None = None) -> State
 
     Raises:
         ResampleError: ``seat`` is not a seat of the game, the state is not in the
-            default modes (``selections='all'``, ``chance='automatic'``), the pack has
-            copies (``copies N``: not supported yet), or no consistent
+            default modes (``selections='all'``, ``chance='automatic'``), or no consistent
             deal was found within :data:`MAX_ATTEMPTS` draws; ``state`` is unchanged.
     """
     rng = rng if rng is not None else random.Random()
@@ -122,17 +132,21 @@ class Resampler:
             raise ResampleError(f"seat {seat!r} does not exist: this game has seats 0..{n - 1}")
         if state.selections != "all" or state.chance != "automatic":
             raise ResampleError("resample needs the default selections ('all') and chance ('automatic')")
-        if state.game.tables.copies > 1:  # (its card roles are codes: equal cards would share one)
-            raise ResampleError("resample cannot redeal a pack with copies (equal cards) yet")
         self.seat = seat
+        # A pack with copies: the roles are cards by name (QC#0, QC#1), the seat sees faces.
+        self._names = CardNames(state.game) if state.game.tables.copies > 1 else None
+        self._shows: dict[int, list[tuple[int, str, int]]] = {}  # action -> (melder, face, cards shown)
+        self._renamed: dict[int, list[str]] = {}  # action -> its words, hidden cards by name
+        self.pevents: list[dict[str, Any]] = []  # the seat's events, cards by name
+        self._weight = 1.0  # the weight of the world being replayed (see _weigh)
         self.redeal_past = redeal_past
         data = state.to_dict()
         self._new: dict[str, Any] = {"dealer": data["dealer"], "mode": data.get("mode", "strict")}
         decks = {int(k): v for k, v in data.get("decks", {}).items()} or None
         reseeds = {int(k): v for k, v in data.get("reseeds", {}).items()} or None
         self._truth = state.new_match(seed=data["seed"], deck=data.get("deck"), decks=decks,
-                               reseeds=reseeds, **self._new)
-        self._codes = set(self._truth.deal_deck(1))
+                               reseeds=reseeds, record_events=True, **self._new)
+        self._codes = set(self._names.names if self._names else self._truth.deal_deck(1))
         self.seed = data["seed"]
         self.actions: list[str] = []
         self.actors: list[int] = []
@@ -153,6 +167,10 @@ class Resampler:
         self._pool_key: tuple[int, int] | None = None
         self._open_deals(self._truth, 0, 0)
         self._logged = len(self._truth.events(seat))
+        if self._names is not None:
+            self.pevents = self._names.events(self._truth, seat, 0)
+            self._seen.setdefault(1, set()).update(self._names.visible(self._truth, seat))
+            self._read_shows(self._truth, -1, self._truth.events(seat))
         self.update(state, rng)
 
     def update(self, state: State, rng: random.Random) -> None:
@@ -169,6 +187,8 @@ class Resampler:
             self._read(text)
         self.state = state
         self.events = state.events(self.seat)
+        self._view = state._observation_but_events(self.seat)  # what every sampled world must show
+        # the seat (its events too: the replay compares them one by one, see _check)
         for d in self.deals[:-1]:
             d.end = self.deals[d.number].trigger  # the next deal's trigger
         self.deals[-1].end = len(self.actions)
@@ -197,14 +217,21 @@ class Resampler:
         self.actors.append(p)
         self.actions.append(text)
         deal = truth.deal_number
+        names = self._names
         if p == seat:
             offered, cards = _offer(truth)
             self.offered[i] = offered
+            if names is not None:  # the cards of a selection by name; plays are from the seat's own hand
+                sel = truth.legal_actions().selection
+                cards = {names.names[c] for c in sel.cards} if sel is not None else set()
             self._seen.setdefault(deal, set()).update(cards & codes)
         elif text.startswith("play ") and truth.phase == "play":
             card = text.split()[1]  # (from the hand of the seat whose turn it is: another may play it, `plays for`)
-            owner = next((q for q in range(truth.player_count) if card in truth.hand(q)), p)
-            self._plays.append(_Play(deal, owner, card, truth.hand(owner), truth.clone()))
+            owner = p if card in truth.hand(p) else next(
+                (q for q in range(truth.player_count) if card in truth.hand(q)), p)
+            hand = names.hand(truth, owner) if names is not None else truth.hand(owner)
+            self._plays.append(_Play(deal, owner, card, hand, truth.clone()))
+        held = [names.hand(truth, q) for q in range(truth.player_count)] if names is not None and p != seat else None
         before = truth.clone() if not self.redeal_past else None
         truth.apply(text)
         opened = len(self.deals)
@@ -212,8 +239,33 @@ class Resampler:
         if before is not None and len(self.deals) > opened:
             self._real_pre = before
         batch = truth.events(seat, start=self._logged)
-        self._note_moves(truth, self._logged, batch)
+        if names is not None:
+            self._read_names(truth, i, text, p, held, batch)
+        else:
+            self._note_moves(truth, self._logged, batch)
         self._logged += len(batch)
+
+    def _read_names(self, truth: State, i: int, text: str, actor: int, held: list[list[str]] | None,
+                    batch: list[dict[str, Any]]) -> None:
+        """With copies: the batch under card names, the cards the seat sees now, the cards
+        each meld shows (the melder's first cards of each face shown), and the hidden
+        cards another seat's action named (those that left its hand, by face)."""
+        names, seat, deal = self._names, self.seat, truth.deal_number
+        assert names is not None
+        self.pevents.extend(names.events(truth, seat, self._logged))
+        self._seen.setdefault(deal, set()).update(names.visible(truth, seat))
+        self._read_shows(truth, i, batch)
+        words = text.split()
+        if held is None or len(words) < 2 or words[0] == "play" or not any(w in names.face.values() for w in words):
+            return
+        left = sorted(set(held[actor]) - set(names.hand(truth, actor)))
+        renamed = []
+        for w in words:
+            name = next((x for x in left if names.face[x] == w), None)
+            if name is not None:
+                left.remove(name)
+            renamed.append(name or w)
+        self._renamed[i] = renamed
 
     def _note_moves(self, truth: State, logged: int, batch: list[dict[str, Any]]) -> None:
         """Remember what each visible automatic move left in its source zone, for
@@ -231,9 +283,23 @@ class Resampler:
                 continue
             self._moves[logged + k] = (truth.deal_number, left)
 
+    def _read_shows(self, truth: State, i: int, batch: list[dict[str, Any]]) -> None:
+        """With copies: the cards the melds of another seat in a batch show, taken as the
+        melder's first cards of each face (see _weigh); ``i``: the action (-1: none yet)."""
+        names = self._names
+        assert names is not None
+        for event in batch:
+            shown = names.shown(event)
+            if shown is None or shown[0] == self.seat:
+                continue
+            melder, faces = shown
+            self._seen.setdefault(truth.deal_number, set()).update(names.pick(names.hand(truth, melder), faces))
+            self._shows.setdefault(i, []).extend((melder, f, k) for f, k in faces.items())
+
     def _open_deals(self, truth: State, applied: int, known: int) -> None:
         for number in range(known + 1, truth.deal_number + 1):
-            self.deals.append(_Deal(number, applied, applied, truth.deal_deck(number)))
+            deck = self._names.deck(truth, number) if self._names else truth.deal_deck(number)
+            self.deals.append(_Deal(number, applied, applied, deck))
 
     def _known_cards(self) -> None:
         """Fix, per deal not yet final, every card the seat's view of it names, and
@@ -242,13 +308,12 @@ class Resampler:
         for d in self.deals[first:]:
             d.known = set(self._seen.get(d.number, ()))
         deal = first
-        for event in self.events[self._deal_event(first + 1):]:
+        for event in (self.pevents if self._names else self.events)[self._deal_event(first + 1):]:
             if event.get("type") == "deal":
                 deal += 1
             _codes_in(event, self._codes, self.deals[deal - 1].known)
-        now = self.state.observation(self.seat)
-        now.pop("events")
-        _codes_in(now, self._codes, self.deals[-1].known)
+        if self._names is None:  # (with copies, what the seat sees now was read with the last action)
+            _codes_in(self._view, self._codes, self.deals[-1].known)
         for d in self.deals[first:]:
             d.hidden = [c for c in d.deck if c not in d.known]
             hidden = set(d.hidden)
@@ -268,7 +333,10 @@ class Resampler:
         key = (tuple(base), tuple(deal.hidden))
         if play.cache is None or play.cache[0] != key:
             allowed = play.state.allowed_plays
-            play.cache = (key, {y for y in deal.hidden if play.card not in allowed(base + [y])})
+            face = self._names.face if self._names else {}
+            faces = [face.get(c, c) for c in base]
+            fits = {f: play.card in allowed([*faces, f]) for f in {face.get(y, y) for y in deal.hidden}}
+            play.cache = (key, {y for y in deal.hidden if not fits[face.get(y, y)]})
         excluded = play.cache[1]
         if excluded:
             for x in roles:
@@ -313,17 +381,18 @@ class Resampler:
             for world, sigma, done, pos in self._pool:
                 if done == len(self.actions):
                     kept.append((world, sigma, done, pos))
-                elif (got := self._follow(world, sigma, done, pos)) is not None:
+                elif (got := self._follow(world, sigma, done, pos, rng)) is not None:
                     kept.append((world, sigma, len(self.actions), got))
         while len(kept) < count:
             world = self.sample(rng)
-            kept.append((world, self._last_sigma, len(self.actions), len(world.events(self.seat))))
+            kept.append((world, self._last_sigma, len(self.actions), world.event_count))
         self._pool, self._pool_key = kept, key
         return [w for w, _, _, _ in kept[:count]]
 
-    def _follow(self, world: State, sigma: dict[str, str], done: int, pos: int) -> int | None:
+    def _follow(self, world: State, sigma: dict[str, str], done: int, pos: int, rng: random.Random) -> int | None:
         """Carry a sampled state through the real actions from ``done`` on; its new event
         position, or None if it no longer fits."""
+        self._weight = 1.0
         for i in range(done, len(self.actions)):
             if not self._step(world, i, sigma):
                 return None
@@ -331,15 +400,19 @@ class Resampler:
             if got is None:
                 return None
             pos = got
-        if world.observation(self.seat) != self.state.observation(self.seat):
+            self._weigh(world, i)
+        if self._weight < 1.0 and rng.random() >= self._weight:
+            return None
+        if pos != len(self.events) or world._observation_but_events(self.seat) != self._view:
             return None
         return pos
 
     def _draw(self, group: list[_Deal], rng: random.Random, *, last: bool) -> State:
         for _ in range(MAX_ATTEMPTS):
             sigmas = {d.number: sample_matching(d.hidden, d.excluded, rng) for d in group}
+            self._weight = 1.0
             world = self._replay(group, sigmas, last)
-            if world is not None:
+            if world is not None and (self._weight == 1.0 or rng.random() < self._weight):
                 self._last_sigma = sigmas[group[-1].number]
                 return world
         numbers = ", ".join(str(d.number) for d in group)
@@ -352,11 +425,13 @@ class Resampler:
         When the group is not the last one, the world returned is the one just before
         the action that lays the next deal out (kept as the next group's start).
         """
-        decks = {d.number: [sigmas[d.number].get(c, c) for c in d.deck] for d in group}
+        face = self._names.face if self._names else {}
+        decks = {d.number: [face.get(x, x) for x in (sigmas[d.number].get(c, c) for c in d.deck)] for d in group}
         trigger = group[0].trigger
         if trigger == 0:
-            world: State = self.state.new_match(seed=self.seed, decks=decks, **self._new)
+            world: State = self.state.new_match(seed=self.seed, decks=decks, record_events=True, **self._new)
             pos = 0
+            self._weigh(world, -1)
         else:
             assert self._pre is not None
             world = self._pre.clone()
@@ -365,6 +440,7 @@ class Resampler:
                 world.prearrange(number, deck)
             if not self._step(world, trigger - 1, self._sigma_before):
                 return None
+            self._weigh(world, trigger - 1)
         got = self._check(world, pos)
         if got is None:
             return None
@@ -386,7 +462,8 @@ class Resampler:
             if got is None:
                 return None
             pos = got
-        if last and world.observation(self.seat) != self.state.observation(self.seat):
+            self._weigh(world, i)
+        if last and (pos != len(self.events) or world._observation_but_events(self.seat) != self._view):
             return None
         return world
 
@@ -398,13 +475,27 @@ class Resampler:
         if offered is not None and _offer(world)[0] != offered:
             return False
         text = self.actions[i]
-        if sigma:
+        if self._names is not None:
+            if i in self._renamed:
+                face = self._names.face
+                text = " ".join(face.get(x, x) for x in (sigma.get(w, w) for w in self._renamed[i]))
+        elif sigma:
             text = " ".join(sigma.get(w, w) for w in text.split())
         try:
             world.apply(text)
         except GameError:  # illegal here, or a rule failed: the sampled deal does not fit
             return False
         return True
+
+    def _weigh(self, world: State, i: int) -> None:
+        """With copies, after action i of a sampled world: for each meld another seat showed
+        then, k cards of a face were kept in the melder's hand (the first ones it really
+        held); a world where it holds m of that face is reached by C(m, k) choices of which
+        k were kept, so it is kept with weight 1 / C(m, k) (uniform over the real deals)."""
+        for melder, face, k in self._shows.get(i, ()):
+            m = world.hand(melder).count(face)
+            if m > k:
+                self._weight /= comb(m, k)
 
     def _deal_event(self, number: int) -> int:
         count = 0

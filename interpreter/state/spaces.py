@@ -16,7 +16,7 @@ block          ids
                lead), then ``pass`` when the rule file has an auction (or a bid
                ``, or passes``), then ``double``, ``redouble`` and ``hold`` when
                an auction's rules allow them
-``name``       ``name SUIT``, one per suit, when a player may name trumps
+``name``       ``name SUIT``, one per suit, when a player may name trumps or the suit led
 ``bid``        ``bid B`` for every bid of the bid table in rank order (design
                3.7), then for every B from the lowest to the highest number bid
                the rule file allows (bounds that are not constants: 0 and the
@@ -27,7 +27,9 @@ block          ids
                legal only in table mode)
 ``done``       one-card mode: end the pending selection here
 ``cards``      default mode: a whole selection of several cards (or none) is
-               ``start + sum(2**c)`` over its cards c: one id per subset of the deck
+               ``start + sum(2**c)`` over its cards c: one id per subset of the deck;
+               with ``copies N``, ``start + sum(k * (N+1)**f)`` over its faces f chosen
+               k times (the same ids when N is 1): one id per multiset of faces
 ``referee``    table mode only: ``continue`` at the referee's pauses (see
                docs/python-api.md, table mode), when an irregularity names a pause and
                ``continue`` is not already in the ``word`` block
@@ -103,7 +105,8 @@ class ActionSpace:
         self._copies = tables.copies
         self.select_verbs: frozenset[str] = frozenset(
             ["discard" for st in stmts if isinstance(st, (m.Discard, m.Keep))]
-            + [st.verb for st in stmts if isinstance(st, (m.Take, m.Keep))])
+            + [st.verb for st in stmts if isinstance(st, (m.Take, m.Keep))]
+            + ["show" for st in stmts if isinstance(st, m.Shows)])
         words: list[str] = []
         for st in stmts:
             if isinstance(st, m.Choose):
@@ -116,7 +119,7 @@ class ActionSpace:
         calls = {r.kind for st in stmts if isinstance(st, (m.Auction, m.TableAuction)) for r in st.rules}
         words += (["double", "redouble"] if "double" in calls else []) + (["hold"] if "hold" in calls else [])
         self.words: list[str] = list(dict.fromkeys(words))
-        self.suits: list[str] = list(tables.suit_names) if any(isinstance(st, m.NameTrump) for st in stmts) else []
+        self.suits: list[str] = list(tables.suit_names) if any(isinstance(st, (m.NameTrump, m.NameLed)) for st in stmts) else []
         self.bid_low, self.bid_high = _bid_bounds(stmts, dict(ruleset.options), tables.size)
         self.table_bids: list[str] = [a.args[0] for a in program.table_bid_actions]
         """The bids of the file's bid table, first in the ``bid`` block (in rank order)."""
@@ -136,7 +139,7 @@ class ActionSpace:
                                                            if self.bid_high >= self.bid_low else 0)),
                            ("declare", len(self.declarations)), ("irregular", len(self.irregular)),
                            ("done", 1 if has_select and selections == "one_card" else 0),
-                           ("cards", 2 ** len(self.codes) if has_select and selections == "all" else 0),
+                           ("cards", (self._copies + 1) ** len(self.codes) if has_select and selections == "all" else 0),
                            ("referee", len(self.referee))):
             self.blocks.append(Block(name, start, size))
             start += size
@@ -187,8 +190,12 @@ class ActionSpace:
                 if self.selections == "one_card":
                     if len(cards) == 1:
                         return cards[0]
-                else:
+                elif self._copies == 1:
                     return self._start["cards"] + sum(1 << c for c in cards)
+                else:  # a face's digit counts its cards chosen (base copies + 1)
+                    base = self._copies + 1
+                    if all(cards.count(f) <= self._copies for f in cards):
+                        return self._start["cards"] + sum(int(base ** f) for f in cards)
             elif not args:
                 if verb == "done" and self.selections == "one_card" and self.select_verbs:
                     return self._start["done"]
@@ -235,7 +242,8 @@ class ActionSpace:
             return Action("done")
         if b.name == "referee":
             return Action(self.referee[k])
-        cards = [c for c in range(len(self.codes)) if k >> c & 1]
+        base = self._copies + 1
+        cards = [c for c in range(len(self.codes)) for _ in range(k // base ** c % base)]
         return Action(card_verb if card_verb != "play" else "select",
                       tuple(self.codes[c] for c in cards) if cards else ("none",))
 
@@ -392,7 +400,8 @@ class CodeIds:
         self.codes_by_dp: list[dict[int, int] | None] = [
             {i: k for k, i in enumerate(ids) if i >= 0} if ids is not None else None for ids in self.by_dp]
         self.bids = [dp.kind in ("bid", "auction") for dp in game.dps]
-        self.selects = [dp.kind == "select" and space.selections == "all" and bool(space.select_verbs) for dp in game.dps]
+        self.selects = [dp.kind == "select" and space.selections == "all" and bool(space.select_verbs)
+                        and game.copies == 1 for dp in game.dps]  # (copies: a multiset's id, the general path)
         start = {b.name: b.start for b in space.blocks}
         self.tables = [bool(dp.extra.get("table")) for dp in game.dps]
         self.table_start = start["bid"]

@@ -27,6 +27,7 @@ from .batch import RandomMatches, random_matches
 from .compiled import Compiled
 from .deals import MAX_SEED, Deals, check_modes, checked_seed, later_decks, later_seeds, prearranged
 from .embedding import Embedding
+from .face_selection import FaceSelection
 from .facts import GameFacts
 from .failures import worded
 from .legal import LegalActions, Selection, draw_subset
@@ -237,7 +238,8 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
     def _selection(self) -> Selection:
         g, c = self._g, self._c
         dp = g.dps[c.dp]
-        sel = Selection(dp.verb, tuple(g.m["in_order"](c, c.sel_cards)), c.sel_lo, c.sel_hi, g.tables.codes)
+        kind = Selection if g.copies == 1 else FaceSelection  # (copies: a choice of faces, each offered once)
+        sel = kind(dp.verb, tuple(g.m["in_order"](c, c.sel_cards)), c.sel_lo, c.sel_hi, g.tables.codes)
         if sel.total > MAX_CHOICES:
             raise GameLimitError(f"line {dp.line}: more than {MAX_CHOICES} ways to choose cards")
         return sel
@@ -350,12 +352,28 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
         if g.dps[dp].kind == "select":
             mask = 0
             if action.args != ("none",):
+                if g.copies > 1:
+                    return key_of(dp, self._copies_chosen(action.args))
                 for a in action.args:
                     mask |= 1 << g.tables.index[a]
             return key_of(dp, mask)
         code = g.code(dp, action)
         assert code is not None
         return key_of(dp, code)
+
+    def _copies_chosen(self, faces: tuple[str, ...]) -> int:
+        """The cards a choice of faces takes from a pack with copies: of each face named k
+        times, the first k of its cards the pending selection offers (copies are equal cards)."""
+        g, c = self._g, self._c
+        n, index = g.copies, g.tables.index
+        mask = 0
+        for a in faces:
+            first = index[a]
+            for k in range(first, first + n):
+                if c.sel_cards >> k & 1 and not mask >> k & 1:
+                    mask |= 1 << k
+                    break
+        return mask
 
     def _error(self, err: BaseException) -> BaseException:
         """A failure raised while rules ran, as the error users see."""

@@ -292,7 +292,7 @@ def _fill_observation(state: State, p: int, layout: TensorLayout, out: list[floa
     if picks and actor == p:
         index = g.tables.index
         for code in picks:
-            out[pos + index[code] // cp] = 1.0
+            out[pos + index[code] // cp] += 1.0 / cp  # (copies: the share of the face picked)
     out[pos + deck] = float(len(picks))
     if g.layout.bid_table:
         _fill_contract(state, layout, out)

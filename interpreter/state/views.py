@@ -277,6 +277,16 @@ class Views:
         """
         if player is not None:
             self._seat(player)
+        obs: dict[str, Any] = {}
+        for key, value in self._observation_but_events(player).items():
+            obs[key] = value
+            if key == "zones":  # (the events come after the zones, as they always have)
+                obs["events"] = self.events(player)
+        return obs
+
+    def _observation_but_events(self, player: int | None) -> dict[str, Any]:
+        """:meth:`observation` (of a seat checked by the caller) without its events (the
+        resampler compares those one by one as it replays)."""
         g, core = self._g, self._c
         lay = g.layout
         codes = g.tables.codes
@@ -295,7 +305,6 @@ class Views:
             "trick": [[p, codes[c]] for p, c in self._g.m["trick"](core)],
             "tricks_won": self.tricks_won,
             "zones": zones,
-            "events": self.events(player),
         }
         if lay.bid_table:  # design 3.7: the contract's bid by its code, and its doubling
             obs.update(bid=bid_word(self._g, core.bid), doubling=core.au_dbl if lay.rich_auction else 0)

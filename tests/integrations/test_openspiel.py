@@ -12,6 +12,7 @@ np = pytest.importorskip("numpy")
 
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
+from interpreter import State  # noqa: E402
 from interpreter.embedding.openspiel import load_game, register  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,6 +27,8 @@ EUCHRE = ROOT / "examples" / "euchre.trick"
     (ROOT / "examples" / "skat.trick", "deal", {}), (ROOT / "examples" / "bridge.trick", "deal", {}),
     pytest.param(ROOT / "examples" / "doppelkopf.trick", "deal", {}, id="doppelkopf-deal"),
     pytest.param(ROOT / "examples" / "pinochle.trick", "deal", {}, id="pinochle-deal"),
+    pytest.param(ROOT / "examples" / "french-tarot.trick", "deal", {}, id="french-tarot-deal"),
+    pytest.param(ROOT / "examples" / "five-hundred.trick", "deal", {}, id="five-hundred-deal"),
 ])
 def test_random_simulations_pass_openspiels_state_checks(rules: Path, scope: str, options: dict[str, int]) -> None:
     game = load_game(rules, scope=scope, **options)
@@ -122,3 +125,40 @@ def test_bad_input_raises_spiel_errors_naming_the_value() -> None:
     chance = game.new_initial_state()
     with pytest.raises(pyspiel.SpielError, match="chance outcome 40"):
         chance.apply_action(40)
+
+
+DOUBLE_PACKS = [ROOT / "examples" / "doppelkopf.trick", ROOT / "examples" / "pinochle.trick"]
+
+
+@pytest.mark.parametrize("rules", [*DOUBLE_PACKS, EUCHRE], ids=lambda p: p.stem)
+def test_resample_from_infostate_draws_a_real_state_the_seat_cannot_tell_apart(rules: Path) -> None:
+    """Checked on the states of OpenSpiel's own random simulation: the resampled state shows
+    the seat the same information state and legal actions, and it is a state of its own
+    history (its taped packs and actions replay to it), so it is consistent with the whole
+    play, not merely with the present; with equal cards (copies 2) too."""
+    game = load_game(rules)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    checked = []
+
+    def check(state: object) -> None:
+        if state.is_chance_node() or state.is_terminal() or len(state.history()) % 5:  # type: ignore[attr-defined]
+            return
+        p = state.current_player()  # type: ignore[attr-defined]
+        new = state.resample_from_infostate(p, sampler)  # type: ignore[attr-defined]
+        assert new.information_state_string(p) == state.information_state_string(p)  # type: ignore[attr-defined]
+        assert new.legal_actions() == state.legal_actions()  # type: ignore[attr-defined]
+        t = new.tricklang
+        assert State.from_json(t.to_json()).observation(None) == t.observation(None)
+        checked.append(t.hand((p + 1) % game.num_players()) != state.tricklang.hand((p + 1) % game.num_players()))  # type: ignore[attr-defined]
+
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False, state_checker_fn=check)
+    assert len(checked) >= 3 and any(checked)  # hidden cards were redealt
+
+
+def test_information_set_mcts_plays_a_deal_of_doppelkopf() -> None:
+    game = load_game(DOUBLE_PACKS[0])
+    rng = np.random.RandomState(5)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bots = [ismcts.ISMCTSBot(game, evaluator, 2.0, 2, random_state=rng) for _ in range(4)]
+    returns = _play_with_bots(game, bots, 4)
+    assert len(returns) == 4 and any(r != 0 for r in returns)

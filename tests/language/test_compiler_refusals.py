@@ -18,7 +18,10 @@ import pytest
 import tricklang
 
 ROOT = Path(__file__).resolve().parents[2]
-CODEGEN = sorted((ROOT / "interpreter" / "codegen").glob("*.py"))
+FLAVOUR = {"flavour.py", "folding.py", "inline.py"}
+"""The CPython flavour's pass: it reads the generated module, never a rule file, and a function its
+asserts stop is left as written (tests/runtime/test_flavour.py), so they refuse no rule file."""
+CODEGEN = sorted(p for p in (ROOT / "interpreter" / "codegen").glob("*.py") if p.name not in FLAVOUR)
 
 HEAD = """tricklang 1
 game "Refusals"
@@ -49,11 +52,12 @@ REFUSALS: dict[str, tuple[str, list[str]]] = {
         declaring("set maker = declarer"),
     ]),
     # Issue 28 (hooks, design 3.6): a declaration's effect runs as a hook's, so these are the language;
-    # this runtime runs only scoring, setting and testing there, and refuses the rest as such.
+    # this runtime runs some statements there (scoring, setting, testing, moving, choosing...) and refuses
+    # the rest as such.
     "a declaration may only": ("unsupported-construct", [
         declaring("turn up 1 to turnup"),
-        declaring("elder chooses:\n  a:\n    pass\n  b:\n    pass"),
-        declaring("move 1 from stock to turnup"),
+        declaring("elder takes 1 from stock"),
+        declaring("elder names trump"),
         declaring("if true:\n  elder discards 1 to stock"),
         declaring("end the deal"),
     ]),

@@ -163,10 +163,10 @@ def test_holder_of_a_face_with_copies_is_ambiguous() -> None:
         assert not [c for c, _ in errors(single) if c == "ambiguous-card"]
 
 
-def test_the_new_lines_are_refused_until_the_runtime_plays_them() -> None:
+def test_the_runtime_plays_every_new_deck_line() -> None:
     refused = {d.message.split(" is part")[0] for d in Checker(tricklang.parse(TAROT, "t")).run()
                if d.code == "unsupported-construct"}
-    assert refused == {"a card in no suit ('card joker \"JK\"')"}
+    assert refused == set()
 
 
 def test_explain_tells_the_pack() -> None:
@@ -198,8 +198,102 @@ def test_the_language_server_offers_extra_cards_and_own_codes() -> None:
     assert labels.get("Cavalier of atouts") == "the card CT"
 
 
-def test_choosing_cards_from_a_pack_with_copies_is_refused_until_the_runtime_plays_it() -> None:
+def test_choosing_cards_from_a_pack_with_copies_is_played() -> None:
     text = DOUBLE.replace("  trump is hearts\n", "  trump is hearts\n  dealer discards 1 to stock\n")
-    refused = [d for d in Checker(tricklang.parse(text, "d")).run() if d.code == "unsupported-construct"]
-    assert [d.line for d in refused if "choosing cards" in d.message] == [line_of("dealer discards", text)]
+    assert not [d for d in Checker(tricklang.parse(text, "d")).run() if d.code == "unsupported-construct"]
     assert not [d for d in Checker(tricklang.parse(DOUBLE, "d")).run() if d.code == "unsupported-construct"]
+
+
+# ---------------------------------------------------------------- a suit with ranks of its own
+
+TAROT_78 = game("""\
+  suits spades black, hearts red, diamonds red, clubs black, atouts "T" special
+  ranks K Q C J 10 9 8 7 6 5 4 3 2 1
+  ranks in atouts 21 20 19 18 17 16 15 14 13 12 11 10 9 8 7 6 5 4 3 2 1
+  card excuse "EX"
+""", 19).replace("  trump is hearts\n", "  trump is atouts\n")
+
+
+def test_a_suit_with_ranks_of_its_own_makes_the_78_card_tarot_pack() -> None:
+    deck = tricklang.parse(TAROT_78, "t.trick").deck
+    assert deck is not None and errors(TAROT_78) == []
+    cards = CardModel(deck)
+    assert cards.size == deck_size(deck) == 4 * 14 + 21 + 1 == 78
+    atouts = [c for c in cards.codes if c.endswith("T")]
+    assert atouts == [f"{n}T" for n in range(21, 0, -1)] and cards.codes[:2] == ["KS", "QS"]
+    assert tricklang.loads(TAROT_78, path="t.trick").cards == cards.codes
+    t = cards.suit_names.index("atouts")
+    top, second, petit = cards.index["21T"], cards.index["20T"], cards.index["1T"]
+    assert cards.trump_strength[t][top] > cards.trump_strength[t][second] > cards.trump_strength[t][petit] > 0
+    assert cards.eff_suit[t][top] == t and cards.power[t][0][top] > 1000
+    hearts = cards.suit_names.index("hearts")
+    assert cards.power[hearts][t][top] > cards.power[hearts][t][second] > 0  # a plain suit under hearts
+    assert cards.plain[cards.index["KS"]] > cards.plain[cards.index["QS"]] > cards.plain[cards.index["1S"]]
+
+
+@pytest.mark.parametrize(("pattern", "matched"), [
+    ("21 of atouts", ["21T"]),
+    ("1 of atouts", ["1T"]),
+    ("atouts", [f"{n}T" for n in range(21, 0, -1)]),
+    ("21", ["21T"]),
+    ("K of atouts", []),  # atouts have no king
+    ("21 of spades", []),  # nor spades a 21
+    ("1 and black", ["1S", "1C"]),  # the atouts' colour is their own
+    ("special", [f"{n}T" for n in range(21, 0, -1)]),
+])
+def test_rank_patterns_read_each_suit_s_own_ranks(pattern: str, matched: list[str]) -> None:
+    text = TAROT_78.replace("zone hand:", f'points\n  "x" {pattern} = 1\nzone hand:', 1)
+    assert errors(text) == []
+    rules = tricklang.parse(text, "t.trick")
+    assert rules.deck is not None
+    cards = CardModel(rules.deck, rules.points)
+    values = cards.point_values[""][cards.nsuits]  # read with no trump
+    assert [cards.codes[c] for c in range(cards.size) if values[c]] == matched
+
+
+def test_a_permutation_of_the_deck_s_ranks_still_reorders_the_suit() -> None:
+    text = game("""\
+  suits spades black, hearts red, diamonds red, clubs black
+  ranks A K Q J
+  ranks in hearts J Q K A
+""", 4)
+    deck = tricklang.parse(text, "p.trick").deck
+    assert deck is not None and errors(text) == []
+    cards = CardModel(deck)
+    assert cards.size == 16 and cards.codes[4:8] == ["AH", "KH", "QH", "JH"]  # deck order kept
+    assert cards.plain[cards.index["JH"]] > cards.plain[cards.index["AH"]]
+    assert cards.plain[cards.index["AS"]] > cards.plain[cards.index["JS"]]
+
+
+@pytest.mark.parametrize(("old", "new", "code", "at"), [
+    ("ranks in atouts 21 20", "ranks in atouts 21 21 20", "bad-rank", "ranks in atouts"),  # a rank twice
+    ("ranks in atouts 21", "ranks in atouts 2100", "bad-rank", "ranks in atouts"),  # too long to be a code
+    ("ranks in atouts", "ranks in trumps", "bad-suit", "ranks in trumps"),  # no such suit
+    ("ranks in atouts", "ranks in special", "bad-order", "ranks in special"),  # a colour has no ranks of its own
+    ("  card excuse", "  ranks in atouts 3 2 1\n  card excuse", "bad-deck", "ranks in atouts 3 2 1"),  # twice
+])
+def test_ranks_of_their_own_are_checked(old: str, new: str, code: str, at: str) -> None:
+    text = TAROT_78.replace(old, new, 1)
+    found = [(d.code, d.line, d.column) for d in Checker(tricklang.parse(text, "t.trick")).run() if d.severity == "error"]
+    assert (code, line_of(at, text), 3) in found
+
+
+def test_the_language_server_offers_each_suit_s_own_ranks() -> None:
+    prefix = "  for each card in hand of dealer matching "
+    text = TAROT_78.replace("  for each player:\n", prefix + ":\n    dealer scores 1\n  for each player:\n")
+    items = completion.complete(text, line_of(prefix, text), len(prefix) + 1, analyse(TAROT_78, "t.trick"))
+    labels = {i.label: i.detail for i in items}
+    assert labels.get("21 of atouts") == "the card 21T" and labels.get("1 of atouts") == "the card 1T"
+    assert labels.get("K of clubs") == "the card KC" and labels.get("21") == "any 21"
+    assert "K of atouts" not in labels and "21 of spades" not in labels
+
+
+def test_explain_tells_a_suit_s_own_ranks() -> None:
+    text = explain(tricklang.loads(TAROT_78, path="t.trick"))
+    assert "in atouts the ranks, from high to low, are 21 20 19" in text
+
+
+def test_fmt_keeps_a_suit_s_own_ranks() -> None:
+    out = format_text(TAROT_78.replace("ranks in atouts 21 20", "ranks in   atouts 21  20"))
+    assert out == TAROT_78
+    assert meaning(tricklang.parse(out, "x")) == meaning(tricklang.parse(TAROT_78, "x"))

@@ -146,7 +146,7 @@ def test_every_problem_is_reported_at_once() -> None:
         "rules/mini.trick:8:49: error: unknown colour 'purple' [bad-colour]\n"
         "    8 |   suits spades black, hearts red, diamonds red, clubs purple\n"
         "      |                                                 ^^^^^^^^^^^^\n"
-        "  hint: colours are red, black, blue, green, yellow, white, none\n"
+        "  hint: colours are red, black, blue, green, yellow, white, none, special\n"
         "rules/mini.trick:29:17: error: 'Z' is not a rank, a suit, 'trump' or 'any' [bad-rank]\n"
         '   29 |   if turnup has Z: dealer scores 1 "king turned up"\n'
         "      |                 ^\n"

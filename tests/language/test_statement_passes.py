@@ -95,6 +95,8 @@ SNIPPETS: dict[str, str] = {
     "Shows": "@after playing Q:\n  player shows 1 matching A, else any",
     "EndPlay": "@after each trick:\n  if last_trick:\n    end the play",
     "Melds": "for each player:\n  player melds pinochle",
+    "Joins": "%teams re, kontra\n%%\nfor each player:\n  if hand of player has K of clubs:\n    player joins re\n"
+             "  else:\n    player joins kontra",
     "TableAuction": "%bids contracts\n  levels 1..2 in spades, hearts\n  misere\n%%\n"
                     "auction until 2 passes from elder, bids contracts\n  elder may hold\n  if all pass: no contract",
     "TableBid": "%bids contracts\n  numbers 18, 20, 22\n%%\nelder bids contracts above 18, or passes",

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import assert_native_plays_as_cpython
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference_traces import Case, record
@@ -20,7 +21,6 @@ from reference_traces import Case, record
 import interpreter
 import tricklang
 from interpreter import native
-from interpreter.state.compiled import module_of
 from interpreter.state.spaces import action_space
 from interpreter.state.tensors import tensor_layout
 from interpreter.transcript import render
@@ -386,23 +386,10 @@ def test_auction_pitchs_dealer_may_take_the_bid_at_the_highest_bid_so_far() -> N
 # ---------------------------------------------------------------- native
 
 
-def matches(rules: tricklang.Ruleset, seeds: range) -> list[Any]:
-    out = []
-    for seed in seeds:
-        state = interpreter.new_game(rules, seed=seed)
-        rng = random.Random(seed)
-        while not state.is_terminal():
-            state.apply(state.sample_action(rng))
-        out.append((state.to_json(), state.events(None)))
-    return out
-
 
 @pytest.mark.skipif(native.unavailable() is not None, reason=f"no native builds here: {native.unavailable()}")
 @pytest.mark.usefixtures("isolated")
 @pytest.mark.parametrize("which", ["bridge", "hold"])
 def test_the_native_build_plays_what_cpython_plays(which: str) -> None:
     rules = bridge() if which == "bridge" else tricklang.loads(PITCH.replace("AUCTION", "until passes"), path="h.trick")
-    python = matches(rules, range(3))
-    native.accelerate(rules)
-    assert type(module_of(rules)[1]["advance"]).__name__ == "builtin_function_or_method"
-    assert matches(rules, range(3)) == python
+    assert_native_plays_as_cpython(rules, range(3), playout=False, step=True)

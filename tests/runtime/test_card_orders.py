@@ -10,9 +10,9 @@ plays what CPython plays; the checker's ``bad-order``, ``bad-suit`` and ``unused
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
+from helpers import assert_native_plays_as_cpython
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -265,24 +265,13 @@ def test_fmt_keeps_orders_and_explain_words_them() -> None:
 
 
 
-def matches(rules: tricklang.Ruleset, seeds: range) -> list[Any]:
-    out = []
-    for seed in seeds:
-        state = interpreter.new_game(rules, seed=seed)
-        state.playout(random.Random(seed))
-        out.append((state.to_json(), state.events(None)))
-    return out
-
 
 @pytest.mark.skipif(native.unavailable() is not None, reason=f"no native builds here: {native.unavailable()}")
 @pytest.mark.usefixtures("isolated")
 def test_the_native_build_plays_what_cpython_plays() -> None:
     text = SCHAFKOPF.replace("  ranks A K Q J 10 9 8 7\n", "  ranks A K Q J 10 9 8 7\n  ranks in red 7 8 9 10 J Q K A\n")
     rules = tricklang.loads(text, path="native.trick")  # grand, null with red ranks, clubs, schafkopf
-    python = matches(rules, range(16))
-    native.accelerate(rules)
-    assert type(module_of(rules)[1]["advance"]).__name__ == "builtin_function_or_method"
-    assert matches(rules, range(16)) == python
+    assert_native_plays_as_cpython(rules, range(16))
 
 
 def test_the_language_server_lists_orders_and_goes_to_them() -> None:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from helpers import assert_native_plays_as_cpython
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,7 +22,6 @@ import interpreter
 import tricklang
 from interpreter import native
 from interpreter.harness.driver import check_invariants
-from interpreter.state.compiled import module_of
 
 HEAD = """\
 tricklang 1
@@ -296,16 +296,6 @@ def test_the_harness_invariants_hold_with_expose_to(seed: int) -> None:
 
 
 
-def matches(rules: tricklang.Ruleset, seeds: range) -> list[Any]:
-    out = []
-    for seed in seeds:
-        state = interpreter.new_game(rules, seed=seed)
-        rng = random.Random(seed)
-        while not state.is_terminal():
-            state.apply(state.sample_action(rng))
-        out.append((state.to_json(), state.events(None)))
-    return out
-
 
 ALL = "  eldest discards 3 matching (K or Q), else not 7 to kitty\n" + LOOP + SUIT_VARIABLE + PASSING + SHOWN + """\
   expose hand of dealer matching 8
@@ -324,7 +314,4 @@ ALL = "  eldest discards 3 matching (K or Q), else not 7 to kitty\n" + LOOP + SU
 @pytest.mark.usefixtures("isolated")
 def test_the_native_build_plays_what_cpython_plays() -> None:
     rules = tricklang.loads(game(ALL), path="native.trick")
-    python = matches(rules, range(6))
-    native.accelerate(rules)
-    assert type(module_of(rules)[1]["advance"]).__name__ == "builtin_function_or_method"
-    assert matches(rules, range(6)) == python
+    assert_native_plays_as_cpython(rules, range(6), playout=False, step=True)

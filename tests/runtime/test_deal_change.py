@@ -24,6 +24,10 @@ from interpreter import GameLimitError
 from interpreter.codegen.module import MAX_EVENTS_PER_DEAL, MAX_EVENTS_PER_MATCH
 from tricklang.catalog import bundled_games
 
+pytestmark = pytest.mark.usefixtures("written_modules")
+"""These tests replace ``_ev`` and the event limits in a module's namespace: they run the
+modules as written (in their CPython flavour ``_ev`` is inlined and the limits written in)."""
+
 
 def _core(c: Any) -> dict[str, Any]:
     return {name: (list(v) if isinstance(v := getattr(c, name), list) else v) for name in type(c).__slots__}

@@ -358,6 +358,7 @@ HINT = max(RENDERERS) + 1
 """A kind of event no module logs, for the planted bug below."""
 
 
+@pytest.mark.usefixtures("written_modules")  # (it replaces a module function: no inlined call)
 def test_a_played_card_shown_early_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """An event, logged while a card is played, that names the card the next player holds."""
     rules = _rules(TINY, "tiny")
@@ -381,6 +382,7 @@ def test_a_played_card_shown_early_is_caught(monkeypatch: pytest.MonkeyPatch) ->
     assert '"hint"' in report.first.message
 
 
+@pytest.mark.usefixtures("written_modules")  # (it replaces a module function: no inlined call)
 def test_a_move_to_a_public_zone_is_no_leak_until_visibility_is_corrupted(monkeypatch: pytest.MonkeyPatch) -> None:
     rules = _rules(SHOW, "show")
     clean = _check(rules, seed=2, max_actions=40, finish=True)
@@ -434,6 +436,7 @@ def test_an_illegal_action_that_is_accepted_is_caught(monkeypatch: pytest.Monkey
     assert report.codes == ["illegal-accepted"]
 
 
+@pytest.mark.usefixtures("written_modules")  # (it replaces a module function: no inlined call)
 def test_a_lost_card_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """Taking a trick forgets its last card: it is in no zone and not on the table."""
     rules = _rules(TINY, "tiny")

@@ -15,15 +15,14 @@ compiled natively plays what CPython plays.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
+from helpers import assert_native_plays_as_cpython
 
 import interpreter
 import tricklang
 from interpreter import native
 from interpreter.harness import check_invariants
-from interpreter.state.compiled import module_of
 from interpreter.transcript import render
 
 GAME = """\
@@ -185,28 +184,12 @@ def test_the_harness_finds_nothing_wrong(text: str) -> None:
 
 
 
-def matches(rules: tricklang.Ruleset, seeds: range) -> list[Any]:
-    out = []
-    for seed in seeds:
-        state = interpreter.new_game(rules, seed=seed)
-        state.playout(random.Random(seed))
-        out.append((state.to_json(), state.events(None)))
-        state = interpreter.new_game(rules, seed=seed)
-        rng = random.Random(seed)
-        while not state.is_terminal():
-            state.apply(state.sample_action(rng))
-        out.append((state.to_json(), state.events(None)))
-    return out
-
 
 @pytest.mark.skipif(native.unavailable() is not None, reason=f"no native builds here: {native.unavailable()}")
 @pytest.mark.usefixtures("isolated")
 def test_the_native_build_plays_what_cpython_plays() -> None:
     rules = tricklang.loads(GAME, path="native-hooks.trick")
-    python = matches(rules, range(12))
-    native.accelerate(rules)
-    assert type(module_of(rules)[1]["advance"]).__name__ == "builtin_function_or_method"
-    assert matches(rules, range(12)) == python
+    assert_native_plays_as_cpython(rules, range(12), step=True)
 
 
 # ---------------------------------------------------------------- a decision in a hook
@@ -250,12 +233,9 @@ def test_a_decision_in_a_hook_is_the_games_and_the_trick_goes_on_after_it() -> N
     assert restored.events(None) == twin.events(None)
 
 
-def test_a_decision_after_each_trick_or_in_a_declaration_is_refused() -> None:
-    text = GAME.replace('''      winner scores 1 "trick"''', '''      winner chooses:
-        one:
-          winner scores 1 "trick"
-        none:
-          pass''')
+def test_a_decision_the_runtime_cannot_make_after_each_trick_is_refused() -> None:
+    # (a choice or a show after each trick is played: tests/runtime/test_hook_decisions.py)
+    text = GAME.replace('''      winner scores 1 "trick"''', '''      winner names trump''')
     with pytest.raises(tricklang.RulesError, match="unsupported-construct"):
         tricklang.loads(text, path="later.trick")
 
@@ -264,10 +244,7 @@ def test_a_decision_after_each_trick_or_in_a_declaration_is_refused() -> None:
 @pytest.mark.usefixtures("isolated")
 def test_the_native_build_decides_in_hooks_as_cpython_does() -> None:
     rules = tricklang.loads(CHOOSING, path="native-choosing.trick")
-    python = matches(rules, range(12))
-    native.accelerate(rules)
-    assert type(module_of(rules)[1]["advance"]).__name__ == "builtin_function_or_method"
-    assert matches(rules, range(12)) == python
+    assert_native_plays_as_cpython(rules, range(12), step=True)
 
 
 # ---------------------------------------------------------------- naming the suit led
@@ -304,7 +281,4 @@ def test_the_suit_named_is_the_suit_led_and_the_next_players_follow_it() -> None
 @pytest.mark.usefixtures("isolated")
 def test_the_native_build_names_the_suit_led_as_cpython_does() -> None:
     rules = tricklang.loads(NAMING, path="native-naming.trick")
-    python = matches(rules, range(12))
-    native.accelerate(rules)
-    assert type(module_of(rules)[1]["advance"]).__name__ == "builtin_function_or_method"
-    assert matches(rules, range(12)) == python
+    assert_native_plays_as_cpython(rules, range(12), step=True)

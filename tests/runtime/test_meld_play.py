@@ -15,6 +15,7 @@ import random
 from typing import Any
 
 import pytest
+from helpers import assert_native_plays_as_cpython
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,7 +23,6 @@ import interpreter
 import tricklang
 from interpreter import native
 from interpreter.harness import check_invariants
-from interpreter.state.compiled import module_of
 from interpreter.state.tensors import tensor_layout
 from interpreter.transcript import render
 from tricklang.deck import NO_TRUMP, CardModel
@@ -223,20 +223,9 @@ def test_melding_is_the_one_reading_monotone_and_blind_to_order(pack: list[str],
 
 
 
-def matches(rules: tricklang.Ruleset, seeds: range) -> list[Any]:
-    out = []
-    for seed in seeds:
-        state = interpreter.new_game(rules, seed=seed)
-        state.playout(random.Random(seed))
-        out.append((state.to_json(), state.events(None)))
-    return out
-
 
 @pytest.mark.skipif(native.unavailable() is not None, reason=f"no native builds here: {native.unavailable()}")
 @pytest.mark.usefixtures("isolated")
 def test_the_native_build_melds_what_cpython_melds() -> None:
     rules = tricklang.loads(GAME, path="native-melds.trick")
-    python = matches(rules, range(8))
-    native.accelerate(rules)
-    assert type(module_of(rules)[1]["advance"]).__name__ == "builtin_function_or_method"
-    assert matches(rules, range(8)) == python
+    assert_native_plays_as_cpython(rules, range(8))

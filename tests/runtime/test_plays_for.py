@@ -11,16 +11,15 @@ player, and that the native build plays what CPython plays.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
+from helpers import assert_native_plays_as_cpython
 
 import interpreter
 import tricklang
 from interpreter import native, transcript
 from interpreter.codegen import generate
 from interpreter.harness import check_invariants
-from interpreter.state.compiled import module_of
 
 DUMMY = """\
 tricklang 1
@@ -184,26 +183,10 @@ def test_openspiels_current_player_is_the_controller() -> None:
 
 
 
-def matches(rules: tricklang.Ruleset, seeds: range) -> list[Any]:
-    out = []
-    for seed in seeds:
-        state = interpreter.new_game(rules, seed=seed)
-        rng = random.Random(seed)
-        state.playout(rng)
-        out.append((state.to_json(), state.events(None)))
-        state = interpreter.new_game(rules, seed=seed)
-        while not state.is_terminal():
-            state.apply(state.sample_action(rng))
-        out.append((state.to_json(), state.events(None)))
-    return out
-
 
 @pytest.mark.skipif(native.unavailable() is not None, reason=f"no native builds here: {native.unavailable()}")
 @pytest.mark.usefixtures("isolated")
 def test_the_native_build_plays_what_cpython_plays() -> None:
     rules = tricklang.loads(DUMMY, path="native-dummy.trick")
-    python = matches(rules, range(8))
+    python = assert_native_plays_as_cpython(rules, range(8), step=True)
     assert any("by" in e for _, events in python for e in events)
-    native.accelerate(rules)
-    assert type(module_of(rules)[1]["advance"]).__name__ == "builtin_function_or_method"
-    assert matches(rules, range(8)) == python

@@ -67,11 +67,6 @@ def test_a_resampled_state_replays_legally_and_looks_the_same(path: str, mode: s
     state = _random_state(path, seed, steps, mode)
     seat %= state.ruleset.player_count
     before = state.to_json()
-    if state.game.tables.copies > 1:  # a double pack (Doppelkopf, Pinochle): refused clearly, not yet played
-        with pytest.raises(ResampleError, match="copies"):
-            state.resample(seat, random.Random(seed))
-        assert state.to_json() == before
-        return
     world = state.resample(seat, random.Random(seed))
     assert state.to_json() == before  # the state itself is unchanged
     assert len(world.actions) == len(state.actions) and world.mode == state.mode
@@ -305,3 +300,53 @@ def test_resample_refuses_the_embedding_modes() -> None:
         state.resample(0, random.Random(0))
     with pytest.raises(RecordError, match="default selections"):
         new_game(_rules("rules/ecarte.trick"), seed=1, chance="explicit", reseeds={2: 5})
+
+
+def test_sampled_worlds_log_their_own_events() -> None:
+    """The sampler checks each replayed world's events against the seat's: the worlds log
+    them as they go (``record_events``) rather than rebuilding them by a second replay of
+    the whole match for every world (the search player's largest cost, issue 27); the
+    worlds of a later deal too, and what they show is what the real state shows."""
+    rules = _rules("examples/euchre.trick")
+    state = new_game(rules, seed=4)
+    agents = [RandomAgent(s) for s in range(4)]
+    rng = random.Random(1)
+    sampler = None
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        seat = state.current_player
+        assert seat is not None
+        if state.deal_number >= 2 and seat == 0 and state.phase == "play":
+            if sampler is None:
+                sampler = Resampler(state, 0, rng, redeal_past=False)
+            else:
+                sampler.update(state, rng)
+            for world in sampler.pool(rng, 3):
+                assert world._rec is None and world._c.rec  # no recorder: its own log
+                assert world.observation(0) == state.observation(0)
+        state.apply(agents[seat](state))
+    assert sampler is not None
+
+
+def test_the_sampler_compares_views_without_rendering_the_log_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A replayed world's events are compared one by one as it is replayed: its final check
+    leaves them out rather than render the whole log again (State.observation) for every
+    world; the observation itself keeps its keys and their order."""
+    rules = _rules("examples/euchre.trick")
+    state = new_game(rules, seed=2)
+    agents = [RandomAgent(s) for s in range(4)]
+    while not (state.phase == "play" and state.current_player == 1):
+        seat = state.current_player
+        assert seat is not None
+        state.apply(agents[seat](state))
+    keys = list(state.observation(1))
+    assert keys.index("events") == keys.index("zones") + 1 and "legal_actions" in keys[keys.index("events"):]
+    rendered = []
+    real = State.observation
+    monkeypatch.setattr(State, "observation", lambda self, player: rendered.append(player) or real(self, player))
+    sampler = Resampler(state, 1, random.Random(3), redeal_past=False)
+    worlds = sampler.pool(random.Random(4), 5)
+    assert len(worlds) == 5 and len(rendered) <= 1  # (the sampler reads the real view once)
+    monkeypatch.undo()
+    assert all(w.observation(1) == state.observation(1) for w in worlds)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import tricklang
-from interpreter import State, new_game
+from interpreter import Action, State, new_game
 from interpreter.players import Agent, RandomAgent, is_agent_name, make_agent
 from interpreter.players.search import SearchAgent
 
@@ -35,6 +35,28 @@ def test_the_search_player_plays_legal_moves(path: str) -> None:
     assert state.deal_number > 2 or state.is_terminal()
     searched = [a for a in agents if isinstance(a, SearchAgent)]
     assert sum(a.decisions for a in searched) > 0 and all(a.seconds >= 0 for a in searched)
+
+
+@pytest.mark.parametrize("path", ["examples/doppelkopf.trick", "examples/pinochle.trick"])
+def test_the_search_player_searches_a_double_pack(path: str) -> None:
+    """Equal cards (copies 2) are resampled, so the search player weighs its plays on sampled
+    worlds instead of leaving them to its fallback (as it did when resampling refused them)."""
+    rules = tricklang.load(ROOT / path)
+    agents: list[Agent] = [SearchAgent(s, budget=4) if s % 2 == 0 else RandomAgent(s) for s in range(4)]
+    fallen: list[int] = []
+    for agent in agents:
+        if isinstance(agent, SearchAgent):
+            fallback, limit = agent.fallback, agent.max_candidates
+
+            def counted(state: State, fallback: Agent = fallback, limit: int = limit) -> Action:
+                if len(state.legal_actions()) <= limit:
+                    fallen.append(len(state.actions))
+                return fallback(state)
+            agent.fallback = counted  # type: ignore[assignment]
+    state = _play(new_game(rules, seed=4), agents, deals=1)
+    assert state.deal_number > 1 or state.is_terminal()
+    searched = [a for a in agents if isinstance(a, SearchAgent)]
+    assert sum(a.decisions for a in searched) >= 8 and fallen == []
 
 
 def test_the_search_player_is_deterministic_with_a_seed() -> None:
@@ -106,3 +128,50 @@ def test_search_players_by_name() -> None:
             SearchAgent(1, budget=budget)
     with pytest.raises(ValueError, match="max_candidates"):
         SearchAgent(1, max_candidates=0)
+
+
+@pytest.mark.parametrize("path", ["examples/euchre.trick", "rules/cinch.trick"])
+def test_random_rollouts_play_as_the_states_own_random_playout(path: str) -> None:
+    """``rollout="random"`` plays each rollout inside the generated module, on a copy of
+    the core: the same draws, actions and end of deal as the state's random playout
+    (``State.playout(rng, deal=True)``), valued as the heuristic rollout values its end."""
+    import random
+
+    from interpreter.players.search import _value
+
+    rules = tricklang.load(ROOT / path)
+    state = new_game(rules, seed=3)
+    agents = [RandomAgent(s) for s in range(rules.player_count)]
+    for _ in range(12):
+        seat = state.current_player
+        assert seat is not None
+        state.apply(agents[seat](state))
+    start, deal = state.scores, state.deal_number
+    for k in range(6):
+        got = SearchAgent._random_rollout(state, deal, start, k % 2, random.Random(k))
+        sim = state.clone()
+        sim.playout(random.Random(k), deal=True)
+        outcome = sim.outcome()
+        assert got == _value(sim, sim.scores, outcome.winner if outcome else None, start, k % 2)
+    assert state.deal_number == deal and state.scores == start  # (the state is not touched)
+
+
+def test_the_search_player_with_random_rollouts_is_legal_deterministic_and_strong() -> None:
+    rules = tricklang.load(ROOT / "examples/euchre.trick")
+
+    def match() -> list[str]:
+        agents: list[Agent] = [SearchAgent(s, budget=8, rollout="random") if s % 2 == 0 else RandomAgent(s)
+                               for s in range(4)]
+        return _play(new_game(rules, seed=6), agents, deals=2).actions
+
+    assert match() == match()
+    five = tricklang.loads(FIVE_TRICKS, path="five.trick")
+    taken = 0
+    for m in range(20):
+        seat = m % 2
+        players: list[Agent] = [RandomAgent(100 + m), RandomAgent(200 + m)]
+        players[seat] = SearchAgent(m, budget=8, rollout="random")
+        taken += _play(new_game(five, seed=m, dealer=m // 2 % 2), players).scores[seat]
+    assert taken >= 60
+    with pytest.raises(ValueError, match="rollout 'greedy'"):
+        SearchAgent(1, rollout="greedy")

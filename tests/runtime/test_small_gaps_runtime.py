@@ -10,14 +10,13 @@ Before this, each construct was refused with ``unsupported-construct``.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
+from helpers import assert_native_plays_as_cpython
 
 import interpreter
 import tricklang
 from interpreter import native
-from interpreter.state.compiled import module_of
 
 HEAD = """\
 tricklang 1
@@ -294,16 +293,6 @@ def test_a_choice_offering_no_option_names_the_line() -> None:
 
 
 
-def matches(rules: tricklang.Ruleset, seeds: range) -> list[Any]:
-    out = []
-    for seed in seeds:
-        state = interpreter.new_game(rules, seed=seed)
-        rng = random.Random(seed)
-        while not state.is_terminal():
-            state.apply(state.sample_action(rng))
-        out.append((state.to_json(), state.events(None)))
-    return out
-
 
 ALL = VALUES + """\
   dealer discards 1 matching (black and not 7) or 8 of red to kitty
@@ -317,7 +306,4 @@ def test_the_native_build_plays_what_cpython_plays() -> None:
     deal = ALL + LOOKUP + CARD_POINTS.replace("  trump is hearts\n", "") + COUNTING + BIDDING + CHOOSING
     play = PLAY.replace("    must follow suit\n", "    must follow suit\n" + AFTER_TRICK)
     rules = tricklang.loads(game(deal, top=TABLE + POINTS + COUNTERS, play=play), path="native.trick")
-    python = matches(rules, range(8))
-    native.accelerate(rules)
-    assert type(module_of(rules)[1]["advance"]).__name__ == "builtin_function_or_method"
-    assert matches(rules, range(8)) == python
+    assert_native_plays_as_cpython(rules, range(8), playout=False, step=True)

@@ -130,6 +130,9 @@ CASES: dict[type[m.Stmt], Case] = {
                    ran=lambda s: bool(_events(s, "forbid")) and {e["choice"] for e in _events(s, "choice")} == {"left"}),
     m.Redeal: Case(before="if deal_number == 1:\n  redeal by next dealer",
                    ran=lambda s: len(_events(s, "redeal")) == 1 and len(_events(s, "deal")) == 2),
+    m.Joins: Case(before="for each player:\n  if player == dealer:\n    player joins dealers\n  else:\n    player joins others",
+                  after='dealers scores 1 "team"\nothers loses 2 "team"', extra="teams dealers, others\n",
+                  ran=lambda s: _scored(s, "team") == [1, -2, 1, -2]),
     m.Melds: Case(before="dealer melds pairs", extra='melds pairs\n  "pair" A K in any suit = 5\n',
                   ran=lambda s: bool(_events(s, "meld"))),
     # (a hook is indented inside the tricks block: the comment keeps the lines from being dedented)
@@ -137,6 +140,7 @@ CASES: dict[type[m.Stmt], Case] = {
                     ran=lambda s: len(_events(s, "trick")) == 2 and len(_events(s, "deal_end")) == 2),
     m.NameLed: Case(after="# the hook\n  after leading any:\n    player names the suit led",
                     ran=lambda s: bool(_events(s, "suit_led"))),
+    m.Shows: Case(before="dealer shows 1", ran=lambda s: bool(_events(s, "shown"))),
     m.Leads: Case(extra="irregularity lead_again during play:\n  offender leads\n", mode="table",
                   irregular="lead_again", ran=lambda s: bool(_events(s, "leads"))),
     m.ReplayTricks: Case(extra="irregularity replayed during play:\n  replay the tricks\n", mode="table",

@@ -13,13 +13,13 @@ import random
 from typing import Any
 
 import pytest
+from helpers import assert_native_plays_as_cpython
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import interpreter
 import tricklang
 from interpreter import native
-from interpreter.state.compiled import module_of
 
 EXCUSE = """\
 tricklang 1
@@ -153,23 +153,12 @@ def test_random_matches_keep_the_excuse_s_rules(seed: int) -> None:
 
 
 
-def matches(rules: tricklang.Ruleset, seeds: range) -> list[Any]:
-    out = []
-    for seed in seeds:
-        state = interpreter.new_game(rules, seed=seed)
-        state.playout(random.Random(seed))
-        out.append((state.to_json(), state.events(None)))
-    return out
-
 
 @pytest.mark.skipif(native.unavailable() is not None, reason=f"no native builds here: {native.unavailable()}")
 @pytest.mark.usefixtures("isolated")
 def test_the_native_build_plays_what_cpython_plays() -> None:
     rules = tricklang.loads(EXCUSE, path="native.trick")
-    python = matches(rules, range(12))
-    native.accelerate(rules)
-    assert type(module_of(rules)[1]["advance"]).__name__ == "builtin_function_or_method"
-    assert matches(rules, range(12)) == python
+    assert_native_plays_as_cpython(rules, range(12))
 
 
 def test_the_state_reads_the_trick_as_the_rules_do() -> None:

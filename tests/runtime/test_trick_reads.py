@@ -12,15 +12,14 @@ compiled natively plays what CPython plays.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
+from helpers import assert_native_plays_as_cpython
 
 import interpreter
 import tricklang
 from interpreter import native
 from interpreter.codegen import generate
-from interpreter.state.compiled import module_of
 
 ROTTERDAM = """\
 tricklang 1
@@ -297,19 +296,6 @@ def test_random_matches_keep_the_obligations() -> None:
 
 
 
-def matches(rules: tricklang.Ruleset, seeds: range) -> list[Any]:
-    out = []
-    for seed in seeds:
-        state = interpreter.new_game(rules, seed=seed)
-        rng = random.Random(seed)
-        state.playout(rng)
-        out.append((state.to_json(), state.events(None)))
-        state = interpreter.new_game(rules, seed=seed)
-        while not state.is_terminal():
-            state.apply(state.sample_action(rng))
-        out.append((state.to_json(), state.events(None)))
-    return out
-
 
 @pytest.mark.skipif(native.unavailable() is not None, reason=f"no native builds here: {native.unavailable()}")
 @pytest.mark.usefixtures("isolated")
@@ -319,7 +305,4 @@ def test_the_native_build_plays_what_cpython_plays() -> None:
     free = FREE.split("    may not undertrump\n")[1].split("  for each side:")[0]
     text = AMSTERDAM.replace("    may not undertrump\n", "    may not undertrump\n" + LOOK + who + free + hooks)
     rules = tricklang.loads(text.replace("  trump is hearts\n", "  trump is hearts\n  let cards = 0\n"), path="native.trick")
-    python = matches(rules, range(12))
-    native.accelerate(rules)
-    assert type(module_of(rules)[1]["advance"]).__name__ == "builtin_function_or_method"
-    assert matches(rules, range(12)) == python
+    assert_native_plays_as_cpython(rules, range(12), step=True)

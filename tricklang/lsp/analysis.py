@@ -18,6 +18,7 @@ from .. import model as m
 from .. import walk
 from ..check_cards import MAX_SUITS
 from ..check_statements import MAX_CARDS
+from ..deck import suit_rank_lists
 from ..diagnostics import Diagnostic, RulesError, TrickLangError
 from ..extend import MAX_EXTENDS_DEPTH, merge
 from ..parser import parse
@@ -143,7 +144,8 @@ def deck_fits(deck: m.Deck | None) -> bool:
     """Whether a deck is within the checker's limits: only then are its cards listed
     (completion) or a pattern's cards worked out (hover). A deck the checker refuses
     (two million cards) gets its suits and ranks named, nothing per card."""
-    return deck is not None and len(deck.suits) <= MAX_SUITS and len(deck.suits) * len(deck.ranks) <= MAX_CARDS
+    return (deck is not None and len(deck.suits) <= MAX_SUITS
+            and sum(len(ranks) for ranks in suit_rank_lists(deck)) <= MAX_CARDS)
 
 
 def same_file(a: str, b: str) -> bool:

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from .. import model as m
-from ..deck import card_codes
+from ..deck import all_ranks, card_codes, suit_rank_lists
 from ..diagnostics import RulesError
 from ..expected import Expected, expected_after
 from ..parser import MAX_SOURCE_BYTES
@@ -20,7 +20,7 @@ from . import symbols
 from .analysis import Analysis, deck_fits
 
 SECTIONS = ("tricklang", "extends", "game", "source", "players", "play passes right", "role", "deck", "option",
-            "zone", "counter", "points", "table", "melds", "bids", "order", "match", "deal", "irregularity")
+            "zone", "counter", "points", "table", "teams", "melds", "bids", "order", "match", "deal", "irregularity")
 DECK_LINES = ("suits", "ranks", "trump ranks", "ranks in")
 MATCH_LINES = ("first dealer is random", "dealer passes left", "game to", "ties go to", "at most", "lowest score wins")
 STATEMENTS = ("deal", "turn up", "trump is", "if", "elif", "else", "repeat at most", "for each player",
@@ -28,7 +28,7 @@ STATEMENTS = ("deal", "turn up", "trump is", "if", "elif", "else", "repeat at mo
               "expose", "forbid", "cancel", "move", "add", "tricks", "end the play", "auction once around from",
               "auction until passes from", "replay the tricks", "replace")
 VERBS = ("chooses:", "names trump", "bids", "discards", "takes", "draws", "scores", "loses", "leads", "becomes dealer",
-         "names the suit led", "shows", "melds")
+         "names the suit led", "shows", "melds", "joins")
 OBLIGATIONS = ("must follow suit", "may trump instead of following", "must trump if void", "must beat if able",
                "must lead", "may not play", "may not lead", "the first card led sets trump", "declare",
                "must overtrump if able", "may not undertrump", "may play", "a trick is never won by", "plays for",
@@ -148,12 +148,13 @@ class _Names:
         out += [Item(c, "colour", f"a {c} card (effective suit)")
                 for c in dict.fromkeys(s.colour for s in deck.suits[:MAX_NAMED])]
         out += [Item("and", "keyword", "cards matching both: 4 and black")]
-        out += [Item(r, "rank", f"any {r}") for r in deck.ranks[:MAX_NAMED]]
+        out += [Item(r, "rank", f"any {r}") for r in all_ranks(deck)[:MAX_NAMED]]
         out += [Item(x.name, "card", f"the card {x.code.upper()}, in no suit") for x in deck.extra_cards[:MAX_NAMED]]
         if not deck_fits(deck):  # (a deck the checker refuses: no card by card)
             return out
         codes = iter(card_codes(deck))
-        out += [Item(f"{r} of {s.name}", "card", f"the card {next(codes)}") for s in deck.suits for r in deck.ranks]
+        out += [Item(f"{r} of {s.name}", "card", f"the card {next(codes)}")
+                for s, ranks in zip(deck.suits, suit_rank_lists(deck), strict=True) for r in ranks]
         out += [Item(f"{r} of trump", "card", f"the {r} of the trump suit") for r in deck.ranks]
         return out
 

@@ -67,6 +67,7 @@ from .sections import (
     SuitDecl,
     SuitRanks,
     Table,
+    Teams,
     Zone,
 )
 from .statements import (
@@ -96,6 +97,7 @@ from .statements import (
     ForEach,
     Hook,
     If,
+    Joins,
     Keep,
     Leads,
     Let,
@@ -135,5 +137,5 @@ __all__ = [
     "NameLed", "NameTrump", "Neg", "Node", "Not", "Obligation", "ObligationKind", "Of", "Option", "OptionType", "Order", "Pass",
     "PatAnd", "PatCard", "PatNot", "PatOr", "PatWord", "Pattern", "Phase", "PlayDirection", "PlaysFor", "PointCard", "Players", "Redeal", "Repeat",
     "ReplayTricks", "Role", "RuleFile", "Runs", "Score", "SeatLit", "SetTrump", "Shows", "Span", "Statement", "Stmt", "StopLoop",
-    "SuitDecl", "SuitRanks", "SuitRef", "Table", "Take", "TieRule", "Tricks", "TurnUp", "WhoPlayed", "Zone", "ZoneRef",
+    "SuitDecl", "SuitRanks", "SuitRef", "Table", "Take", "Teams", "Joins", "TieRule", "Tricks", "TurnUp", "WhoPlayed", "Zone", "ZoneRef",
 ]

@@ -151,6 +151,14 @@ class Table(Node):
     span: Span
 
 
+class Teams(Node):
+    """`teams re, kontra` (design 3.9): teams that seats join deal by deal (`P joins re`)."""
+
+    names: tuple[str, ...]
+    cite: Citation | None = None
+    span: Span
+
+
 class MeldLine(Node):
     """A line of a meld table: its label, its shape, its value (and the value of two at once).
 
@@ -310,6 +318,7 @@ class RuleFile(Node):
     irregularities: tuple[Irregularity, ...] = ()
     counters: tuple[Counter, ...] = ()
     tables: tuple[Table, ...] = ()
+    teams: tuple[Teams, ...] = ()
     melds: tuple[MeldTable, ...] = ()
     bids: tuple[BidTable, ...] = ()
     orders: tuple[Order, ...] = ()

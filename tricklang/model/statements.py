@@ -504,6 +504,13 @@ class Melds(Stmt, decision="", moves_cards=False, scores=False, ends=None):
     zone: ZoneRef | None = None
 
 
+class Joins(Stmt, decision="", moves_cards=False, scores=False, ends=None):
+    """`P joins T` (design 3.9): P is in team T for the rest of the deal (leaving any other); no event."""
+
+    player: Expr
+    team: Expr
+
+
 class EndPlay(Stmt, decision="", moves_cards=False, scores=False, ends="play"):
     """`end the play` (in an `after each trick` hook): no more tricks this deal."""
 
@@ -524,7 +531,7 @@ Statement = (
     Bid | Add | Phase | DealCards | TurnUp | SetTrump | NameTrump | Score | Let | StopLoop | Pass | EndDeal
     | Discard | Take | Keep | Cut | Leads | ReplayTricks | BecomesDealer | Draw | Move | EndMatch | Redeal
     | Expose | Forbid | Cancel | If | Repeat | ForEach | Choose | Auction | Tricks | ForCard | NameLed | Shows
-    | EndPlay | Melds | TableAuction | TableBid
+    | EndPlay | Melds | Joins | TableAuction | TableBid
 )
 
 
