@@ -1,8 +1,9 @@
 """Doppelkopf (examples/doppelkopf.trick) on scripted deals: the double pack and the trump
 order with the tens of hearts highest [DK1, DK3], following suit with the trumps as one suit
 [DK5], two equal cards (the first played wins) [DK5], the Re party found from the queens of
-clubs and the silent solo [DK4], the scoring [DK6-DK8, DK10] and the marriage [DK11], checked
-against a scorer written here from the rules."""
+clubs and the silent solo [DK4], the scoring [DK6-DK8, DK10], the marriage [DK11] and the
+announcements "Re" and "Kontra" [DK12], checked against a scorer written here from the
+rules."""
 
 from __future__ import annotations
 
@@ -112,8 +113,13 @@ def play_out(state: interpreter.State) -> interpreter.State:
     return state
 
 
+def announced(state: interpreter.State) -> set[str]:
+    """The announcements made this deal: "re", "kontra" [DK12]."""
+    return {str(e["name"]) for e in state.events(None) if e["type"] == "declare"}
+
+
 def expected(state: interpreter.State, re: set[int]) -> dict[int, list[tuple[str, int]]]:
-    """The scores of [DK6-DK8], worked out here from the tricks as played."""
+    """The scores of [DK6-DK8, DK12], worked out here from the tricks as played."""
     points = Counter[int]()
     taken = Counter[int]()
     for trick in tricks(state):
@@ -124,12 +130,14 @@ def expected(state: interpreter.State, re: set[int]) -> dict[int, list[tuple[str
         taken[winner] += 1
     re_points = sum(points[p] for p in re)
     assert sum(points.values()) == 240  # [DK1]
-    re_won = re_points >= 121  # [DK6]
+    said = announced(state)
+    re_won = re_points >= (120 if said == {"kontra"} else 121)  # [DK6, DK12]
     losers = [p for p in range(4) if (p in re) != re_won]
     lost_points = sum(points[p] for p in losers)
     value = 1 + (not re_won and len(re) == 2)  # [DK7]
     value += (lost_points < 90) + (lost_points < 60) + (lost_points < 30)
     value += sum(taken[p] for p in losers) == 0
+    value += 2 * len(said)  # [DK12]
     out = {}
     for p in range(4):
         share = 3 * value if p in re and len(re) == 1 else value  # [DK8]
@@ -221,6 +229,32 @@ def parties(state: interpreter.State) -> set[int]:
     return re
 
 
+def check_announcements(state: interpreter.State, re: set[int]) -> None:
+    """Each announcement was made by a player of its party, at most one for each party, with
+    at least 11 cards in hand; after a marriage, once the partner was found, with one card
+    fewer for each trick it took (the third when nobody joined) [DK11, DK12]."""
+    married = any(choice == "marriage" for _, choice in choices(state))
+    clarified = 0
+    if married:
+        announcer = next(p for p, choice in choices(state) if choice == "marriage")
+        clarified = next((int(str(t["trick"])) for t in tricks(state)[:3] if t["winner"] != announcer), 3)
+    played = Counter[int]()
+    done = 0
+    names = []
+    for e in state.events(None):
+        if e["type"] == "play":
+            played[int(str(e["player"]))] += 1
+        elif e["type"] == "trick":
+            done += 1
+        elif e["type"] == "declare":
+            player = int(str(e["player"]))
+            names.append(e["name"])
+            assert (player in re) == (e["name"] == "re")
+            assert done >= clarified
+            assert played[player] <= max(1, clarified)  # 11 cards in hand, or 10 or 9
+    assert len(names) == len(set(names))
+
+
 def test_random_deals_score_as_the_rules_say_with_every_kind_of_extra_point() -> None:
     seen = Counter[str]()
     for seed in range(80):
@@ -229,7 +263,9 @@ def test_random_deals_score_as_the_rules_say_with_every_kind_of_extra_point() ->
         while not state.is_terminal():
             state.apply(rng.choice(state.legal_actions()))
         re = parties(state)  # [DK4, DK11]
-        assert scores(state) == expected(state, re)  # [DK6-DK8, DK10]
+        assert scores(state) == expected(state, re)  # [DK6-DK8, DK10, DK12]
+        check_announcements(state, re)
+        seen.update(announced(state))
         seen["solo"] += len(re) == 1
         seen["marriage"] += any(choice == "marriage" for _, choice in choices(state))  # [DK11]
         for trick in tricks(state) if len(re) == 2 else ():
@@ -238,7 +274,7 @@ def test_random_deals_score_as_the_rules_say_with_every_kind_of_extra_point() ->
             seen["doppelkopf"] += sum(VALUE[str(c)[:-1]] for c in cards) >= 40
             seen["karlchen"] += trick["trick"] == 12 and cards[players.index(trick["winner"])] == "JC"
             seen["fox"] += "AD" in cards
-    assert seen["doppelkopf"] and seen["karlchen"] and seen["fox"] and seen["solo"] and seen["marriage"], seen
+    assert all(seen[k] for k in ("doppelkopf", "karlchen", "fox", "solo", "marriage", "re", "kontra")), seen
 
 
 # Forehand (1) holds both queens of clubs, weak trumps besides, and both foxes.
@@ -346,3 +382,90 @@ def test_the_built_in_players_take_the_marriage_and_the_silent_solo() -> None:
                 taken[str(RandomAgent(seed)(state))] += 1
             state.apply("healthy")
     assert set(taken) == {"marriage", "healthy"}, taken
+
+
+def offered(state: interpreter.State) -> list[str]:
+    return [str(a) for a in state.legal_actions() if a.verb == "declare"]
+
+
+def test_re_and_kontra_are_announced_by_their_party_until_the_second_card() -> None:
+    state = new(NORMAL)
+    assert offered(state) == ["declare re"]  # forehand holds a queen of clubs [DK12]
+    run(state, "play 10H")
+    assert offered(state) == ["declare kontra"]  # 2 holds none
+    run(state, "play 10H", "declare re", "play QC")  # 3, Re, says Re at his first card
+    assert offered(state) == ["declare kontra"]
+    run(state, "play QH")
+    assert tricks(state)[0]["winner"] == 1
+    assert offered(state) == []  # Re is said: forehand, his partner, has nothing to say
+    run(state, "play AS", "declare kontra", "play 10S", "play 9S")  # 2 at his second card
+    assert offered(state) == []  # Kontra is said too
+    got = scores(play_out(state))
+    assert announced(state) == {"re", "kontra"} and got == expected(state, {1, 3})
+    assert abs(got[1][0][1]) >= 5  # 1 for the game, 2 and 2 for the announcements [DK7, DK12]
+
+
+def test_an_announcement_is_too_late_at_ones_third_card() -> None:
+    state = run(new(NORMAL), "play 10H", "play 10H", "play QC", "play QH",
+                "play QC", "play QS", "play QS", "play QH")
+    assert [t["winner"] for t in tricks(state)] == [1, 1]
+    assert offered(state) == []  # forehand's third card: too late [DK12]
+    run(state, "play AC")
+    assert offered(state) == []  # and for 2, who has played two cards
+
+
+def test_an_announcement_adds_two_game_points_for_the_winners() -> None:
+    quiet = scores(play_out(new(NORMAL)))
+    said = play_out(run(new(NORMAL), "declare re"))
+    assert scores(said) == expected(said, {1, 3})
+    assert said_lines(scores(said)) == {p: points + (2 if points > 0 else -2) for p, points in said_lines(quiet).items()}
+
+
+def said_lines(got: dict[int, list[tuple[str, int]]]) -> dict[int, int]:
+    return {p: lines[0][1] for p, lines in got.items()}
+
+
+def announcing_kontra(seed: int, kontra: bool) -> interpreter.State:
+    """A random deal played out: each says healthy, plays his first card, and the first Kontra
+    player asked announces Kontra if ``kontra``."""
+    state = interpreter.new_game(ONE_DEAL, seed=seed, dealer=0)
+    while not state.is_terminal():
+        legal = [str(a) for a in state.legal_actions()]
+        state.apply("declare kontra" if kontra and "declare kontra" in legal else
+                    "healthy" if "healthy" in legal else next(a for a in legal if not a.startswith("declare")))
+    return state
+
+
+def test_kontra_announced_alone_needs_121_and_re_wins_with_120() -> None:
+    # Seed 344, dealt by 0 and played out as above, ends 120 to 120 (Re: 0 and 1).
+    said = announcing_kontra(344, kontra=True)
+    assert parties(said) == {0, 1} and announced(said) == {"kontra"}
+    assert sum(sum(VALUE[str(c)[:-1]] for c in t["cards"]) for t in tricks(said) if t["winner"] in (0, 1)) == 120
+    assert said_lines(scores(said)) == {0: 3, 1: 3, 2: -3, 3: -3}  # Re wins: 1, and 2 for Kontra [DK6, DK12]
+    quiet = announcing_kontra(344, kontra=False)
+    assert tricks(quiet) == tricks(said)
+    assert said_lines(scores(quiet)) == {0: -2, 1: -2, 2: 2, 3: 2}  # Kontra wins with 120, against the queens [DK6, DK7]
+
+
+def test_after_a_marriage_the_announcements_wait_for_the_partner_and_their_deadline_moves() -> None:
+    # The partner is found at the second trick: the deadline moves one card on [DK11, DK12]
+    state = new(MARRIAGE, marriage=True)
+    for card in ("10H", "KD", "9D", "JD", "AC", "9C"):
+        assert offered(state) == []  # nothing to say while the partner is unknown
+        run(state, "play " + card)
+    run(state, "play QS", "play KH")
+    assert [t["winner"] for t in tricks(state)] == [1, 3]
+    assert offered(state) == ["declare re"]  # 3, now Re, at his third card
+    run(state, "play AH")
+    assert offered(state) == ["declare kontra"]  # 0 at his third card
+    run(state, "play 9H", "play QC", "play KC")
+    assert tricks(state)[2]["winner"] == 1
+    assert offered(state) == []  # fourth cards: too late
+    # Found at the first trick: the usual deadline, the second card.
+    early = run(new(MARRIAGE, marriage=True), "play AS", "play 10S", "play KS", "play QD")
+    assert offered(early) == ["declare re"]  # 0, the partner, leads his second card
+    run(early, "play QH")
+    assert offered(early) == ["declare re"]  # 1 at his second card
+    run(early, "declare re", "play 10H")
+    assert offered(early) == ["declare kontra"]
+    assert expected(play_out(early), {1, 0}) == scores(early)
