@@ -277,7 +277,7 @@ def test_random_deals_score_as_the_rules_say_with_every_kind_of_extra_point() ->
     assert all(seen[k] for k in ("doppelkopf", "karlchen", "fox", "solo", "marriage", "re", "kontra")), seen
 
 
-# Forehand (1) holds both queens of clubs, weak trumps besides, and both foxes.
+# Forehand (1) holds both queens of clubs (3's in NORMAL, for the ten of spades) and both foxes.
 MARRIAGE = deck({1: "10H QC JC AD AD 10D AC AC 10C AS AS QC",
                  2: "10H QS JS KD KD 10D 10C KC KC 9C 9C 10S",
                  3: "10S QS JH JH 9D 9D KS KS 9S 9S AH AH",
@@ -359,9 +359,9 @@ def test_the_foxes_of_the_tricks_before_the_partner_is_known_go_by_the_parties_f
                 "play AC", "play 9C", "play JH", "play KH")
     assert [t["winner"] for t in tricks(state)] == [1, 1, 3]
     play_out(state)
-    # 0's fox is caught by Re; 3's is his own party's (a second one would make the net one more) [DK10, DK11]
+    # 0's fox is caught by Re; 3's is his own party's: one extra point, the deal's only one [DK10, DK11]
     assert scores(state) == expected(state, {1, 3})
-    assert extra_points(state, {1, 3}) != extra_points(state, {1})
+    assert scores(state)[1] == [("Re won", 1), ("extra points", 1)]
 
 
 def test_the_built_in_players_take_the_marriage_and_the_silent_solo() -> None:
@@ -414,20 +414,21 @@ def test_an_announcement_is_too_late_at_ones_third_card() -> None:
     assert offered(state) == []  # and for 2, who has played two cards
 
 
+def game_points(got: dict[int, list[tuple[str, int]]]) -> dict[int, int]:
+    """Each player's game points (the first score line) of the deal."""
+    return {p: lines[0][1] for p, lines in got.items()}
+
+
 def test_an_announcement_adds_two_game_points_for_the_winners() -> None:
     quiet = scores(play_out(new(NORMAL)))
     said = play_out(run(new(NORMAL), "declare re"))
     assert scores(said) == expected(said, {1, 3})
-    assert said_lines(scores(said)) == {p: points + (2 if points > 0 else -2) for p, points in said_lines(quiet).items()}
-
-
-def said_lines(got: dict[int, list[tuple[str, int]]]) -> dict[int, int]:
-    return {p: lines[0][1] for p, lines in got.items()}
+    assert game_points(scores(said)) == {p: points + (2 if points > 0 else -2) for p, points in game_points(quiet).items()}
 
 
 def announcing_kontra(seed: int, kontra: bool) -> interpreter.State:
-    """A random deal played out: each says healthy, plays his first card, and the first Kontra
-    player asked announces Kontra if ``kontra``."""
+    """A random deal played out: each player says healthy and plays the first card he may;
+    the first Kontra player offered the announcement makes it if ``kontra``."""
     state = interpreter.new_game(ONE_DEAL, seed=seed, dealer=0)
     while not state.is_terminal():
         legal = [str(a) for a in state.legal_actions()]
@@ -441,24 +442,27 @@ def test_kontra_announced_alone_needs_121_and_re_wins_with_120() -> None:
     said = announcing_kontra(344, kontra=True)
     assert parties(said) == {0, 1} and announced(said) == {"kontra"}
     assert sum(sum(VALUE[str(c)[:-1]] for c in t["cards"]) for t in tricks(said) if t["winner"] in (0, 1)) == 120
-    assert said_lines(scores(said)) == {0: 3, 1: 3, 2: -3, 3: -3}  # Re wins: 1, and 2 for Kontra [DK6, DK12]
+    assert game_points(scores(said)) == {0: 3, 1: 3, 2: -3, 3: -3}  # Re wins: 1, and 2 for Kontra [DK6, DK12]
     quiet = announcing_kontra(344, kontra=False)
     assert tricks(quiet) == tricks(said)
-    assert said_lines(scores(quiet)) == {0: -2, 1: -2, 2: 2, 3: 2}  # Kontra wins with 120, against the queens [DK6, DK7]
+    assert game_points(scores(quiet)) == {0: -2, 1: -2, 2: 2, 3: 2}  # Kontra wins with 120, against the queens [DK6, DK7]
 
 
 def test_after_a_marriage_the_announcements_wait_for_the_partner_and_their_deadline_moves() -> None:
     # The partner is found at the second trick: the deadline moves one card on [DK11, DK12]
     state = new(MARRIAGE, marriage=True)
-    for card in ("10H", "KD", "9D", "JD", "AC", "9C"):
+    for card in ("10H", "KD", "9D", "JD", "AC", "9C", "QS", "KH"):
         assert offered(state) == []  # nothing to say while the partner is unknown
         run(state, "play " + card)
-    run(state, "play QS", "play KH")
     assert [t["winner"] for t in tricks(state)] == [1, 3]
     assert offered(state) == ["declare re"]  # 3, now Re, at his third card
     run(state, "play AH")
     assert offered(state) == ["declare kontra"]  # 0 at his third card
-    run(state, "play 9H", "play QC", "play KC")
+    run(state, "play 9H")
+    assert offered(state) == ["declare re"]  # 1 at his third card
+    run(state, "play QC")
+    assert offered(state) == ["declare kontra"]  # 2 at his third card
+    run(state, "play KC")
     assert tricks(state)[2]["winner"] == 1
     assert offered(state) == []  # fourth cards: too late
     # Found at the first trick: the usual deadline, the second card.
