@@ -65,7 +65,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError, ResampleError
 from .equal_cards import CardNames
-from .matching import sample_matching
+from .matching import Matching, sample_matching
 
 if TYPE_CHECKING:  # the state module calls this one (State.resample): only a protocol of it
     from .protocol import StateLike as State
@@ -150,6 +150,7 @@ class Resampler:
         self.seed = data["seed"]
         self.actions: list[str] = []
         self.actors: list[int] = []
+        self.events: list[dict[str, Any]] = []  # the seat's events in the match read so far
         self.offered: dict[int, Any] = {}  # the seat's legal actions at each of its decisions (see _offer)
         self.deals: list[_Deal] = []
         self._moves: dict[int, tuple[int, list[str]]] = {}  # event index -> (deal, cards left in the source)
@@ -186,7 +187,8 @@ class Resampler:
         for text in state.actions[len(self.actions):]:
             self._read(text)
         self.state = state
-        self.events = state.events(self.seat)
+        # (the seat's events so far are those read at the last update: only the new ones are rendered)
+        self.events = self.events + state.events(self.seat, start=len(self.events))
         self._view = state._observation_but_events(self.seat)  # what every sampled world must show
         # the seat (its events too: the replay compares them one by one, see _check)
         for d in self.deals[:-1]:
@@ -389,6 +391,72 @@ class Resampler:
         self._pool, self._pool_key = kept, key
         return [w for w, _, _, _ in kept[:count]]
 
+    def redealt_cores(self, rng: random.Random, count: int) -> list[Any] | None:
+        """``count`` cores of the position read last (:meth:`update`), each with the hidden
+        cards of the current deal redealt *in place*, for a player that plays from them
+        (:mod:`interpreter.players.search`'s random rollouts): no replay, no events, no
+        :class:`State`. None where that does not apply: a pack with copies, or several
+        deals laid out at once.
+
+        Each core is a copy of the real one in which a permutation ``sigma`` of the
+        hidden cards, drawn as :meth:`sample` draws it (uniformly under the known cards
+        and the exclusions the plays imply), puts ``sigma(x)`` wherever ``x`` lies now;
+        a draw after which the pending decision (the seat's own: its decision point and
+        legal actions) differs is drawn again; later deals are reseeded. Unlike
+        :meth:`sample`, the deal is not replayed from the renamed deck, so what the replay
+        checks beyond the constraints (an automatic move or a pattern that would have
+        revealed a hidden card, a value the rules computed from one) is not checked: the
+        draw is exact where the constraints say everything the seat's view implies (they
+        do for plain trick play: the replay then never rejects), an approximation
+        elsewhere. The cores log nothing (``rec`` off).
+
+        Raises:
+            ResampleError: no draw kept the pending decision within :data:`MAX_ATTEMPTS`.
+        """
+        if self._names is not None or len(self._current) != 1:
+            return None
+        state, seat = self.state, self.seat
+        g, c0 = state._g, state._c
+        m, tables = g.m, g.tables
+        deal = self._current[0]
+        roles = [tables.index[x] for x in deal.hidden]
+        role_set = set(roles)
+        zones: list[tuple[int, list[int]]] = []
+        found: set[int] = set()
+        for z in state._hidden_zones(seat):
+            cards = m["zone_cards"](c0, z)
+            mine = role_set.intersection(cards)
+            if mine:
+                zones.append((z, cards))
+                found |= mine
+        if found != role_set:  # (a hidden card in no hidden zone: leave it to the replay)
+            return None
+        index = tables.index
+        excluded = {index[x]: {index[y] for y in ys} for x, ys in deal.excluded.items() if ys}
+        matching = Matching(roles, excluded)
+        copy, set_zone, advance = m["copy"], m["set_zone"], m["advance"]
+        dp, pending = c0.dp, _pending(g, c0)
+        n = c0.deal_no + 1  # the next deal's index (see State.reseed)
+        reseeds = {k: v for k, v in (c0.reseeds or {}).items() if k < n}
+        out: list[Any] = []
+        for _ in range(count):
+            for _attempt in range(MAX_ATTEMPTS):
+                sigma = matching.draw(rng)
+                c = copy(c0)
+                c.rec = False
+                for z, cards in zones:
+                    set_zone(c, z, [sigma.get(x, x) for x in cards])
+                c.steps = 0
+                advance(c)
+                if c.dp == dp and not c.terminal and _pending(g, c) == pending:
+                    break
+            else:
+                raise ResampleError(f"no deal consistent with seat {seat}'s pending decision was found in "
+                                    f"{MAX_ATTEMPTS} draws")
+            c.reseeds = {**reseeds, n: rng.randrange(2**31)}
+            out.append(c)
+        return out
+
     def _follow(self, world: State, sigma: dict[str, str], done: int, pos: int, rng: random.Random) -> int | None:
         """Carry a sampled state through the real actions from ``done`` on; its new event
         position, or None if it no longer fits."""
@@ -543,6 +611,14 @@ class Resampler:
             if x in hidden:
                 deal.excluded.setdefault(x, set()).update(extra - {x})
                 deal.learned.setdefault(x, set()).update(extra - {x})
+
+
+def _pending(g: Any, c: Any) -> Any:
+    """The decision pending in core ``c`` as a comparable value: its legal codes, or a
+    card selection's cards and bounds."""
+    if g.dps[c.dp].kind == "select":
+        return c.sel_cards, c.sel_lo, c.sel_hi
+    return list(g.legal_fns[c.dp](c))
 
 
 def _offer(state: State) -> tuple[Any, set[str]]:
