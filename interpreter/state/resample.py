@@ -98,7 +98,8 @@ class _Play:
     card: str
     hand: list[str]
     state: State
-    cache: tuple[tuple[tuple[str, ...], tuple[str, ...]], set[str]] | None = None
+    cache: tuple[tuple[str, ...], dict[str, bool]] | None = None  # the known cards of the hand, and whether
+    # the play was allowed with each other card (face) added to them
 
 
 def resample(state: State, seat: int, rng: random.Random | None = None) -> State:
@@ -151,6 +152,9 @@ class Resampler:
         self.actions: list[str] = []
         self.actors: list[int] = []
         self.events: list[dict[str, Any]] = []  # the seat's events in the match read so far
+        self._deal_starts: list[int] = []  # the index of the event that opens each deal (see _deal_event)
+        self._deal_scanned = 0
+        self._event_codes: list[tuple[bool, set[str]]] = []  # per event: whether it opens a deal, the codes it names
         self.offered: dict[int, Any] = {}  # the seat's legal actions at each of its decisions (see _offer)
         self.deals: list[_Deal] = []
         self._moves: dict[int, tuple[int, list[str]]] = {}  # event index -> (deal, cards left in the source)
@@ -208,7 +212,7 @@ class Resampler:
         if not self.redeal_past and self._current[0].trigger > 0:
             assert self._real_pre is not None
             self._pre = self._real_pre
-            self._pre_events = len(self._real_pre.events(self.seat))
+            self._pre_events = self._real_pre.event_count  # (one event of the seat an event of the match)
 
     def _read(self, text: str) -> None:
         """Apply one real action to the replica, noting what the seat could learn from it."""
@@ -310,10 +314,16 @@ class Resampler:
         for d in self.deals[first:]:
             d.known = set(self._seen.get(d.number, ()))
         deal = first
-        for event in (self.pevents if self._names else self.events)[self._deal_event(first + 1):]:
-            if event.get("type") == "deal":
+        events = self.pevents if self._names else self.events
+        named = self._event_codes  # the card codes each event names (events do not change: read once)
+        for event in events[len(named):]:
+            found: set[str] = set()
+            _codes_in(event, self._codes, found)
+            named.append((event.get("type") == "deal", found))
+        for opens, found in named[self._deal_event(first + 1):]:
+            if opens:
                 deal += 1
-            _codes_in(event, self._codes, self.deals[deal - 1].known)
+            self.deals[deal - 1].known |= found
         if self._names is None:  # (with copies, what the seat sees now was read with the last action)
             _codes_in(self._view, self._codes, self.deals[-1].known)
         for d in self.deals[first:]:
@@ -332,14 +342,17 @@ class Resampler:
         if not roles:
             return
         base = [c for c in play.hand if c in deal.known]
-        key = (tuple(base), tuple(deal.hidden))
-        if play.cache is None or play.cache[0] != key:
-            allowed = play.state.allowed_plays
-            face = self._names.face if self._names else {}
-            faces = [face.get(c, c) for c in base]
-            fits = {f: play.card in allowed([*faces, f]) for f in {face.get(y, y) for y in deal.hidden}}
-            play.cache = (key, {y for y in deal.hidden if not fits[face.get(y, y)]})
-        excluded = play.cache[1]
+        key = tuple(base)
+        if play.cache is None or play.cache[0] != key:  # (whether a card fits depends on the known ones only)
+            play.cache = (key, {})
+        fits = play.cache[1]
+        face = self._names.face if self._names else {}
+        faces: list[str] | None = None
+        for f in {face.get(y, y) for y in deal.hidden}:
+            if f not in fits:
+                faces = faces if faces is not None else [face.get(c, c) for c in base]
+                fits[f] = play.card in play.state.allowed_plays([*faces, f])
+        excluded = {y for y in deal.hidden if not fits[face.get(y, y)]}
         if excluded:
             for x in roles:
                 deal.excluded.setdefault(x, set()).update(excluded)
@@ -566,13 +579,14 @@ class Resampler:
                 self._weight /= comb(m, k)
 
     def _deal_event(self, number: int) -> int:
-        count = 0
-        for i, e in enumerate(self.events):
-            if e.get("type") == "deal":
-                count += 1
-                if count == number:
-                    return i
-        return len(self.events)
+        """The index of the seat's event that opens deal ``number`` (the number of its
+        events if that deal has not opened)."""
+        starts = self._deal_starts  # (events do not change: each is looked at once)
+        for i in range(self._deal_scanned, len(self.events)):
+            if self.events[i].get("type") == "deal":
+                starts.append(i)
+        self._deal_scanned = len(self.events)
+        return starts[number - 1] if number <= len(starts) else len(self.events)
 
     def _check(self, world: State, pos: int, upto: int | None = None) -> int | None:
         """Compare the world's new events (from ``pos``) with the real ones the seat saw:
