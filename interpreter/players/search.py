@@ -15,6 +15,19 @@ rollout policy of OpenSpiel's IS-MCTS), inside the generated module (its ``playo
 a copy of the world's core that logs no events: natively in a Cython build), the same
 draws as :meth:`State.playout`; a rollout that meets a choice among more than
 ``MAX_CHOICES`` subsets is valued where it stopped. Cheaper a rollout, weaker a rollout.
+Its worlds are then redealt in place by default (``sampling="in-place"``,
+:meth:`Resampler.redealt_cores`): the same constraints (the cards the seat has seen, what
+the plays of the others exclude) and the same draw of the renaming of hidden cards, but
+applied to copies of the real core where the cards lie now, instead of replaying the
+deal from a renamed deck and checking every event the seat saw; each candidate is
+applied to a copy by its log key and played out, with no :class:`State` a rollout. No
+Cython or compiler is needed (the CPython module plays the same draws, slower). It is
+exact where the constraints say all the seat's view implies (plain trick play: Euchre,
+Écarté, Cinch, Hearts; tested against the replay), an approximation elsewhere (an
+automatic move or a value the rules computed from a hidden card is not checked).
+``sampling="replay"`` draws the worlds as the heuristic rollouts do (the draws of
+earlier versions); with a pack with copies, or several deals laid out at once, the
+replay is used.
 
 The budget is the number of rollouts per decision: ``worlds = max(1, budget // number
 of legal actions)``. Larger decisions (a discard of 1 to 5 cards out of 8: 218

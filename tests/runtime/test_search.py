@@ -257,3 +257,21 @@ def test_random_rollouts_search_worlds_redealt_in_place_unless_told() -> None:
     for bad in [{"sampling": "in-place"}, {"sampling": "exact", "rollout": "random"}]:
         with pytest.raises(ValueError, match="sampling"):
             SearchAgent(1, **bad)  # type: ignore[arg-type]
+
+
+def test_a_double_pack_is_searched_from_replayed_worlds() -> None:
+    """With copies (equal cards) there are no in-place worlds (Resampler.redealt_cores
+    gives None): random rollouts fall back to the replayed worlds, still legal."""
+    import random
+
+    from interpreter.state.resample import Resampler
+
+    rules = tricklang.load(ROOT / "examples/doppelkopf.trick")
+    state = new_game(rules, seed=4)
+    seat = state.current_player
+    assert seat is not None
+    assert Resampler(state, seat, random.Random(1), redeal_past=False).redealt_cores(random.Random(2), 3) is None
+    agents: list[Agent] = [SearchAgent(s, budget=4, rollout="random") if s % 2 == 0 else RandomAgent(s)
+                           for s in range(4)]
+    state = _play(state, agents, deals=1)
+    assert sum(a.decisions for a in agents if isinstance(a, SearchAgent)) >= 8
