@@ -65,7 +65,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError, ResampleError
 from .equal_cards import CardNames
-from .matching import sample_matching
+from .matching import Matching, sample_matching
 
 if TYPE_CHECKING:  # the state module calls this one (State.resample): only a protocol of it
     from .protocol import StateLike as State
@@ -98,7 +98,8 @@ class _Play:
     card: str
     hand: list[str]
     state: State
-    cache: tuple[tuple[tuple[str, ...], tuple[str, ...]], set[str]] | None = None
+    cache: tuple[tuple[str, ...], dict[str, bool]] | None = None  # the known cards of the hand, and whether
+    # the play was allowed with each other card (face) added to them
 
 
 def resample(state: State, seat: int, rng: random.Random | None = None) -> State:
@@ -150,6 +151,10 @@ class Resampler:
         self.seed = data["seed"]
         self.actions: list[str] = []
         self.actors: list[int] = []
+        self.events: list[dict[str, Any]] = []  # the seat's events in the match read so far
+        self._deal_starts: list[int] = []  # the index of the event that opens each deal (see _deal_event)
+        self._deal_scanned = 0
+        self._event_codes: list[tuple[bool, set[str]]] = []  # per event: whether it opens a deal, the codes it names
         self.offered: dict[int, Any] = {}  # the seat's legal actions at each of its decisions (see _offer)
         self.deals: list[_Deal] = []
         self._moves: dict[int, tuple[int, list[str]]] = {}  # event index -> (deal, cards left in the source)
@@ -186,7 +191,8 @@ class Resampler:
         for text in state.actions[len(self.actions):]:
             self._read(text)
         self.state = state
-        self.events = state.events(self.seat)
+        # (the seat's events so far are those read at the last update: only the new ones are rendered)
+        self.events = self.events + state.events(self.seat, start=len(self.events))
         self._view = state._observation_but_events(self.seat)  # what every sampled world must show
         # the seat (its events too: the replay compares them one by one, see _check)
         for d in self.deals[:-1]:
@@ -206,7 +212,7 @@ class Resampler:
         if not self.redeal_past and self._current[0].trigger > 0:
             assert self._real_pre is not None
             self._pre = self._real_pre
-            self._pre_events = len(self._real_pre.events(self.seat))
+            self._pre_events = self._real_pre.event_count  # (one event of the seat an event of the match)
 
     def _read(self, text: str) -> None:
         """Apply one real action to the replica, noting what the seat could learn from it."""
@@ -308,10 +314,16 @@ class Resampler:
         for d in self.deals[first:]:
             d.known = set(self._seen.get(d.number, ()))
         deal = first
-        for event in (self.pevents if self._names else self.events)[self._deal_event(first + 1):]:
-            if event.get("type") == "deal":
+        events = self.pevents if self._names else self.events
+        named = self._event_codes  # the card codes each event names (events do not change: read once)
+        for event in events[len(named):]:
+            found: set[str] = set()
+            _codes_in(event, self._codes, found)
+            named.append((event.get("type") == "deal", found))
+        for opens, found in named[self._deal_event(first + 1):]:
+            if opens:
                 deal += 1
-            _codes_in(event, self._codes, self.deals[deal - 1].known)
+            self.deals[deal - 1].known |= found
         if self._names is None:  # (with copies, what the seat sees now was read with the last action)
             _codes_in(self._view, self._codes, self.deals[-1].known)
         for d in self.deals[first:]:
@@ -330,14 +342,17 @@ class Resampler:
         if not roles:
             return
         base = [c for c in play.hand if c in deal.known]
-        key = (tuple(base), tuple(deal.hidden))
-        if play.cache is None or play.cache[0] != key:
-            allowed = play.state.allowed_plays
-            face = self._names.face if self._names else {}
-            faces = [face.get(c, c) for c in base]
-            fits = {f: play.card in allowed([*faces, f]) for f in {face.get(y, y) for y in deal.hidden}}
-            play.cache = (key, {y for y in deal.hidden if not fits[face.get(y, y)]})
-        excluded = play.cache[1]
+        key = tuple(base)
+        if play.cache is None or play.cache[0] != key:  # (whether a card fits depends on the known ones only)
+            play.cache = (key, {})
+        fits = play.cache[1]
+        face = self._names.face if self._names else {}
+        faces: list[str] | None = None
+        for f in {face.get(y, y) for y in deal.hidden}:
+            if f not in fits:
+                faces = faces if faces is not None else [face.get(c, c) for c in base]
+                fits[f] = play.card in play.state.allowed_plays([*faces, f])
+        excluded = {y for y in deal.hidden if not fits[face.get(y, y)]}
         if excluded:
             for x in roles:
                 deal.excluded.setdefault(x, set()).update(excluded)
@@ -388,6 +403,72 @@ class Resampler:
             kept.append((world, self._last_sigma, len(self.actions), world.event_count))
         self._pool, self._pool_key = kept, key
         return [w for w, _, _, _ in kept[:count]]
+
+    def redealt_cores(self, rng: random.Random, count: int) -> list[Any] | None:
+        """``count`` cores of the position read last (:meth:`update`), each with the hidden
+        cards of the current deal redealt *in place*, for a player that plays from them
+        (:mod:`interpreter.players.search`'s random rollouts): no replay, no events, no
+        :class:`State`. None where that does not apply: a pack with copies, or several
+        deals laid out at once.
+
+        Each core is a copy of the real one in which a permutation ``sigma`` of the
+        hidden cards, drawn as :meth:`sample` draws it (uniformly under the known cards
+        and the exclusions the plays imply), puts ``sigma(x)`` wherever ``x`` lies now;
+        a draw after which the pending decision (the seat's own: its decision point and
+        legal actions) differs is drawn again; later deals are reseeded. Unlike
+        :meth:`sample`, the deal is not replayed from the renamed deck, so what the replay
+        checks beyond the constraints (an automatic move or a pattern that would have
+        revealed a hidden card, a value the rules computed from one) is not checked: the
+        draw is exact where the constraints say everything the seat's view implies (they
+        do for plain trick play: the replay then never rejects), an approximation
+        elsewhere. The cores log nothing (``rec`` off).
+
+        Raises:
+            ResampleError: no draw kept the pending decision within :data:`MAX_ATTEMPTS`.
+        """
+        if self._names is not None or len(self._current) != 1:
+            return None
+        state, seat = self.state, self.seat
+        g, c0 = state._g, state._c
+        m, tables = g.m, g.tables
+        deal = self._current[0]
+        roles = [tables.index[x] for x in deal.hidden]
+        role_set = set(roles)
+        zones: list[tuple[int, list[int]]] = []
+        found: set[int] = set()
+        for z in state._hidden_zones(seat):
+            cards = m["zone_cards"](c0, z)
+            mine = role_set.intersection(cards)
+            if mine:
+                zones.append((z, cards))
+                found |= mine
+        if found != role_set:  # (a hidden card in no hidden zone: leave it to the replay)
+            return None
+        index = tables.index
+        excluded = {index[x]: {index[y] for y in ys} for x, ys in deal.excluded.items() if ys}
+        matching = Matching(roles, excluded)
+        copy, set_zone, advance = m["copy"], m["set_zone"], m["advance"]
+        dp, pending = c0.dp, _pending(g, c0)
+        n = c0.deal_no + 1  # the next deal's index (see State.reseed)
+        reseeds = {k: v for k, v in (c0.reseeds or {}).items() if k < n}
+        out: list[Any] = []
+        for _ in range(count):
+            for _attempt in range(MAX_ATTEMPTS):
+                sigma = matching.draw(rng)
+                c = copy(c0)
+                c.rec = False
+                for z, cards in zones:
+                    set_zone(c, z, [sigma.get(x, x) for x in cards])
+                c.steps = 0
+                advance(c)
+                if c.dp == dp and not c.terminal and _pending(g, c) == pending:
+                    break
+            else:
+                raise ResampleError(f"no deal consistent with seat {seat}'s pending decision was found in "
+                                    f"{MAX_ATTEMPTS} draws")
+            c.reseeds = {**reseeds, n: rng.randrange(2**31)}
+            out.append(c)
+        return out
 
     def _follow(self, world: State, sigma: dict[str, str], done: int, pos: int, rng: random.Random) -> int | None:
         """Carry a sampled state through the real actions from ``done`` on; its new event
@@ -498,13 +579,14 @@ class Resampler:
                 self._weight /= comb(m, k)
 
     def _deal_event(self, number: int) -> int:
-        count = 0
-        for i, e in enumerate(self.events):
-            if e.get("type") == "deal":
-                count += 1
-                if count == number:
-                    return i
-        return len(self.events)
+        """The index of the seat's event that opens deal ``number`` (the number of its
+        events if that deal has not opened)."""
+        starts = self._deal_starts  # (events do not change: each is looked at once)
+        for i in range(self._deal_scanned, len(self.events)):
+            if self.events[i].get("type") == "deal":
+                starts.append(i)
+        self._deal_scanned = len(self.events)
+        return starts[number - 1] if number <= len(starts) else len(self.events)
 
     def _check(self, world: State, pos: int, upto: int | None = None) -> int | None:
         """Compare the world's new events (from ``pos``) with the real ones the seat saw:
@@ -543,6 +625,14 @@ class Resampler:
             if x in hidden:
                 deal.excluded.setdefault(x, set()).update(extra - {x})
                 deal.learned.setdefault(x, set()).update(extra - {x})
+
+
+def _pending(g: Any, c: Any) -> Any:
+    """The decision pending in core ``c`` as a comparable value: its legal codes, or a
+    card selection's cards and bounds."""
+    if g.dps[c.dp].kind == "select":
+        return c.sel_cards, c.sel_lo, c.sel_hi
+    return list(g.legal_fns[c.dp](c))
 
 
 def _offer(state: State) -> tuple[Any, set[str]]:
