@@ -33,8 +33,8 @@ from lark.indenter import DedentError, Indenter
 from lark.lexer import TerminalDef
 
 from . import model as m
+from . import stored_parser
 from .diagnostics import Diagnostic, RulesError
-from .stored_parser import PLUGINS
 from .transform_bids import BidRules
 from .transform_deal import DealRules
 from .transform_exprs import ExprRules
@@ -138,9 +138,7 @@ def _stored_or_analysed(name: str) -> Lark:
     grammar = _grammar()
     if stored_tables_match(grammar, name):
         tables = _tables(name)
-        loaded: Lark = Lark._load_from_dict(  # type: ignore[no-untyped-call]
-            tables.DATA, tables.MEMO, postlex=_TrickIndenter(), _plugins=PLUGINS)
-        return loaded
+        return stored_parser.load(tables.DATA, tables.MEMO, postlex=_TrickIndenter())
     return Lark(grammar, postlex=_TrickIndenter(), **_options(name))
 
 

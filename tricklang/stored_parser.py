@@ -16,6 +16,11 @@ do neither and read every text exactly as Lark's own classes do:
 * :class:`LazyContextualLexer` makes each set's lexer on first use, not 222 at start.
 * :class:`StoredLALRParser` rebuilds the table with one dictionary lookup per reduction.
 
+And :func:`load` rebuilds the parser itself: the memo of terminals and rules read by
+:func:`decode_memo` (the objects Lark's own deserialisation makes, without its generic walk
+of every field), and a rule's tree-building callback made when the rule is first reduced
+(:class:`StoredLark`), not all 689 at start.
+
 They are used only with the tables' own Lark version (see :func:`tricklang.parser._lark`).
 ``tests/language/test_stored_parser.py`` compares each state's lexer with Lark's, and
 ``tests/language/test_parse_tables.py`` whole parses of every rule file of the repository
@@ -29,16 +34,21 @@ from collections.abc import Collection
 from copy import copy
 from typing import Any
 
+from lark import Lark, Tree
 from lark.common import LexerConf
+from lark.grammar import NonTerminal, Rule, RuleOptions, Terminal
 from lark.lexer import (
     AbstractBasicLexer,
     BasicLexer,
     CallChain,
     ContextualLexer,
     PatternRE,
+    PatternStr,
     TerminalDef,
     UnlessCallback,
 )
+from lark.parse_tree_builder import ParseTreeBuilder
+from lark.parser_frontends import _get_lexer_callbacks
 from lark.parsers.lalr_analysis import IntParseTable, Reduce, Shift
 from lark.parsers.lalr_parser import LALR_Parser, _Parser
 from lark.utils import TextSlice
@@ -211,3 +221,99 @@ class StoredLALRParser(LALR_Parser):
 
 PLUGINS = {"ContextualLexer": LazyContextualLexer, "LALR_Parser": StoredLALRParser}
 """The ``_plugins`` option of a parser loaded from stored tables."""
+
+
+# ---------------------------------------------------------------- the parser from stored tables
+_MEMO_CLASSES: dict[str, type[Any]] = {
+    c.__name__: c for c in (TerminalDef, PatternStr, PatternRE, Rule, RuleOptions, Terminal, NonTerminal)}
+"""The classes a stored memo holds (by Lark's ``__type__`` names): terminals and rules."""
+
+
+def _decoded(data: Any) -> Any:
+    """One serialised object of a memo, made as ``Serialize.deserialize`` makes it: the
+    class's ``__new__``, each of its ``__serialize_fields__`` set (lists kept as lists), then
+    its ``_deserialize`` hook. Only :data:`_MEMO_CLASSES` are made; a memo reference or any
+    other class is refused (the memo of a parser holds none).
+
+    Raises:
+        ValueError: a ``__type__`` not in :data:`_MEMO_CLASSES`, or a memo reference.
+    """
+    if isinstance(data, dict):
+        kind = data.get("__type__")
+        if kind is None:
+            if "@" in data:
+                raise ValueError("a memo entry refers to another")
+            return {key: _decoded(value) for key, value in data.items()}
+        cls = _MEMO_CLASSES.get(kind)
+        if cls is None:
+            raise ValueError(f"not a class of a parser's memo: {kind!r}")
+        inst = object.__new__(cls)  # (as Serialize.deserialize: no __init__)
+        for field in cls.__serialize_fields__:
+            setattr(inst, field, _decoded(data[field]))
+        hook = getattr(inst, "_deserialize", None)
+        if hook is not None:
+            hook()
+        return inst
+    if isinstance(data, list):
+        return [_decoded(value) for value in data]
+    return data
+
+
+def decode_memo(memo: dict[int, Any]) -> dict[int, Any]:
+    """The objects of a stored memo (``Lark.memo_serialize``'s second half: terminal
+    definitions and rules), equal field by field to what ``Lark._load`` makes of it.
+
+    Raises:
+        ValueError: the memo holds another class, or refers to its own entries.
+    """
+    return {key: _decoded(value) for key, value in memo.items()}
+
+
+class _LazyCallbacks(dict[Any, Any]):
+    """Each rule's tree-building callback (``ParseTreeBuilder.create_callback``'s, for that
+    rule alone), made when the parser first reduces it."""
+
+    def __init__(self, builder: ParseTreeBuilder, transformer: Any) -> None:
+        super().__init__()
+        self.builder = builder
+        self.transformer = transformer
+
+    def __missing__(self, rule: Rule) -> Any:
+        if not isinstance(rule, Rule):
+            raise KeyError(rule)
+        builder = self.builder
+        builder.rule_builders = list(builder._init_builders([rule]))  # type: ignore[no-untyped-call]
+        made = self[rule] = builder.create_callback(self.transformer)[rule]  # type: ignore[no-untyped-call]
+        return made
+
+    def __bool__(self) -> bool:  # (the parser calls the callbacks only when there are any)
+        return True
+
+
+class StoredLark(Lark):
+    """A Lark parser loaded from stored tables whose rules' callbacks are made on first use."""
+
+    def _prepare_callbacks(self) -> None:
+        options = self.options
+        if options.ambiguity == "forest" or options.parser != "lalr" or options.transformer is not None:
+            super()._prepare_callbacks()
+            return
+        self._parse_tree_builder = ParseTreeBuilder(  # type: ignore[no-untyped-call]
+            [], options.tree_class or Tree, options.propagate_positions, False, options.maybe_placeholders)
+        self._callbacks = _LazyCallbacks(self._parse_tree_builder, options.transformer)
+        self._callbacks.update(_get_lexer_callbacks(  # type: ignore[no-untyped-call]  # (none: as Lark does)
+            options.transformer, self.terminals))
+
+
+def load(data: dict[str, Any], memo: dict[int, Any], **options: Any) -> Lark:
+    """The parser of stored tables (``DATA`` and ``MEMO`` of a tables module, as
+    ``Lark.memo_serialize`` made them), as ``Lark._load_from_dict`` rebuilds it, quicker:
+    the memo decoded by :func:`decode_memo`, the callbacks made on first use, with
+    :data:`PLUGINS`. ``options``: Lark's options allowed when loading (``postlex``...).
+
+    Raises:
+        ValueError: the memo holds another class than a parser's.
+    """
+    loaded: Lark = StoredLark._load_from_dict(  # type: ignore[no-untyped-call]
+        data, decode_memo(memo), _plugins=PLUGINS, **options)
+    return loaded

@@ -100,3 +100,42 @@ def test_flags_or_back_references_leave_the_scan_to_lark() -> None:
     assert type(lexer.lexers[0]) is BasicLexer
     assert plain.parse("A").children == ["A"]
 
+
+
+def _fields(obj: Any) -> Any:
+    """An object of a parser's memo as its class and the value of every serialised field."""
+    if isinstance(obj, list):
+        return [_fields(x) for x in obj]
+    names = getattr(type(obj), "__serialize_fields__", None)
+    if names is None:
+        return obj
+    return type(obj).__name__, {n: _fields(getattr(obj, n)) for n in names}, getattr(obj, "_hash", None)
+
+
+@pytest.mark.parametrize("name", sorted(parser.TABLES))
+def test_the_memo_is_decoded_as_lark_decodes_it(name: str) -> None:
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+    from lark.utils import SerializeMemoizer
+
+    memo = parser._tables(name).MEMO
+    theirs = SerializeMemoizer.deserialize(memo, {"Rule": Rule, "TerminalDef": TerminalDef}, {})
+    ours = stored_parser.decode_memo(memo)
+    assert sorted(ours) == sorted(theirs)
+    assert all(_fields(ours[k]) == _fields(theirs[k]) for k in theirs)
+
+
+@pytest.mark.parametrize("memo", [{0: {"__type__": "Lark"}}, {0: {"name": {"@": 1}, "__type__": "NonTerminal"}}])
+def test_a_memo_with_anything_else_is_refused(memo: dict[int, Any]) -> None:
+    with pytest.raises(ValueError):
+        stored_parser.decode_memo(memo)
+
+
+def test_the_rules_callbacks_are_made_when_first_used() -> None:
+    if not parser.stored_tables_match():
+        pytest.skip("the stored tables are not used with this grammar or Lark version")
+    fresh = parser._stored_or_analysed("parse_tables")
+    callbacks = fresh.parser.parser.parser.callbacks
+    assert isinstance(fresh, stored_parser.StoredLark) and callbacks and len(callbacks) == 0
+    fresh.parse(TEXTS[0])
+    assert 0 < len(callbacks) < len(fresh.rules)
