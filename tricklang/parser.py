@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from importlib import import_module
 from types import ModuleType
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import lark
 from lark import Lark, Token, Tree
@@ -401,11 +401,28 @@ def _bad_dedent_diagnostic(err: _BadDedentError, path: str) -> Diagnostic:
 
 
 class _ToModel(SectionRules, DealRules, ExprRules, BidRules):
-    """Lark's tree to the model; the rules are in the two mixins."""
+    """Lark's tree to the model; the rules are in the mixins.
+
+    Each rule's method is bound once a parse and kept on the instance: Lark finds it by
+    name for every node, and binding a ``v_args`` method makes a new wrapper each time."""
 
     def __init__(self, path: str) -> None:
         super().__init__(visit_tokens=True)
         self.path = path
+
+    def _bind(self, name: str) -> None:
+        if name not in self.__dict__:
+            method = getattr(self, name, None)
+            if method is not None:
+                self.__dict__[name] = method  # (shadows the class's wrapper, which binds anew at each lookup)
+
+    def _call_userfunc(self, tree: Tree[Token], new_children: list[Any] | None = None) -> Any:
+        self._bind(tree.data)
+        return super()._call_userfunc(tree, new_children)  # type: ignore[no-untyped-call]
+
+    def _call_userfunc_token(self, token: Token) -> Any:
+        self._bind(token.type)
+        return super()._call_userfunc_token(token)  # type: ignore[no-untyped-call]
 
 
 def parse(source: str, path: str = "<string>") -> m.RuleFile:
