@@ -200,18 +200,24 @@ class LazyContextualLexer(ContextualLexer):
 
 
 class StoredLALRParser(LALR_Parser):
-    """Lark's LALR parser, its table rebuilt from the stored one without a call per action."""
+    """Lark's LALR parser, its table rebuilt from the stored (:func:`compact`) one: each
+    state's row made by ``dict(zip(...))`` from its token names and action codes, the
+    actions (one a target state, one a rule) made once each."""
 
     @classmethod
     def deserialize(  # type: ignore[override]  # as LALR_Parser.deserialize
         cls, data: Any, memo: Any, callbacks: Any, debug: bool = False
     ) -> StoredLALRParser:
-        tokens = data["tokens"]
-        states = {
-            state: {tokens[token]: (Reduce, memo[arg["@"]]) if action == 1 else (Shift, arg)
-                    for token, (action, arg) in actions.items()}
-            for state, actions in data["states"].items()
-        }
+        rows = data["states"]
+        actions: list[tuple[Any, Any] | None] = [None] * (2 * max(len(rows), len(memo)))
+        actions[0::2] = [(Shift, state) for state in range(len(actions) // 2)]
+        for key, value in memo.items():
+            if isinstance(value, Rule):
+                actions[2 * key + 1] = (Reduce, value)
+        states = {state: dict(zip(names, map(actions.__getitem__, codes), strict=True))
+                  for state, (names, codes) in enumerate(rows)}
+        if any(None in row.values() for row in states.values()):
+            raise ValueError("stored parse tables reduce by something that is not a rule")
         inst = cls.__new__(cls)
         inst._parse_table = IntParseTable(  # type: ignore[no-untyped-call, assignment]
             states, data["start_states"], data["end_states"])
@@ -224,49 +230,117 @@ PLUGINS = {"ContextualLexer": LazyContextualLexer, "LALR_Parser": StoredLALRPars
 
 
 # ---------------------------------------------------------------- the parser from stored tables
-_MEMO_CLASSES: dict[str, type[Any]] = {
-    c.__name__: c for c in (TerminalDef, PatternStr, PatternRE, Rule, RuleOptions, Terminal, NonTerminal)}
-"""The classes a stored memo holds (by Lark's ``__type__`` names): terminals and rules."""
+TABLES_FORMAT = 2
+"""The form of stored tables :func:`load` reads (a tables module's ``FORMAT``): Lark's
+serialisation made compact by :func:`compact`."""
 
 
-def _decoded(data: Any) -> Any:
-    """One serialised object of a memo, made as ``Serialize.deserialize`` makes it: the
-    class's ``__new__``, each of its ``__serialize_fields__`` set (lists kept as lists), then
-    its ``_deserialize`` hook. Only :data:`_MEMO_CLASSES` are made; a memo reference or any
-    other class is refused (the memo of a parser holds none).
+def compact(data: dict[str, Any], memo: dict[int, Any]) -> tuple[dict[str, Any], tuple[Any, ...]]:
+    """Lark's serialisation of an LALR parser (``Lark.memo_serialize``: its data and its memo)
+    in the form stored in a tables module, plain literals that load quickly:
 
-    Raises:
-        ValueError: a ``__type__`` not in :data:`_MEMO_CLASSES`, or a memo reference.
-    """
-    if isinstance(data, dict):
-        kind = data.get("__type__")
-        if kind is None:
-            if "@" in data:
-                raise ValueError("a memo entry refers to another")
-            return {key: _decoded(value) for key, value in data.items()}
-        cls = _MEMO_CLASSES.get(kind)
-        if cls is None:
-            raise ValueError(f"not a class of a parser's memo: {kind!r}")
-        inst = object.__new__(cls)  # (as Serialize.deserialize: no __init__)
-        for field in cls.__serialize_fields__:
-            setattr(inst, field, _decoded(data[field]))
-        hook = getattr(inst, "_deserialize", None)
-        if hook is not None:
-            hook()
-        return inst
-    if isinstance(data, list):
-        return [_decoded(value) for value in data]
-    return data
+    * the parser's states, a tuple in state order of ``(token names, action codes)``, the
+      code of a shift to state ``s`` being ``2 * s``, of a reduction by the rule at ``memo[r]``
+      ``2 * r + 1`` (Lark's: a dictionary per state, by token number, of ``(0, s)`` or
+      ``(1, {"@": r})``);
+    * the memo, a tuple in memo order: a terminal as ``("T", name, "str" or "re", value,
+      flags, raw, width, priority)``, a rule as ``("R", origin, expansion, order, alias,
+      options)``, each symbol of the expansion a name (a rule's) or ``(name, filter_out)`` (a
+      terminal's), the options ``(keep_all_tokens, expand1, priority, template_source,
+      empty_indices)``.
 
-
-def decode_memo(memo: dict[int, Any]) -> dict[int, Any]:
-    """The objects of a stored memo (``Lark.memo_serialize``'s second half: terminal
-    definitions and rules), equal field by field to what ``Lark._load`` makes of it.
+    The rest of ``data`` is Lark's. :func:`decode_memo` and :class:`StoredLALRParser` read it back.
 
     Raises:
-        ValueError: the memo holds another class, or refers to its own entries.
+        ValueError: the memo holds something else than terminals and rules, or is not
+            numbered from 0.
     """
-    return {key: _decoded(value) for key, value in memo.items()}
+    table = data["parser"]["parser"]
+    tokens = table["tokens"]
+    states = []
+    for state in range(len(table["states"])):
+        row = table["states"][state]
+        names = tuple(tokens[token] for token in row)
+        codes = tuple(2 * arg if action == 0 else 2 * arg["@"] + 1 for action, arg in row.values())
+        states.append((names, codes))
+    out = {**data, "parser": {**data["parser"], "parser": {**table, "states": tuple(states)}}}
+    if sorted(memo) != list(range(len(memo))):
+        raise ValueError("the memo is not numbered from 0")
+    return out, tuple(_compact_entry(memo[key]) for key in range(len(memo)))
+
+
+def _compact_entry(entry: dict[str, Any]) -> tuple[Any, ...]:
+    kind = entry["__type__"]
+    if kind == "TerminalDef":
+        pattern = entry["pattern"]
+        form = {"PatternStr": "str", "PatternRE": "re"}[pattern["__type__"]]
+        width = tuple(pattern["_width"]) if form == "re" else None
+        return ("T", entry["name"], form, pattern["value"], tuple(pattern["flags"]), pattern["raw"], width,
+                entry["priority"])
+    if kind == "Rule":
+        def symbol(s: dict[str, Any]) -> str | tuple[str, bool]:
+            return (s["name"], s["filter_out"]) if s["__type__"] == "Terminal" else s["name"]
+
+        o = entry["options"]
+        if entry["origin"]["__type__"] != "NonTerminal" or o["__type__"] != "RuleOptions":
+            raise ValueError(f"not a rule of an LALR parser: {entry!r}")
+        options = (o["keep_all_tokens"], o["expand1"], o["priority"], o["template_source"], tuple(o["empty_indices"]))
+        return ("R", entry["origin"]["name"], tuple(symbol(s) for s in entry["expansion"]), entry["order"],
+                entry["alias"], options)
+    raise ValueError(f"not a terminal or a rule: {kind!r}")
+
+
+def _made(cls: type[Any], **fields: Any) -> Any:
+    """An object made as ``Serialize.deserialize`` makes it: no ``__init__``, the fields set."""
+    inst = object.__new__(cls)
+    for name, value in fields.items():
+        setattr(inst, name, value)
+    return inst
+
+
+def decode_memo(memo: tuple[Any, ...]) -> dict[int, Any]:
+    """The objects of a stored memo (:func:`compact`'s second half: terminal definitions and
+    rules), each made as ``Lark._load`` makes it from Lark's own memo (the same classes, the
+    same fields: lists where Lark has lists), by memo number. A grammar symbol is made once
+    and shared by the rules that name it (symbols are values: Lark compares them by name).
+
+    Raises:
+        ValueError: an entry is neither a terminal nor a rule.
+    """
+    out: dict[int, Any] = {}
+    symbols: dict[Any, Any] = {}
+    for key, entry in enumerate(memo):
+        if entry[0] == "R":
+            _, origin, expansion, order, alias, options = entry
+            made = []
+            for s in expansion:
+                symbol = symbols.get(s)
+                if symbol is None:
+                    symbol = symbols[s] = (_made(NonTerminal, name=s) if isinstance(s, str)
+                                           else _made(Terminal, name=s[0], filter_out=s[1]))
+                made.append(symbol)
+            head = symbols.get(origin)
+            if head is None:
+                head = symbols[origin] = _made(NonTerminal, name=origin)
+            rule = object.__new__(Rule)
+            rule.origin, rule.expansion, rule.order, rule.alias = head, made, order, alias
+            rule.options = option = object.__new__(RuleOptions)
+            (option.keep_all_tokens, option.expand1, option.priority, option.template_source,
+             option.empty_indices) = options
+            rule._deserialize()  # type: ignore[no-untyped-call]  # (its hash, as Lark sets it)
+            out[key] = rule
+        elif entry[0] == "T":
+            _, name, form, value, flags, raw, width, priority = entry
+            if form == "re":
+                pattern = _made(PatternRE, value=value, flags=list(flags), raw=raw, _width=list(width))
+            elif form == "str":
+                pattern = _made(PatternStr, value=value, flags=list(flags), raw=raw)
+            else:
+                raise ValueError(f"not a kind of terminal pattern: {form!r}")
+            out[key] = _made(TerminalDef, name=name, pattern=pattern, priority=priority)
+        else:
+            raise ValueError(f"not a terminal or a rule: {entry[0]!r}")
+    return out
 
 
 class _LazyCallbacks(dict[Any, Any]):
@@ -305,14 +379,16 @@ class StoredLark(Lark):
             options.transformer, self.terminals))
 
 
-def load(data: dict[str, Any], memo: dict[int, Any], **options: Any) -> Lark:
-    """The parser of stored tables (``DATA`` and ``MEMO`` of a tables module, as
-    ``Lark.memo_serialize`` made them), as ``Lark._load_from_dict`` rebuilds it, quicker:
-    the memo decoded by :func:`decode_memo`, the callbacks made on first use, with
-    :data:`PLUGINS`. ``options``: Lark's options allowed when loading (``postlex``...).
+def load(data: dict[str, Any], memo: tuple[Any, ...], **options: Any) -> Lark:
+    """The parser of stored tables (``DATA`` and ``MEMO`` of a tables module: Lark's
+    serialisation made :func:`compact`), as ``Lark._load_from_dict`` rebuilds it from Lark's
+    own, with :data:`PLUGINS`: the memo decoded by :func:`decode_memo`, the states by
+    :class:`StoredLALRParser`, the callbacks made on first use (:class:`StoredLark`).
+    ``options``: Lark's options allowed when loading (``postlex``...).
 
     Raises:
-        ValueError: the memo holds another class than a parser's.
+        ValueError: the tables hold something else than terminals and rules, or reduce by
+            something that is not a rule.
     """
     loaded: Lark = StoredLark._load_from_dict(  # type: ignore[no-untyped-call]
         data, decode_memo(memo), _plugins=PLUGINS, **options)

@@ -112,23 +112,62 @@ def _fields(obj: Any) -> Any:
     return type(obj).__name__, {n: _fields(getattr(obj, n)) for n in names}, getattr(obj, "_hash", None)
 
 
-@pytest.mark.parametrize("name", sorted(parser.TABLES))
-def test_the_memo_is_decoded_as_lark_decodes_it(name: str) -> None:
+@pytest.fixture(scope="module", params=sorted(parser.TABLES))
+def serialised(request: pytest.FixtureRequest) -> tuple[dict[str, Any], dict[int, Any]]:
+    """Lark's own serialisation (data, memo) of a parser analysed from the grammar."""
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+
+    analysed = Lark(parser._grammar(), postlex=parser._TrickIndenter(), **parser.TABLES[request.param])
+    data, memo = analysed.memo_serialize([TerminalDef, Rule])
+    return data, memo
+
+
+def test_the_compact_memo_is_decoded_as_lark_decodes_its_own(serialised: tuple[dict[str, Any], dict[int, Any]]) -> None:
     from lark.grammar import Rule
     from lark.lexer import TerminalDef
     from lark.utils import SerializeMemoizer
 
-    memo = parser._tables(name).MEMO
+    data, memo = serialised
     theirs = SerializeMemoizer.deserialize(memo, {"Rule": Rule, "TerminalDef": TerminalDef}, {})
-    ours = stored_parser.decode_memo(memo)
+    ours = stored_parser.decode_memo(stored_parser.compact(data, memo)[1])
     assert sorted(ours) == sorted(theirs)
-    assert all(_fields(ours[k]) == _fields(theirs[k]) for k in theirs)
+    assert [_fields(ours[k]) for k in sorted(theirs)] == [_fields(theirs[k]) for k in sorted(theirs)]
 
 
-@pytest.mark.parametrize("memo", [{0: {"__type__": "Lark"}}, {0: {"name": {"@": 1}, "__type__": "NonTerminal"}}])
-def test_a_memo_with_anything_else_is_refused(memo: dict[int, Any]) -> None:
+def test_the_compact_states_are_lark_s_states(serialised: tuple[dict[str, Any], dict[int, Any]]) -> None:
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+    from lark.parsers.lalr_analysis import IntParseTable
+    from lark.utils import SerializeMemoizer
+
+    data, memo = serialised
+    objects = SerializeMemoizer.deserialize(memo, {"Rule": Rule, "TerminalDef": TerminalDef}, {})
+    theirs = IntParseTable.deserialize(data["parser"]["parser"], objects)
+    small, stored = stored_parser.compact(data, memo)
+    ours = stored_parser.StoredLALRParser.deserialize(small["parser"]["parser"], stored_parser.decode_memo(stored), {})
+    table = ours.parser.parse_table
+    assert (table.start_states, table.end_states) == (theirs.start_states, theirs.end_states)
+    assert table.states == theirs.states  # (the same actions: Shift and Reduce by equal rules)
+    assert all(type(a) is type(b) for state, row in theirs.states.items()
+               for (a, _), (b, _) in zip(row.values(), table.states[state].values(), strict=True))
+
+
+@pytest.mark.parametrize("memo", [(("X", 1),), (("T", "A", "glob", "a", (), None, None, 0),)])
+def test_a_memo_with_anything_else_is_refused(memo: tuple[Any, ...]) -> None:
     with pytest.raises(ValueError):
         stored_parser.decode_memo(memo)
+
+
+def test_a_compact_table_reduces_only_by_rules(serialised: tuple[dict[str, Any], dict[int, Any]]) -> None:
+    data, memo = serialised
+    small, stored = stored_parser.compact(data, memo)
+    names, codes = small["parser"]["parser"]["states"][0]
+    terminal = next(k for k, entry in enumerate(stored) if entry[0] == "T")
+    states = (names, (2 * terminal + 1, *codes[1:])), *small["parser"]["parser"]["states"][1:]
+    with pytest.raises(ValueError):
+        stored_parser.StoredLALRParser.deserialize({**small["parser"]["parser"], "states": states},
+                                                   stored_parser.decode_memo(stored), {})
 
 
 def test_the_rules_callbacks_are_made_when_first_used() -> None:
