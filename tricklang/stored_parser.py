@@ -14,17 +14,20 @@ do neither and read every text exactly as Lark's own classes do:
   alternation's branches left to right. Only the terminals whose first character can be
   the text's are tried (a literal's first character is known; a pattern is always tried).
 * :class:`LazyContextualLexer` makes each set's lexer on first use, not 222 at start.
-* :class:`StoredLALRParser` rebuilds the table with one dictionary lookup per reduction.
+* :class:`StoredLALRParser` rebuilds the table from its compact stored form
+  (:func:`compact`): each state's row by one ``dict(zip(...))``, each action made once.
 
-And :func:`load` rebuilds the parser itself: the memo of terminals and rules read by
-:func:`decode_memo` (the objects Lark's own deserialisation makes, without its generic walk
-of every field), and a rule's tree-building callback made when the rule is first reduced
-(:class:`StoredLark`), not all 689 at start.
+And :func:`load` rebuilds the parser itself: the terminals and rules of the stored memo
+made by :func:`decode_memo` (the objects Lark's own deserialisation makes, without its
+generic walk of every field), and a rule's tree-building callback made when the rule is
+first reduced (:class:`StoredLark`), not all 689 at start.
 
-They are used only with the tables' own Lark version (see :func:`tricklang.parser._lark`).
-``tests/language/test_stored_parser.py`` compares each state's lexer with Lark's, and
-``tests/language/test_parse_tables.py`` whole parses of every rule file of the repository
-and of mangled ones (trees, tokens and their places, errors).
+They are used only with the tables' own Lark version and form (see
+:func:`tricklang.parser.stored_tables_match`). ``tests/language/test_stored_parser.py``
+compares each state's lexer with Lark's, and the decoded memo and table with Lark's own
+deserialisation of the same parser; ``tests/language/test_parse_tables.py`` whole parses
+of every rule file of the repository and of mangled ones (trees, tokens and their places,
+errors).
 """
 
 from __future__ import annotations
