@@ -33,6 +33,7 @@ errors).
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Collection
 from copy import copy
 from typing import Any
@@ -354,13 +355,20 @@ class _LazyCallbacks(dict[Any, Any]):
         super().__init__()
         self.builder = builder
         self.transformer = transformer
+        self.lock = threading.Lock()
+        """Held while the builder makes one rule's callback: it is told the rule by setting its
+        ``rule_builders``, and a parse may run outside the parser's lock (the interactive
+        parser's ``accepts()`` does)."""
 
     def __missing__(self, rule: Rule) -> Any:
         if not isinstance(rule, Rule):
             raise KeyError(rule)
-        builder = self.builder
-        builder.rule_builders = list(builder._init_builders([rule]))  # type: ignore[no-untyped-call]
-        made = self[rule] = builder.create_callback(self.transformer)[rule]  # type: ignore[no-untyped-call]
+        with self.lock:
+            made = self.get(rule)
+            if made is None:
+                builder = self.builder
+                builder.rule_builders = list(builder._init_builders([rule]))  # type: ignore[no-untyped-call]
+                made = self[rule] = builder.create_callback(self.transformer)[rule]  # type: ignore[no-untyped-call]
         return made
 
     def __bool__(self) -> bool:  # (the parser calls the callbacks only when there are any)

@@ -178,3 +178,44 @@ def test_the_rules_callbacks_are_made_when_first_used() -> None:
     assert isinstance(fresh, stored_parser.StoredLark) and callbacks and len(callbacks) == 0
     fresh.parse(TEXTS[0])
     assert 0 < len(callbacks) < len(fresh.rules)
+
+
+def test_callbacks_made_from_many_threads_at_once_are_each_their_rule_s() -> None:
+    """A parse may run outside the parser's lock (the interactive parser's accepts() does):
+    threads asking for callbacks at once each get the one of the rule they asked for."""
+    import random
+    import sys
+    import threading
+
+    if not parser.stored_tables_match():
+        pytest.skip("the stored tables are not used with this grammar or Lark version")
+    fresh = parser._stored_or_analysed("parse_tables")
+    callbacks = fresh.parser.parser.parser.callbacks
+    rules = list(fresh.rules)
+    seen: list[dict[Any, Any]] = [{} for _ in range(8)]
+    failures: list[BaseException] = []
+    start = threading.Barrier(len(seen))
+
+    def ask(n: int) -> None:
+        order = rules[:]
+        random.Random(n).shuffle(order)
+        start.wait()
+        try:
+            for rule in order:
+                seen[n][rule] = callbacks[rule]
+        except BaseException as err:  # noqa: BLE001 - reported below
+            failures.append(err)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=ask, args=(n,)) for n in range(len(seen))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert failures == []
+    assert len(callbacks) == len(set(rules))
+    assert all(got[rule] is callbacks[rule] for got in seen for rule in rules)
