@@ -182,6 +182,29 @@ def test_a_full_check_loads_the_stored_parser_builds_no_validator_and_imports_no
     assert out.stdout.splitlines() == ["rules/ecarte.trick: ok", "True", "[]", "['interpreter', 'interpreter.errors']"]
 
 
+NOT_FOR_CHECKING = ("interpreter.codegen", "interpreter.state", "interpreter.runtime", "interpreter.players",
+                    "interpreter.native", "interpreter.harness", "interpreter.serve", "interpreter.embedding",
+                    "tricklang.checkcache", "tricklang.fmt", "tricklang.fmt_parse_tables", "tricklang.explain",
+                    "tricklang.prose", "tricklang.lsp", "tricklang.expected", "tricklang.syntax")
+"""Modules a full check of a file (``--no-cache``) has no use for: the runtime and the code
+generator, the cache it is told not to use, and the other commands' modules (each a prefix)."""
+
+
+def test_a_full_check_imports_nothing_the_check_does_not_use_and_makes_callbacks_on_use() -> None:
+    code = ("import sys\nfrom interpreter.cli import main\n"
+            "assert main(['check', '--no-cache', 'rules/ecarte.trick']) == 0\n"
+            "from tricklang.parser import _lark, stored_tables_match\n"
+            "made = _lark()._callbacks\n"
+            "print(not stored_tables_match() or 0 < len(made) < len(_lark().rules))\n"
+            "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in ('tricklang', 'interpreter'))))")
+    env = {**os.environ, "TRICKLANG_CACHE_DIR": "off"}
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    ok, lazy, imported = out.stdout.splitlines()
+    assert ok == "rules/ecarte.trick: ok" and lazy == "True"
+    assert "tricklang.checker" in imported.split()  # (the list is the check's)
+    assert [m for m in imported.split() if m.startswith(NOT_FOR_CHECKING)] == []
+
+
 # ------------------------------------------------------------------ entries no one else wrote
 
 BROKEN = "tricklang 1\ngame \"Broken\"\n"
