@@ -60,6 +60,11 @@ EVENT_KINDS = ("TRICK", "DEALT", "SELECT", "BID", "PASS", "DRAW", "SCORE", "DEAL
 """The kinds of the compact events a module logs (a played card is one int, not a tuple):
 ``TRICK`` is 1, ``DEALT`` 2... in this order (see :mod:`interpreter.state.events`)."""
 
+EVERY_EVENT = (1 << (len(EVENT_KINDS) + 1)) - 1
+"""The core's ``rec`` that logs every event: ``rec`` is a mask of the kinds a core logs,
+bit 0 the played cards, bit ``k`` the kind numbered ``k`` (0: it logs none)."""
+
+
 LATER_KINDS: dict[str, Callable[[Layout], bool]] = {
     "MELD": lambda lay: bool(lay.rules.melds),
     "TAKES_UP": lambda lay: lay.uses.plays_for,
@@ -308,7 +313,7 @@ def fields(lay: Layout) -> list[tuple[str, str, str]]:
         ("first_dealer", "public int", "0"), ("deal_no", "public int", "0"), ("last_deal", "public bint", "False"),
         ("trump", "public int", "-1"), ("ti", "public int", lit(lay.ns)), ("maker", "public int", "-1"),
         ("bid", "public long long", "0"), ("steps", "public long long", "0"), ("nev", "public long long", "0"),
-        ("nevm", "public long long", "0"), ("table", "public bint", "False"), ("rec", "public bint", "False"),
+        ("nevm", "public long long", "0"), ("table", "public bint", "False"), ("rec", "public long long", "0"),
         ("seed", "public object", "0"), ("tape_pos", "public int", "0"), ("chance", "public int", "0"),
         ("tick", "public long long", "0"), ("btick", "public long long", "0"),
         ("tr_active", "public bint", "False"), ("tr_total", "public long long", "0"), ("tr_no", "public int", "0"),

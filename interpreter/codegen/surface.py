@@ -116,7 +116,7 @@ def irr_start(c: Core, k: cython.int, seat: cython.int, args: tuple) -> None:
     """Begin irregularity k's remedy: log it, bind the offender and the arguments, and run
     its body (it returns to the decision it interrupted)."""
     _ev(c)
-    if c.rec:
+    if c.rec and c.rec >> IRREGULARITY & 1:
         c.log.append((IRREGULARITY, k, seat, args, IRR_LAWS[k]))
     c.calls[c.ncalls] = c.pc
     c.ncalls += 1
