@@ -170,7 +170,6 @@ def constants(gen: Parts, w: Writer) -> None:
     w.comment("---------------------------------------------------------------- constants")
     w.line(f"MASK = cython.typedef({'object' if lay.wide else 'cython.ulonglong'})")
     w.line(f"WIDE = {lit(lay.wide)}")
-    w.line("NATIVE = cython.compiled  # (whether this module runs compiled: the state picks its helpers by it)")
     values = {
         "N": lay.n, "NC": lay.nc, "NS": lay.ns, "NT": lay.nt, "NZ": lay.nz, "NV": max(1, len(lay.slot_names)),
         "NSIDES": lay.nsides, "ND": nd, "NW": nw, "WORD_KEY": nd, "BID_KEY": nd + nw, "NKEYS": keys,

@@ -206,6 +206,11 @@ def ith(c: Core, m: object, i: cython.int) -> cython.int:
     return _ith(c, m, i)
 
 
+def is_native() -> cython.bint:
+    """Whether this module runs compiled (a native build): the state picks its helpers by it."""
+    return cython.compiled
+
+
 def code_ids(codes: list, by_code: tuple) -> object:
     """``by_code[k]`` for each code ``k`` of ``codes`` (a decision point's legal codes and
     the ids of its codes), increasing; None when one has no id (-1)."""

@@ -120,7 +120,7 @@ class Embedding:
             table = g.code_ids or code_ids(cast("State", self))
             by_code = table.by_dp[dp]
             if by_code is not None:
-                native = table.code_ids
+                native = table.native_ids
                 ids: list[int] | None
                 try:
                     codes = g.legal_fns[dp](c)
@@ -144,7 +144,7 @@ class Embedding:
                     found.sort()
                     return found
             elif table.selects[dp] and self._PLAIN:  # a whole selection's id: the cards block's start plus its mask
-                fast = table.select_ids  # (a native module's: Python's own below)
+                fast = table.native_select  # (a native module's: Python's own below)
                 found = fast(c, table.cards_start) if fast is not None else None
                 if found is None:
                     found = _subset_ids(c.sel_cards, c.sel_lo, c.sel_hi, table.cards_start)

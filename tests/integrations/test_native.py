@@ -131,7 +131,7 @@ def test_the_native_id_step_lists_and_plays_what_the_general_path_does(game: str
     order, as the general listing, and ``apply_id`` the same matches as ``apply``."""
     rules = tricklang.load(game)
     native.accelerate(rules)
-    assert is_native(rules) and module_of(rules)[1]["NATIVE"] is True
+    assert is_native(rules) and module_of(rules)[1]["is_native"]() is True
     assert assert_id_step_is_the_step(rules, range(4)) > 100
 
 
