@@ -160,7 +160,8 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
     @property
     def deal_number(self) -> int:
         """1 for the first deal of the match."""
-        return int(self._c.deal_no) + 1
+        deal: int = self._c.deal_no  # (an int in both kinds of module: no conversion)
+        return deal + 1
 
     @property
     def trump(self) -> str | None:
@@ -183,7 +184,8 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
         return phase
 
     def is_terminal(self) -> bool:
-        return bool(self._c.terminal)
+        over: bool = self._c.terminal  # (a bool in both kinds of module: no conversion)
+        return over
 
     def outcome(self) -> Outcome | None:
         """The result once the match is over, else None."""
