@@ -3,7 +3,7 @@ compiled to a C extension with Cython, for long random playouts and simulations.
 
 For example (a build is tested in ``tests/integrations/test_native.py``, not here)::
 
-    build = accelerate(tricklang.load("ecarte"))   # about half a minute the first time
+    build = accelerate(tricklang.load("ecarte"))   # about 11 s of CPU the first time
     build.cached, build.path.name                   # (False, 'tricklang_native_<digest>.cpython-311-...so')
 
 From then on every new game of that ruleset and its options in this process (and every
@@ -13,9 +13,9 @@ with a ``.pxd`` that types the core), the same draws and the same results. The s
 (:mod:`interpreter.state`) stays Python and calls the module's functions.
 
 What it needs: Cython and setuptools (``pip install 'tricklang[native]'``) and the C
-compiler Python was built with. A build takes 8 to 15 s of CPU (gcc ``-O1``); it runs
-in a child process, with a time limit (:data:`TIMEOUT`) and a memory limit
-(:data:`MEMORY_LIMIT`). Extensions are kept in the check cache's folder
+compiler Python was built with. A build takes about 11 s of CPU for Écarté (Cython, then
+gcc ``-O1``); it runs in a child process, with a time limit (:data:`TIMEOUT`) and a memory
+limit (:data:`MEMORY_LIMIT`). Extensions are kept in the check cache's folder
 (:func:`tricklang.checkcache.cache_dir`, under ``native/``), keyed by the SHA-256 of the
 generated source and its declarations, tricklang's and Python's versions and the build
 settings; with the cache off (or not private), each process builds its own in a
