@@ -59,7 +59,7 @@ def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
                    "--jobs is then ignored); the results are those of a local run")
     p.add_argument("--native", action="store_true",
                    help="compile the rules' generated module to C with Cython first (needs the 'native' extra and "
-                   "a C compiler; the first build takes about half a minute, later ones come from the cache); "
+                   "a C compiler; the first build takes some seconds, later ones come from the cache); "
                    "the results are the same")
     add_report_arguments(p)
     p.set_defaults(run=cmd_simulate)

@@ -143,11 +143,27 @@ def assemble(gen: Parts) -> Generated:
     return Generated(c_calls(w.text()), pxd(lay), lay)
 
 
+PUBLIC = frozenset({
+    # what the state, the players and the embeddings call (interpreter.state and the rest)
+    "advance", "begin", "bids", "copy", "counters", "exposed", "in_order", "irr_bound_values", "irr_by", "irr_holds",
+    "irr_start", "irr_values", "irr_zone", "ith", "make_core", "new_core", "playout", "random_matches", "scores",
+    "set_scores", "set_zone", "shown_to", "start_deal", "trick", "tricks_won", "variables", "zmask", "zone_cards",
+    "zone_masks",
+    # the draws done in C, compared with Python's by tests/integrations/test_native.py
+    "_mt_in_c", "_pack_order", "_randbelow", "_shuffled_in_c"})
+"""The functions of a generated module read by name from outside it: natively, these are
+Python functions as well as C functions (``@cython.ccall``); every other one is a C
+function only (``@cython.cfunc``; Cython gives the few that sit in a module's tables, such
+as ``APPLY``, a Python wrapper shared by all of one signature). Natively the module's own
+calls are C calls either way; what this saves is a Python wrapper a function, about a
+third of the C a native build compiled (and of its time)."""
+
+
 def c_calls(source: str) -> str:
     """``source`` with every module-level function that is not declared otherwise marked
-    ``@cython.ccall``: natively, calls between them are C calls with C arguments (Python
-    still sees each as a function, for the tables and the state). A function holding a
-    closure (a lambda, a generator) stays a Python function (Cython cannot ccall it)."""
+    ``@cython.ccall`` when it is in :data:`PUBLIC`, else ``@cython.cfunc``: natively, calls
+    between them are C calls with C arguments. A function holding a closure (a lambda, a
+    generator) stays a Python function (Cython can make it neither)."""
     lines = source.split("\n")
     marks = []
     for node in ast.parse(source).body:
@@ -158,9 +174,9 @@ def c_calls(source: str) -> str:
             continue
         if node.args.vararg or node.args.kwarg:
             continue
-        marks.append(node.lineno - 1)
-    for i in reversed(marks):
-        lines.insert(i, "@cython.ccall")
+        marks.append((node.lineno - 1, "@cython.ccall" if node.name in PUBLIC else "@cython.cfunc"))
+    for i, mark in reversed(marks):
+        lines.insert(i, mark)
     return "\n".join(lines)
 
 
@@ -415,7 +431,8 @@ def pxd(lay: Layout) -> str:
 def advance(gen: Parts, w: Writer) -> None:
     w.line()
     w.line()
-    w.line("BLOCKS = (" + "".join(f"{b.name}, " for b in gen.blocks) + ")")
+    w.line("if not cython.compiled:  # (natively, advance calls each block itself)")
+    w.line("    BLOCKS = (" + "".join(f"{b.name}, " for b in gen.blocks) + ")")
     w.line()
     w.line()
     with w.block("def advance(c: Core) -> None:"):
@@ -454,8 +471,9 @@ def dispatch(gen: Parts, w: Writer) -> None:
     w.line("SAMPLE = (" + "".join(row(f"sample_{d.id}", d.kind != "select") + ", " for d in dps) + ")")
     w.line("ALLOWED = (" + "".join(row(f"allowed_{d.id}", d.kind == "play") + ", " for d in dps) + ")")
     w.line("WHY = (" + "".join(row(f"why_{d.id}", d.kind == "play") + ", " for d in dps) + ")")
-    w.line("OFFERED = (" + "".join(row(f"offered_{d.id}", d.kind == "play") + ", " for d in dps) + ")")
-    w.line("RUNS = (" + "".join(row(f"run_{d.id}", d.kind == "play") + ", " for d in dps) + ")")
+    w.line("if not cython.compiled:  # (natively, _run_at calls each runner itself)")
+    w.line("    OFFERED = (" + "".join(row(f"offered_{d.id}", d.kind == "play") + ", " for d in dps) + ")")
+    w.line("    RUNS = (" + "".join(row(f"run_{d.id}", d.kind == "play") + ", " for d in dps) + ")")
     playout_dispatch(gen, w)
 
 
