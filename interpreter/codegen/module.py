@@ -149,6 +149,8 @@ PUBLIC = frozenset({
     "irr_start", "irr_values", "irr_zone", "ith", "make_core", "new_core", "playout", "random_matches", "scores",
     "set_scores", "set_zone", "shown_to", "start_deal", "trick", "tricks_won", "variables", "zmask", "zone_cards",
     "zone_masks",
+    # the integer-id step's native helpers (interpreter.state.spaces.CodeIds)
+    "code_ids", "is_native", "select_ids",
     # the draws done in C, compared with Python's by tests/integrations/test_native.py
     "_mt_in_c", "_pack_order", "_randbelow", "_shuffled_in_c"})
 """The functions of a generated module read by name from outside it: natively, these are
