@@ -65,7 +65,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError, ResampleError
 from .equal_cards import CardNames
-from .matching import Matching, sample_matching
+from .matching import sample_matching
+from .redeal import redealt_cores
+from .seen import codes_in, offer
 
 if TYPE_CHECKING:  # the state module calls this one (State.resample): only a protocol of it
     from .protocol import StateLike as State
@@ -155,7 +157,7 @@ class Resampler:
         self._deal_starts: list[int] = []  # the index of the event that opens each deal (see _deal_event)
         self._deal_scanned = 0
         self._event_codes: list[tuple[bool, set[str]]] = []  # per event: whether it opens a deal, the codes it names
-        self.offered: dict[int, Any] = {}  # the seat's legal actions at each of its decisions (see _offer)
+        self.offered: dict[int, Any] = {}  # the seat's legal actions at each of its decisions (see seen.offer)
         self.deals: list[_Deal] = []
         self._moves: dict[int, tuple[int, list[str]]] = {}  # event index -> (deal, cards left in the source)
         self._plays: list[_Play] = []
@@ -225,7 +227,7 @@ class Resampler:
         deal = truth.deal_number
         names = self._names
         if p == seat:
-            offered, cards = _offer(truth)
+            offered, cards = offer(truth)
             self.offered[i] = offered
             if names is not None:  # the cards of a selection by name; plays are from the seat's own hand
                 sel = truth.legal_actions().selection
@@ -318,14 +320,14 @@ class Resampler:
         named = self._event_codes  # the card codes each event names (events do not change: read once)
         for event in events[len(named):]:
             found: set[str] = set()
-            _codes_in(event, self._codes, found)
+            codes_in(event, self._codes, found)
             named.append((event.get("type") == "deal", found))
         for opens, found in named[self._deal_event(first + 1):]:
             if opens:
                 deal += 1
             self.deals[deal - 1].known |= found
         if self._names is None:  # (with copies, what the seat sees now was read with the last action)
-            _codes_in(self._view, self._codes, self.deals[-1].known)
+            codes_in(self._view, self._codes, self.deals[-1].known)
         for d in self.deals[first:]:
             d.hidden = [c for c in d.deck if c not in d.known]
             hidden = set(d.hidden)
@@ -406,69 +408,24 @@ class Resampler:
 
     def redealt_cores(self, rng: random.Random, count: int) -> list[Any] | None:
         """``count`` cores of the position read last (:meth:`update`), each with the hidden
-        cards of the current deal redealt *in place*, for a player that plays from them
-        (:mod:`interpreter.players.search`'s random rollouts): no replay, no events, no
-        :class:`State`. None where that does not apply: a pack with copies, or several
-        deals laid out at once.
+        cards of the current deal redealt *in place* (:mod:`interpreter.state.redeal`), for
+        the search player's random rollouts: no replay, no events, no :class:`State`. None
+        where that does not apply: a pack with copies, several deals laid out at once, or a
+        hidden card in no hidden zone.
 
-        Each core is a copy of the real one in which a permutation ``sigma`` of the
-        hidden cards, drawn as :meth:`sample` draws it (uniformly under the known cards
-        and the exclusions the plays imply), puts ``sigma(x)`` wherever ``x`` lies now;
-        a draw after which the pending decision (the seat's own: its decision point and
-        legal actions) differs is drawn again; later deals are reseeded. Unlike
-        :meth:`sample`, the deal is not replayed from the renamed deck, so what the replay
-        checks beyond the constraints (an automatic move or a pattern that would have
-        revealed a hidden card, a value the rules computed from one) is not checked: the
-        draw is exact where the constraints say everything the seat's view implies (they
-        do for plain trick play: the replay then never rejects), an approximation
-        elsewhere. The cores log nothing (``rec`` off).
+        The draw is :meth:`sample`'s (uniform under the known cards and the exclusions the
+        plays imply), kept when the pending decision is unchanged; unlike :meth:`sample`,
+        what a replay checks beyond those constraints (an automatic move or a pattern that
+        would have revealed a hidden card, a value computed from one) is not checked: exact
+        for plain trick play, an approximation elsewhere.
 
         Raises:
             ResampleError: no draw kept the pending decision within :data:`MAX_ATTEMPTS`.
         """
         if self._names is not None or len(self._current) != 1:
             return None
-        state, seat = self.state, self.seat
-        g, c0 = state._g, state._c
-        m, tables = g.m, g.tables
         deal = self._current[0]
-        roles = [tables.index[x] for x in deal.hidden]
-        role_set = set(roles)
-        zones: list[tuple[int, list[int]]] = []
-        found: set[int] = set()
-        for z in state._hidden_zones(seat):
-            cards = m["zone_cards"](c0, z)
-            mine = role_set.intersection(cards)
-            if mine:
-                zones.append((z, cards))
-                found |= mine
-        if found != role_set:  # (a hidden card in no hidden zone: leave it to the replay)
-            return None
-        index = tables.index
-        excluded = {index[x]: {index[y] for y in ys} for x, ys in deal.excluded.items() if ys}
-        matching = Matching(roles, excluded)
-        copy, set_zone, advance = m["copy"], m["set_zone"], m["advance"]
-        dp, pending = c0.dp, _pending(g, c0)
-        n = c0.deal_no + 1  # the next deal's index (see State.reseed)
-        reseeds = {k: v for k, v in (c0.reseeds or {}).items() if k < n}
-        out: list[Any] = []
-        for _ in range(count):
-            for _attempt in range(MAX_ATTEMPTS):
-                sigma = matching.draw(rng)
-                c = copy(c0)
-                c.rec = False
-                for z, cards in zones:
-                    set_zone(c, z, [sigma.get(x, x) for x in cards])
-                c.steps = 0
-                advance(c)
-                if c.dp == dp and not c.terminal and _pending(g, c) == pending:
-                    break
-            else:
-                raise ResampleError(f"no deal consistent with seat {seat}'s pending decision was found in "
-                                    f"{MAX_ATTEMPTS} draws")
-            c.reseeds = {**reseeds, n: rng.randrange(2**31)}
-            out.append(c)
-        return out
+        return redealt_cores(self.state, self.seat, deal.hidden, deal.excluded, rng, count, MAX_ATTEMPTS)
 
     def _follow(self, world: State, sigma: dict[str, str], done: int, pos: int, rng: random.Random) -> int | None:
         """Carry a sampled state through the real actions from ``done`` on; its new event
@@ -553,7 +510,7 @@ class Resampler:
         if world.current_player != self.actors[i]:
             return False
         offered = self.offered.get(i)
-        if offered is not None and _offer(world)[0] != offered:
+        if offered is not None and offer(world)[0] != offered:
             return False
         text = self.actions[i]
         if self._names is not None:
@@ -625,40 +582,3 @@ class Resampler:
             if x in hidden:
                 deal.excluded.setdefault(x, set()).update(extra - {x})
                 deal.learned.setdefault(x, set()).update(extra - {x})
-
-
-def _pending(g: Any, c: Any) -> Any:
-    """The decision pending in core ``c`` as a comparable value: its legal codes, or a
-    card selection's cards and bounds."""
-    if g.dps[c.dp].kind == "select":
-        return c.sel_cards, c.sel_lo, c.sel_hi
-    return list(g.legal_fns[c.dp](c))
-
-
-def _offer(state: State) -> tuple[Any, set[str]]:
-    """The legal actions as a comparable value (a card selection by its cards and bounds,
-    not subset by subset), and the card codes they name."""
-    legal = state.legal_actions()
-    texts = tuple(a.text for a in legal.explicit)
-    cards = {w for t in texts for w in t.split()[1:]}
-    sel = legal.selection
-    if sel is None:
-        return texts, cards
-    codes = tuple(sel.codes[c] for c in sel.cards)
-    cards.update(codes)
-    return (texts, sel.verb, codes, sel.lo, sel.hi), cards
-
-
-def _codes_in(value: Any, codes: set[str], out: set[str]) -> None:
-    """Add every card code found in a JSON-like value (an event, an observation)."""
-    if isinstance(value, str):
-        if value in codes:
-            out.add(value)
-        else:
-            out.update(w for w in value.split() if w in codes)
-    elif isinstance(value, dict):
-        for v in value.values():
-            _codes_in(v, codes, out)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            _codes_in(v, codes, out)

@@ -1,12 +1,10 @@
 """The public game state: turns, legal actions, apply, copies; :func:`new_game`.
 
 A :class:`State` is a function of (ruleset, options, seed or deck, first dealer, actions):
-everything else is derived. It holds a :class:`~interpreter.state.game.Game` (shared, the
-compiled rules), the core of the match (owned by the game's generated module) and the
-log of the actions taken, each as one integer (its decision point and local code). What
-is read rarely (the event log, the texts of the actions, who took each) is rebuilt from
-that log on demand by a recorder that replays it (:class:`Recorder`), so that the step
-itself records nothing else: a rollout pays for what it plays, not for its transcript.
+everything else is derived. It holds its :class:`Game` (the compiled rules, shared), the
+match's core (owned by the generated module) and the log of the actions taken, one integer
+each. What is read rarely (events, action texts, who took each) is rebuilt from that log on
+demand (:class:`~interpreter.state.replay.Recorder`): a rollout pays only for its play.
 """
 
 from __future__ import annotations
