@@ -180,7 +180,8 @@ def lines(native: bool = True) -> list[Line]:
     euchre = tricklang.load(ROOT / "examples" / "euchre.trick")
     for rollout, label in (("heuristic", ""), ("random", ", random rollouts")):
         search = Line(f"search player{label} (Euchre)", "search", "decisions", "OpenSpiel IS-MCTS (C++)", 0.5,
-                      note=f"budget {SEARCH_BUDGET} rollouts a decision, rollout={rollout!r}")
+                      note=f"budget {SEARCH_BUDGET} rollouts a decision, rollout={rollout!r}"
+                      + (", worlds redealt in place" if rollout == "random" else ", worlds replayed"))
         if why_not_spiel is not None:
             search.skipped = why_not_spiel
         else:
@@ -263,7 +264,7 @@ def native_lines(why_not_native: str | None, why_not_spiel: str | None) -> list[
         ismcts = w.ismcts_decisions("euchre", SEARCH_BUDGET, MAX_CANDIDATES)
     out.append(paired("search player native, random rollouts (Euchre)", "search", "decisions", searched,
                       (lambda n: 0) if why else ismcts, "OpenSpiel IS-MCTS (C++)", 0.5, prepare=prepare,
-                      skipped=why, note=f"budget {SEARCH_BUDGET} rollouts a decision, rollout='random'"))
+                      skipped=why, note=f"budget {SEARCH_BUDGET} rollouts a decision, rollout='random', worlds redealt in place"))
     return out
 
 

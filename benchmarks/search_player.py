@@ -8,7 +8,8 @@ loaded machine) and the search side's wins. Win rates
 worth quoting come from ``tricklang simulate`` over hundreds of matches (docs/performance.md, "The search player").
 
 Run: ``python -m benchmarks.search_player rules/ecarte.trick --budget 100 -n 10``
-(``--rollout random``: random rollouts played inside the generated module).
+(``--rollout random``: random rollouts played inside the generated module, from worlds
+redealt in place unless ``--sampling replay``).
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("-n", type=int, default=6, help="matches (the search side alternates)")
     parser.add_argument("--rollout", choices=("heuristic", "random"), default="heuristic",
                         help="the rollout policy (SearchAgent's rollout)")
+    parser.add_argument("--sampling", choices=("replay", "in-place"), default=None,
+                        help="how the worlds are drawn (SearchAgent's sampling; in-place needs random rollouts, "
+                             "and is their default)")
     args = parser.parse_args(argv)
     rules = tricklang.load(args.file)
     wins = decisions = 0
@@ -40,7 +44,8 @@ def main(argv: list[str] | None = None) -> None:
         searchers = []
         for seat in range(rules.player_count):
             if seat % 2 == side:
-                searcher = SearchAgent(1000 * m + seat, budget=args.budget, rollout=args.rollout)
+                searcher = SearchAgent(1000 * m + seat, budget=args.budget, rollout=args.rollout,
+                                       sampling=args.sampling)
                 searchers.append(searcher)
                 agents.append(searcher)
             else:

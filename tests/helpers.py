@@ -419,3 +419,32 @@ def assert_native_plays_as_cpython(rules: tricklang.Ruleset, seeds: Iterable[int
     assert type(module_of(rules)[1]["advance"]).__name__ == "builtin_function_or_method"
     assert seeded_matches(rules, seeds, playout=playout, step=step) == python
     return python
+
+
+def assert_id_step_is_the_step(rules: tricklang.Ruleset, seeds: Iterable[int], most: int = 400) -> int:
+    """Play each seed by the integer-id step (``legal_action_ids``, a random id,
+    ``apply_id``) beside the same match played by the general path (the ids worked out
+    from ``legal_actions()``, the action of the id drawn applied by ``apply``), at most
+    ``most`` actions a match. Raises AssertionError if the ids listed, the actions taken
+    or the final states differ. Returns the decisions compared."""
+    import random
+
+    import interpreter
+    from interpreter.state.spaces import legal_ids
+
+    compared = 0
+    for seed in seeds:
+        by_id = interpreter.new_game(rules, seed=seed)
+        general = interpreter.new_game(rules, seed=seed)
+        rng = random.Random(seed)
+        while not by_id.is_terminal() and by_id.action_count < most:
+            ids = by_id.legal_action_ids()
+            pairs = legal_ids(general)
+            assert ids == [i for i, _ in pairs], (seed, by_id.action_count)
+            k = rng.randrange(len(ids))
+            by_id.apply_id(ids[k])
+            general.apply(pairs[k][1].text)
+            compared += 1
+        assert general.is_terminal() == by_id.is_terminal()
+        assert by_id.actions == general.actions and by_id.to_json() == general.to_json()
+    return compared

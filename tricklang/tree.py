@@ -7,7 +7,7 @@ from __future__ import annotations
 import typing
 from typing import Any
 
-from lark import Token
+from lark import Token, Transformer, Tree
 
 from . import model as m
 from .words import snake
@@ -22,6 +22,26 @@ class NumberTooLargeError(Exception):
     def __init__(self, token: Token) -> None:
         super().__init__(str(token))
         self.token = token
+
+
+class BoundRules(Transformer[Token, m.RuleFile]):
+    """A transformer that binds each of its rules' methods once (per transformer) and keeps
+    it on the instance: Lark looks a method up by name for every node and token, and
+    looking up a ``v_args`` method makes a new wrapper (``functools.update_wrapper``) each time."""
+
+    def _bind(self, name: str) -> None:
+        if name not in self.__dict__:
+            method = getattr(self, name, None)
+            if method is not None:
+                self.__dict__[name] = method  # (shadows the class's wrapper, which binds anew at each lookup)
+
+    def _call_userfunc(self, tree: Tree[Token], new_children: list[Any] | None = None) -> Any:
+        self._bind(tree.data)
+        return super()._call_userfunc(tree, new_children)  # type: ignore[no-untyped-call]
+
+    def _call_userfunc_token(self, token: Token) -> Any:
+        self._bind(token.type)
+        return super()._call_userfunc_token(token)  # type: ignore[no-untyped-call]
 
 
 def span_of(meta: Any) -> m.Span:

@@ -109,23 +109,30 @@ def children(node: m.Node) -> Iterator[m.Node]:
     Tuples are followed (also the ``(condition, block)`` pairs of an ``if``), so
     that a statement's children are its expressions, patterns and nested blocks.
     """
+    found: list[m.Node] = []
+    _add_children(node, found)
+    return iter(found)
+
+
+def _add_children(node: m.Node, out: list[m.Node]) -> None:
+    """Append the nodes directly below ``node`` to ``out`` (:func:`children`, without a
+    generator a level: every pass walks the whole model this way)."""
     for name in _fields(type(node)):
         value = getattr(node, name)
         if isinstance(value, m.Node):
             if not isinstance(value, m.Span):
-                yield value
-        elif isinstance(value, tuple):
-            yield from _nodes_in(value)
+                out.append(value)
+        elif isinstance(value, tuple) and value:
+            _add_in(value, out)
 
 
-def _nodes_in(value: Any) -> Iterator[m.Node]:
-    if isinstance(value, m.Span):
-        return
-    if isinstance(value, m.Node):
-        yield value
-    elif isinstance(value, tuple):
-        for item in value:
-            yield from _nodes_in(item)
+def _add_in(items: tuple[Any, ...], out: list[m.Node]) -> None:
+    for item in items:
+        if isinstance(item, m.Node):
+            if not isinstance(item, m.Span):
+                out.append(item)
+        elif isinstance(item, tuple):
+            _add_in(item, out)
 
 
 def nodes(node: m.Node) -> Iterator[m.Node]:
@@ -134,7 +141,11 @@ def nodes(node: m.Node) -> Iterator[m.Node]:
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(reversed(list(children(current))))
+        below: list[m.Node] = []
+        _add_children(current, below)
+        if below:
+            below.reverse()
+            stack.extend(below)
 
 
 def names(e: m.Node) -> Iterator[m.Name]:

@@ -4,7 +4,6 @@ types, the usage error, loading a rule file with ``-o`` options, and small forma
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 import unicodedata
@@ -103,6 +102,8 @@ def json_text(data: object, indent: int | None = 2) -> str:
     >>> json_text({"game": "Écarté\u202e\x9b"}, indent=None)
     '{"game": "Écarté\\\\u202e\\\\u009b"}'
     """
+    import json  # (here: only --json needs it, and the short commands start quicker without)
+
     text = json.dumps(data, ensure_ascii=False, indent=indent)
     return _NOT_ASCII.sub(_escaped, text)
 

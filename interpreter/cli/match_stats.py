@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,20 +36,56 @@ def choices_of(events: Sequence[dict[str, Any]]) -> Counter[str]:
     ...                    {"type": "trump", "suit": "hearts", "player": 1}, {"type": "trump", "suit": "clubs"}]).items())
     [('bid 5', 1), ('name hearts', 1), ('pass', 1), ('stand', 1)]
     """
-    counts: Counter[str] = Counter()
+    return Counter(tally(events).choices)
+
+
+@dataclass
+class Tally:
+    """What a match's events add up to (:func:`tally`)."""
+
+    awards: dict[tuple[str, tuple[str, ...]], list[int]] = field(default_factory=dict)
+    """The points its score events awarded, by label and laws: [times, points], in the order first awarded."""
+    choices: dict[str, int] = field(default_factory=dict)
+    """How often each choice was made, in the order first made."""
+    end: dict[str, Any] = field(default_factory=dict)
+    """Its last ``match_end`` event ({}: none)."""
+
+
+def tally(events: Sequence[dict[str, Any]]) -> Tally:
+    """The awards, the choices and the end of a match, in one pass over its events.
+
+    >>> t = tally([{"type": "choice", "player": 0, "choice": "stand"}, {"type": "score", "side": 0, "points": 2,
+    ...            "label": "march", "laws": []}, {"type": "match_end", "winner": 0}])
+    >>> t.awards, t.choices, t.end
+    ({('march', ()): [1, 2]}, {'stand': 1}, {'type': 'match_end', 'winner': 0})
+    """
+    out = Tally()
+    awards, choices = out.awards, out.choices
     for e in events:
         kind = e.get("type")
+        if kind == "score":
+            if e.get("points"):
+                times = awards.setdefault((str(e.get("label", "")), tuple(e.get("laws") or ())), [0, 0])
+                times[0] += 1
+                times[1] += int(e["points"])
+            continue
+        if kind == "match_end":
+            out.end = e
+            continue
         if kind == "choice":
-            counts[str(e.get("choice"))] += 1
+            word = str(e.get("choice"))
         elif kind == "bid":
-            counts[f"bid {e.get('bid')}"] += 1
+            word = f"bid {e.get('bid')}"
         elif kind == "pass":
-            counts["pass"] += 1
+            word = "pass"
         elif kind == "trump" and e.get("player") is not None:
-            counts[f"name {e.get('suit')}"] += 1
+            word = f"name {e.get('suit')}"
         elif kind == "declare":
-            counts[f"declare {e.get('name')}"] += 1
-    return counts
+            word = f"declare {e.get('name')}"
+        else:
+            continue
+        choices[word] = choices.get(word, 0) + 1
+    return out
 
 
 def distributions(results: Sequence[dict[str, Any]], sides: int) -> dict[str, Any]:

@@ -25,9 +25,11 @@ from tricklang.diagnostics import TrickLangError, brief, printable
 from ..errors import GameLimitError, RecordError
 from ..players import AGENTS, MAX_ACTIONS_PER_MATCH, is_agent_name, make_agent
 from ..record import Record, bundled_game_of
+from ..state.actions import Action
+from ..state.events import Renders
 from ..state.state import new_game
 from .common import PROG, Subparsers, UsageError, count, integer, json_text, load, plural, show
-from .match_stats import distributions, match_details
+from .match_stats import distributions, tally
 from .progress import Progress
 from .simulate_outputs import Variant, add_report_arguments, check_single, write_outputs
 
@@ -57,7 +59,7 @@ def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
                    "--jobs is then ignored); the results are those of a local run")
     p.add_argument("--native", action="store_true",
                    help="compile the rules' generated module to C with Cython first (needs the 'native' extra and "
-                   "a C compiler; the first build takes about half a minute, later ones come from the cache); "
+                   "a C compiler; the first build takes some seconds, later ones come from the cache); "
                    "the results are the same")
     add_report_arguments(p)
     p.set_defaults(run=cmd_simulate)
@@ -114,43 +116,43 @@ def simulate_match(job: _Job) -> dict[str, Any]:
     seed = match_seed(job.base_seed, job.index)
     error = None
     failed: tuple[int, str] | None = None
-    last: str | None = None
+    last: Action | None = None
     abandoned_early = False
     try:
         ruleset = _rules_for(job)
         agents = [make_agent(kind, match_seed(seed, seat)) for seat, kind in enumerate(job.seats)]
-        state = new_game(ruleset, seed=seed, record_events=True)  # (its events read once, below: no replay)
+        state = new_game(ruleset, seed=seed, record_events=SUMMARY_EVENTS)  # (read once, below: no replay)
     except TrickLangError as err:
         return {"record": None, "index": job.index, "seed": seed, "winner": None, "first_dealer_side": None,
                 "deals": 0, "actions": 0, "awards": [], "error": str(err)}
-    actors: list[int] = []
+    actors: list[int] | None = [] if job.record else None  # (who took each action: for the record only)
     seat: int | None = None
+    max_deals, taken = job.max_deals, 0
     try:
-        while not state.is_terminal():
-            if job.max_deals is not None and state.deal_number > job.max_deals:
+        while (seat := state.current_player) is not None:  # (None: the match is over)
+            if max_deals is not None and state.deal_number > max_deals:
                 abandoned_early = True
                 break
-            seat = state.current_player
-            assert seat is not None
-            action = agents[seat](state)
-            last = action.text
-            state.apply(action)
+            last = agents[seat](state)
+            state.apply(last)
             last = None
-            actors.append(seat)
-            if len(actors) > MAX_ACTIONS_PER_MATCH:
+            if actors is not None:
+                actors.append(seat)
+            taken += 1
+            if taken > MAX_ACTIONS_PER_MATCH:
                 raise GameLimitError(f"the match took more than {MAX_ACTIONS_PER_MATCH} actions")
     except TrickLangError as err:
         error = str(err)
         if seat is not None and last is not None:
-            failed = (seat, last)  # the action that failed, so that the record reproduces the error
+            failed = (seat, last.text)  # the action that failed, so that the record reproduces the error
     outcome = state.outcome()
-    events = state.events(None, types=SUMMARY_EVENTS)
+    events = state.events(None, types=SUMMARY_EVENTS, memo=_RENDERS)  # (shared dicts: only read)
     side_of = {p: s for s, members in enumerate(state.sides) for p in members}
     deals = outcome.deals if outcome is not None else state.deal_number - (1 if abandoned_early else 0)
     record = Record.from_state(state, seats=list(job.seats), actors=actors, failed=failed,
                                rules_path=job.path) if job.record else None
-    end: dict[str, Any] = next((e for e in reversed(events) if e.get("type") == "match_end"), {})
-    drawn = outcome is not None and outcome.winner is None and bool(end.get("drawn"))
+    summed = tally(events)
+    drawn = outcome is not None and outcome.winner is None and bool(summed.end.get("drawn"))
     return {
         "record": record,
         "index": job.index,
@@ -160,24 +162,22 @@ def simulate_match(job: _Job) -> dict[str, Any]:
         "first_dealer_side": side_of[state.first_dealer],
         "deals": deals,
         "actions": state.action_count,
-        "awards": awards_of(events),
-        "error": error, **match_details(state, events),  # scores and choices (--per-match, --report)
+        "awards": [[label, list(laws), n, points] for (label, laws), (n, points) in summed.awards.items()],
+        "error": error, "scores": list(state.scores), "choices": summed.choices,  # (--per-match, --report)
     }
 
 
 SUMMARY_EVENTS = frozenset({"score", "match_end", "choice", "bid", "pass", "trump", "declare"})
-"""The events a match's summary reads (its awards, how it ended, the choices made)."""
+"""The events a match's summary reads (its awards, how it ended, the choices made): the only
+ones its states log (the others cost the play about a fifth of its time to log)."""
+
+_RENDERS = Renders()
+"""The summary's events of this process's matches, each distinct one built once."""
 
 
 def awards_of(events: Sequence[dict[str, Any]]) -> list[list[Any]]:
     """The points a match's score events awarded, by label and laws: ``[label, laws, times, points]``."""
-    awards: dict[tuple[str, tuple[str, ...]], list[int]] = {}
-    for e in events:
-        if e.get("type") == "score" and e.get("points"):
-            tally = awards.setdefault((str(e.get("label", "")), tuple(e.get("laws") or ())), [0, 0])
-            tally[0] += 1
-            tally[1] += int(e["points"])
-    return [[label, list(laws), n, points] for (label, laws), (n, points) in awards.items()]
+    return [[label, list(laws), n, points] for (label, laws), (n, points) in tally(events).awards.items()]
 
 
 RESULT_KEYS = frozenset({"record", "index", "seed", "winner", "drawn", "first_dealer_side", "deals", "actions",
@@ -185,7 +185,7 @@ RESULT_KEYS = frozenset({"record", "index", "seed", "winner", "drawn", "first_de
 """The fields of one match's result (:func:`simulate_match`), all of them always there."""
 
 DETAIL_KEYS = frozenset({"scores", "choices"})
-"""The fields of a match that was played (:func:`interpreter.cli.match_stats.match_details`)."""
+"""The fields of a match that was played (as :func:`interpreter.cli.match_stats.match_details` gives them)."""
 
 MAX_RESULT_CHARS = 2_000_000
 """The longest JSON text one match may come back as from a cluster's worker (its record included)."""

@@ -263,7 +263,7 @@ class Auctions(Parts):
                 if st.kind != "until_n_passes":
                     f.line("c.au_passed |= 1 << p")
                 f.line("c.au_run += 1")
-                f.line("if c.rec: c.log.append((PASS, p))")
+                f.line("if c.rec and c.rec >> PASS & 1: c.log.append((PASS, p))")
             f.line("elif b < 0:")
             with f.indented():
                 f.line("if b == -4:")
@@ -274,7 +274,7 @@ class Auctions(Parts):
                 f.line("    c.au_dbl = -1 - b")
                 f.line("c.au_run = 0")
                 f.line("c.au_any = True")
-                f.line("if c.rec: c.log.append((PASS, p, -1 - b))")
+                f.line("if c.rec and c.rec >> PASS & 1: c.log.append((PASS, p, -1 - b))")
             f.line("else:")
             with f.indented():
                 f.line("c.au_high = b")
@@ -288,7 +288,7 @@ class Auctions(Parts):
                     f.line(f"i = SIDE_OF[p] * {lit(lay.nstrains)} + BID_STRAIN[b + 1] + 1")
                     f.line("if c.au_fs[i] < 0:")
                     f.line("    c.au_fs[i] = p")
-                f.line(f"if c.rec: c.log.append((BID, p, {self.value_of('b', table)}, 0))")
+                f.line(f"if c.rec and c.rec >> BID & 1: c.log.append((BID, p, {self.value_of('b', table)}, 0))")
             f.line("c.au_pos += 1")
             f.line(f"c.pc = {lit(dp.extra['ready'])}")
             f.line("advance(c)")
@@ -319,10 +319,10 @@ class Auctions(Parts):
             f.line("_ev(c)")
             f.line("if b < 0:")
             f.line("    c.bids[p] = 0")
-            f.line("    if c.rec: c.log.append((PASS, p))")
+            f.line("    if c.rec and c.rec >> PASS & 1: c.log.append((PASS, p))")
             f.line("else:")
             f.line(f"    c.bids[p] = {self.value_of('b', table)}")
-            f.line(f"    if c.rec: c.log.append((BID, p, c.bids[p], {lit(dp.laws)}))")
+            f.line(f"    if c.rec and c.rec >> BID & 1: c.log.append((BID, p, c.bids[p], {lit(dp.laws)}))")
             f.line(f"c.pc = {lit(cont)}")
             f.line("advance(c)")
         with f.block(f"def sample_{d}(c: Core, rng: object) -> cython.longlong:"):

@@ -132,7 +132,7 @@ class Decisions(Auctions):
             with f.indented():
                 for word in sorted(set(words)):
                     f.line(f"_allow(c, WORD_KEY + {lit(word)}, p)")
-            f.line(f"if c.rec: c.log.append((CHOICE, p, CHOICE_WORDS_{d}[k], {lit(dp.laws)}))")
+            f.line(f"if c.rec and c.rec >> CHOICE & 1: c.log.append((CHOICE, p, CHOICE_WORDS_{d}[k], {lit(dp.laws)}))")
             f.line("_ev(c)")
             f.line(f"c.pc = CHOICE_TARGETS_{d}[k]")
             f.line("advance(c)")
@@ -257,7 +257,7 @@ class Decisions(Auctions):
                 self.moves.remove(f, src_decl, "s", "card")
                 self.moves.add(f, dst_decl, "d", "card")
             f.line("_ev(c)")
-            f.line(f"if c.rec: c.log.append((SELECT, {lit(verb_id)}, p, tuple(cards), s, d, {lit(dp.laws)}, _vis(c, d, s, p)))")
+            f.line(f"if c.rec and c.rec >> SELECT & 1: c.log.append((SELECT, {lit(verb_id)}, p, tuple(cards), s, d, {lit(dp.laws)}, _vis(c, d, s, p)))")
             f.line(f"c.pc = {lit(cont)}")
             f.line("advance(c)")
 
@@ -365,7 +365,7 @@ class Decisions(Auctions):
             f.line("p = c.actor")
             f.line("c.bids[p] = b")
             f.line("_ev(c)")
-            f.line(f"if c.rec: c.log.append((BID, p, b, {lit(dp.laws)}))")
+            f.line(f"if c.rec and c.rec >> BID & 1: c.log.append((BID, p, b, {lit(dp.laws)}))")
             f.line(f"c.pc = {lit(cont)}")
             f.line("advance(c)")
         with f.block(f"def sample_{d}(c: Core, rng: object) -> cython.longlong:"):
@@ -407,18 +407,18 @@ class Decisions(Auctions):
                 w.line("c.maker = c.au_bidder")
                 w.line("c.bid = c.au_high")
                 w.line("_ev(c)")
-                w.line(f"if c.rec: c.log.append((CONTRACT, c.maker, c.bid, False, {lit(dp.laws)}))")
+                w.line(f"if c.rec and c.rec >> CONTRACT & 1: c.log.append((CONTRACT, c.maker, c.bid, False, {lit(dp.laws)}))")
                 w.line(f"return {lit(cont)}")
             all_laws = lit(lay.law(st.all_pass_cite))
             if st.all_pass == "maker" and st.all_pass_maker is not None:
                 w.line(f"c.maker = {ex.expr(st.all_pass_maker)}")
                 w.line(f"c.bid = {ex.expr(st.all_pass_bid) if st.all_pass_bid is not None else '0'}")
                 w.line("_ev(c)")
-                w.line(f"if c.rec: c.log.append((CONTRACT, c.maker, c.bid, True, {all_laws}))")
+                w.line(f"if c.rec and c.rec >> CONTRACT & 1: c.log.append((CONTRACT, c.maker, c.bid, True, {all_laws}))")
                 w.line(f"return {lit(cont)}")
             else:
                 w.line("_ev(c)")
-                w.line(f"if c.rec: c.log.append((ALL_PASSED, {all_laws}))")
+                w.line(f"if c.rec and c.rec >> ALL_PASSED & 1: c.log.append((ALL_PASSED, {all_laws}))")
                 w.line(f"return {lit(self.deal_end)}")
         w.line("pos = c.au_pos")
         w.line(f"while c.au_passed >> ({onward(self.lay, 'c.au_first', 'pos')}) & 1:")
@@ -471,13 +471,13 @@ class Decisions(Auctions):
             f.line("if b < 0:")
             with f.indented():
                 f.line("c.au_passed |= 1 << p")
-                f.line("if c.rec: c.log.append((PASS, p))")
+                f.line("if c.rec and c.rec >> PASS & 1: c.log.append((PASS, p))")
             f.line("else:")
             with f.indented():
                 f.line("c.au_high = b")
                 f.line("c.au_bidder = p")
                 f.line("c.bids[p] = b")
-                f.line("if c.rec: c.log.append((BID, p, b, 0))")
+                f.line("if c.rec and c.rec >> BID & 1: c.log.append((BID, p, b, 0))")
             f.line("c.au_pos += 1")
             f.line(f"c.pc = {lit(dp.extra['ready'])}")
             f.line("advance(c)")

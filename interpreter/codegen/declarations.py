@@ -104,7 +104,7 @@ class TrickDeclarations(Parts):
                 is_window = "window" if dcl.deadline == "after_leading_it" else "not window"
                 f.line(f"{'if' if first else 'elif'} k == {lit(k)} and {is_window} and {cond}:")
                 first = False
-                f.line(f"    if c.rec: c.log.append((DECLARE, p, k, {lit(lay.law(dcl.cite))}))")
+                f.line(f"    if c.rec and c.rec >> DECLARE & 1: c.log.append((DECLARE, p, k, {lit(lay.law(dcl.cite))}))")
                 f.line(f"    effects_{d}_{j}(c)")
             if first:
                 f.line("pass")

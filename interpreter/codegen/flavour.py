@@ -7,10 +7,10 @@ CPython the same source pays a Python call for every helper, a global lookup for
 constant, and a test of ``cython.compiled`` each time. :func:`flavoured` is a pass over the
 module's syntax tree, made for CPython only (``interpreter.state.compiled.run_source``):
 
-- ``cython.compiled`` is False and ``cython.cast(T, x)`` is ``x``; the module's integer
-  constants (``N = cython.declare(cython.longlong, 2)``, ``WIDE = False``) are written in
-  place; what that decides (``if``, ``and``, ``x if t else y``, arithmetic of constants) is
-  decided here;
+- ``cython.compiled`` is False (a top-level ``if not cython.compiled:`` is its body) and
+  ``cython.cast(T, x)`` is ``x``; the module's integer constants (``N =
+  cython.declare(cython.longlong, 2)``, ``WIDE = False``) are written in place; what that
+  decides (``if``, ``and``, ``x if t else y``, arithmetic of constants) is decided here;
 - a call of a small module function is replaced by its body (:mod:`.inline`): a function that
   only returns an expression, anywhere; a function of statements, where the call is a
   statement of its own (``f(c)``, ``x = f(c)``, ``return f(c)``), its locals renamed.
@@ -58,7 +58,7 @@ def flavoured(source: str, failed: set[str] | None = None) -> ast.Module:
 
 
 def _flavour(source: str, failed: set[str], filename: str) -> tuple[ast.Module, CodeType]:
-    tree = ast.parse(source)
+    tree = _python_only(ast.parse(source))
     consts = module_constants(tree, source)
     functions = {node.name: i for i, node in enumerate(tree.body) if isinstance(node, ast.FunctionDef)}
     for name, i in functions.items():
@@ -77,10 +77,24 @@ def _flavour(source: str, failed: set[str], filename: str) -> tuple[ast.Module, 
             return tree, compile(tree, filename, "exec")
         except (SyntaxError, ValueError, TypeError, RecursionError):
             failed |= {name for name, i in functions.items() if not _compiles(tree.body[i])}
-    originals = ast.parse(source)
+    originals = _python_only(ast.parse(source))
     for name in failed:
         tree.body[functions[name]] = originals.body[functions[name]]
     return tree, compile(tree, filename, "exec")
+
+
+def _python_only(tree: ast.Module) -> ast.Module:
+    """``tree`` with its top-level ``if not cython.compiled:`` blocks (the tables only
+    CPython reads) replaced by what they hold."""
+    body: list[ast.stmt] = []
+    for node in tree.body:
+        if (isinstance(node, ast.If) and not node.orelse and isinstance(node.test, ast.UnaryOp)
+                and isinstance(node.test.op, ast.Not) and is_cython(node.test.operand, "compiled")):
+            body.extend(node.body)
+        else:
+            body.append(node)
+    tree.body = body
+    return tree
 
 
 def _tried(rewrite: Any) -> bool:

@@ -47,7 +47,7 @@ def _finish(c: Core, side: cython.int, tie_break: cython.bint) -> None:
     c.winner = side
     c.dp = -1
     _ev(c)
-    if c.rec:
+    if c.rec and c.rec >> MATCH_END & 1:
         c.log.append((MATCH_END, side, 1 if tie_break else 0, (), tuple([c.sc[s] for s in range(NSIDES)])))
 
 
@@ -56,7 +56,7 @@ def _draw_match(c: Core, tied: list) -> None:
     c.winner = -1
     c.dp = -1
     _ev(c)
-    if c.rec:
+    if c.rec and c.rec >> MATCH_END & 1:
         c.log.append((MATCH_END, -1, 2, tuple(tied), tuple([c.sc[s] for s in range(NSIDES)])))
 
 
@@ -65,7 +65,7 @@ def _abandon(c: Core) -> None:
     c.winner = -1
     c.dp = -1
     _ev(c)
-    if c.rec:
+    if c.rec and c.rec >> MATCH_END & 1:
         c.log.append((MATCH_END, -1, 3, (), tuple([c.sc[s] for s in range(NSIDES)])))
 
 
@@ -229,12 +229,12 @@ def start_deal(c: Core) -> None:
     _reset_deal(c)
     c.steps += NC
     _ev(c)
-    if c.rec:
+    if c.rec and c.rec >> DEAL & 1:
         c.log.append((DEAL, c.deal_no + 1, c.dealer, _roles(c)))
 
 
 def new_core(seed: object, deck: object, dealer: object, table: cython.bint, tape: object, decks: object,
-             reseeds: object, rec: cython.bint) -> Core:
+             reseeds: object, rec: cython.longlong) -> Core:
     """A match at its start (the deal laid out, not yet advanced to the first decision).
 
     Raises:
@@ -246,8 +246,9 @@ def new_core(seed: object, deck: object, dealer: object, table: cython.bint, tap
 
 
 def make_core(seed: object, deck: object, table: cython.bint, tape: object, decks: object, reseeds: object,
-              rec: cython.bint) -> Core:
-    """A core for a new match, before its first dealer is known and its first deal laid out."""
+              rec: cython.longlong) -> Core:
+    """A core for a new match, before its first dealer is known and its first deal laid out
+    (logging the kinds of events in the mask ``rec``: EVERY_EVENT, interpreter.codegen.module)."""
     c: Core = Core()
     c.seed = seed
     c.deck = deck
@@ -293,7 +294,7 @@ def begin(c: Core, dealer: object) -> None:
 def _end_deal(c: Core) -> cython.int:
     """Score the match at the end of a deal; the next deal, or the end of the match."""
     _ev(c)
-    if c.rec:
+    if c.rec and c.rec >> DEAL_END & 1:
         c.log.append((DEAL_END, c.deal_no + 1, tuple([c.sc[s] for s in range(NSIDES)])))
     if not AT_ONCE and HAS_TARGET:
         _check_target(c)
@@ -316,7 +317,7 @@ def _redeal(c: Core, same: cython.bint, laws: cython.int) -> cython.int:
     for s in range(NSIDES):
         c.sc[s] = c.dsc[s]
     _ev(c)
-    if c.rec:
+    if c.rec and c.rec >> REDEAL & 1:
         c.log.append((REDEAL, same, tuple([c.sc[s] for s in range(NSIDES)]), laws))
     c.deal_no += 1
     if c.deal_no >= DEAL_LIMIT:

@@ -192,7 +192,7 @@ class MeldPlay(Parts):
             w.line(f"cards = c.z[{lit(lay.hand)} + p]")
         else:
             w.line(f"cards = {self.ex.cards(st.zone)}")
-        w.line("found = [] if c.rec else None")
+        w.line("found = [] if c.rec and c.rec >> MELD & 1 else None")
         w.line(f"got = _meld_count(c, {lit(t)}, cards, found)")
         w.line(f"c.mld[{lit(t)} * N + p] += got")
         self.event(w, f"(MELD, p, {lit(t)}, got, tuple(found) if found is not None else (), {self.laws(st)})")

@@ -60,6 +60,11 @@ EVENT_KINDS = ("TRICK", "DEALT", "SELECT", "BID", "PASS", "DRAW", "SCORE", "DEAL
 """The kinds of the compact events a module logs (a played card is one int, not a tuple):
 ``TRICK`` is 1, ``DEALT`` 2... in this order (see :mod:`interpreter.state.events`)."""
 
+EVERY_EVENT = (1 << (len(EVENT_KINDS) + 1)) - 1
+"""The core's ``rec`` that logs every event: ``rec`` is a mask of the kinds a core logs,
+bit 0 the played cards, bit ``k`` the kind numbered ``k`` (0: it logs none)."""
+
+
 LATER_KINDS: dict[str, Callable[[Layout], bool]] = {
     "MELD": lambda lay: bool(lay.rules.melds),
     "TAKES_UP": lambda lay: lay.uses.plays_for,
@@ -138,11 +143,29 @@ def assemble(gen: Parts) -> Generated:
     return Generated(c_calls(w.text()), pxd(lay), lay)
 
 
+PUBLIC = frozenset({
+    # what the state, the players and the embeddings call (interpreter.state and the rest)
+    "advance", "begin", "bids", "copy", "counters", "exposed", "in_order", "irr_bound_values", "irr_by", "irr_holds",
+    "irr_start", "irr_values", "irr_zone", "ith", "make_core", "new_core", "playout", "random_matches", "scores",
+    "set_scores", "set_zone", "shown_to", "start_deal", "trick", "tricks_won", "variables", "zmask", "zone_cards",
+    "zone_masks",
+    # the integer-id step's native helpers (interpreter.state.spaces.CodeIds)
+    "code_ids", "is_native", "select_ids",
+    # the draws done in C, compared with Python's by tests/integrations/test_native.py
+    "_mt_in_c", "_pack_order", "_randbelow", "_shuffled_in_c"})
+"""The functions of a generated module read by name from outside it: natively, these are
+Python functions as well as C functions (``@cython.ccall``); every other one is a C
+function only (``@cython.cfunc``; Cython gives the few that sit in a module's tables, such
+as ``APPLY``, a Python wrapper shared by all of one signature). Natively the module's own
+calls are C calls either way; what this saves is a Python wrapper a function, about a
+third of the C a native build compiled (and of its time)."""
+
+
 def c_calls(source: str) -> str:
     """``source`` with every module-level function that is not declared otherwise marked
-    ``@cython.ccall``: natively, calls between them are C calls with C arguments (Python
-    still sees each as a function, for the tables and the state). A function holding a
-    closure (a lambda, a generator) stays a Python function (Cython cannot ccall it)."""
+    ``@cython.ccall`` when it is in :data:`PUBLIC`, else ``@cython.cfunc``: natively, calls
+    between them are C calls with C arguments. A function holding a closure (a lambda, a
+    generator) stays a Python function (Cython can make it neither)."""
     lines = source.split("\n")
     marks = []
     for node in ast.parse(source).body:
@@ -153,9 +176,9 @@ def c_calls(source: str) -> str:
             continue
         if node.args.vararg or node.args.kwarg:
             continue
-        marks.append(node.lineno - 1)
-    for i in reversed(marks):
-        lines.insert(i, "@cython.ccall")
+        marks.append((node.lineno - 1, "@cython.ccall" if node.name in PUBLIC else "@cython.cfunc"))
+    for i, mark in reversed(marks):
+        lines.insert(i, mark)
     return "\n".join(lines)
 
 
@@ -308,7 +331,7 @@ def fields(lay: Layout) -> list[tuple[str, str, str]]:
         ("first_dealer", "public int", "0"), ("deal_no", "public int", "0"), ("last_deal", "public bint", "False"),
         ("trump", "public int", "-1"), ("ti", "public int", lit(lay.ns)), ("maker", "public int", "-1"),
         ("bid", "public long long", "0"), ("steps", "public long long", "0"), ("nev", "public long long", "0"),
-        ("nevm", "public long long", "0"), ("table", "public bint", "False"), ("rec", "public bint", "False"),
+        ("nevm", "public long long", "0"), ("table", "public bint", "False"), ("rec", "public long long", "0"),
         ("seed", "public object", "0"), ("tape_pos", "public int", "0"), ("chance", "public int", "0"),
         ("tick", "public long long", "0"), ("btick", "public long long", "0"),
         ("tr_active", "public bint", "False"), ("tr_total", "public long long", "0"), ("tr_no", "public int", "0"),
@@ -410,7 +433,8 @@ def pxd(lay: Layout) -> str:
 def advance(gen: Parts, w: Writer) -> None:
     w.line()
     w.line()
-    w.line("BLOCKS = (" + "".join(f"{b.name}, " for b in gen.blocks) + ")")
+    w.line("if not cython.compiled:  # (natively, advance calls each block itself)")
+    w.line("    BLOCKS = (" + "".join(f"{b.name}, " for b in gen.blocks) + ")")
     w.line()
     w.line()
     with w.block("def advance(c: Core) -> None:"):
@@ -449,8 +473,9 @@ def dispatch(gen: Parts, w: Writer) -> None:
     w.line("SAMPLE = (" + "".join(row(f"sample_{d.id}", d.kind != "select") + ", " for d in dps) + ")")
     w.line("ALLOWED = (" + "".join(row(f"allowed_{d.id}", d.kind == "play") + ", " for d in dps) + ")")
     w.line("WHY = (" + "".join(row(f"why_{d.id}", d.kind == "play") + ", " for d in dps) + ")")
-    w.line("OFFERED = (" + "".join(row(f"offered_{d.id}", d.kind == "play") + ", " for d in dps) + ")")
-    w.line("RUNS = (" + "".join(row(f"run_{d.id}", d.kind == "play") + ", " for d in dps) + ")")
+    w.line("if not cython.compiled:  # (natively, _run_at calls each runner itself)")
+    w.line("    OFFERED = (" + "".join(row(f"offered_{d.id}", d.kind == "play") + ", " for d in dps) + ")")
+    w.line("    RUNS = (" + "".join(row(f"run_{d.id}", d.kind == "play") + ", " for d in dps) + ")")
     playout_dispatch(gen, w)
 
 

@@ -30,7 +30,7 @@ def _set_order(c: Core, o: cython.int, p: cython.int, laws: cython.int) -> None:
     c.trump = TSUIT[o]
     c.ti = o
     _ev(c)
-    if c.rec:
+    if c.rec and c.rec >> TRUMP & 1:
         c.log.append((TRUMP, o, p, laws))
 '''
 

@@ -17,7 +17,7 @@ from .blocks import Block, waits
 from .cards import CardMoves
 from .expressions import ExprWriter
 from .layout import Layout
-from .writer import Writer, lit
+from .writer import Writer, lit, logged
 
 MOMENTS = ("deal", "end_of_play")
 """The referee's moments a pause stands for, as written after ``during``."""
@@ -81,7 +81,7 @@ class Parts:
         the limits on events a deal and a match may log."""
         if counted:
             w.line("_ev(c)")
-        w.line(f"if c.rec: c.log.append({entry})")
+        w.line(f"if {logged(entry)}: c.log.append({entry})")
 
     def laws(self, st: m.Stmt | m.Node | None) -> str:
         cite = getattr(st, "cite", None)

@@ -311,7 +311,7 @@ def _set_trump(c: Core, s: cython.int, p: cython.int, laws: cython.int) -> None:
     c.trump = s
     c.ti = s if s >= 0 else NS
     _ev(c)
-    if c.rec:
+    if c.rec and c.rec >> TRUMP & 1:
         c.log.append((TRUMP, s, p, laws))
 
 
@@ -347,7 +347,7 @@ def _cut(c: Core, k: cython.int, z: cython.int, laws: cython.int) -> None:
     for i in range(n):
         c.stk[k * NC + i] = cards[i]
     _ev(c)
-    if c.rec:
+    if c.rec and c.rec >> CUT & 1:
         c.log.append((CUT, z, cut, laws))
 
 
@@ -436,7 +436,7 @@ def _dealt(c: Core, first: cython.int, t0: cython.longlong) -> None:
     for i in range(N):
         p = (first + i) % N
         _ev(c)
-        if c.rec:
+        if c.rec and c.rec >> DEALT & 1:
             cards: list = [k for k in _by_stamp(c, c.z[HAND + p]) if c.st[k] >= t0]
             c.log.append((DEALT, p, tuple(cards)))
 
@@ -446,7 +446,7 @@ def _add_score(c: Core, side: cython.int, amount: cython.longlong, label: cython
     if CANCEL:
         c.lt[label * NSIDES + side] += amount
     _ev(c)
-    if c.rec:
+    if c.rec and c.rec >> SCORE & 1:
         c.log.append((SCORE, side, amount, label, laws, tuple([c.sc[s] for s in range(NSIDES)])))
     if AT_ONCE and amount > 0:
         if LOWEST_WINS:
@@ -479,7 +479,7 @@ def _count(c: Core, counter: cython.int, base: cython.int, owner: cython.int, am
     c.cnt[base + owner] = value
     if amount:
         _ev(c)
-        if c.rec:
+        if c.rec and c.rec >> COUNTER & 1:
             c.log.append((COUNTER, counter, owner, amount, value, laws))
 
 

@@ -116,7 +116,7 @@ def irr_start(c: Core, k: cython.int, seat: cython.int, args: tuple) -> None:
     """Begin irregularity k's remedy: log it, bind the offender and the arguments, and run
     its body (it returns to the decision it interrupted)."""
     _ev(c)
-    if c.rec:
+    if c.rec and c.rec >> IRREGULARITY & 1:
         c.log.append((IRREGULARITY, k, seat, args, IRR_LAWS[k]))
     c.calls[c.ncalls] = c.pc
     c.ncalls += 1
@@ -204,6 +204,74 @@ def in_order(c: Core, m: object) -> list:
 
 def ith(c: Core, m: object, i: cython.int) -> cython.int:
     return _ith(c, m, i)
+
+
+def is_native() -> cython.bint:
+    """Whether this module runs compiled (a native build): the state picks its helpers by it."""
+    return cython.compiled
+
+
+def code_ids(codes: list, by_code: tuple) -> object:
+    """``by_code[k]`` for each code ``k`` of ``codes`` (a decision point's legal codes and
+    the ids of its codes), increasing; None when one has no id (-1)."""
+    out: list = []
+    k: cython.longlong
+    i: cython.longlong
+    for k in codes:
+        i = by_code[k]
+        if i < 0:
+            return None
+        out.append(i)
+    out.sort()
+    return out
+
+
+def select_ids(c: Core, start: cython.longlong) -> object:
+    """The ids ``start + mask`` of the choices the selection pending offers (every subset
+    of ``c.sel_cards`` of ``sel_lo`` to ``sel_hi`` cards, ``mask`` its cards), increasing;
+    None when they are more than MAX_CHOICES, or (natively) when an id might not fit in 64
+    bits. The subsets of each size come in increasing order: a subset's successor is the
+    sum of the lowest run of its cards (consecutive within ``sel_cards``) and its lowest
+    card, carried across the cards not offered, with the run less one card put back at
+    the lowest offered cards."""
+    if cython.compiled and not WIDE and NC > 60:
+        return None
+    if _select_total(c) > MAX_CHOICES:
+        return None
+    out: list = []
+    m: MASK = c.sel_cards
+    n: cython.longlong = _pc(m)
+    base: MASK = start
+    s: MASK
+    v: MASK
+    rest: MASK
+    low: MASK
+    i: cython.longlong
+    j: cython.longlong
+    k: cython.longlong
+    lo: cython.longlong = max(c.sel_lo, 0)
+    hi: cython.longlong = min(c.sel_hi, n)
+    for k in range(lo, hi + 1):
+        s = 0
+        rest = m
+        for j in range(k):  # the k lowest cards
+            low = rest & (~rest + 1)
+            s |= low
+            rest ^= low
+        for i in range(_comb(n, k)):
+            out.append(base + s)
+            v = ((s | ~m) + (s & (~s + 1))) & m
+            j = k - _pc(v)
+            rest = m
+            while j > 0:
+                low = rest & (~rest + 1)
+                v |= low
+                rest ^= low
+                j -= 1
+            s = v
+    if hi > lo:
+        out.sort()
+    return out
 
 
 def exposed(c: Core, z: cython.int) -> cython.bint:

@@ -62,7 +62,7 @@ class TrickTaking(Parts):
             for k, pat in enumerate(lay.lead_patterns):
                 f.line(f"if cards & PAT[{lit(pat)} * NT + ti]:")
                 f.line(f"    c.broken |= {lit(1 << k)}")
-            f.line("if c.rec: c.log.append((TRICK, c.tr_no + 1, winner, tuple([c.tr_c[i] for i in range(n)]), "
+            f.line("if c.rec and c.rec >> TRICK & 1: c.log.append((TRICK, c.tr_no + 1, winner, tuple([c.tr_c[i] for i in range(n)]), "
                    "tuple([c.tr_p[i] for i in range(n)])))")
             if blocks is not None:
                 f.line(f"c.v[{lit(blocks[2])}] = winner")

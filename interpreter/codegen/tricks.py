@@ -25,7 +25,7 @@ from .seats import SeatControl
 from .ties import tie_function
 from .trick_cards import TrickCards
 from .trick_taking import TrickTaking
-from .writer import Writer, lit
+from .writer import Writer, lit, logged
 
 WHY = {"follow_suit": 1, "trump_if_void": 2, "beat_if_able": 4, "lead_until_broken": 8, "lead_first": 16,
        "not_first_trick": 32, "overtrump_if_able": 64, "no_undertrump": 128}
@@ -459,7 +459,8 @@ class TrickPlay(TrickRunner, TrickCards, TrickTaking, TrickHooks, TrickDeclarati
         f.line("c.played |= 1 << p")
         if lay.uses.replay:
             f.line("c.played_by[card] = p")
-        f.line(f"if c.rec: c.log.append({self.play_entry(dp.tricks.controlled)})")
+        entry = self.play_entry(dp.tricks.controlled)
+        f.line(f"if {logged(entry)}: c.log.append({entry})")
         if dp.tricks.window:
             f.line(f"if i == 0 and window_{d}(c, p):")
             f.line("    c.window = p")

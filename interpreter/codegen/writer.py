@@ -86,3 +86,11 @@ class Writer:
 
     def text(self) -> str:
         return "\n".join(self.lines) + "\n"
+
+
+def logged(entry: str) -> str:
+    """The condition on which a core logs ``entry`` (the code of a compact event: a tuple
+    whose first item names its kind, else a played card's int): it records that kind. A
+    core that records nothing tests one field, as it always has."""
+    kind = re.match(r"\(([A-Z][A-Z_]*), ", entry)
+    return "c.rec and c.rec & 1" if kind is None else f"c.rec and c.rec >> {kind[1]} & 1"

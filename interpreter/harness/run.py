@@ -16,6 +16,7 @@ from typing import Any, Protocol, cast
 from tricklang import Ruleset
 from tricklang.bounds import derive_bounds
 
+from ..codegen.module import EVERY_EVENT
 from ..errors import IllegalActionError, InvalidActionError
 from ..state.actions import Action
 from ..state.events import render
@@ -232,7 +233,7 @@ class Run:
             self.fail("exception", f"new_game raised {type(err).__name__}: {err}")
             return
         self.state = self.report.state = state
-        state._rec = Recorder(state._fresh(rec=True, log=partial(_EventHook, self)))  # events checked as logged
+        state._rec = Recorder(state._fresh(rec=EVERY_EVENT, log=partial(_EventHook, self)))  # events checked as logged
         self.report.actions = state.actions
         step = 0
         chance_rng = random.Random(f"harness/{self.seed}/chance")

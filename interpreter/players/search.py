@@ -15,6 +15,19 @@ rollout policy of OpenSpiel's IS-MCTS), inside the generated module (its ``playo
 a copy of the world's core that logs no events: natively in a Cython build), the same
 draws as :meth:`State.playout`; a rollout that meets a choice among more than
 ``MAX_CHOICES`` subsets is valued where it stopped. Cheaper a rollout, weaker a rollout.
+Its worlds are then redealt in place by default (``sampling="in-place"``,
+:meth:`Resampler.redealt_cores`): the same constraints (the cards the seat has seen, what
+the plays of the others exclude) and the same draw of the renaming of hidden cards, but
+applied to copies of the real core where the cards lie now, instead of replaying the
+deal from a renamed deck and checking every event the seat saw; each candidate is
+applied to a copy by its log key and played out, with no :class:`State` a rollout. No
+Cython or compiler is needed (the CPython module plays the same draws, slower). It is
+exact where the constraints say all the seat's view implies (plain trick play: Euchre,
+Écarté, Cinch, Hearts; tested against the replay), an approximation elsewhere (an
+automatic move or a value the rules computed from a hidden card is not checked).
+``sampling="replay"`` draws the worlds as the heuristic rollouts do (the draws of
+earlier versions); with a pack with copies, or several deals laid out at once, the
+replay is used.
 
 The budget is the number of rollouts per decision: ``worlds = max(1, budget // number
 of legal actions)``. Larger decisions (a discard of 1 to 5 cards out of 8: 218
@@ -34,10 +47,14 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from typing import Any, cast
 
 from ..errors import ResampleError
+from ..runtime.faults import Fault
 from ..state.actions import Action
 from ..state.legal import LegalActions
+from ..state.protocol import StateLike
+from ..state.replay import apply_key
 from ..state.resample import Resampler
 from ..state.state import State
 from .agents import HeuristicAgent
@@ -57,6 +74,11 @@ ROLLOUTS = ("heuristic", "random")
 """The rollout policies: the heuristic player (the default), or uniformly random legal
 actions played inside the generated module (its ``playout``: no Python an action)."""
 
+SAMPLINGS = ("replay", "in-place")
+"""How the worlds are drawn: replayed from a renamed deck and checked against everything
+the seat saw (:meth:`Resampler.pool`), or redealt in place on copies of the core
+(:meth:`Resampler.redealt_cores`: random rollouts only, their default)."""
+
 
 class SearchAgent:
     """See the module docstring. ``decisions`` counts the searched decisions,
@@ -67,13 +89,17 @@ class SearchAgent:
     """
 
     def __init__(self, seed: int | None = None, budget: int = DEFAULT_BUDGET, max_candidates: int = MAX_CANDIDATES,
-                 rollout: str = "heuristic") -> None:
+                 rollout: str = "heuristic", sampling: str | None = None) -> None:
         if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
             raise ValueError(f"a search budget is a number of rollouts, at least 1, not {budget!r}")
         if isinstance(max_candidates, bool) or not isinstance(max_candidates, int) or max_candidates < 1:
             raise ValueError(f"max_candidates must be at least 1, not {max_candidates!r}")
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout {rollout!r}: give one of {', '.join(ROLLOUTS)}")
+        sampling = sampling if sampling is not None else ("in-place" if rollout == "random" else "replay")
+        if sampling not in SAMPLINGS or sampling == "in-place" and rollout != "random":
+            raise ValueError(f"sampling {sampling!r}: give 'replay' or, with random rollouts, 'in-place'")
+        self.sampling = sampling
         self.rng = random.Random(seed)
         self.budget = budget
         self.max_candidates = max_candidates
@@ -114,6 +140,10 @@ class SearchAgent:
     def _evaluate(self, state: State, seat: int, n: int) -> list[float]:
         sampler = self._sampler_for(state, seat)
         worlds = max(1, self.budget // n)
+        if self._playout_rng is not None and self.sampling == "in-place" and state._PLAIN and not state._c.table:
+            cores = sampler.redealt_cores(self.rng, worlds)
+            if cores is not None:
+                return self._evaluate_cores(state, cores, n, side=self._side(state, seat), rng=self._playout_rng)
         totals = [0.0] * n
         deal = state.deal_number
         start = state.scores
@@ -126,6 +156,36 @@ class SearchAgent:
                     totals[i] += self._rollout(sim, deal, start, side)
                 else:
                     totals[i] += self._random_rollout(sim, deal, start, side, self._playout_rng)
+        return totals
+
+    @staticmethod
+    def _side(state: State, seat: int) -> int:
+        return next(i for i, members in enumerate(state.sides) if seat in members)
+
+    @staticmethod
+    def _evaluate_cores(state: State, cores: list[Any], n: int, side: int, rng: random.Random) -> list[float]:
+        """Random rollouts from the sampled cores (:meth:`Resampler.redealt_cores`): each
+        candidate applied by its log key to a copy of the core, then the deal played out
+        inside the generated module (as :meth:`_random_rollout` does from a State)."""
+        g = state._g
+        m = g.m
+        copy, playout, scores = m["copy"], m["playout"], m["scores"]
+        legal = state.legal_actions()
+        keys = [state._key(a) for a in legal]
+        deal = state.deal_number - 1
+        start = state.scores
+        lowest = state.ruleset.rules.match is not None and state.ruleset.rules.match.lowest_wins
+        totals = [0.0] * n
+        try:
+            for world in cores:
+                for i in range(n):
+                    c = copy(world)
+                    apply_key(cast(StateLike, state), c, keys[i])  # (a plain state: no irregular actions)
+                    playout(c, rng, MAX_ROLLOUT_ACTIONS, None, deal)
+                    totals[i] += _gain(scores(c), c.winner if c.terminal and c.winner >= 0 else None, start, side,
+                                       lowest)
+        except Fault as fault:
+            raise state._error(fault) from None
         return totals
 
     def _sampler_for(self, state: State, seat: int) -> Resampler:
@@ -166,8 +226,14 @@ class SearchAgent:
 def _value(sim: State, scores: list[int], winner: int | None, start: list[int], side: int) -> float:
     """A rollout's value for ``side`` (the module docstring), from the scores it reached
     and the match's winning side if it ended."""
+    match = sim.ruleset.rules.match
+    return _gain(scores, winner, start, side, match is not None and match.lowest_wins)
+
+
+def _gain(scores: list[int], winner: int | None, start: list[int], side: int, lowest_wins: bool) -> float:
+    """:func:`_value`, given whether the lowest score wins."""
     gains = [now - before for now, before in zip(scores, start, strict=True)]
-    if sim.ruleset.rules.match is not None and sim.ruleset.rules.match.lowest_wins:
+    if lowest_wins:
         gains = [-g for g in gains]
     others = [g for s, g in enumerate(gains) if s != side]
     value = float(gains[side] - (max(others) if others else 0))

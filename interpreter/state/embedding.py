@@ -23,9 +23,11 @@ if TYPE_CHECKING:
     from .protocol import StateLike as State
 
 
-def _subset_masks(cards: int, lo: int, hi: int) -> list[int] | None:
-    """The masks of the subsets of ``lo`` to ``hi`` of the cards of mask ``cards``, increasing;
-    None when they are more than the selection's bound (the general path refuses them)."""
+def _subset_ids(cards: int, lo: int, hi: int, start: int) -> list[int] | None:
+    """``start + mask`` for the masks of the subsets of ``lo`` to ``hi`` of the cards of mask
+    ``cards``, increasing; None when they are more than the selection's bound (the general
+    path refuses them). The subsets of one size are listed by their highest card, then the
+    next... (so in increasing order: no sort unless there are several sizes)."""
     bits = [1 << k for k in range(cards.bit_length()) if cards >> k & 1]
     sizes = range(max(lo, 0), min(hi, len(bits)) + 1)
     if sum(comb(len(bits), k) for k in sizes) > MAX_CHOICES:
@@ -33,16 +35,18 @@ def _subset_masks(cards: int, lo: int, hi: int) -> list[int] | None:
     out: list[int] = []
     for k in sizes:  # (the usual sizes unpacked: no call a subset)
         if k == 0:
-            out.append(0)
+            out.append(start)
         elif k == 1:
-            out.extend(bits)
+            out.extend([start + a for a in bits])
         elif k == 2:
-            out.extend([a | b for a, b in combinations(bits, 2)])
+            out.extend([b + a for j in range(1, len(bits)) for b in (start + bits[j],) for a in bits[:j]])
         elif k == 3:
-            out.extend([a | b | d for a, b, d in combinations(bits, 3)])
+            out.extend([d + b + a for j in range(2, len(bits)) for d in (start + bits[j],)
+                        for i in range(1, j) for b in (bits[i],) for a in bits[:i]])
         else:
-            out.extend(map(sum, combinations(bits, k)))
-    out.sort()
+            out.extend(sorted([start + sum(chosen) for chosen in combinations(bits, k)]))
+    if len(sizes) > 1:
+        out.sort()
     return out
 
 
@@ -116,15 +120,23 @@ class Embedding:
             table = g.code_ids or code_ids(cast("State", self))
             by_code = table.by_dp[dp]
             if by_code is not None:
+                native = table.native_ids
+                ids: list[int] | None
                 try:
                     codes = g.legal_fns[dp](c)
-                    ids = [by_code[k] for k in codes]
+                    if native is not None:
+                        ids = native(codes, by_code)
+                    else:
+                        ids = [by_code[k] for k in codes]
+                        if -1 in ids:
+                            ids = None
+                        else:
+                            ids.sort()
                 except Exception:  # noqa: BLE001 - the general path raises it, typed
-                    ids = [-1]
-                if -1 not in ids:
+                    ids = None
+                if ids is not None:
                     if self._PLAIN:
                         self._codes = (dp, codes)  # type: ignore[misc]  # (a slot of State: apply_id's check)
-                    ids.sort()
                     return ids
             elif table.bids[dp]:
                 found = table.ids(dp, g.legal_fns[dp](c))
@@ -132,10 +144,12 @@ class Embedding:
                     found.sort()
                     return found
             elif table.selects[dp] and self._PLAIN:  # a whole selection's id: the cards block's start plus its mask
-                masks = _subset_masks(c.sel_cards, c.sel_lo, c.sel_hi)
-                if masks is not None:
-                    start = table.cards_start
-                    return [start + mask for mask in masks]
+                fast = table.native_select  # (a native module's: Python's own below)
+                found = fast(c, table.cards_start) if fast is not None else None
+                if found is None:
+                    found = _subset_ids(c.sel_cards, c.sel_lo, c.sel_hi, table.cards_start)
+                if found is not None:
+                    return found
         from .spaces import legal_ids
 
         return [i for i, _ in legal_ids(cast("State", self))]  # worked out once per decision
@@ -177,12 +191,17 @@ class Embedding:
             g = self._g
             dp = c.dp
             table = g.code_ids or code_ids(cast("State", self))
-            if table.selects[dp] and plain:
+            by_id = table.codes_by_dp[dp]
+            if by_id is not None:  # (table.code's common case, inlined)
+                code = by_id.get(i)
+            elif table.selects[dp] and plain:
                 mask = i - table.cards_start
                 if 0 <= mask and not mask & ~c.sel_cards and c.sel_lo <= mask.bit_count() <= c.sel_hi:
                     self._take(key_of(dp, mask))
                     return
-            code = table.code(dp, i)
+                code = None
+            else:
+                code = table.code(dp, i)
             if code is not None:
                 listed = self._codes if plain else None
                 try:  # (the codes legal_action_ids just listed, or the module asked again)

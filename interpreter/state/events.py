@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from tricklang.bounds import DEFAULT_DEAL_LIMIT
 from tricklang.diagnostics import brief
 
-from ..codegen.module import EVENT_KINDS
+from ..codegen.module import EVENT_KINDS, EVERY_EVENT
 from ..errors import ArgumentError
 
 if TYPE_CHECKING:
@@ -315,12 +315,90 @@ def event_kinds(types: Collection[str]) -> tuple[frozenset[int], bool]:
     Raises:
         ArgumentError: a type no event has (or ``types`` is a single string).
     """
+    kinds, plays, _ = _kinds_of(types)
+    return kinds, plays
+
+
+def kinds_mask(types: Collection[str]) -> int:
+    """The mask of a core that logs the events of ``types`` and no others (its ``rec``:
+    bit 0 the played cards, bit ``k`` the entries of kind ``k``; see ``EVERY_EVENT`` in
+    :mod:`interpreter.codegen.module`).
+
+    >>> kinds_mask({"play"}), kinds_mask({"score", "match_end"}) == 1 << KIND["SCORE"] | 1 << KIND["MATCH_END"]
+    (1, True)
+
+    Raises:
+        ArgumentError: as :func:`event_kinds`.
+    """
+    return _kinds_of(types)[2]
+
+
+def recorded_kinds(record_events: bool | Collection[str]) -> int:
+    """The mask of a core that logs what ``new_game(record_events=...)`` asks for: every
+    event (True), none (False) or the events of these types.
+
+    Raises:
+        ArgumentError: ``record_events`` is neither a bool nor a collection of event types.
+    """
+    if isinstance(record_events, bool):
+        return EVERY_EVENT if record_events else 0
+    if not isinstance(record_events, Collection):
+        raise ArgumentError(f"record_events must be true, false or a collection of event types, "
+                            f"not {type(record_events).__name__}")
+    return kinds_mask(record_events)
+
+
+_KINDS: dict[frozenset[str], tuple[frozenset[int], bool, int]] = {}
+""":func:`_kinds_of` of the frozensets of types asked for so far (a tool that reads the same
+types at every match, ``tricklang simulate``, works them out once)."""
+
+
+def _kinds_of(types: Collection[str]) -> tuple[frozenset[int], bool, int]:
+    """:func:`event_kinds` of ``types`` and their :func:`kinds_mask` (see there what is raised)."""
+    if type(types) is frozenset and (known := _KINDS.get(types)) is not None:
+        return known
     if isinstance(types, str) or not all(isinstance(t, str) for t in types):
         raise ArgumentError("types must be a collection of event types, such as {'score', 'match_end'}")
     unknown = sorted(set(types) - TYPES)
     if unknown:
         raise ArgumentError(f"no event has the type {brief(unknown[0])} (the types: {', '.join(sorted(TYPES))})")
-    return frozenset(KIND["PASS" if t in CALL_WORDS else t.upper()] for t in types if t != "play"), "play" in types
+    kinds = frozenset(KIND["PASS" if t in CALL_WORDS else t.upper()] for t in types if t != "play")
+    plays = "play" in types
+    got = (kinds, plays, sum(1 << k for k in kinds) | plays)
+    if type(types) is frozenset:
+        if len(_KINDS) >= 256:
+            _KINDS.clear()
+        _KINDS[types] = got
+    return got
+
+
+class Renders:
+    """Events rendered once per distinct compact entry: :meth:`State.events` ``memo=``, for
+    a tool that reads the events of many matches of one game and never changes them
+    (``tricklang simulate``). The dicts it gives are shared between calls."""
+
+    __slots__ = ("game", "known")
+
+    MAX = 4096
+    """Entries kept (then it starts again: final scores make some entries rare)."""
+
+    def __init__(self) -> None:
+        self.game: Game | None = None
+        self.known: dict[Entry | int, Triple] = {}
+
+    def render(self, game: Game, entry: Entry | int) -> Triple:
+        """:func:`render`, from memory when this entry of this game was rendered before."""
+        if game is not self.game:
+            self.game, self.known = game, {}
+        try:
+            got = self.known.get(entry)
+        except TypeError:  # (an entry holding a list: not kept)
+            return render(game, entry)
+        if got is None:
+            if len(self.known) >= self.MAX:
+                self.known.clear()
+            got = self.known[entry] = render(game, entry)
+        return got
 
 
 def render(game: Game, entry: Entry | int) -> Triple:

@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import random
 from math import comb
+from typing import Generic, TypeVar
+
+T = TypeVar("T", str, int)  # card codes or card indices
 
 MAX_COUNTING_WORK = 200_000
 """Steps of exact counting allowed for one draw; beyond, plain rejection is used."""
@@ -26,48 +29,78 @@ def sample_matching(cards: list[str], excluded: dict[str, set[str]], rng: random
     """A uniformly random permutation sigma of ``cards`` with sigma(x) never in
     ``excluded[x]``: exact counting over classes of roles (same exclusions) and atoms of
     cards (excluded by the same classes)."""
-    classes: dict[frozenset[str], list[str]] = {}
-    for x in cards:
-        classes.setdefault(frozenset(excluded.get(x, ())), []).append(x)
-    if len(classes) == 1:
-        shuffled = list(cards)
-        rng.shuffle(shuffled)
-        return dict(zip(cards, shuffled, strict=True))
-    keys = sorted(classes, key=len, reverse=True)  # the most constrained first
-    atoms: dict[tuple[bool, ...], list[str]] = {}
-    for y in cards:
-        atoms.setdefault(tuple(y not in k for k in keys), []).append(y)
-    atom_keys = list(atoms)
-    sizes = tuple(len(atoms[a]) for a in atom_keys)
-    rows = [len(classes[k]) for k in keys]
-    allowed = [[a[i] for a in atom_keys] for i in range(len(keys))]
-    counter = _Counter(rows, allowed)
-    try:
-        counter.count(0, sizes)
-    except _TooMuchWorkError:
-        return _sample_by_rejection(cards, excluded, rng)
-    sigma: dict[str, str] = {}
-    pools = {j: list(atoms[a]) for j, a in enumerate(atom_keys)}
-    rem = sizes
-    for i, k in enumerate(keys):
-        options = [(v, w) for v in counter.vectors(i, rem) if (w := counter.weight(i, rem, v))]
-        pick = rng.randrange(sum(w for _, w in options))
-        v = options[-1][0]
-        for vector, w in options:
-            if pick < w:
-                v = vector
-                break
-            pick -= w
-        chosen: list[str] = []
-        for j, take in enumerate(v):
-            if take:
-                got = rng.sample(pools[j], take)
-                chosen.extend(got)
-                pools[j] = [c for c in pools[j] if c not in got]
-        rng.shuffle(chosen)
-        sigma.update(zip(classes[k], chosen, strict=True))
-        rem = tuple(r - t for r, t in zip(rem, v, strict=True))
-    return sigma
+    return Matching(cards, excluded).draw(rng)
+
+
+class Matching(Generic[T]):
+    """The counting of :func:`sample_matching` done once, for many draws under the same
+    exclusions (a search player's worlds of one decision): each :meth:`draw` makes the
+    draws that ``sample_matching(cards, excluded, rng)`` makes. The cards may be any
+    hashable values (strings, card indices).
+    """
+
+    def __init__(self, cards: list[T], excluded: dict[T, set[T]]) -> None:
+        self.cards: list[T] = cards
+        self.excluded: dict[T, set[T]] = excluded
+        classes: dict[frozenset[T], list[T]] = {}
+        for x in cards:
+            classes.setdefault(frozenset(excluded.get(x, ())), []).append(x)
+        self.classes: dict[frozenset[T], list[T]] = classes
+        self.keys: list[frozenset[T]] = sorted(classes, key=len, reverse=True)  # the most constrained first
+        self.counter: _Counter | None = None
+        self.rejection = False
+        if len(classes) == 1:
+            return
+        atoms: dict[tuple[bool, ...], list[T]] = {}
+        for y in cards:
+            atoms.setdefault(tuple(y not in k for k in self.keys), []).append(y)
+        self.atoms: list[list[T]] = [atoms[a] for a in atoms]
+        self.sizes = tuple(len(a) for a in self.atoms)
+        rows = [len(classes[k]) for k in self.keys]
+        allowed = [[a[i] for a in atoms] for i in range(len(self.keys))]
+        counter = _Counter(rows, allowed)
+        try:
+            counter.count(0, self.sizes)
+        except _TooMuchWorkError:
+            self.rejection = True
+            return
+        self.counter = counter
+        self.options: dict[tuple[int, tuple[int, ...]], list[tuple[tuple[int, ...], int]]] = {}
+
+    def draw(self, rng: random.Random) -> dict[T, T]:
+        """One permutation, uniformly among those allowed (see :func:`sample_matching`)."""
+        cards, counter = self.cards, self.counter
+        if counter is None:
+            if self.rejection:
+                return _sample_by_rejection(cards, self.excluded, rng)
+            shuffled = list(cards)
+            rng.shuffle(shuffled)
+            return dict(zip(cards, shuffled, strict=True))
+        sigma: dict[T, T] = {}
+        pools = {j: list(atom) for j, atom in enumerate(self.atoms)}
+        rem = self.sizes
+        for i, k in enumerate(self.keys):
+            options = self.options.get((i, rem))
+            if options is None:
+                options = self.options[i, rem] = [(v, w) for v in counter.vectors(i, rem)
+                                                  if (w := counter.weight(i, rem, v))]
+            pick = rng.randrange(sum(w for _, w in options))
+            v = options[-1][0]
+            for vector, w in options:
+                if pick < w:
+                    v = vector
+                    break
+                pick -= w
+            chosen: list[T] = []
+            for j, take in enumerate(v):
+                if take:
+                    got = rng.sample(pools[j], take)
+                    chosen.extend(got)
+                    pools[j] = [c for c in pools[j] if c not in got]
+            rng.shuffle(chosen)
+            sigma.update(zip(self.classes[k], chosen, strict=True))
+            rem = tuple(r - t for r, t in zip(rem, v, strict=True))
+        return sigma
 
 
 class _TooMuchWorkError(Exception):
@@ -123,7 +156,7 @@ class _Counter:
         return got
 
 
-def _sample_by_rejection(cards: list[str], excluded: dict[str, set[str]], rng: random.Random) -> dict[str, str]:
+def _sample_by_rejection(cards: list[T], excluded: dict[T, set[T]], rng: random.Random) -> dict[T, T]:
     """Uniform permutations until one respects the exclusions (exact, maybe slow); then,
     as a last resort, a sequential draw (the most constrained role first, restarting at
     a dead end), which always ends but is only roughly uniform."""
@@ -135,7 +168,7 @@ def _sample_by_rejection(cards: list[str], excluded: dict[str, set[str]], rng: r
     order = sorted(cards, key=lambda x: -len(excluded.get(x, ())))
     while True:
         free = set(cards)
-        sigma: dict[str, str] = {}
+        sigma: dict[T, T] = {}
         for x in order:
             options = sorted(free - excluded.get(x, set()))
             if not options:

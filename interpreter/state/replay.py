@@ -13,6 +13,7 @@ from array import array
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
+from ..codegen.module import EVERY_EVENT
 from ..runtime.chance import ChanceNeeded
 from .protocol import StateLike
 
@@ -141,10 +142,13 @@ class Log:
         raise self._error(err) from None
 
     # ------------------------------------------------------------ rebuilt from the log
-    def _fresh(self, rec: bool = False, log: Callable[[Any], list[Any]] | None = None) -> Any:
+    def _fresh(self, rec: int = 0, log: Callable[[Any], list[Any]] | None = None) -> Any:
         """A new core of this match, advanced to its first decision (or to the chance node
-        it waits at); ``log`` makes the list its events go to (given the core, before the
-        first event)."""
+        it waits at), logging the kinds of events in the mask ``rec`` (``EVERY_EVENT``,
+        or True: all of them); ``log`` makes the list its events go to (given the core,
+        before the first event)."""
+        if rec is True:
+            rec = EVERY_EVENT
         c0 = self._c
         m = self._g.m
         tape, dealer = self._begin_args()
@@ -167,8 +171,9 @@ class Log:
         dealer: int = self._c.first_dealer
         return None, dealer
 
-    def _replayed(self, rec: bool = False) -> Any:
-        """A core rebuilt by replaying this state's log from the start."""
+    def _replayed(self, rec: int = 0) -> Any:
+        """A core rebuilt by replaying this state's log from the start (logging the kinds
+        of events in the mask ``rec``)."""
         c = self._fresh(rec)
         for key in self._log:
             apply_key(cast(StateLike, self), c, key)
@@ -178,7 +183,7 @@ class Log:
         """The record of this match, caught up with its log."""
         rec = self._rec
         if rec is None:
-            rec = self._rec = Recorder(self._fresh(rec=True))  # type: ignore[misc]  # (a slot of State)
+            rec = self._rec = Recorder(self._fresh(rec=EVERY_EVENT))  # type: ignore[misc]  # (a slot of State)
         rec.catch_up(cast(StateLike, self))
         return rec
 

@@ -66,6 +66,8 @@ from typing import TYPE_CHECKING, Any
 from ..errors import GameError, ResampleError
 from .equal_cards import CardNames
 from .matching import sample_matching
+from .redeal import redealt_cores
+from .seen import codes_in, offer
 
 if TYPE_CHECKING:  # the state module calls this one (State.resample): only a protocol of it
     from .protocol import StateLike as State
@@ -98,7 +100,8 @@ class _Play:
     card: str
     hand: list[str]
     state: State
-    cache: tuple[tuple[tuple[str, ...], tuple[str, ...]], set[str]] | None = None
+    cache: tuple[tuple[str, ...], dict[str, bool]] | None = None  # the known cards of the hand, and whether
+    # the play was allowed with each other card (face) added to them
 
 
 def resample(state: State, seat: int, rng: random.Random | None = None) -> State:
@@ -150,7 +153,11 @@ class Resampler:
         self.seed = data["seed"]
         self.actions: list[str] = []
         self.actors: list[int] = []
-        self.offered: dict[int, Any] = {}  # the seat's legal actions at each of its decisions (see _offer)
+        self.events: list[dict[str, Any]] = []  # the seat's events in the match read so far
+        self._deal_starts: list[int] = []  # the index of the event that opens each deal (see _deal_event)
+        self._deal_scanned = 0
+        self._event_codes: list[tuple[bool, set[str]]] = []  # per event: whether it opens a deal, the codes it names
+        self.offered: dict[int, Any] = {}  # the seat's legal actions at each of its decisions (see seen.offer)
         self.deals: list[_Deal] = []
         self._moves: dict[int, tuple[int, list[str]]] = {}  # event index -> (deal, cards left in the source)
         self._plays: list[_Play] = []
@@ -186,7 +193,8 @@ class Resampler:
         for text in state.actions[len(self.actions):]:
             self._read(text)
         self.state = state
-        self.events = state.events(self.seat)
+        # (the seat's events so far are those read at the last update: only the new ones are rendered)
+        self.events = self.events + state.events(self.seat, start=len(self.events))
         self._view = state._observation_but_events(self.seat)  # what every sampled world must show
         # the seat (its events too: the replay compares them one by one, see _check)
         for d in self.deals[:-1]:
@@ -206,7 +214,7 @@ class Resampler:
         if not self.redeal_past and self._current[0].trigger > 0:
             assert self._real_pre is not None
             self._pre = self._real_pre
-            self._pre_events = len(self._real_pre.events(self.seat))
+            self._pre_events = self._real_pre.event_count  # (one event of the seat an event of the match)
 
     def _read(self, text: str) -> None:
         """Apply one real action to the replica, noting what the seat could learn from it."""
@@ -219,7 +227,7 @@ class Resampler:
         deal = truth.deal_number
         names = self._names
         if p == seat:
-            offered, cards = _offer(truth)
+            offered, cards = offer(truth)
             self.offered[i] = offered
             if names is not None:  # the cards of a selection by name; plays are from the seat's own hand
                 sel = truth.legal_actions().selection
@@ -308,12 +316,18 @@ class Resampler:
         for d in self.deals[first:]:
             d.known = set(self._seen.get(d.number, ()))
         deal = first
-        for event in (self.pevents if self._names else self.events)[self._deal_event(first + 1):]:
-            if event.get("type") == "deal":
+        events = self.pevents if self._names else self.events
+        named = self._event_codes  # the card codes each event names (events do not change: read once)
+        for event in events[len(named):]:
+            found: set[str] = set()
+            codes_in(event, self._codes, found)
+            named.append((event.get("type") == "deal", found))
+        for opens, found in named[self._deal_event(first + 1):]:
+            if opens:
                 deal += 1
-            _codes_in(event, self._codes, self.deals[deal - 1].known)
+            self.deals[deal - 1].known |= found
         if self._names is None:  # (with copies, what the seat sees now was read with the last action)
-            _codes_in(self._view, self._codes, self.deals[-1].known)
+            codes_in(self._view, self._codes, self.deals[-1].known)
         for d in self.deals[first:]:
             d.hidden = [c for c in d.deck if c not in d.known]
             hidden = set(d.hidden)
@@ -330,14 +344,17 @@ class Resampler:
         if not roles:
             return
         base = [c for c in play.hand if c in deal.known]
-        key = (tuple(base), tuple(deal.hidden))
-        if play.cache is None or play.cache[0] != key:
-            allowed = play.state.allowed_plays
-            face = self._names.face if self._names else {}
-            faces = [face.get(c, c) for c in base]
-            fits = {f: play.card in allowed([*faces, f]) for f in {face.get(y, y) for y in deal.hidden}}
-            play.cache = (key, {y for y in deal.hidden if not fits[face.get(y, y)]})
-        excluded = play.cache[1]
+        key = tuple(base)
+        if play.cache is None or play.cache[0] != key:  # (whether a card fits depends on the known ones only)
+            play.cache = (key, {})
+        fits = play.cache[1]
+        face = self._names.face if self._names else {}
+        faces: list[str] | None = None
+        for f in {face.get(y, y) for y in deal.hidden}:
+            if f not in fits:
+                faces = faces if faces is not None else [face.get(c, c) for c in base]
+                fits[f] = play.card in play.state.allowed_plays([*faces, f])
+        excluded = {y for y in deal.hidden if not fits[face.get(y, y)]}
         if excluded:
             for x in roles:
                 deal.excluded.setdefault(x, set()).update(excluded)
@@ -388,6 +405,27 @@ class Resampler:
             kept.append((world, self._last_sigma, len(self.actions), world.event_count))
         self._pool, self._pool_key = kept, key
         return [w for w, _, _, _ in kept[:count]]
+
+    def redealt_cores(self, rng: random.Random, count: int) -> list[Any] | None:
+        """``count`` cores of the position read last (:meth:`update`), each with the hidden
+        cards of the current deal redealt *in place* (:mod:`interpreter.state.redeal`), for
+        the search player's random rollouts: no replay, no events, no :class:`State`. None
+        where that does not apply: a pack with copies, several deals laid out at once, or a
+        hidden card in no hidden zone.
+
+        The draw is :meth:`sample`'s (uniform under the known cards and the exclusions the
+        plays imply), kept when the pending decision is unchanged; unlike :meth:`sample`,
+        what a replay checks beyond those constraints (an automatic move or a pattern that
+        would have revealed a hidden card, a value computed from one) is not checked: exact
+        for plain trick play, an approximation elsewhere.
+
+        Raises:
+            ResampleError: no draw kept the pending decision within :data:`MAX_ATTEMPTS`.
+        """
+        if self._names is not None or len(self._current) != 1:
+            return None
+        deal = self._current[0]
+        return redealt_cores(self.state, self.seat, deal.hidden, deal.excluded, rng, count, MAX_ATTEMPTS)
 
     def _follow(self, world: State, sigma: dict[str, str], done: int, pos: int, rng: random.Random) -> int | None:
         """Carry a sampled state through the real actions from ``done`` on; its new event
@@ -472,7 +510,7 @@ class Resampler:
         if world.current_player != self.actors[i]:
             return False
         offered = self.offered.get(i)
-        if offered is not None and _offer(world)[0] != offered:
+        if offered is not None and offer(world)[0] != offered:
             return False
         text = self.actions[i]
         if self._names is not None:
@@ -498,13 +536,14 @@ class Resampler:
                 self._weight /= comb(m, k)
 
     def _deal_event(self, number: int) -> int:
-        count = 0
-        for i, e in enumerate(self.events):
-            if e.get("type") == "deal":
-                count += 1
-                if count == number:
-                    return i
-        return len(self.events)
+        """The index of the seat's event that opens deal ``number`` (the number of its
+        events if that deal has not opened)."""
+        starts = self._deal_starts  # (events do not change: each is looked at once)
+        for i in range(self._deal_scanned, len(self.events)):
+            if self.events[i].get("type") == "deal":
+                starts.append(i)
+        self._deal_scanned = len(self.events)
+        return starts[number - 1] if number <= len(starts) else len(self.events)
 
     def _check(self, world: State, pos: int, upto: int | None = None) -> int | None:
         """Compare the world's new events (from ``pos``) with the real ones the seat saw:
@@ -543,32 +582,3 @@ class Resampler:
             if x in hidden:
                 deal.excluded.setdefault(x, set()).update(extra - {x})
                 deal.learned.setdefault(x, set()).update(extra - {x})
-
-
-def _offer(state: State) -> tuple[Any, set[str]]:
-    """The legal actions as a comparable value (a card selection by its cards and bounds,
-    not subset by subset), and the card codes they name."""
-    legal = state.legal_actions()
-    texts = tuple(a.text for a in legal.explicit)
-    cards = {w for t in texts for w in t.split()[1:]}
-    sel = legal.selection
-    if sel is None:
-        return texts, cards
-    codes = tuple(sel.codes[c] for c in sel.cards)
-    cards.update(codes)
-    return (texts, sel.verb, codes, sel.lo, sel.hi), cards
-
-
-def _codes_in(value: Any, codes: set[str], out: set[str]) -> None:
-    """Add every card code found in a JSON-like value (an event, an observation)."""
-    if isinstance(value, str):
-        if value in codes:
-            out.add(value)
-        else:
-            out.update(w for w in value.split() if w in codes)
-    elif isinstance(value, dict):
-        for v in value.values():
-            _codes_in(v, codes, out)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            _codes_in(v, codes, out)

@@ -60,7 +60,7 @@ import weakref
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tricklang import model as m
 from tricklang.walk import Value, fold_int, statements_of
@@ -388,7 +388,7 @@ class CodeIds:
     cheap where codes are few and fixed (a card play, a choice, naming trumps, a bid)."""
 
     __slots__ = ("space", "by_dp", "codes_by_dp", "bids", "tables", "selects", "bid_start", "table_start", "call_ids",
-                 "cards_start", "done_id")
+                 "cards_start", "done_id", "native_select", "native_ids")
 
     def __init__(self, space: ActionSpace, game: Game) -> None:
         self.space = space
@@ -410,6 +410,13 @@ class CodeIds:
         """The ids of an auction's word calls by local code (-1 pass, -2 double, -3 redouble, -4 hold)."""
         self.cards_start = start["cards"]
         self.done_id = start["done"]  # (one-card mode's `done`: its block starts where the all-cards space's empty one does)
+        native = bool(game.m["is_native"]())
+        self.native_select: Any = game.m["select_ids"] if native else None
+        """A native module's ``select_ids(core, start)`` (the ids of a pending selection's
+        choices), or None: in CPython the state's own listing is quicker."""
+        self.native_ids: Any = game.m["code_ids"] if native else None
+        """A native module's ``code_ids(codes, by_code)`` (:meth:`ids` of a decision point
+        whose codes are few and fixed), or None: in CPython a comprehension is quicker."""
 
     def _id(self, action: Action) -> int:
         try:

@@ -1,12 +1,10 @@
 """The public game state: turns, legal actions, apply, copies; :func:`new_game`.
 
 A :class:`State` is a function of (ruleset, options, seed or deck, first dealer, actions):
-everything else is derived. It holds a :class:`~interpreter.state.game.Game` (shared, the
-compiled rules), the core of the match (owned by the game's generated module) and the
-log of the actions taken, each as one integer (its decision point and local code). What
-is read rarely (the event log, the texts of the actions, who took each) is rebuilt from
-that log on demand by a recorder that replays it (:class:`Recorder`), so that the step
-itself records nothing else: a rollout pays for what it plays, not for its transcript.
+everything else is derived. It holds its :class:`Game` (the compiled rules, shared), the
+match's core (owned by the generated module) and the log of the actions taken, one integer
+each. What is read rarely (events, action texts, who took each) is rebuilt from that log on
+demand (:class:`~interpreter.state.replay.Recorder`): a rollout pays only for its play.
 """
 
 from __future__ import annotations
@@ -14,7 +12,7 @@ from __future__ import annotations
 import random
 import secrets
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar, Self, cast
 
 from tricklang import Ruleset
@@ -27,6 +25,7 @@ from .batch import RandomMatches, random_matches
 from .compiled import Compiled
 from .deals import MAX_SEED, Deals, check_modes, checked_seed, later_decks, later_seeds, prearranged
 from .embedding import Embedding
+from .events import recorded_kinds
 from .face_selection import FaceSelection
 from .facts import GameFacts
 from .failures import worded
@@ -62,7 +61,8 @@ class Game(GameFacts, Compiled):
     def new_initial_state(self, *, seed: int | None = None, deck: Sequence[str] | None = None,
                           dealer: int | None = None, mode: str = "strict", selections: str = "all",
                           chance: str = "automatic", decks: Mapping[int, Sequence[str]] | None = None,
-                          reseeds: Mapping[int, int] | None = None, record_events: bool = False) -> State:
+                          reseeds: Mapping[int, int] | None = None,
+                          record_events: bool | Collection[str] = False) -> State:
         """A new match of this game (:func:`new_game` with these arguments; see there what is raised)."""
         return start(self, seed=seed, deck=deck, dealer=dealer, mode=mode, selections=selections, chance=chance,
                      decks=decks, reseeds=reseeds, record_events=record_events)
@@ -158,7 +158,8 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
     @property
     def deal_number(self) -> int:
         """1 for the first deal of the match."""
-        return int(self._c.deal_no) + 1
+        deal: int = self._c.deal_no  # (an int in both kinds of module: no conversion)
+        return deal + 1
 
     @property
     def trump(self) -> str | None:
@@ -181,7 +182,8 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
         return phase
 
     def is_terminal(self) -> bool:
-        return bool(self._c.terminal)
+        over: bool = self._c.terminal  # (a bool in both kinds of module: no conversion)
+        return over
 
     def outcome(self) -> Outcome | None:
         """The result once the match is over, else None."""
@@ -478,7 +480,7 @@ def new_game(
     chance: str = "automatic",
     decks: Mapping[int, Sequence[str]] | None = None,
     reseeds: Mapping[int, int] | None = None,
-    record_events: bool = False,
+    record_events: bool | Collection[str] = False,
 ) -> State:
     """Start a match.
 
@@ -503,7 +505,8 @@ def new_game(
             slower, its clones and snapshots a little larger), so that
             :meth:`State.events` and :attr:`State.event_count` read them without replaying
             the match, as they do by default; for tools that read the events of every
-            match they play (``tricklang simulate``). Default selections and chance only.
+            match they play; or only those of some types (``{"score", "match_end"}``), much
+            cheaper, for ``events(types=...)``. Default selections and chance only.
 
     Raises:
         OptionError: an unknown option or a bad value.
@@ -514,6 +517,7 @@ def new_game(
             ``selections`` or ``chance`` is not one of its values, or ``decks``,
             ``reseeds`` or ``record_events`` are given with other than the default
             selections and chance.
+        ArgumentError: ``record_events`` is neither a bool nor event types.
         GameLimitError, RuleRuntimeError: the rules fail before the first decision.
         TypeError: ``ruleset`` is not a :class:`~tricklang.Ruleset`.
     """
@@ -526,15 +530,16 @@ def new_game(
 
 def start(game: Compiled, *, seed: int | None, deck: Sequence[str] | None, dealer: int | None, mode: str,
           selections: str, chance: str, decks: Mapping[int, Sequence[str]] | None,
-          reseeds: Mapping[int, int] | None, record_events: bool = False) -> State:
+          reseeds: Mapping[int, int] | None, record_events: bool | Collection[str] = False) -> State:
     """A new match of ``game`` (see :func:`new_game` for the arguments and what is raised)."""
     if seed is None or type(seed) is not int or not -MAX_SEED <= seed <= MAX_SEED:  # (a bool is no seed)
         seed = checked_seed(secrets.randbelow(2**31) if seed is None else seed)
     cards = None if deck is None else prearranged(game, deck)
     later = later_decks(game, decks, cards is not None) if decks else {}
     seeds = later_seeds(reseeds) if reseeds else {}
+    rec = recorded_kinds(record_events)
     modal = selections != "all" or chance != "automatic"
-    check_modes(game, mode, dealer, selections, chance, modal and bool(later or seeds or record_events))
+    check_modes(game, mode, dealer, selections, chance, modal and bool(later or seeds or rec))
     if modal:
         return _modal_game(game, seed, cards, dealer, mode == "table", selections, chance)
     state = State.__new__(State)
@@ -549,7 +554,7 @@ def start(game: Compiled, *, seed: int | None, deck: Sequence[str] | None, deale
     m = game.m
     try:
         c = m["new_core"](seed, cards, dealer, mode == "table", None, later or None, seeds or None,
-                          record_events is True)
+                          rec)
         state._c = c
         c.steps = 0
         m["advance"](c)

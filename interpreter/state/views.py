@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING, Any, cast
 
 from tricklang.diagnostics import brief
 
+from ..codegen.module import EVERY_EVENT
 from ..errors import ArgumentError
-from .events import bid_word, event_kinds, render
+from .events import Renders, bid_word, event_kinds, kinds_mask, render
 from .snapshot import Decision
 
 if TYPE_CHECKING:
@@ -222,17 +223,22 @@ class Views:
         """How many events the match has logged (``events(seat, start=n)`` gives those from ``n`` on)."""
         return len(self._event_log())
 
-    def _event_log(self) -> list[Any]:
-        """The compact events of the match: the state's own (``record_events``), else those
-        of its record, caught up by replaying its log."""
-        log: list[Any] | None = self._c.log if self._c.rec else None
-        return log if log is not None else self._recorder().core.log
+    def _event_log(self, kinds: int = EVERY_EVENT) -> list[Any]:
+        """The compact events of the match, those of the kinds in the mask ``kinds`` at
+        least: the state's own when it records them all (``record_events``), else those of
+        its record, caught up by replaying its log."""
+        rec: int = self._c.rec
+        log: list[Any] = self._c.log if rec and rec & kinds == kinds else self._recorder().core.log
+        return log
 
-    def events(self, player: int | None = None, start: int = 0, *,
-               types: Collection[str] | None = None) -> list[dict[str, Any]]:
+    def events(self, player: int | None = None, start: int = 0, *, types: Collection[str] | None = None,
+               memo: Renders | None = None) -> list[dict[str, Any]]:
         """The event log, as seen by a seat (None: everything, for referees and transcripts),
         from event number ``start`` on (0: all of it); with ``types``, only the events of
         those types (``"score"``, ``"match_end"``, ``"play"``...; the others are not built).
+        With ``memo`` (an :class:`~interpreter.state.events.Renders` kept by the caller),
+        each event seen before by that memo is not built again but shared: the caller
+        reads the events and must not change them.
 
         >>> import tricklang, interpreter
         >>> state = interpreter.new_game(tricklang.load("ecarte"), seed=42)
@@ -248,10 +254,13 @@ class Views:
         kinds, plays = (None, True) if types is None else event_kinds(types)
         out = []
         g = self._g
-        for entry in self._event_log()[start:]:
+        # (a log of some kinds only numbers its events otherwise: from ``start`` on, the whole log)
+        log = self._event_log() if types is None or start else self._event_log(kinds_mask(types))
+        build = render if memo is None else memo.render
+        for entry in log[start:]:
             if kinds is not None and not (plays if type(entry) is int else entry[0] in kinds):
                 continue
-            full, public, mask = render(g, entry)
+            full, public, mask = build(g, entry)
             if types is not None and full["type"] not in types:  # a pass and a double are both PASS entries
                 continue
             if player is None or public is None or mask >> player & 1:

@@ -167,19 +167,44 @@ def test_a_cached_check_does_not_import_the_parser_or_the_runtime(cache: Path) -
     assert again.stdout.splitlines() == ["rules/ecarte.trick: ok", "['interpreter', 'interpreter.errors']"]
 
 
-def test_a_full_check_loads_the_stored_parser_builds_no_validator_and_imports_no_runtime() -> None:
-    code = ("import sys\nfrom interpreter.cli import main\n"
+def _full_check_then(code: str) -> list[str]:
+    """The lines a new process prints that runs ``tricklang check --no-cache`` on Écarté,
+    without the cache, then ``code`` (with ``sys``, ``_lark`` and ``stored_tables_match``)."""
+    head = ("import sys\nfrom interpreter.cli import main\n"
             "assert main(['check', '--no-cache', 'rules/ecarte.trick']) == 0\n"
-            "from tricklang.parser import _lark, stored_tables_match\n"
-            "print(not stored_tables_match() or _lark().source_path == '<deserialized>')\n"
+            "from tricklang.parser import _lark, stored_tables_match\n")
+    env = {**os.environ, "TRICKLANG_CACHE_DIR": "off"}
+    out = subprocess.run([sys.executable, "-c", head + code], cwd=ROOT, env=env, capture_output=True, text=True,
+                         check=True)
+    return out.stdout.splitlines()
+
+
+def test_a_full_check_loads_the_stored_parser_builds_no_validator_and_imports_no_runtime() -> None:
+    code = ("print(not stored_tables_match() or _lark().source_path == '<deserialized>')\n"
             "import pydantic, tricklang.model as m, tricklang.ruleset as r\n"
             "print(sorted(n for n, c in [*vars(m).items(), ('Ruleset', r.Ruleset)]"
             " if isinstance(c, type) and issubclass(c, pydantic.BaseModel) and c.__pydantic_complete__))\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] == 'interpreter'"
             " and not m.startswith('interpreter.cli')))")
-    env = {**os.environ, "TRICKLANG_CACHE_DIR": "off"}
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
-    assert out.stdout.splitlines() == ["rules/ecarte.trick: ok", "True", "[]", "['interpreter', 'interpreter.errors']"]
+    assert _full_check_then(code) == ["rules/ecarte.trick: ok", "True", "[]", "['interpreter', 'interpreter.errors']"]
+
+
+NOT_FOR_CHECKING = ("interpreter.codegen", "interpreter.state", "interpreter.runtime", "interpreter.players",
+                    "interpreter.native", "interpreter.harness", "interpreter.serve", "interpreter.embedding",
+                    "tricklang.checkcache", "tricklang.fmt", "tricklang.fmt_parse_tables", "tricklang.explain",
+                    "tricklang.prose", "tricklang.lsp", "tricklang.expected", "tricklang.syntax")
+"""Modules a full check of a file (``--no-cache``) has no use for: the runtime and the code
+generator, the cache it is told not to use, and the other commands' modules (each a prefix)."""
+
+
+def test_a_full_check_imports_nothing_the_check_does_not_use_and_makes_callbacks_on_use() -> None:
+    code = ("made = _lark()._callbacks\n"
+            "print(not stored_tables_match() or 0 < len(made) < len(_lark().rules))\n"
+            "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in ('tricklang', 'interpreter'))))")
+    ok, lazy, imported = _full_check_then(code)
+    assert ok == "rules/ecarte.trick: ok" and lazy == "True"
+    assert "tricklang.checker" in imported.split()  # (the list is the check's)
+    assert [m for m in imported.split() if m.startswith(NOT_FOR_CHECKING)] == []
 
 
 # ------------------------------------------------------------------ entries no one else wrote

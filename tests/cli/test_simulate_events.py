@@ -45,3 +45,27 @@ def test_simulate_replays_no_match(monkeypatch: pytest.MonkeyPatch, capsys: pyte
     assert main(["simulate", "cinch", "-n", "3", "--seed", "2", "--seats", "random", "--json"]) == 0
     assert replays == []
     assert json.loads(capsys.readouterr().out)["matches"] == 3
+
+
+def test_simulate_logs_only_the_events_its_summary_reads(monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """Logging every event costs a random match about a fifth of its time: its states log
+    the types the summary reads (``SUMMARY_EVENTS``), no played card, no trick, no deal."""
+    from interpreter.cli import simulate
+    from interpreter.state.events import render
+
+    states: list[State] = []
+    new_game = simulate.new_game
+
+    def kept(*args: Any, **kwargs: Any) -> State:
+        states.append(new_game(*args, **kwargs))
+        return states[-1]
+
+    monkeypatch.setattr(simulate, "new_game", kept)
+    assert main(["simulate", "euchre", "-n", "3", "--seed", "2", "--seats", "random", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["choices"]
+    assert len(states) == 3
+    for state in states:
+        logged = {render(state.game, entry)[0]["type"] for entry in state._c.log}
+        assert logged and logged <= simulate.SUMMARY_EVENTS
+        assert state.events(None, types={"score"}) == State.from_json(state.to_json()).events(None, types={"score"})

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import assert_id_step_is_the_step
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from make_golden import golden_path, transcript
@@ -121,6 +122,41 @@ def test_random_games_on_the_game_object_are_the_states_matches() -> None:
         state.playout(rng)
         scores.append(tuple(state.scores))
     assert [tuple(s) for s in result.scores] == scores
+
+
+@pytest.mark.parametrize("game", ["euchre", "hearts", "spades", "oh-hell-3"])
+def test_the_native_id_step_lists_and_plays_what_the_general_path_does(game: str) -> None:
+    """Natively, ``legal_action_ids`` maps the legal codes to ids and lists a selection's
+    choices in C (the module's ``code_ids`` and ``select_ids``): the same ids, in the same
+    order, as the general listing, and ``apply_id`` the same matches as ``apply``."""
+    rules = tricklang.load(game)
+    native.accelerate(rules)
+    assert is_native(rules) and module_of(rules)[1]["is_native"]() is True
+    assert assert_id_step_is_the_step(rules, range(4)) > 100
+
+
+def test_the_native_selection_ids_are_every_subset_in_order() -> None:
+    from itertools import combinations
+    from math import comb
+
+    from interpreter.codegen.module import MAX_CHOICES
+
+    rules = tricklang.load("hearts")
+    native.accelerate(rules)
+    m = module_of(rules)[1]
+    c = m["copy"](interpreter.new_game(rules, seed=3)._c)
+    rng = random.Random(7)
+    for _ in range(300):
+        cards = rng.sample(range(52), rng.randrange(0, 19))
+        lo = rng.randrange(-1, 8)
+        hi = lo + rng.randrange(-1, 5)
+        start = rng.randrange(0, 300)
+        bits = [1 << k for k in sorted(cards)]
+        sizes = range(max(lo, 0), min(hi, len(bits)) + 1)
+        expected = None if sum(comb(len(bits), k) for k in sizes) > MAX_CHOICES else sorted(
+            start + sum(chosen) for k in sizes for chosen in combinations(bits, k))
+        c.sel_cards, c.sel_lo, c.sel_hi = sum(bits), lo, hi
+        assert m["select_ids"](c, start) == expected, (cards, lo, hi)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -21,7 +21,10 @@ the largest writable target (18 nines) with ``at most N deals`` ends abandoned.
 
 Every case runs in a forked child with a memory cap (1.5 GB of address space) and
 is killed after a hard timeout, so that a runaway file cannot take the test run
-down with it; the work itself must take less than ``LIMIT`` seconds.
+down with it; the work itself must take less than ``LIMIT`` seconds of CPU time. CPU
+time, not wall time: the cases run at once in as many children, so their wall time
+grows with the number of cases and with whatever else the machine is running, while the
+bound asked of a hostile file is on the work it makes the tool do.
 """
 
 from __future__ import annotations
@@ -46,9 +49,10 @@ HERE = Path(__file__).resolve().parents[1]
 HOSTILE = HERE / "hostile"
 FILES = sorted(HOSTILE.glob("*.trick"))
 LIMIT = 10.0
-"""Seconds a hostile case may take (parse, check, and play up to MAX_ACTIONS)."""
-HARD_TIMEOUT = LIMIT + 2
-"""A case still running then has failed; its child is killed."""
+"""CPU seconds a hostile case may take (parse, check, and play up to MAX_ACTIONS)."""
+HARD_TIMEOUT = 6 * LIMIT
+"""Wall seconds after which a case still running has failed and its child is killed: a
+safeguard against a runaway file, generous because thirty children share the cores."""
 MEMORY = 1_500_000_000
 MAX_ACTIONS = 20_000
 LONG = os.environ.get("HYPOTHESIS_PROFILE") == "long"
@@ -61,8 +65,9 @@ _RUNTIME = {"GameLimitError", "RuleRuntimeError", "abandoned"}
 
 
 def _play(source: str | Path) -> dict[str, Any]:
-    """Load and play a rule file (a path) or rule text (a string); say how it ended (runs in the child)."""
-    started = time.perf_counter()
+    """Load and play a rule file (a path) or rule text (a string); say how it ended (runs in
+    the child, which is forked: its CPU time is its own work)."""
+    started = time.process_time()
     out: dict[str, Any]
     try:
         rules = tricklang.load(source) if isinstance(source, Path) else tricklang.loads(source)
@@ -85,7 +90,7 @@ def _play(source: str | Path) -> dict[str, Any]:
                        "deals": result.deals, "actions": n}
         except GameError as err:
             out = {"outcome": type(err).__name__, "message": str(err)}
-    out["seconds"] = time.perf_counter() - started
+    out["seconds"] = time.process_time() - started
     return out
 
 

@@ -100,3 +100,122 @@ def test_flags_or_back_references_leave_the_scan_to_lark() -> None:
     assert type(lexer.lexers[0]) is BasicLexer
     assert plain.parse("A").children == ["A"]
 
+
+
+def _fields(obj: Any) -> Any:
+    """An object of a parser's memo as its class and the value of every serialised field."""
+    if isinstance(obj, list):
+        return [_fields(x) for x in obj]
+    names = getattr(type(obj), "__serialize_fields__", None)
+    if names is None:
+        return obj
+    return type(obj).__name__, {n: _fields(getattr(obj, n)) for n in names}, getattr(obj, "_hash", None)
+
+
+@pytest.fixture(scope="module", params=sorted(parser.TABLES))
+def serialised(request: pytest.FixtureRequest) -> tuple[dict[str, Any], dict[int, Any]]:
+    """Lark's own serialisation (data, memo) of a parser analysed from the grammar."""
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+
+    analysed = Lark(parser._grammar(), postlex=parser._TrickIndenter(), **parser.TABLES[request.param])
+    data, memo = analysed.memo_serialize([TerminalDef, Rule])
+    return data, memo
+
+
+def test_the_compact_memo_is_decoded_as_lark_decodes_its_own(serialised: tuple[dict[str, Any], dict[int, Any]]) -> None:
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+    from lark.utils import SerializeMemoizer
+
+    data, memo = serialised
+    theirs = SerializeMemoizer.deserialize(memo, {"Rule": Rule, "TerminalDef": TerminalDef}, {})
+    ours = stored_parser.decode_memo(stored_parser.compact(data, memo)[1])
+    assert sorted(ours) == sorted(theirs)
+    assert [_fields(ours[k]) for k in sorted(theirs)] == [_fields(theirs[k]) for k in sorted(theirs)]
+
+
+def test_the_compact_states_are_lark_s_states(serialised: tuple[dict[str, Any], dict[int, Any]]) -> None:
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+    from lark.parsers.lalr_analysis import IntParseTable
+    from lark.utils import SerializeMemoizer
+
+    data, memo = serialised
+    objects = SerializeMemoizer.deserialize(memo, {"Rule": Rule, "TerminalDef": TerminalDef}, {})
+    theirs = IntParseTable.deserialize(data["parser"]["parser"], objects)
+    small, stored = stored_parser.compact(data, memo)
+    ours = stored_parser.StoredLALRParser.deserialize(small["parser"]["parser"], stored_parser.decode_memo(stored), {})
+    table = ours.parser.parse_table
+    assert (table.start_states, table.end_states) == (theirs.start_states, theirs.end_states)
+    assert table.states == theirs.states  # (the same actions: Shift and Reduce by equal rules)
+    assert all(type(a) is type(b) for state, row in theirs.states.items()
+               for (a, _), (b, _) in zip(row.values(), table.states[state].values(), strict=True))
+
+
+@pytest.mark.parametrize("memo", [(("X", 1),), (("T", "A", "glob", "a", (), None, None, 0),)])
+def test_a_memo_with_anything_else_is_refused(memo: tuple[Any, ...]) -> None:
+    with pytest.raises(ValueError):
+        stored_parser.decode_memo(memo)
+
+
+def test_a_compact_table_reduces_only_by_rules(serialised: tuple[dict[str, Any], dict[int, Any]]) -> None:
+    data, memo = serialised
+    small, stored = stored_parser.compact(data, memo)
+    names, codes = small["parser"]["parser"]["states"][0]
+    terminal = next(k for k, entry in enumerate(stored) if entry[0] == "T")
+    states = (names, (2 * terminal + 1, *codes[1:])), *small["parser"]["parser"]["states"][1:]
+    with pytest.raises(ValueError):
+        stored_parser.StoredLALRParser.deserialize({**small["parser"]["parser"], "states": states},
+                                                   stored_parser.decode_memo(stored), {})
+
+
+def test_the_rules_callbacks_are_made_when_first_used() -> None:
+    if not parser.stored_tables_match():
+        pytest.skip("the stored tables are not used with this grammar or Lark version")
+    fresh = parser._stored_or_analysed("parse_tables")
+    callbacks = fresh.parser.parser.parser.callbacks
+    assert isinstance(fresh, stored_parser.StoredLark) and callbacks and len(callbacks) == 0
+    fresh.parse(TEXTS[0])
+    assert 0 < len(callbacks) < len(fresh.rules)
+
+
+def test_callbacks_made_from_many_threads_at_once_are_each_their_rule_s() -> None:
+    """A parse may run outside the parser's lock (the interactive parser's accepts() does):
+    threads asking for callbacks at once each get the one of the rule they asked for."""
+    import random
+    import sys
+    import threading
+
+    if not parser.stored_tables_match():
+        pytest.skip("the stored tables are not used with this grammar or Lark version")
+    fresh = parser._stored_or_analysed("parse_tables")
+    callbacks = fresh.parser.parser.parser.callbacks
+    rules = list(fresh.rules)
+    seen: list[dict[Any, Any]] = [{} for _ in range(8)]
+    failures: list[BaseException] = []
+    start = threading.Barrier(len(seen))
+
+    def ask(n: int) -> None:
+        order = rules[:]
+        random.Random(n).shuffle(order)
+        start.wait()
+        try:
+            for rule in order:
+                seen[n][rule] = callbacks[rule]
+        except BaseException as err:  # noqa: BLE001 - reported below
+            failures.append(err)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=ask, args=(n,)) for n in range(len(seen))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert failures == []
+    assert len(callbacks) == len(set(rules))
+    assert all(got[rule] is callbacks[rule] for got in seen for rule in rules)

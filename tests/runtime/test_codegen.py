@@ -596,3 +596,29 @@ def test_beating_the_strongest_card_of_a_trick_of_four_plays_out_as_the_step_doe
         while b.deal_number == 1 and not b.is_terminal():
             b.apply(b.sample_action(rb))
         assert a.to_json() == b.to_json() and a.events(None) == b.events(None) and _core(a) == _core(b)
+
+
+def test_natively_every_function_the_runtime_reads_by_name_stays_a_python_function() -> None:
+    """A native build makes only the functions of ``PUBLIC`` Python functions (the others
+    are C functions, or reached through the module's tables): every name of a module
+    function quoted outside the generator (the state, the players, the embeddings, the
+    benchmarks) must be one of them, and each function gets the decorator it should."""
+    from interpreter.codegen.module import PUBLIC
+
+    root = Path(__file__).resolve().parents[2]
+    functions: dict[str, set[str]] = {}
+    for path in sorted((root / "rules").glob("*.trick")) + sorted((root / "examples").glob("*.trick")):
+        for node in ast.parse(generate(tricklang.load(str(path))).source).body:
+            if isinstance(node, ast.FunctionDef):
+                functions.setdefault(node.name, set()).update(ast.unparse(d) for d in node.decorator_list)
+    quoted: set[str] = set()
+    for folder in ("interpreter", "benchmarks"):
+        for path in (root / folder).rglob("*.py"):
+            if "codegen" not in path.parts:
+                quoted |= {n.value for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                           if isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value in functions}
+    speedups = {"_bits", "_pc", "_randbelow"}  # (CPython's stand-ins: interpreter.runtime.speedups)
+    assert quoted - speedups <= PUBLIC, sorted(quoted - speedups - PUBLIC)
+    assert {"advance", "playout", "random_matches", "zone_masks"} <= quoted
+    assert all(functions[name] == {"cython.ccall"} for name in PUBLIC if name in functions)
+    assert functions["b0"] == {"cython.cfunc"} and functions["apply_0"] == {"cython.cfunc"}

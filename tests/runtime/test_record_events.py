@@ -101,3 +101,62 @@ def test_an_unknown_event_type_is_an_argument_error() -> None:
         state.events(None, types={"score", "scores"})
     with pytest.raises(ArgumentError, match="types must be a collection"):
         state.events(None, types="score")
+
+
+SOME = frozenset({"score", "match_end", "choice", "bid", "pass", "trump", "declare"})
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_recording_some_types_logs_those_and_reads_the_rest_by_a_replay(game: str) -> None:
+    """``record_events=TYPES`` logs the events of those types only: reading those types
+    replays nothing; any other reading (every event, a count, from an event number on)
+    replays the match, as a state that records nothing does, and finds the same."""
+    rules = tricklang.load(game)
+    some = interpreter.new_game(rules, seed=5, record_events=SOME)
+    plain = interpreter.new_game(rules, seed=5)
+    rng = random.Random(3)
+    while not some.is_terminal():
+        action = some.sample_action(rng)
+        some.apply(action)
+        plain.apply(action.text)
+    assert some._c.log is not None and all(type(e) is not int for e in some._c.log)  # (no play logged)
+    seats = (None, *range(some.player_count))
+    kinds = (SOME, {"score"}, {"bid", "pass"})
+    expected = [plain.events(seat, types=k) for seat in seats for k in kinds]
+    catch_up = Recorder.catch_up
+
+    def no_replay(self: Recorder, state: object) -> None:
+        raise AssertionError("the events of the types recorded were rebuilt by a replay")
+
+    Recorder.catch_up = no_replay  # type: ignore[method-assign]
+    try:
+        assert [some.events(seat, types=k) for seat in seats for k in kinds] == expected
+    finally:
+        Recorder.catch_up = catch_up  # type: ignore[method-assign]
+    assert some.events(None) == plain.events(None) and some.event_count == plain.event_count
+    assert some.events(None, types={"play", "score"}) == plain.events(None, types={"play", "score"})
+    half = plain.event_count // 2
+    assert some.events(None, half, types=SOME) == plain.events(None, half, types=SOME)
+    twin = some.clone()
+    assert twin.events(None, types={"score"}) == plain.events(None, types={"score"})
+
+
+def test_record_events_takes_a_bool_or_event_types() -> None:
+    rules = tricklang.load("ecarte")
+    with pytest.raises(ArgumentError, match="no event has the type 'scores'"):
+        interpreter.new_game(rules, seed=1, record_events={"scores"})
+    with pytest.raises(ArgumentError, match="record_events must be true, false or a collection"):
+        interpreter.new_game(rules, seed=1, record_events=1)  # type: ignore[arg-type]
+    assert interpreter.new_game(rules, seed=1, record_events=set())._c.log is None  # (nothing to log)
+
+
+def test_shared_renders_give_the_same_events() -> None:
+    from interpreter.state.events import Renders
+
+    memo = Renders()
+    for game, seed in (("ecarte", 1), ("cinch", 2), ("ecarte", 3)):
+        state = interpreter.new_game(tricklang.load(game), seed=seed, record_events=True)
+        state.playout(random.Random(seed))
+        for seat in (None, 0, 1):
+            assert state.events(seat, memo=memo) == state.events(seat)
+            assert state.events(seat, types=SOME, memo=memo) == state.events(seat, types=SOME)

@@ -350,3 +350,25 @@ def test_the_sampler_compares_views_without_rendering_the_log_again(monkeypatch:
     assert len(worlds) == 5 and len(rendered) <= 1  # (the sampler reads the real view once)
     monkeypatch.undo()
     assert all(w.observation(1) == state.observation(1) for w in worlds)
+
+
+def test_a_matching_counted_once_draws_as_sample_matching_does() -> None:
+    """``Matching`` (the counting done once, for a search player's many worlds) makes the
+    draws ``sample_matching`` makes, draw after draw, each within the exclusions; with
+    card indices as with codes."""
+    from interpreter.state.matching import Matching, sample_matching
+
+    cards = ["a", "b", "c", "d", "e", "f"]
+    excluded = {"a": {"b", "c"}, "b": {"a"}, "d": {"d", "e", "f"}, "e": {"d", "e", "f"}}
+    once = Matching(cards, excluded)
+    by_index = Matching(list(range(6)), {cards.index(x): {cards.index(y) for y in v} for x, v in excluded.items()})
+    first, second, third = random.Random(5), random.Random(5), random.Random(5)
+    seen = set()
+    for _ in range(200):
+        sigma = once.draw(first)
+        assert sigma == sample_matching(cards, excluded, second)
+        assert {cards.index(x): cards.index(y) for x, y in sigma.items()} == by_index.draw(third)
+        assert sorted(sigma) == sorted(sigma.values()) == cards
+        assert all(sigma[x] not in excluded.get(x, ()) for x in cards)
+        seen.add(tuple(sigma[x] for x in cards))
+    assert len(seen) > 20

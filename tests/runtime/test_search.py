@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -175,3 +176,102 @@ def test_the_search_player_with_random_rollouts_is_legal_deterministic_and_stron
     assert taken >= 60
     with pytest.raises(ValueError, match="rollout 'greedy'"):
         SearchAgent(1, rollout="greedy")
+
+
+@pytest.mark.parametrize("path", ["examples/euchre.trick", "rules/ecarte.trick", "rules/cinch.trick",
+                                  "examples/hearts.trick"])
+def test_worlds_redealt_in_place_are_the_replayed_worlds(path: str) -> None:
+    """``Resampler.redealt_cores`` renames the hidden cards where they lie instead of
+    replaying the deal from a renamed deck: for the same renaming, the core it makes is
+    the world the replay makes (every hand, every zone, the legal actions, and the rest
+    of the deal played by the same random actions), wherever the replay accepts it."""
+    import random
+
+    from interpreter.state.matching import Matching
+    from interpreter.state.resample import Resampler
+
+    rules = tricklang.load(ROOT / path)
+    compared = 0
+    for seed in range(3):
+        state = new_game(rules, seed=seed)
+        rng = random.Random(seed)
+        for step in range(40):
+            if state.is_terminal():
+                break
+            seat = state.current_player
+            assert seat is not None
+            if step % 3 == 2 and len(state.legal_actions()) > 1:
+                sampler = Resampler(state, seat, random.Random(seed), redeal_past=False)
+                deal = sampler._current[-1]
+                cores = sampler.redealt_cores(random.Random(step), 2)
+                assert cores is not None and len(cores) == 2
+                for k in range(4):
+                    sigma = Matching(deal.hidden, deal.excluded).draw(random.Random(k))
+                    replayed = sampler._replay(sampler._current, {deal.number: sigma}, True)
+                    if replayed is None:
+                        continue
+                    in_place = state.clone()
+                    g = state.game
+                    index, codes = g.tables.index, g.tables.codes
+                    for z in state._hidden_zones(seat):
+                        cards = g.m["zone_cards"](state._c, z)
+                        g.m["set_zone"](in_place._c, z, [index[sigma.get(codes[x], codes[x])] for x in cards])
+                    in_place._refresh()
+                    seen, wanted = in_place._observation_but_events(None), replayed._observation_but_events(None)
+                    assert _sorted_zones(seen) == _sorted_zones(wanted)
+                    if seen != wanted:  # cards moved together lie in the order of their names (Cinch's stock)
+                        continue
+                    play = random.Random(k)
+                    while not replayed.is_terminal() and replayed.deal_number == state.deal_number:
+                        action = replayed.legal_actions().draw(play)
+                        assert action in in_place.legal_actions()
+                        replayed.apply(action.text)
+                        in_place.apply(action.text)
+                    assert in_place.scores == replayed.scores and in_place.is_terminal() == replayed.is_terminal()
+                    compared += 1
+            state.apply(state.legal_actions().draw(rng))
+    assert compared >= 10
+
+
+def _sorted_zones(observation: dict[str, Any]) -> dict[str, Any]:
+    """An omniscient observation with the cards of each zone sorted."""
+    def by_cards(view: dict[str, Any]) -> dict[str, Any]:
+        return {**view, "cards": sorted(view["cards"])} if "cards" in view else {k: by_cards(v) for k, v in view.items()}
+    return {**observation, "zones": by_cards(observation["zones"])}
+
+
+def test_random_rollouts_search_worlds_redealt_in_place_unless_told() -> None:
+    """Random rollouts draw their worlds in place by default; ``sampling="replay"``
+    draws them as the heuristic rollouts do (both legal and deterministic); in-place
+    worlds need random rollouts."""
+    rules = tricklang.load(ROOT / "examples/euchre.trick")
+    assert SearchAgent(1, rollout="random").sampling == "in-place"
+    assert SearchAgent(1).sampling == "replay"
+
+    def match(sampling: str) -> list[str]:
+        agents: list[Agent] = [SearchAgent(s, budget=8, rollout="random", sampling=sampling) if s % 2 == 0
+                               else RandomAgent(s) for s in range(4)]
+        return _play(new_game(rules, seed=6), agents, deals=1).actions
+
+    assert match("replay") == match("replay") and match("in-place") == match("in-place")
+    for bad in [{"sampling": "in-place"}, {"sampling": "exact", "rollout": "random"}]:
+        with pytest.raises(ValueError, match="sampling"):
+            SearchAgent(1, **bad)  # type: ignore[arg-type]
+
+
+def test_a_double_pack_is_searched_from_replayed_worlds() -> None:
+    """With copies (equal cards) there are no in-place worlds (Resampler.redealt_cores
+    gives None): random rollouts fall back to the replayed worlds, still legal."""
+    import random
+
+    from interpreter.state.resample import Resampler
+
+    rules = tricklang.load(ROOT / "examples/doppelkopf.trick")
+    state = new_game(rules, seed=4)
+    seat = state.current_player
+    assert seat is not None
+    assert Resampler(state, seat, random.Random(1), redeal_past=False).redealt_cores(random.Random(2), 3) is None
+    agents: list[Agent] = [SearchAgent(s, budget=4, rollout="random") if s % 2 == 0 else RandomAgent(s)
+                           for s in range(4)]
+    state = _play(state, agents, deals=1)
+    assert sum(a.decisions for a in agents if isinstance(a, SearchAgent)) >= 8

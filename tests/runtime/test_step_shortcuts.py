@@ -13,6 +13,7 @@ import random
 from typing import Any
 
 import pytest
+from helpers import assert_id_step_is_the_step
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -165,3 +166,40 @@ def test_apply_id_refuses_an_id_listed_before_the_state_changed(name: str) -> No
                 probe.apply_id(i)
             refused += 1
     assert refused > 10
+
+
+@pytest.mark.parametrize("name", ["euchre", "hearts", "spades", "oh-hell-3", "ecarte", "cinch"])
+def test_the_id_step_lists_and_plays_what_the_general_path_does(name: str) -> None:
+    """``legal_action_ids`` (codes mapped by the game's id table, a selection's subsets
+    listed in order) gives the ids the general listing gives, in its order, and
+    ``apply_id`` takes the action ``apply`` takes: the same matches, seed for seed."""
+    assert assert_id_step_is_the_step(tricklang.load(name), range(3)) > 100
+
+
+@settings(max_examples=150, deadline=None)
+@given(cards=st.sets(st.integers(0, 51), max_size=18), lo=st.integers(-1, 8), more=st.integers(-1, 4),
+       start=st.integers(0, 300))
+def test_a_selections_ids_are_every_subset_in_order(cards: set[int], lo: int, more: int, start: int) -> None:
+    """The module's ``select_ids`` (what a native build lists a card selection's ids with)
+    and the state's own listing give ``start + mask`` of every subset of the cards offered
+    of ``lo`` to ``hi`` cards, increasing, or None over the bound of choices."""
+    from itertools import combinations
+    from math import comb
+
+    from interpreter.codegen.module import MAX_CHOICES
+    from interpreter.state.embedding import _subset_ids
+
+    hi = lo + more
+    mask = sum(1 << k for k in cards)
+    bits = [1 << k for k in sorted(cards)]
+    sizes = range(max(lo, 0), min(hi, len(bits)) + 1)
+    if sum(comb(len(bits), k) for k in sizes) > MAX_CHOICES:
+        expected = None
+    else:
+        expected = sorted(start + sum(chosen) for k in sizes for chosen in combinations(bits, k))
+    state = interpreter.new_game(tricklang.load("hearts"), seed=1)
+    assert state._g.m["is_native"]() is False  # (so the state lists them itself: quicker in CPython)
+    c = state._g.m["copy"](state._c)
+    c.sel_cards, c.sel_lo, c.sel_hi = mask, lo, hi
+    assert state._g.m["select_ids"](c, start) == expected
+    assert _subset_ids(mask, lo, hi, start) == expected
