@@ -7,7 +7,8 @@ from ``new_game(rules, seed=d // 2)`` with the same players' seeds for every
 configuration, and prints the search side's points minus the best other side's a deal,
 with its standard error, and the CPU time. ``--native`` builds (or loads) the native
 module first. Configurations: ``heuristic`` (the default), ``random`` (random rollouts,
-worlds redealt in place), ``random-replay`` (random rollouts, replayed worlds).
+worlds redealt in place), ``random-replay`` (random rollouts, replayed worlds),
+``greedy`` and ``greedy-replay`` (the greedy rollouts, the same two ways).
 
 Run: ``python -m benchmarks.search_strength examples/euchre.trick -n 400 --native random random-replay``
 """
@@ -28,6 +29,8 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "heuristic": {"rollout": "heuristic"},
     "random": {"rollout": "random", "sampling": "in-place"},
     "random-replay": {"rollout": "random", "sampling": "replay"},
+    "greedy": {"rollout": "greedy", "sampling": "in-place"},
+    "greedy-replay": {"rollout": "greedy", "sampling": "replay"},
 }
 
 

@@ -70,14 +70,18 @@ MATCH_VALUE = 1000.0
 
 MAX_ROLLOUT_ACTIONS = 10_000
 
-ROLLOUTS = ("heuristic", "random")
-"""The rollout policies: the heuristic player (the default), or uniformly random legal
-actions played inside the generated module (its ``playout``: no Python an action)."""
+ROLLOUTS = ("heuristic", "random", "greedy")
+"""The rollout policies: the heuristic player (the default), uniformly random legal
+actions played inside the generated module (its ``playout``: no Python an action), or
+the greedy card play inside the module (its ``greedy_playout``)."""
+
+PLAYOUTS = {"random": "playout", "greedy": "greedy_playout"}
+"""The generated module's function that plays a rollout of each policy played inside it."""
 
 SAMPLINGS = ("replay", "in-place")
 """How the worlds are drawn: replayed from a renamed deck and checked against everything
 the seat saw (:meth:`Resampler.pool`), or redealt in place on copies of the core
-(:meth:`Resampler.redealt_cores`: random rollouts only, their default)."""
+(:meth:`Resampler.redealt_cores`: rollouts inside the module only, their default)."""
 
 
 class SearchAgent:
@@ -96,9 +100,10 @@ class SearchAgent:
             raise ValueError(f"max_candidates must be at least 1, not {max_candidates!r}")
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout {rollout!r}: give one of {', '.join(ROLLOUTS)}")
-        sampling = sampling if sampling is not None else ("in-place" if rollout == "random" else "replay")
-        if sampling not in SAMPLINGS or sampling == "in-place" and rollout != "random":
-            raise ValueError(f"sampling {sampling!r}: give 'replay' or, with random rollouts, 'in-place'")
+        inside = rollout in PLAYOUTS
+        sampling = sampling if sampling is not None else ("in-place" if inside else "replay")
+        if sampling not in SAMPLINGS or sampling == "in-place" and not inside:
+            raise ValueError(f"sampling {sampling!r}: give 'replay' or, with random or greedy rollouts, 'in-place'")
         self.sampling = sampling
         self.rng = random.Random(seed)
         self.budget = budget
@@ -107,7 +112,8 @@ class SearchAgent:
         self.fallback = HeuristicAgent(self.rng.randrange(2**31))
         self.policy = _RolloutPolicy(self.rng.randrange(2**31))
         # (drawn after the others: the heuristic rollouts' draws stay as they were)
-        self._playout_rng = random.Random(self.rng.randrange(2**31)) if rollout == "random" else None
+        self._playout_rng = random.Random(self.rng.randrange(2**31)) if inside else None
+        self._playout = PLAYOUTS.get(rollout, "playout")
         self._sampler: Resampler | None = None
         self.decisions = 0
         self.seconds = 0.0
@@ -143,7 +149,8 @@ class SearchAgent:
         if self._playout_rng is not None and self.sampling == "in-place" and state._PLAIN and not state._c.table:
             cores = sampler.redealt_cores(self.rng, worlds)
             if cores is not None:
-                return self._evaluate_cores(state, cores, n, side=self._side(state, seat), rng=self._playout_rng)
+                return self._evaluate_cores(state, cores, n, side=self._side(state, seat), rng=self._playout_rng,
+                                            playout=self._playout)
         totals = [0.0] * n
         deal = state.deal_number
         start = state.scores
@@ -155,7 +162,7 @@ class SearchAgent:
                 if self._playout_rng is None:
                     totals[i] += self._rollout(sim, deal, start, side)
                 else:
-                    totals[i] += self._random_rollout(sim, deal, start, side, self._playout_rng)
+                    totals[i] += self._random_rollout(sim, deal, start, side, self._playout_rng, self._playout)
         return totals
 
     @staticmethod
@@ -163,13 +170,15 @@ class SearchAgent:
         return next(i for i, members in enumerate(state.sides) if seat in members)
 
     @staticmethod
-    def _evaluate_cores(state: State, cores: list[Any], n: int, side: int, rng: random.Random) -> list[float]:
-        """Random rollouts from the sampled cores (:meth:`Resampler.redealt_cores`): each
-        candidate applied by its log key to a copy of the core, then the deal played out
-        inside the generated module (as :meth:`_random_rollout` does from a State)."""
+    def _evaluate_cores(state: State, cores: list[Any], n: int, side: int, rng: random.Random,
+                        playout: str = "playout") -> list[float]:
+        """Rollouts from the sampled cores (:meth:`Resampler.redealt_cores`): each candidate
+        applied by its log key to a copy of the core, then the deal played out inside the
+        generated module by its function ``playout`` (as :meth:`_random_rollout` does from a
+        State)."""
         g = state._g
         m = g.m
-        copy, playout, scores = m["copy"], m["playout"], m["scores"]
+        copy, play, scores = m["copy"], m[playout], m["scores"]
         legal = state.legal_actions()
         keys = [state._key(a) for a in legal]
         deal = state.deal_number - 1
@@ -181,7 +190,7 @@ class SearchAgent:
                 for i in range(n):
                     c = copy(world)
                     apply_key(cast(StateLike, state), c, keys[i])  # (a plain state: no irregular actions)
-                    playout(c, rng, MAX_ROLLOUT_ACTIONS, None, deal)
+                    play(c, rng, MAX_ROLLOUT_ACTIONS, None, deal)
                     totals[i] += _gain(scores(c), c.winner if c.terminal and c.winner >= 0 else None, start, side,
                                        lowest)
         except Fault as fault:
@@ -211,15 +220,17 @@ class SearchAgent:
         return _value(sim, sim.scores, outcome.winner if outcome is not None else None, start, side)
 
     @staticmethod
-    def _random_rollout(sim: State, deal: int, start: list[int], side: int, rng: random.Random) -> float:
-        """Play to the end of the deal by random legal actions inside the generated module
-        (on a copy of the state's core that logs no events); the value for ``side``. A
-        rollout that meets a choice of more cards than the module draws from (more than
-        ``MAX_CHOICES`` subsets) is valued where it stopped."""
+    def _random_rollout(sim: State, deal: int, start: list[int], side: int, rng: random.Random,
+                        playout: str = "playout") -> float:
+        """Play to the end of the deal inside the generated module by its function
+        ``playout`` (random legal actions, or ``greedy_playout``), on a copy of the state's
+        core that logs no events; the value for ``side``. A rollout that meets a choice of
+        more cards than the module draws from (more than ``MAX_CHOICES`` subsets) is
+        valued where it stopped."""
         m = sim._g.m
         c = m["copy"](sim._c)
         c.rec = False
-        m["playout"](c, rng, MAX_ROLLOUT_ACTIONS, None, deal - 1)
+        m[playout](c, rng, MAX_ROLLOUT_ACTIONS, None, deal - 1)
         return _value(sim, m["scores"](c), c.winner if c.terminal and c.winner >= 0 else None, start, side)
 
 
