@@ -179,10 +179,10 @@ def lines(native: bool = True) -> list[Line]:
                       w.bare_loop_runs(ecarte), "the bare loop", 1.2, lower_is_better=True, inverse=True, same_work=True,
                       note="Écarté, --seats random, the same matches; time ratio"))
     euchre = tricklang.load(ROOT / "examples" / "euchre.trick")
-    for rollout, label in (("heuristic", ""), ("random", ", random rollouts")):
+    for rollout, label in (("heuristic", ""), ("random", ", random rollouts"), ("greedy", ", greedy rollouts")):
         search = Line(f"search player{label} (Euchre)", "search", "decisions", "OpenSpiel IS-MCTS (C++)", 0.5,
                       note=f"budget {SEARCH_BUDGET} rollouts a decision, rollout={rollout!r}"
-                      + (", worlds redealt in place" if rollout == "random" else ", worlds replayed"))
+                      + (", worlds redealt in place" if rollout != "heuristic" else ", worlds replayed"))
         if why_not_spiel is not None:
             search.skipped = why_not_spiel
         else:

@@ -6,9 +6,10 @@ against ``--against`` (the heuristic or the random player) at the others, deal `
 from ``new_game(rules, seed=d // 2)`` with the same players' seeds for every
 configuration, and prints the search side's points minus the best other side's a deal,
 with its standard error, and the CPU time. ``--native`` builds (or loads) the native
-module first. Configurations: ``heuristic`` (the default), ``random`` (random rollouts,
+module first. Configurations: ``heuristic`` (heuristic rollouts, the default before
+2 December 2026), ``random`` (random rollouts,
 worlds redealt in place), ``random-replay`` (random rollouts, replayed worlds),
-``greedy`` and ``greedy-replay`` (the greedy rollouts, the same two ways).
+``greedy`` (greedy rollouts, worlds redealt in place: the default) and ``greedy-replay``.
 
 Run: ``python -m benchmarks.search_strength examples/euchre.trick -n 400 --native random random-replay``
 """

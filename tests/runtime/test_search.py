@@ -117,11 +117,21 @@ def test_search_players_by_name() -> None:
     assert isinstance(agent, SearchAgent) and agent.budget == 30
     assert isinstance(make_agent("search", 4), SearchAgent)
     assert is_agent_name("search:1") and is_agent_name("search")
-    for bad in ["search:0", "search:x", "search:", "search:-3", "heuristic:4", "searching"]:
+    for bad in ["search:0", "search:x", "search:", "search:-3", "heuristic:4", "searching", "search:greedy:greedy",
+                "search:4:4", "search:4:random:2", "search:4:smart"]:
         assert not is_agent_name(bad)
-    for bad in ["search:0", "search:x", "search:-3"]:
+    for bad in ["search:0", "search:x", "search:-3", "search:4:4", "search:4:smart", "search:random:heuristic"]:
         with pytest.raises(ValueError, match="search budget"):
             make_agent(bad)
+    with pytest.raises(ValueError, match="not a search player"):
+        make_agent("search:4:random:2")
+    default = make_agent("search", 4)
+    assert isinstance(default, SearchAgent) and (default.budget, default.rollout) == (48, "greedy")
+    for name, budget, rollout in [("search:heuristic", 48, "heuristic"), ("search:30:random", 30, "random"),
+                                  ("search:greedy:12", 12, "greedy")]:
+        agent = make_agent(name, 4)
+        assert is_agent_name(name) and isinstance(agent, SearchAgent)
+        assert (agent.budget, agent.rollout) == (budget, rollout)
     with pytest.raises(ValueError, match="unknown player"):
         make_agent("searching")
     for budget in [0, -1, True]:
@@ -246,7 +256,7 @@ def test_random_rollouts_search_worlds_redealt_in_place_unless_told() -> None:
     worlds need random rollouts."""
     rules = tricklang.load(ROOT / "examples/euchre.trick")
     assert SearchAgent(1, rollout="random").sampling == "in-place"
-    assert SearchAgent(1).sampling == "replay"
+    assert SearchAgent(1, rollout="heuristic").sampling == "replay"
 
     def match(sampling: str) -> list[str]:
         agents: list[Agent] = [SearchAgent(s, budget=8, rollout="random", sampling=sampling) if s % 2 == 0
@@ -254,7 +264,7 @@ def test_random_rollouts_search_worlds_redealt_in_place_unless_told() -> None:
         return _play(new_game(rules, seed=6), agents, deals=1).actions
 
     assert match("replay") == match("replay") and match("in-place") == match("in-place")
-    for bad in [{"sampling": "in-place"}, {"sampling": "exact", "rollout": "random"}]:
+    for bad in [{"sampling": "in-place", "rollout": "heuristic"}, {"sampling": "exact", "rollout": "random"}]:
         with pytest.raises(ValueError, match="sampling"):
             SearchAgent(1, **bad)  # type: ignore[arg-type]
 
