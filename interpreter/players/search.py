@@ -109,7 +109,9 @@ class SearchAgent:
     ``seconds`` and ``cpu_seconds`` the wall-clock and CPU time spent on them.
 
     Raises (at construction):
-        ValueError: a budget or ``max_candidates`` below 1.
+        ValueError: a budget or ``max_candidates`` below 1, a rollout policy not in
+            :data:`ROLLOUTS`, or a sampling not in :data:`SAMPLINGS` (in place with
+            heuristic rollouts).
     """
 
     def __init__(self, seed: int | None = None, budget: int = DEFAULT_BUDGET, max_candidates: int = MAX_CANDIDATES,
