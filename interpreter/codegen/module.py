@@ -24,6 +24,7 @@ from .native_c import C_DECLARATIONS, C_HELPERS
 from .orders import order_prelude, order_tables
 from .parts import Parts
 from .prelude import PRELUDE
+from .rollouts import greedy_rollouts
 from .seats import rightward_prelude
 from .surface import accessors, irregularities
 from .trick_cards import helpers_with_kept_led
@@ -149,6 +150,8 @@ PUBLIC = frozenset({
     "irr_start", "irr_values", "irr_zone", "ith", "make_core", "new_core", "playout", "random_matches", "scores",
     "set_scores", "set_zone", "shown_to", "start_deal", "trick", "tricks_won", "variables", "zmask", "zone_cards",
     "zone_masks",
+    # the search player's greedy rollouts (interpreter.players.search)
+    "greedy_playout",
     # the integer-id step's native helpers (interpreter.state.spaces.CodeIds)
     "code_ids", "is_native", "select_ids",
     # the draws done in C, compared with Python's by tests/integrations/test_native.py
@@ -477,6 +480,7 @@ def dispatch(gen: Parts, w: Writer) -> None:
     w.line("    OFFERED = (" + "".join(row(f"offered_{d.id}", d.kind == "play") + ", " for d in dps) + ")")
     w.line("    RUNS = (" + "".join(row(f"run_{d.id}", d.kind == "play") + ", " for d in dps) + ")")
     playout_dispatch(gen, w)
+    greedy_rollouts(gen, w)
 
 
 def playout_dispatch(gen: Parts, w: Writer) -> None:

@@ -104,6 +104,37 @@ def test_native_matches_are_the_python_matches_action_for_action(game: str) -> N
     assert state.to_json() == python["step"][3][0]
 
 
+def greedy_rollouts(rules: tricklang.Ruleset, seeds: range) -> list[Any]:
+    """From a point of each seed's first deal (random actions), the module's greedy
+    playout (the search player's greedy rollouts) to the end of the deal on a copy of the
+    core: its log, the scores, and the state of the random generator after it."""
+    out = []
+    m = module_of(rules)[1]
+    for seed in seeds:
+        state = interpreter.new_game(rules, seed=seed)
+        rng = random.Random(seed)
+        state.playout(rng, seed % 12)
+        c = m["copy"](state._c)
+        c.rec = False
+        log: list[int] = []
+        m["greedy_playout"](c, rng, 1 << 62, log, c.deal_no)
+        out.append((log, m["scores"](c), c.terminal, rng.getstate()))
+    return out
+
+
+@pytest.mark.parametrize("game", ["ecarte", "cinch", "euchre", "hearts"])
+def test_native_greedy_rollouts_are_the_python_ones(game: str) -> None:
+    """The search player's greedy rollouts make the same draws and take the same actions
+    natively as in CPython (the same generated source, compiled)."""
+    rules = tricklang.load(game)
+    assert not is_native(rules)
+    python = greedy_rollouts(rules, range(40))
+    assert sum(len(log) for log, *_ in python) > 40 * 5
+    native.accelerate(rules)
+    assert is_native(rules)
+    assert greedy_rollouts(rules, range(40)) == python
+
+
 def test_the_native_match_is_the_golden_transcript() -> None:
     native.accelerate(tricklang.load(ECARTE))
     assert is_native(tricklang.load(ECARTE))
