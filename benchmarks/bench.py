@@ -179,7 +179,8 @@ def lines(native: bool = True) -> list[Line]:
                       w.bare_loop_runs(ecarte), "the bare loop", 1.2, lower_is_better=True, inverse=True, same_work=True,
                       note="Écarté, --seats random, the same matches; time ratio"))
     euchre = tricklang.load(ROOT / "examples" / "euchre.trick")
-    for rollout, label in (("heuristic", ""), ("random", ", random rollouts"), ("greedy", ", greedy rollouts")):
+    for rollout, label in (("greedy", ", greedy rollouts (the default)"), ("random", ", random rollouts"),
+                           ("heuristic", ", heuristic rollouts")):
         search = Line(f"search player{label} (Euchre)", "search", "decisions", "OpenSpiel IS-MCTS (C++)", 0.5,
                       note=f"budget {SEARCH_BUDGET} rollouts a decision, rollout={rollout!r}"
                       + (", worlds redealt in place" if rollout != "heuristic" else ", worlds replayed"))
@@ -257,14 +258,15 @@ def native_lines(why_not_native: str | None, why_not_spiel: str | None) -> list[
                           f"OpenSpiel {shown} driven from Python", 2.0, prepare=prepare, skipped=why,
                           note="legal_action_ids + apply_id"))
     why = why_not_native or why_not_spiel
-    for rollout in ("random", "greedy"):
+    for rollout in ("greedy", "random"):
         searched, prepare = lazy(partial(searcher, rollout=rollout), native_rules(ROOT / "examples" / "euchre.trick"))
         ismcts: w.Runner = nothing
         if why is None:
             from interpreter.players.search import MAX_CANDIDATES
 
             ismcts = w.ismcts_decisions("euchre", SEARCH_BUDGET, MAX_CANDIDATES)
-        out.append(paired(f"search player native, {rollout} rollouts (Euchre)", "search", "decisions", searched,
+        default = " (the default)" if rollout == "greedy" else ""
+        out.append(paired(f"search player native, {rollout} rollouts{default} (Euchre)", "search", "decisions", searched,
                           ismcts, "OpenSpiel IS-MCTS (C++)", 0.5, prepare=prepare, skipped=why,
                           note=f"budget {SEARCH_BUDGET} rollouts a decision, rollout={rollout!r}, worlds redealt in place"))
     return out
