@@ -21,7 +21,7 @@ from .declarations import TrickDeclarations
 from .hooks import TrickHooks
 from .layout import DecisionPoint
 from .runner import TrickRunner
-from .seats import SeatControl
+from .seats import SeatControl, onward
 from .ties import tie_function
 from .trick_cards import TrickCards
 from .trick_taking import TrickTaking
@@ -174,7 +174,7 @@ class TrickPlay(TrickRunner, TrickCards, TrickTaking, TrickHooks, TrickDeclarati
         f.comment(f"line {dp.line}: trick play")
         self._allowed(f, d, obligations, lead_rules, why=False)
         self._allowed(f, d, obligations, lead_rules, why=True)
-        offer_tests = self._declarations(f, d, decls, declarer)
+        offer_tests, dp.extra["window_tests"] = self._declarations(f, d, decls, declarer)
         dp.extra["after_card"] = self._after_card(f, d, st)
         if any(h.event != "each_trick" and self._waits(h) for h in st.hooks):
             self._hook_blocks(dp, st)
@@ -465,8 +465,8 @@ class TrickPlay(TrickRunner, TrickCards, TrickTaking, TrickHooks, TrickDeclarati
             f.line("c.played_by[card] = p")
         entry = self.play_entry(dp.tricks.controlled)
         f.line(f"if {logged(entry)}: c.log.append({entry})")
-        if dp.tricks.window:
-            f.line(f"if i == 0 and window_{d}(c, p):")
+        if dp.tricks.window:  # (window_D's tests, written out: p has just led)
+            f.line(f"if i == 0 and ({' or '.join(f'({t})' for t in dp.extra['window_tests']) or 'False'}):")
             f.line("    c.window = p")
         if dp.extra.get("after_card"):
             f.line(f"after_card_{d}(c, p, card, i)")
@@ -474,7 +474,9 @@ class TrickPlay(TrickRunner, TrickCards, TrickTaking, TrickHooks, TrickDeclarati
             who, what = dp.extra["hook_slots"]
             f.line(f"c.v[{lit(who)}] = p")
             f.line(f"c.v[{lit(what)}] = card")
-        f.line("nxt = _next_with_cards(c, p)")
+        f.line(f"nxt = {onward(lay, 'p')}")  # (_next_with_cards's first step, written out)
+        f.line(f"if not c.z[{lit(lay.hand)} + nxt]:")
+        f.line("    nxt = _next_with_cards(c, p)")
 
     # ---------------------------------------------------------------- remedies reaching into trick play
     def _interrupted(self, w: Writer, what: str, finished: bool) -> None:
