@@ -169,6 +169,12 @@ class Compiled:
         self.keyed: tuple[bool, ...] = tuple(
             acts is not None and all(self.code(i, a) == k for k, a in enumerate(acts))
             for i, acts in enumerate(self.dp_actions))
+        self.listed_codes: tuple[dict[int, int], ...] = tuple(
+            {id(a): k for k, a in enumerate(acts)} if keyed and acts is not None else {}
+            for keyed, acts in zip(self.keyed, self.dp_actions, strict=True))
+        """Per decision point listed by code (``keyed``), the code of each of its action
+        objects by the object's ``id`` (they live as long as this game): ``State.apply``
+        finds an action as listed without reading its text; empty elsewhere."""
 
     @classmethod
     def of(cls, ruleset: Ruleset) -> Self:

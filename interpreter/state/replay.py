@@ -91,7 +91,7 @@ class Log:
 
     if TYPE_CHECKING:  # defined by State
         _legal: LegalActions | None
-        _drawn: tuple[Action, int | None] | None
+        _drawn: tuple[Action, int | None, list[int] | None] | None
         _codes: tuple[int, list[int]] | None
         def _error(self, err: BaseException) -> BaseException: ...
 
@@ -109,6 +109,24 @@ class Log:
         except BaseException as err:
             self._rolled_back(err)
         self._log.append(dp | (code + 1) << 16)
+
+    def _take_chosen(self, dp: int, chosen: list[int]) -> None:
+        """Carry out the choice of these cards (legal now, in listed order: a subset of the
+        pending selection's) at the selection of decision point ``dp``, as :meth:`_take`
+        does its key (without listing the cards of the key's mask again)."""
+        self._legal = None  # type: ignore[misc]  # (slots of State)
+        self._drawn = None  # type: ignore[misc]
+        self._codes = None  # type: ignore[misc]
+        mask = 0
+        for k in chosen:
+            mask |= 1 << k
+        c = self._c
+        c.steps = 0
+        try:
+            self._g.m["APPLY"][dp](c, chosen)
+        except BaseException as err:
+            self._rolled_back(err)
+        self._log.append(dp | (mask + 1) << 16)
 
     def _take(self, key: int) -> None:
         """Carry out the action with this log key (legal now), or put the state back as it

@@ -29,7 +29,7 @@ from .events import recorded_kinds
 from .face_selection import FaceSelection
 from .facts import GameFacts
 from .failures import worded
-from .legal import LegalActions, Selection, draw_subset
+from .legal import LegalActions, PlayedCards, Selection, chosen_action, draw_chosen
 from .modes import Modes
 from .playouts import Playouts
 from .refusals import Refusals
@@ -43,6 +43,8 @@ MAX_CHOICES = _MAX_CHOICES
 """The most card selections one decision may offer (the generated playout's bound too)."""
 
 _NO_ACTIONS = LegalActions()
+_new_listed = object.__new__
+"""Makes a :class:`PlayedCards` without a call of its ``__init__`` (the legal loop's listing)."""
 
 
 class Game(GameFacts, Compiled):
@@ -106,7 +108,8 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
     _log: list[int]  # every action taken, as key_of(dp, code)
     _irr: list[tuple[int, int, tuple[int, ...]]]  # the irregular actions taken: (irregularity, seat, arguments)
     _legal: LegalActions | None
-    _drawn: tuple[Action, int | None] | None  # sample_action's last draw and its key, while nothing changed
+    _drawn: tuple[Action, int | None, list[int] | None] | None  # sample_action's last draw, its key and a
+    # selection's cards in listed order, while nothing changed
     _codes: tuple[int, list[int]] | None  # legal_action_ids' decision point and legal codes, while nothing changed
     _rec: Recorder | None
     _ids: tuple[Any, Any, tuple[tuple[int, Action], ...], dict[int, Action]] | None  # see embedding.spaces
@@ -224,9 +227,13 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
             try:
                 if g.dps[dp].kind == "select":
                     legal = LegalActions((), self._selection())
-                elif g.keyed[dp]:  # actions by code, each giving back its code: apply finds its key by position
+                elif g.keyed[dp]:  # actions by code, each giving back its code: apply finds it by the codes
                     codes = g.legal_fns[dp](c)
-                    legal = LegalActions(tuple(map(g.dp_actions[dp].__getitem__, codes)), None, (dp, codes))
+                    legal = _new_listed(PlayedCards)
+                    legal._cards = codes
+                    legal._acts = g.dp_actions[dp]
+                    if self._PLAIN and not c.table:
+                        self._codes = (dp, codes)
                 else:
                     action = g.action
                     legal = LegalActions(tuple([action(dp, k) for k in g.legal_fns[dp](c)]))
@@ -266,24 +273,20 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
                     code = sample(c, rng)
                     acts = g.dp_actions[dp]
                     action = acts[code] if acts is not None else g.action(dp, code)
-                    self._drawn = (action, dp | (code + 1) << 16)  # (key_of, inlined)
+                    self._drawn = (action, dp | (code + 1) << 16, None)  # (key_of, inlined)
                     return action
                 dpi = g.dps[dp]
                 cards = g.m["in_order"](c, c.sel_cards)
-                drawn = draw_subset(rng, dpi.verb, cards, c.sel_lo, c.sel_hi, g.tables.codes, MAX_CHOICES)
-                if drawn is not None:
-                    mask = 0
-                    index = g.tables.index
-                    for code_ in drawn.args:
-                        if code_ != "none":
-                            mask |= 1 << index[code_]
-                    self._drawn = (drawn, key_of(dp, mask))
+                chosen = draw_chosen(rng, cards, c.sel_lo, c.sel_hi, MAX_CHOICES)
+                if chosen is not None:
+                    drawn = chosen_action(dpi.verb, chosen, g.tables.codes)
+                    self._drawn = (drawn, dp, chosen)
                     return drawn
             except Fault as fault:
                 raise self._error(fault) from None
         legal = self.legal_actions()
         action = legal.draw(rng)
-        self._drawn = (action, None)
+        self._drawn = (action, None, None)
         return action
 
     _PLAIN: ClassVar[bool] = True
@@ -313,25 +316,52 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
         """
         drawn = self._drawn
         if drawn is not None and drawn[0] is action and drawn[1] is not None:
-            self._take(drawn[1])
+            if drawn[2] is None:
+                self._take(drawn[1])
+            else:  # (a drawn selection: its decision point and its cards)
+                self._take_chosen(drawn[1], drawn[2])
             return
+        listed = self._codes  # (a plain state's legal codes, listed by legal_actions or legal_action_ids)
+        if listed is not None:
+            dp = listed[0]
+            code = self._g.listed_codes[dp].get(id(action))
+            if code is not None and code in listed[1]:  # an action object of the listing, legal now
+                self._take_code(dp, code)
+                return
         legal = self._legal
-        if legal is not None and self._PLAIN and (key := legal.listed_key(action)) >= 0:
-            self._take(key)  # (an action as listed: its key by its position, no lookup)
-            return
+        if legal is not None and self._PLAIN and self._took_listed(legal, action):
+            return  # (an action as listed: taken without parsing or searching)
         legal = self.legal_actions()
         if not isinstance(action, (Action, str)):
             raise TypeError(f"apply() takes an Action or its text, not {type(action).__name__}")
         if self._c.terminal:
             raise IllegalActionError(str(action), "the match is over")
-        if isinstance(action, Action) and legal.find(action) >= 0:  # as listed: no parsing
-            self._take_legal(legal[legal.find(action)])
+        if isinstance(action, Action) and (i := legal.find(action)) >= 0:  # as listed: no parsing
+            self._take_legal(legal[i])
             return
         text = self._canonical(action)
         i = legal.find(text)
         if i < 0:
             raise IllegalActionError(text, self.why_illegal(text))
         self._take_legal(legal[i])
+
+    def _took_listed(self, legal: LegalActions, action: object) -> bool:
+        """Take this very action object if ``legal`` (this plain state's listing now) holds
+        it, as the general path of :meth:`apply` would, with no search by text (a selection's
+        action just read: its cards by its index); False, taking nothing, if not listed."""
+        key = legal.listed_key(action)
+        if key >= 0:
+            self._take(key)
+            return True
+        sel = legal.selection
+        if sel is not None and type(sel) is Selection and (read := sel.read) is not None and read[0] is action:
+            self._take_chosen(self._c.dp, sel.chosen(read[1]))
+            return True
+        for a in legal.explicit:
+            if a is action:
+                self._take(self._key(a))
+                return True
+        return False
 
     def apply_unchecked(self, action: Action | str) -> None:
         """Deprecated: the same as :meth:`apply`, which is as cheap now."""
@@ -410,7 +440,7 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
         new._irr = list(self._irr)
         new._legal = self._legal
         new._drawn = None
-        new._codes = None
+        new._codes = self._codes  # (the legal codes of the same decision: read only)
         new._rec = None
         new._ids = self._ids
         self._clone_extra(new)
