@@ -33,7 +33,7 @@ from .legal import LegalActions, PlayedCards, Selection, chosen_action, draw_cho
 from .modes import Modes
 from .playouts import Playouts
 from .refusals import Refusals
-from .replay import IRREGULAR_DP, Log, Recorder, key_of
+from .replay import Log, Recorder
 from .saved import Saved, state_from_json
 from .snapshot import Outcome as Outcome
 from .snapshot import Snapshot as Snapshot
@@ -108,8 +108,8 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
     _log: list[int]  # every action taken, as key_of(dp, code)
     _irr: list[tuple[int, int, tuple[int, ...]]]  # the irregular actions taken: (irregularity, seat, arguments)
     _legal: LegalActions | None
-    _drawn: tuple[Action, int | None, list[int] | None] | None  # sample_action's last draw, its key and a
-    # selection's cards in listed order, while nothing changed
+    _drawn: tuple[Action, int, int | list[int]] | None  # sample_action's last draw, its decision point and
+    # code (a selection's: its cards in listed order), while nothing changed; -1, -1 for a draw from legal_actions
     _codes: tuple[int, list[int]] | None  # legal_action_ids' decision point and legal codes, while nothing changed
     _rec: Recorder | None
     _ids: tuple[Any, Any, tuple[tuple[int, Action], ...], dict[int, Action]] | None  # see embedding.spaces
@@ -273,7 +273,7 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
                     code = sample(c, rng)
                     acts = g.dp_actions[dp]
                     action = acts[code] if acts is not None else g.action(dp, code)
-                    self._drawn = (action, dp | (code + 1) << 16, None)  # (key_of, inlined)
+                    self._drawn = (action, dp, code)
                     return action
                 dpi = g.dps[dp]
                 cards = g.m["in_order"](c, c.sel_cards)
@@ -286,7 +286,7 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
                 raise self._error(fault) from None
         legal = self.legal_actions()
         action = legal.draw(rng)
-        self._drawn = (action, None, None)
+        self._drawn = (action, -1, -1)
         return action
 
     _PLAIN: ClassVar[bool] = True
@@ -315,18 +315,26 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
             TypeError: ``action`` is neither an :class:`Action` nor a string.
         """
         drawn = self._drawn
-        if drawn is not None and drawn[0] is action and drawn[1] is not None:
-            if drawn[2] is None:
-                self._take(drawn[1])
-            else:  # (a drawn selection: its decision point and its cards)
-                self._take_chosen(drawn[1], drawn[2])
+        if drawn is not None and drawn[0] is action and (dp := drawn[1]) >= 0:
+            code = drawn[2]
+            if isinstance(code, list):  # (a drawn selection: its cards)
+                self._take_chosen(dp, code)
+                return
+            self._legal = self._drawn = self._codes = None  # (Log._take_code, inlined: the random step)
+            c = self._c
+            c.steps = 0
+            try:
+                self._g.apply_fns[dp](c, code)
+            except BaseException as err:
+                self._rolled_back(err)
+            self._log.append(dp | (code + 1) << 16)
             return
         listed = self._codes  # (a plain state's legal codes, listed by legal_actions or legal_action_ids)
         if listed is not None:
             dp = listed[0]
-            code = self._g.listed_codes[dp].get(id(action))
-            if code is not None and code in listed[1]:  # an action object of the listing, legal now
-                self._take_code(dp, code)
+            got = self._g.listed_codes[dp].get(id(action))
+            if got is not None and got in listed[1]:  # an action object of the listing, legal now
+                self._take_code(dp, got)
                 return
         legal = self._legal
         if legal is not None and self._PLAIN and self._took_listed(legal, action):
@@ -345,67 +353,10 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
             raise IllegalActionError(text, self.why_illegal(text))
         self._take_legal(legal[i])
 
-    def _took_listed(self, legal: LegalActions, action: object) -> bool:
-        """Take this very action object if ``legal`` (this plain state's listing now) holds
-        it, as the general path of :meth:`apply` would, with no search by text (a selection's
-        action just read: its cards by its index); False, taking nothing, if not listed."""
-        key = legal.listed_key(action)
-        if key >= 0:
-            self._take(key)
-            return True
-        sel = legal.selection
-        if sel is not None and type(sel) is Selection and (read := sel.read) is not None and read[0] is action:
-            self._take_chosen(self._c.dp, sel.chosen(read[1]))
-            return True
-        for a in legal.explicit:
-            if a is action:
-                self._take(self._key(a))
-                return True
-        return False
-
     def apply_unchecked(self, action: Action | str) -> None:
         """Deprecated: the same as :meth:`apply`, which is as cheap now."""
         warnings.warn("State.apply_unchecked is deprecated: use State.apply", DeprecationWarning, stacklevel=2)
         self.apply(action)
-
-    def _take_legal(self, action: Action) -> None:
-        """Carry out a legal action (as listed)."""
-        self._take(self._key(action))
-
-    def _key(self, action: Action) -> int:
-        """The log key of a legal action now."""
-        g, c = self._g, self._c
-        if action.verb == "irregular":
-            from .irregular import parse
-
-            self._irr.append(parse(self, action))
-            return key_of(IRREGULAR_DP, len(self._irr) - 1)
-        dp = c.dp
-        if g.dps[dp].kind == "select":
-            mask = 0
-            if action.args != ("none",):
-                if g.copies > 1:
-                    return key_of(dp, self._copies_chosen(action.args))
-                for a in action.args:
-                    mask |= 1 << g.tables.index[a]
-            return key_of(dp, mask)
-        code = g.code(dp, action)
-        assert code is not None
-        return key_of(dp, code)
-
-    def _copies_chosen(self, faces: tuple[str, ...]) -> int:
-        """The cards a choice of faces takes from a pack with copies: of each face named k
-        times, the first k of its cards the pending selection offers (copies are equal cards)."""
-        g, c = self._g, self._c
-        n, index = g.copies, g.tables.index
-        mask = 0
-        for a in faces:
-            first = index[a]
-            for k in range(first, first + n):
-                if c.sel_cards >> k & 1 and not mask >> k & 1:
-                    mask |= 1 << k
-                    break
-        return mask
 
     def _error(self, err: BaseException) -> BaseException:
         """A failure raised while rules ran, as the error users see."""
