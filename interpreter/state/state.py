@@ -315,11 +315,18 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
             TypeError: ``action`` is neither an :class:`Action` nor a string.
         """
         drawn = self._drawn
-        if drawn is not None and drawn[0] is action and (dp := drawn[1]) >= 0:
-            code = drawn[2]
-            if isinstance(code, list):  # (a drawn selection: its cards)
-                self._take_chosen(dp, code)
+        dp = code = -1
+        if drawn is not None and drawn[0] is action and drawn[1] >= 0:  # sample_action's draw
+            dp, chosen = drawn[1], drawn[2]
+            if isinstance(chosen, list):  # (a drawn selection: its cards)
+                self._take_chosen(dp, chosen)
                 return
+            code = chosen
+        elif (listed := self._codes) is not None:  # (a plain state's legal codes: legal_actions, legal_action_ids)
+            got = self._g.listed_codes[listed[0]].get(id(action))
+            if got is not None and got in listed[1]:  # an action object of the listing, legal now
+                dp, code = listed[0], got
+        if dp >= 0:
             self._legal = self._drawn = self._codes = None  # (Log._take_code, inlined: the random step)
             c = self._c
             c.steps = 0
@@ -329,13 +336,6 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
                 self._rolled_back(err)
             self._log.append(dp | (code + 1) << 16)
             return
-        listed = self._codes  # (a plain state's legal codes, listed by legal_actions or legal_action_ids)
-        if listed is not None:
-            dp = listed[0]
-            got = self._g.listed_codes[dp].get(id(action))
-            if got is not None and got in listed[1]:  # an action object of the listing, legal now
-                self._take_code(dp, got)
-                return
         legal = self._legal
         if legal is not None and self._PLAIN and self._took_listed(legal, action):
             return  # (an action as listed: taken without parsing or searching)
