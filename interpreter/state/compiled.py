@@ -43,6 +43,15 @@ _MODULES_MAX = 64
 
 _GAMES: OrderedDict[tuple[type, str, str, tuple[tuple[str, Any], ...]], Any] = OrderedDict()
 _GAMES_MAX = 64
+_LAST: list[Any] = [None, None, None, None]
+"""The ruleset and class :meth:`Compiled.of` was last asked for, the game it gave and the
+:data:`_GAMES` that holds it: a loop starting match after match of one ruleset finds its
+game without sorting the options again (a ruleset never changes). Forgotten whenever a
+game leaves :data:`_GAMES`."""
+
+
+def _forget_last() -> None:
+    _LAST[:] = [None, None, None, None]
 
 _NATIVE: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
 """Native builds given by :func:`use_module` (interpreter.native): rule text and options -> module."""
@@ -77,6 +86,7 @@ def flavour(on: bool) -> bool:
     before, FLAVOUR = FLAVOUR, on
     _MODULES.clear()
     _GAMES.clear()
+    _forget_last()
     return before
 
 
@@ -125,6 +135,7 @@ def use_module(ruleset: Ruleset, namespace: dict[str, Any]) -> None:
     _MODULES.pop(key, None)
     for k in [k for k in _GAMES if (k[1], k[3]) == key]:
         del _GAMES[k]
+    _forget_last()
 
 
 class Compiled:
@@ -180,6 +191,10 @@ class Compiled:
         """
         if not isinstance(ruleset, Ruleset):
             raise TypeError(f"a Game is made from a Ruleset (tricklang.load), not {type(ruleset).__name__}")
+        last = _LAST
+        if last[0] is ruleset and last[1] is cls and last[3] is _GAMES:
+            found: Self = last[2]
+            return found
         key = (cls, ruleset.digest, ruleset.path, tuple(sorted(ruleset.options.items())))
         game: Self | None = _GAMES.get(key)
         if game is None:
@@ -187,6 +202,7 @@ class Compiled:
             _GAMES[key] = game
             if len(_GAMES) > _GAMES_MAX:
                 _GAMES.popitem(last=False)
+        last[:] = [ruleset, cls, game, _GAMES]
         return game
 
     def _actions_of(self, dp: DecisionPoint) -> tuple[Action, ...] | None:
