@@ -1,10 +1,9 @@
 """Helpers copied into every generated module after the prelude: the number of ways to
 choose k cards of n (``_comb``: Pascal's triangle read, ``COMB_TAB``, for the packs of up
-to 64 cards) and cards sorted by their stamps (``_sort_by_stamp``: natively an insertion
-sort reading the stamps in C, with no call a card)."""
+to 64 cards; counted out beyond)."""
 
 COUNTING_HELPERS = '''
-# ---------------------------------------------------------------- counting and sorting cards
+# ---------------------------------------------------------------- counting subsets
 
 
 def _comb(n: cython.longlong, k: cython.longlong) -> cython.longlong:
@@ -23,27 +22,4 @@ def _comb(n: cython.longlong, k: cython.longlong) -> cython.longlong:
         r = r * (n - k + i) // i
     return r
 
-
-def _sort_by_stamp(c: Core, cards: list) -> None:
-    """Sort cards by their stamps, oldest first (stable: list.sort's order)."""
-    if not cython.compiled:
-        _sort_by_stamp_py(c, cards)
-        return
-    n: cython.Py_ssize_t = len(cards)
-    i: cython.Py_ssize_t
-    j: cython.Py_ssize_t
-    card: cython.int
-    stamp: cython.longlong
-    for i in range(1, n):
-        card = cards[i]
-        stamp = c.st[card]
-        j = i
-        while j > 0 and c.st[cython.cast(cython.int, cards[j - 1])] > stamp:
-            cards[j] = cards[j - 1]
-            j -= 1
-        cards[j] = card
-
-
-def _sort_by_stamp_py(c: Core, cards: list) -> None:
-    cards.sort(key=lambda card: c.st[card])
 '''

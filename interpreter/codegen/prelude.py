@@ -249,7 +249,7 @@ def _by_stamp(c: Core, m: MASK) -> list:
         cards.append(k)
         m ^= BIT[k]
     if len(cards) > 1:
-        _sort_by_stamp(c, cards)
+        cards.sort(key=lambda card: c.st[card])
     return cards
 
 
