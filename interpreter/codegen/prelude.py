@@ -177,21 +177,6 @@ def _ith(c: Core, m: MASK, i: cython.int) -> cython.int:
     return _low(m)
 
 
-def _comb(n: cython.longlong, k: cython.longlong) -> cython.longlong:
-    """The number of ways to choose k of n, or COMB_CAP when it is larger."""
-    if k < 0 or k > n:
-        return 0
-    if k > n - k:
-        k = n - k
-    r: cython.longlong = 1
-    i: cython.longlong
-    for i in range(1, k + 1):
-        if r > COMB_CAP // (n - k + i):
-            return COMB_CAP
-        r = r * (n - k + i) // i
-    return r
-
-
 def _select_total(c: Core) -> cython.longlong:
     """How many subsets the selection pending offers (MAX_CHOICES + 1 when more)."""
     n: cython.longlong = _pc(c.sel_cards)

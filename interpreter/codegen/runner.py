@@ -65,7 +65,7 @@ class TrickRunner(Parts):
                 # failure there leaves the card out of the log, and the state rolls back to
                 # before it (as the step does).
                 f.line("if log is not None:")
-                f.line(f"    log.append({lit(d)} | (card + 1) << 16)")
+                f.line(f"    log.append(LOG_KEYS[{lit(d)} * LOG_W + card + 1])  # ({lit(d)} | (card + 1) << 16, made once)")
                 f.line("taken += 1")
             f.line("return taken")
 

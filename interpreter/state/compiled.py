@@ -43,7 +43,6 @@ _MODULES_MAX = 64
 
 _GAMES: OrderedDict[tuple[type, str, str, tuple[tuple[str, Any], ...]], Any] = OrderedDict()
 _GAMES_MAX = 64
-
 _LAST: list[Any] = [None, None, None, None, None]
 """The game :meth:`Compiled.of` gave last: its cache (``_GAMES``), class, ruleset object, a copy
 of the options and the game; the same ruleset object again is answered without building and

@@ -504,7 +504,7 @@ def new_game(
     """
     if not isinstance(ruleset, Ruleset):
         raise TypeError(f"new_game() takes a Ruleset (from tricklang.load), not {type(ruleset).__name__}")
-    game = Game.of(ruleset.with_options(options))
+    game = Game.of(ruleset.with_options(options) if options else ruleset)
     return start(game, seed=seed, deck=deck, dealer=dealer, mode=mode, selections=selections, chance=chance,
                  decks=decks, reseeds=reseeds, record_events=record_events)
 
@@ -518,9 +518,9 @@ def start(game: Compiled, *, seed: int | None, deck: Sequence[str] | None, deale
     cards = None if deck is None else prearranged(game, deck)
     later = later_decks(game, decks, cards is not None) if decks else {}
     seeds = later_seeds(reseeds) if reseeds else {}
-    rec = recorded_kinds(record_events)
-    modal = selections != "all" or chance != "automatic"
-    check_modes(game, mode, dealer, selections, chance, modal and bool(later or seeds or rec))
+    rec = 0 if record_events is False else recorded_kinds(record_events)
+    if (modal := selections != "all" or chance != "automatic") or mode != "strict" or dealer is not None:
+        check_modes(game, mode, dealer, selections, chance, modal and bool(later or seeds or rec))  # (defaults: none)
     if modal:
         return _modal_game(game, seed, cards, dealer, mode == "table", selections, chance)
     state = State.__new__(State)

@@ -204,6 +204,23 @@ def test_the_packs_and_first_dealers_drawn_in_c_are_pythons(seed: int, deal_no: 
             seeding.first_dealer(seed, 4)
 
 
+def test_the_packs_of_later_deals_drawn_four_at_once_are_pythons() -> None:
+    # From the second deal on, a native module may draw four deals' packs at once and keep
+    # them (per thread) for the same seed, deal and pack size: in order, out of order, and
+    # two pack sizes and seeds in turn, every pack is still the one Python draws.
+    modules = []
+    for name, size in (("hearts", 52), (ECARTE, 32)):
+        rules = tricklang.load(name)
+        native.accelerate(rules)
+        modules.append((module_of(rules)[1], size))
+    for seed in (0, 7, -3, 10**17):
+        for deal_no in (1, 2, 3, 4, 5, 9, 6, 2, 0, 12, 13, 11):
+            for m, size in modules:
+                core = m["make_core"](seed, None, False, None, None, None, False)
+                assert m["_pack_order"](core, deal_no) == seeding.deal_order(seed, deal_no, size), (seed, deal_no)
+                assert m["_pack_order"](core, deal_no + 1) == seeding.deal_order(seed, deal_no + 1, size)
+
+
 def test_the_mersenne_twister_in_c_draws_what_random_draws() -> None:
     rules = tricklang.load(ECARTE)
     native.accelerate(rules)
