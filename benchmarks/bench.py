@@ -49,6 +49,7 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -178,10 +179,11 @@ def lines(native: bool = True) -> list[Line]:
                       w.bare_loop_runs(ecarte), "the bare loop", 1.2, lower_is_better=True, inverse=True, same_work=True,
                       note="Écarté, --seats random, the same matches; time ratio"))
     euchre = tricklang.load(ROOT / "examples" / "euchre.trick")
-    for rollout, label in (("heuristic", ""), ("random", ", random rollouts")):
+    for rollout, label in (("greedy", ", greedy rollouts (the default)"), ("random", ", random rollouts"),
+                           ("heuristic", ", heuristic rollouts")):
         search = Line(f"search player{label} (Euchre)", "search", "decisions", "OpenSpiel IS-MCTS (C++)", 0.5,
                       note=f"budget {SEARCH_BUDGET} rollouts a decision, rollout={rollout!r}"
-                      + (", worlds redealt in place" if rollout == "random" else ", worlds replayed"))
+                      + (", worlds redealt in place" if rollout != "heuristic" else ", worlds replayed"))
         if why_not_spiel is not None:
             search.skipped = why_not_spiel
         else:
@@ -256,16 +258,28 @@ def native_lines(why_not_native: str | None, why_not_spiel: str | None) -> list[
                           f"OpenSpiel {shown} driven from Python", 2.0, prepare=prepare, skipped=why,
                           note="legal_action_ids + apply_id"))
     why = why_not_native or why_not_spiel
-    searched, prepare = lazy(lambda r: w.search_decisions(r, SEARCH_BUDGET, "random"),
-                             native_rules(ROOT / "examples" / "euchre.trick"))
-    if why is None:
-        from interpreter.players.search import MAX_CANDIDATES
+    for rollout in ("greedy", "random"):
+        searched, prepare = lazy(partial(searcher, rollout=rollout), native_rules(ROOT / "examples" / "euchre.trick"))
+        ismcts: w.Runner = nothing
+        if why is None:
+            from interpreter.players.search import MAX_CANDIDATES
 
-        ismcts = w.ismcts_decisions("euchre", SEARCH_BUDGET, MAX_CANDIDATES)
-    out.append(paired("search player native, random rollouts (Euchre)", "search", "decisions", searched,
-                      (lambda n: 0) if why else ismcts, "OpenSpiel IS-MCTS (C++)", 0.5, prepare=prepare,
-                      skipped=why, note=f"budget {SEARCH_BUDGET} rollouts a decision, rollout='random', worlds redealt in place"))
+            ismcts = w.ismcts_decisions("euchre", SEARCH_BUDGET, MAX_CANDIDATES)
+        default = " (the default)" if rollout == "greedy" else ""
+        out.append(paired(f"search player native, {rollout} rollouts{default} (Euchre)", "search", "decisions", searched,
+                          ismcts, "OpenSpiel IS-MCTS (C++)", 0.5, prepare=prepare, skipped=why,
+                          note=f"budget {SEARCH_BUDGET} rollouts a decision, rollout={rollout!r}, worlds redealt in place"))
     return out
+
+
+def searcher(rules: tricklang.Ruleset, rollout: str) -> w.Runner:
+    """The search player's decisions with ``rollout`` rollouts, budget :data:`SEARCH_BUDGET`."""
+    return w.search_decisions(rules, SEARCH_BUDGET, rollout)
+
+
+def nothing(n: int) -> int:
+    """A runner that runs nothing (the reference of a skipped line)."""
+    return 0
 
 
 def native_unavailable() -> str | None:

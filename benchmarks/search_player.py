@@ -8,8 +8,9 @@ loaded machine) and the search side's wins. Win rates
 worth quoting come from ``tricklang simulate`` over hundreds of matches (docs/performance.md, "The search player").
 
 Run: ``python -m benchmarks.search_player rules/ecarte.trick --budget 100 -n 10``
-(``--rollout random``: random rollouts played inside the generated module, from worlds
-redealt in place unless ``--sampling replay``).
+(``--rollout``: greedy, the default, or random rollouts are played inside the generated
+module, from worlds redealt in place unless ``--sampling replay``; heuristic rollouts play
+the heuristic player over a State, from replayed worlds).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import time
 import tricklang
 from interpreter import new_game
 from interpreter.players import Agent, HeuristicAgent, play_match
-from interpreter.players.search import SearchAgent
+from interpreter.players.search import DEFAULT_ROLLOUT, ROLLOUTS, SearchAgent
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -28,11 +29,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("file")
     parser.add_argument("--budget", type=int, default=48)
     parser.add_argument("-n", type=int, default=6, help="matches (the search side alternates)")
-    parser.add_argument("--rollout", choices=("heuristic", "random"), default="heuristic",
+    parser.add_argument("--rollout", choices=ROLLOUTS, default=DEFAULT_ROLLOUT,
                         help="the rollout policy (SearchAgent's rollout)")
     parser.add_argument("--sampling", choices=("replay", "in-place"), default=None,
-                        help="how the worlds are drawn (SearchAgent's sampling; in-place needs random rollouts, "
-                             "and is their default)")
+                        help="how the worlds are drawn (SearchAgent's sampling; in-place needs greedy or random "
+                             "rollouts, and is their default)")
     args = parser.parse_args(argv)
     rules = tricklang.load(args.file)
     wins = decisions = 0

@@ -22,7 +22,7 @@ def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
     p.add_argument("rules", nargs="?", default=DEFAULT_RULES, help="rule file or bundled game (default: ecarte)")
     p.add_argument("--seed", type=integer, default=2026, help="seed for the shuffles and the players (default 2026)")
     p.add_argument("--seats", metavar="P,P,...",
-                   help="the player of each seat, comma-separated (heuristic, random, search:N), or one player for "
+                   help="the player of each seat, comma-separated (heuristic, random, search:N[:ROLLOUT]), or one player for "
                    "every seat (default: heuristic at the even seats, random at the odd ones, whatever the game's size)")
     p.set_defaults(run=cmd_demo)
 

@@ -39,7 +39,7 @@ def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
                    help="make (or take up) a table for this game; without it, serve the front page and the "
                    "tables the folder holds")
     p.add_argument("--seats", metavar="P,P,...",
-                   help="who plays each seat: human or a built-in player (heuristic, random, search:N); one name "
+                   help="who plays each seat: human or a built-in player (heuristic, random, search:N[:ROLLOUT]); one name "
                    "fills every seat (default: seat 0 human, the others heuristic)")
     p.add_argument("--table", action="store_true",
                    help="table mode: a referee's link records the rule file's irregularities")

@@ -46,8 +46,9 @@ def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=integer, default=0, help="base seed (default 0)")
     p.add_argument("--seats", action="append", metavar="P,P,...",
                    help=f"comma-separated built-in players per seat ({', '.join(AGENTS)}; search:N for N "
-                   "rollouts per decision), or one for every seat (default heuristic); with --compare, "
-                   "repeatable")
+                   "rollouts per decision, search:N:ROLLOUT or search:ROLLOUT for greedy (the default), "
+                   "heuristic or random rollouts), or one for every seat (default heuristic); with "
+                   "--compare, repeatable")
     p.add_argument("-j", "--jobs", type=count(0), default=1, metavar="J",
                    help="worker processes (default 1; 0: one per CPU)")
     p.add_argument("--max-deals", type=count(1), metavar="D",
@@ -358,7 +359,7 @@ def seat_names(ruleset: Ruleset, seats: str) -> list[str]:
         raise UsageError(f"--seats: {ruleset.name} has {ruleset.player_count} seats, {len(names)} players given")
     for name in names:
         if not is_agent_name(name):
-            raise UsageError(f"--seats: unknown player {name!r}; simulate plays {', '.join(AGENTS)}, search:N")
+            raise UsageError(f"--seats: unknown player {name!r}; simulate plays {', '.join(AGENTS)}, search:N[:ROLLOUT]")
     return names
 
 

@@ -47,7 +47,8 @@ def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
                        "'log' shows the game so far; 'quit' (or Ctrl-D) leaves.")
     p.add_argument("file", metavar="FILE", help="rule file")
     p.add_argument("--seat", dest="seats", metavar="N=PLAYER", action="append", default=[],
-                   help=f"who plays seat N: {HUMAN}, {', '.join(AGENTS)}, search:BUDGET (repeatable; default: "
+                   help=f"who plays seat N: {HUMAN}, {', '.join(AGENTS)}, search:BUDGET[:ROLLOUT] (ROLLOUT: greedy, "
+                   "the default, heuristic or random; repeatable; default: "
                    f"seat 0 is {HUMAN}, the other seats heuristic)")
     p.add_argument("--seats", dest="seat_list", metavar="P,P,...",
                    help=f"the player of every seat in order, comma-separated, e.g. {HUMAN},search:100, or one "
@@ -64,7 +65,7 @@ def register(sub: Subparsers, opts: argparse.ArgumentParser) -> None:
 
 def _parse_seats(specs: Sequence[str], players: int) -> list[str]:
     seats: list[str | None] = [None] * players
-    kinds = (HUMAN, *AGENTS, "search:N")
+    kinds = (HUMAN, *AGENTS, "search:N[:ROLLOUT]")
     for spec in specs:
         seat_text, sep, kind = spec.partition("=")
         kind = kind.strip().lower()

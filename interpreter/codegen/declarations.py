@@ -20,11 +20,12 @@ class TrickDeclarations(Parts):
     __slots__ = ()
 
     def _declarations(self, f: Writer, d: int, decls: list[tuple[m.Declaration, str | bool, int]],
-                      declarer: int) -> list[str]:
+                      declarer: int) -> tuple[list[str], list[str]]:
         """``offered_D(c, p)``: the declarations p may make before playing (a mask of name ids);
         ``window_D(c, p)``: those he may make right after leading; ``declare_D(c, p, k, window)``:
         make one (the first declaration of that name whose conditions hold), and its effects.
-        Returns the tests of the declarations offered before playing (for the runner)."""
+        Returns the tests of the declarations offered before playing (for the runner) and of
+        those offered right after leading (``window_D``'s, for playing a card: ``p`` the leader)."""
         lay = self.lay
         hand = lay.hand
         conds: list[tuple[m.Declaration, int, str]] = []
@@ -50,6 +51,8 @@ class TrickDeclarations(Parts):
             conds.append((dcl, k, cond))
         offer_tests = [f"not c.decl >> ({lit(k)} * N + p) & 1 and {cond}" for dcl, k, cond in conds
                        if dcl.deadline != "after_leading_it"]
+        window_tests = [f"not c.decl >> ({lit(k)} * N + p) & 1 and {cond}" for dcl, k, cond in conds
+                        if dcl.deadline == "after_leading_it"]
         mask = "object" if len(lay.declaration_names) > 64 else "cython.ulonglong"
         for window in (False, True):
             name = f"window_{d}" if window else f"offered_{d}"
@@ -61,7 +64,7 @@ class TrickDeclarations(Parts):
                 for dcl, k, cond in conds:
                     if (dcl.deadline == "after_leading_it") != window:
                         continue
-                    f.line(f"if not out >> {lit(k)} & 1 and not _forbidden(c, {lit(k)}, p) and {cond}:")
+                    f.line(f"if not out >> {lit(k)} & 1 and not c.decl >> ({lit(k)} * N + p) & 1 and {cond}:")
                     f.line(f"    out |= DBIT[{lit(k)}]")
                 f.line("return out")
         for j, (dcl, _test, _k) in enumerate(decls):
@@ -74,7 +77,7 @@ class TrickDeclarations(Parts):
                     self._effects(inner, dcl.body, dcl.cite)
             f.extend(inner)
         self._declare(f, d, declarer, conds)
-        return offer_tests
+        return offer_tests, window_tests
 
     def _effect_blocks(self, w: Writer, dcl: m.Declaration, d: int) -> None:
         """A declaration whose effect may stop for a decision: its body runs as blocks (a decision of

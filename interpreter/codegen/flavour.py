@@ -85,16 +85,26 @@ def _flavour(source: str, failed: set[str], filename: str) -> tuple[ast.Module, 
 
 def _python_only(tree: ast.Module) -> ast.Module:
     """``tree`` with its top-level ``if not cython.compiled:`` blocks (the tables only
-    CPython reads) replaced by what they hold."""
-    body: list[ast.stmt] = []
+    CPython reads), and those at the top of a class's methods (the core's lists), replaced
+    by what they hold."""
+    tree.body = _unguarded(tree.body)
     for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef):
+                    item.body = _unguarded(item.body)
+    return tree
+
+
+def _unguarded(stmts: list[ast.stmt]) -> list[ast.stmt]:
+    body: list[ast.stmt] = []
+    for node in stmts:
         if (isinstance(node, ast.If) and not node.orelse and isinstance(node.test, ast.UnaryOp)
                 and isinstance(node.test.op, ast.Not) and is_cython(node.test.operand, "compiled")):
             body.extend(node.body)
         else:
             body.append(node)
-    tree.body = body
-    return tree
+    return body
 
 
 def _tried(rewrite: Any) -> bool:

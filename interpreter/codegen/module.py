@@ -7,6 +7,7 @@ Cython declarations (``.pxd``) that type the core in a native build.
 from __future__ import annotations
 
 import ast
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -15,6 +16,7 @@ from tricklang.bounds import DEFAULT_DEAL_LIMIT
 from . import exposure, teams
 from .auctions import bid_tables
 from .card_loops import HELPERS as CARD_LOOP_HELPERS
+from .counting import COUNTING_HELPERS
 from .gaps import GAPS_HELPERS
 from .layout import UNSET, Layout
 from .match import match_flow
@@ -24,6 +26,7 @@ from .native_c import C_DECLARATIONS, C_HELPERS
 from .orders import order_prelude, order_tables
 from .parts import Parts
 from .prelude import PRELUDE
+from .rollouts import greedy_rollouts
 from .seats import rightward_prelude
 from .surface import accessors, irregularities
 from .trick_cards import helpers_with_kept_led
@@ -107,7 +110,7 @@ def assemble(gen: Parts) -> Generated:
     core_class(gen, w)
     prelude = order_prelude(PRELUDE) if lay.pseudo_suits else PRELUDE
     prelude = rightward_prelude(prelude) if lay.rightward else prelude
-    for ln in (exposure.prelude(prelude, lay.uses.shown_to_seats) + GAPS_HELPERS).splitlines():
+    for ln in (exposure.prelude(prelude, lay.uses.shown_to_seats) + COUNTING_HELPERS + GAPS_HELPERS).splitlines():
         w.line(ln)
     if lay.uses.trick:
         helpers = helpers_with_kept_led(TRICK_HELPERS, lay.never_wins) if lay.keeps_led else TRICK_HELPERS
@@ -149,6 +152,8 @@ PUBLIC = frozenset({
     "irr_start", "irr_values", "irr_zone", "ith", "make_core", "new_core", "playout", "random_matches", "scores",
     "set_scores", "set_zone", "shown_to", "start_deal", "trick", "tricks_won", "variables", "zmask", "zone_cards",
     "zone_masks",
+    # the search player's greedy rollouts (interpreter.players.search)
+    "greedy_playout",
     # the integer-id step's native helpers (interpreter.state.spaces.CodeIds)
     "code_ids", "is_native", "select_ids",
     # the draws done in C, compared with Python's by tests/integrations/test_native.py
@@ -308,6 +313,16 @@ def seat_tables(gen: Parts, w: Writer) -> None:
     table(w, "SELECTS", "cython.bint", [int(d.kind == "select") for d in lay.dps])
     table(w, "TRICK_DPS", "cython.bint", [int(d.kind == "play") for d in lay.dps])
     table(w, "BITLEN", "cython.int", [n.bit_length() for n in range(256)])
+    cn = min(nc, 64) + 1  # (Pascal's triangle up to the pack's size: _comb reads it)
+    w.line(f"COMB_N = cython.declare(cython.longlong, {lit(cn)})")
+    table(w, "COMB_TAB", "cython.longlong", [math.comb(n, k) for n in range(cn) for k in range(cn)])
+    # The log's keys (dp | (code + 1) << 16) of the codes -1..LOG_W - 2 of every decision
+    # point, made once: a playout appends them without making an int an action.
+    log_w = nc + len(lay.declaration_names) + 2
+    w.line(f"LOG_W = cython.declare(cython.longlong, {lit(log_w)})")
+    w.line(f"LOG_KEYS = cython.declare(tuple, tuple([d | k << 16 for d in range({lit(len(lay.dps))}) "
+           f"for k in range({lit(log_w)})]))")
+    w.line("LOG_WIDE = cython.declare(cython.ulonglong, 1 << 46)  # (below it, a selection's key is a C integer)")
     for name, values in gen.tables_extra:
         table(w, name, "cython.int", values)
     for name, ctype, values in bid_tables(lay):
@@ -390,8 +405,17 @@ def core_class(gen: Parts, w: Writer) -> None:
         w.line("__slots__ = (" + ", ".join(f'"{name}"' for name, _, _ in fs) + ",)")
         w.line()
         with w.block("def __init__(self) -> None:"):
-            for name, _, init in fs:
-                w.line(f"self.{name} = {init}")
+            for name, decl, init in fs:
+                if "[" not in decl:
+                    w.line(f"self.{name} = {init}")
+            # Natively the C arrays are the object's own memory, zeroed when it is made
+            # (every one starts at 0): filling them from lists would cost a list each.
+            with w.block("if not cython.compiled:"):
+                for name, decl, init in fs:
+                    if "[" in decl:
+                        # pragma: no cover - checked: the core's own field table (no rule file sets it)
+                        assert init.startswith("[0] * "), init
+                        w.line(f"self.{name} = {init}")
     w.line()
     w.line()
     with w.block("def copy(c: Core) -> Core:"):
@@ -477,6 +501,7 @@ def dispatch(gen: Parts, w: Writer) -> None:
     w.line("    OFFERED = (" + "".join(row(f"offered_{d.id}", d.kind == "play") + ", " for d in dps) + ")")
     w.line("    RUNS = (" + "".join(row(f"run_{d.id}", d.kind == "play") + ", " for d in dps) + ")")
     playout_dispatch(gen, w)
+    greedy_rollouts(gen, w)
 
 
 def playout_dispatch(gen: Parts, w: Writer) -> None:

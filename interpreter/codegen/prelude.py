@@ -48,7 +48,7 @@ def _above(c: Core, allowed: MASK, base: cython.int, led: cython.int, best: cyth
     out: MASK = 0
     m: MASK = allowed
     while m:
-        k: cython.int = _low(m)
+        k: cython.int = _low(m) if cython.compiled else (m & -m).bit_length() - 1
         if _power(c.ti, led, k) > top:
             out |= BIT[k]
         m ^= BIT[k]
@@ -151,7 +151,7 @@ def _in_order(c: Core, m: MASK) -> list:
                 out.append(TORDER[j])
     m &= ~TRUMPS[ti]
     while m:
-        k: cython.int = _low(m)
+        k: cython.int = _low(m) if cython.compiled else (m & -m).bit_length() - 1
         out.append(k)
         m ^= BIT[k]
     return out
@@ -175,21 +175,6 @@ def _ith(c: Core, m: MASK, i: cython.int) -> cython.int:
         m &= m - 1
         i -= 1
     return _low(m)
-
-
-def _comb(n: cython.longlong, k: cython.longlong) -> cython.longlong:
-    """The number of ways to choose k of n, or COMB_CAP when it is larger."""
-    if k < 0 or k > n:
-        return 0
-    if k > n - k:
-        k = n - k
-    r: cython.longlong = 1
-    i: cython.longlong
-    for i in range(1, k + 1):
-        if r > COMB_CAP // (n - k + i):
-            return COMB_CAP
-        r = r * (n - k + i) // i
-    return r
 
 
 def _select_total(c: Core) -> cython.longlong:
@@ -260,7 +245,7 @@ def _stack_list(c: Core, k: cython.int) -> list:
 def _by_stamp(c: Core, m: MASK) -> list:
     cards: list = []
     while m:
-        k: cython.int = _low(m)
+        k: cython.int = _low(m) if cython.compiled else (m & -m).bit_length() - 1
         cards.append(k)
         m ^= BIT[k]
     if len(cards) > 1:
@@ -511,7 +496,7 @@ def _points_of(c: Core, t: cython.int, z: cython.int) -> cython.longlong:
     total: cython.longlong = 0
     base: cython.int = (t * NT + c.ti) * NC
     while m:
-        k: cython.int = _low(m)
+        k: cython.int = _low(m) if cython.compiled else (m & -m).bit_length() - 1
         total += POINTS[base + k]
         m ^= BIT[k]
     return total

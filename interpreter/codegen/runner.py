@@ -34,7 +34,9 @@ class TrickRunner(Parts):
                 offer_tests: list[str]) -> None:
         """``run_D(c, rng, most, log, stop_deal)``: the playout's inner loop over this trick
         play: random card plays (the draws of ``sample_D``, the moves of ``apply_D``, written
-        inline) while no declaration or window is offered; returns how many were taken."""
+        inline) while no declaration or window is offered; returns how many were taken. And
+        ``sample_D`` before it (:meth:`_sample`)."""
+        self._sample(f, dp, obligations, lead_rules, offer_tests)
         d = dp.id
         with f.block(f"def run_{d}(c: Core, rng: object, most: cython.longlong, log: object, "
                      "stop_deal: cython.int) -> cython.longlong:"):
@@ -63,10 +65,61 @@ class TrickRunner(Parts):
                 # failure there leaves the card out of the log, and the state rolls back to
                 # before it (as the step does).
                 f.line("if log is not None:")
-                f.line(f"    log.append({lit(d)} | (card + 1) << 16)")
+                f.line(f"    log.append(LOG_KEYS[{lit(d)} * LOG_W + card + 1])  # ({lit(d)} | (card + 1) << 16, made once)")
                 f.line("taken += 1")
             f.line("return taken")
 
+
+    def _sample(self, f: Writer, dp: DecisionPoint, obligations: Obligations, lead_rules: LeadRules,
+                offer_tests: list[str]) -> None:
+        """``sample_D`` of a trick play: a random legal card (or, while a window or a declaration
+        is offered, any legal action), drawn as ``legal_D(c)[_randbelow(rng, len)]`` would; the
+        tests of ``offered_D`` and the chain of ``allowed_D`` written out, as in ``run_D``."""
+        d = dp.id
+        with f.block(f"def sample_{d}(c: Core, rng: object) -> cython.longlong:"):
+            f.line("p = c.tr_turn")
+            guard = (["c.window >= 0"] if dp.tricks.window else []) + [f"({t})" for t in offer_tests]
+            if guard:
+                f.line(f"if {' or '.join(guard)}:")
+                f.line(f"    legal = legal_{d}(c)")
+                f.line("    return legal[_randbelow(rng, len(legal))]")
+            f.line(f"hand: MASK = c.z[{lit(self.lay.hand)} + p]")
+            self._allowed_chain(f, obligations, lead_rules)
+            f.line("n: cython.longlong = _pc(allowed)")
+            f.line("r: cython.longlong")
+            f.line("if type(rng) is _Random and n < 256:  # (_randbelow's draw, written out)")
+            f.line("    r = _bits(rng, BITLEN[n])")
+            f.line("    while r >= n:")
+            f.line("        r = _bits(rng, BITLEN[n])")
+            f.line("else:")
+            f.line("    r = _randbelow(rng, n)")
+            f.line("if allowed & TRUMPS[ti]:")
+            f.line("    return _ith(c, allowed, r)")
+            f.line("while r:  # (no trump among them: the r-th lowest card)")
+            f.line("    allowed &= allowed - 1")
+            f.line("    r -= 1")
+            f.line("return _low(allowed) if cython.compiled else (allowed & -allowed).bit_length() - 1")
+
+    def _resume(self, f: Writer, dp: DecisionPoint) -> None:
+        """The end of ``apply_D`` once a card is played and ``c.pc`` is the ready block: what
+        ``advance`` does there (its step counted, the ready block's wait for the next turn of
+        the trick play), written out while the trick play goes on; else ``advance``."""
+        d = dp.id
+        hand = lit(self.lay.hand)
+        hands = " | ".join(f"c.z[{lit(self.lay.hand + q)}]" for q in range(self.lay.n))
+        ready = lit(dp.extra["ready"])
+        f.line(f"if c.pc == {ready} and c.tr_active and (c.tr_n != 0 and c.z[{hand} + c.tr_turn] "
+               f"or c.tr_n == 0 and c.tr_no < c.tr_total and ({hands})):")
+        with f.indented():
+            f.line("c.steps += 1")
+            f.line("if c.steps > MAX_STEPS:")
+            f.line("    _too_many_steps()")
+            f.line(f"if not c.z[{hand} + c.tr_turn]:")
+            f.line("    c.tr_turn = _next_with_cards(c, c.tr_turn)")
+            f.line("c.actor = c.window if c.window >= 0 else " + self.actor_of(dp.tricks.controlled, d, "c.tr_turn"))
+            f.line(f"c.dp = {lit(d)}")
+            f.line("return")
+        f.line("advance(c)")
 
     @staticmethod
     def _runner_draw(f: Writer) -> None:

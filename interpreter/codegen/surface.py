@@ -306,13 +306,19 @@ def playout(c: Core, rng: object, most: cython.longlong, log: object, stop_deal:
             c.steps = 0
             _select_at(c, dp, _in_order(c, mask))
             if log is not None:
-                log.append(dp | (cython.cast(object, mask) + 1) << 16)  # (a Python int: it may pass 64 bits)
+                if mask < LOG_WIDE:
+                    log.append(dp | (mask + 1) << 16)
+                else:
+                    log.append(dp | (cython.cast(object, mask) + 1) << 16)  # (a Python int: it may pass 64 bits)
         else:
             code = _sample_at(c, dp, rng)
             c.steps = 0
             _apply_at(c, dp, code)
             if log is not None:
-                log.append(dp | (code + 1) << 16)
+                if -1 <= code < LOG_W - 1:
+                    log.append(LOG_KEYS[dp * LOG_W + code + 1])  # (made once: no new int an action)
+                else:
+                    log.append(dp | (code + 1) << 16)
         taken += 1
     return taken
 

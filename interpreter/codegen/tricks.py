@@ -21,7 +21,7 @@ from .declarations import TrickDeclarations
 from .hooks import TrickHooks
 from .layout import DecisionPoint
 from .runner import TrickRunner
-from .seats import SeatControl
+from .seats import SeatControl, onward
 from .ties import tie_function
 from .trick_cards import TrickCards
 from .trick_taking import TrickTaking
@@ -174,7 +174,7 @@ class TrickPlay(TrickRunner, TrickCards, TrickTaking, TrickHooks, TrickDeclarati
         f.comment(f"line {dp.line}: trick play")
         self._allowed(f, d, obligations, lead_rules, why=False)
         self._allowed(f, d, obligations, lead_rules, why=True)
-        offer_tests = self._declarations(f, d, decls, declarer)
+        offer_tests, dp.extra["window_tests"] = self._declarations(f, d, decls, declarer)
         dp.extra["after_card"] = self._after_card(f, d, st)
         if any(h.event != "each_trick" and self._waits(h) for h in st.hooks):
             self._hook_blocks(dp, st)
@@ -195,15 +195,14 @@ class TrickPlay(TrickRunner, TrickCards, TrickTaking, TrickHooks, TrickDeclarati
                 out.append(k)
         return out
 
-    def _dispatch(self, f: Writer, dp: DecisionPoint, plain_decls: list[tuple[m.Declaration, str | bool, int]],
-                  all_decls: list[tuple[m.Declaration, str | bool, int]]) -> None:
-        """``legal_D``, ``apply_D`` and ``sample_D`` of a trick play (cards, declarations, a window's continue)."""
+    def _legal(self, f: Writer, dp: DecisionPoint, plain_decls: list[tuple[m.Declaration, str | bool, int]],
+               all_decls: list[tuple[m.Declaration, str | bool, int]]) -> None:
+        """``legal_D`` of a trick play: the cards allowed in hand order, then the declarations offered
+        (or, in a window, its declarations and continue)."""
         lay = self.lay
         d = dp.id
         hand = lay.hand
         nd_code = f"{lit(lay.nc)} + ND"
-        declared = dp.extra.get("declared", -1)  # (a declaration's effect may decide: its first block)
-        then = f"c.v[{lit(declared)}]" if declared >= 0 else lit(dp.extra["ready"])
         with f.block(f"def legal_{d}(c: Core) -> list:"):
             if dp.tricks.window:
                 f.line("if c.window >= 0:")
@@ -223,6 +222,17 @@ class TrickPlay(TrickRunner, TrickCards, TrickTaking, TrickHooks, TrickDeclarati
                     f.line(f"if got >> {lit(k)} & 1:")
                     f.line(f"    out.append({lit(lay.nc + k)})")
             f.line("return out")
+
+    def _dispatch(self, f: Writer, dp: DecisionPoint, plain_decls: list[tuple[m.Declaration, str | bool, int]],
+                  all_decls: list[tuple[m.Declaration, str | bool, int]]) -> None:
+        """``legal_D`` and ``apply_D`` of a trick play (cards, declarations, a window's continue;
+        ``sample_D`` is the runner's, :mod:`.runner`)."""
+        lay = self.lay
+        d = dp.id
+        nd_code = f"{lit(lay.nc)} + ND"
+        declared = dp.extra.get("declared", -1)  # (a declaration's effect may decide: its first block)
+        then = f"c.v[{lit(declared)}]" if declared >= 0 else lit(dp.extra["ready"])
+        self._legal(f, dp, plain_decls, all_decls)
         with f.block(f"def apply_{d}(c: Core, code: cython.longlong) -> None:"):
             if dp.tricks.window:
                 f.line("if c.window >= 0:")
@@ -240,33 +250,22 @@ class TrickPlay(TrickRunner, TrickCards, TrickTaking, TrickHooks, TrickDeclarati
                 f.line(f"c.v[{lit(declared)}] = {lit(dp.extra['ready'])}")
             f.line(f"if code >= {lit(lay.nc)}:")
             f.line(f"    declare_{d}(c, c.tr_turn, code - {lit(lay.nc)}, False)")
-            f.line("else:")
-            f.line(f"    play_{d}(c, code)")
-            if "hook_block" in dp.extra:  # the hooks on a card, which may decide, then the trick goes on
-                f.line(f"    c.pc = {lit(dp.extra['hook_block'])}")
+            if "hook_block" in dp.extra or "trick_hooks" in dp.extra:
+                f.line("else:")
+                f.line(f"    play_{d}(c, code)")
+                if "hook_block" in dp.extra:  # the hooks on a card, which may decide, then the trick goes on
+                    f.line(f"    c.pc = {lit(dp.extra['hook_block'])}")
+                    f.line("    advance(c)")
+                    f.line("    return")
+                f.line(f"c.pc = {then}")
+                f.line("advance(c)")
+            else:
+                f.line(f"    c.pc = {then}")
                 f.line("    advance(c)")
                 f.line("    return")
-            f.line(f"c.pc = {then}")
-            f.line("advance(c)")
-        self._sample(f, dp, bool(plain_decls))
-
-    def _sample(self, f: Writer, dp: DecisionPoint, plain_decls: bool) -> None:
-        """``sample_D`` of a trick play: a random legal card (or, while declarations are offered, any legal action)."""
-        d = dp.id
-        hand = self.lay.hand
-        with f.block(f"def sample_{d}(c: Core, rng: object) -> cython.longlong:"):
-            if dp.tricks.window or plain_decls:
-                guard = []
-                if dp.tricks.window:
-                    guard.append("c.window < 0")
-                if plain_decls:
-                    guard.append(f"not offered_{d}(c, c.tr_turn)")
-                f.line(f"if not ({' and '.join(guard)}):")
-                f.line(f"    legal = legal_{d}(c)")
-                f.line("    return legal[_randbelow(rng, len(legal))]")
-            f.line(f"allowed = allowed_{d}(c, c.z[{lit(hand)} + c.tr_turn])")
-            f.line("return _ith(c, allowed, _randbelow(rng, _pc(allowed)))")
-
+                f.line(f"play_{d}(c, code)")
+                f.line(f"c.pc = {then}")
+                self._resume(f, dp)
 
     def _allowed(self, f: Writer, d: int, obligations: list[tuple[m.Obligation, str | bool]],
                  lead_rules: list[tuple[int, str | bool, m.Obligation]], *, why: bool) -> None:
@@ -394,7 +393,7 @@ class TrickPlay(TrickRunner, TrickCards, TrickTaking, TrickHooks, TrickDeclarati
                     f.line("for i in range(1, c.tr_n):")
                     f.line(f"    if {self.power('c.tr_c[i]')} > {self.power('bc')}:")
                     f.line("        bc = c.tr_c[i]")
-                    f.line("m = allowed & _above(c, allowed, base, led, bc)")
+                    f.line(f"m = allowed & {self._above('allowed', 'bc')}")
                     f.line("if m and m != allowed:")
                     f.line("    allowed = m")
                     f.line(f"    why |= {lit(WHY[kind])}")
@@ -411,7 +410,7 @@ class TrickPlay(TrickRunner, TrickCards, TrickTaking, TrickHooks, TrickDeclarati
             f.line("if top >= 0:")
             with f.indented():
                 f.line(f"base = (ti * {self.lay.led_stride} + led) * NC")
-                f.line("over = allowed & TRUMPS[ti] & _above(c, allowed & TRUMPS[ti], base, led, top)")
+                f.line(f"over = allowed & TRUMPS[ti] & {self._above('allowed & TRUMPS[ti]', 'top')}")
                 if kind == "overtrump_if_able":
                     f.line("m = over")
                 else:
@@ -419,6 +418,11 @@ class TrickPlay(TrickRunner, TrickCards, TrickTaking, TrickHooks, TrickDeclarati
                 f.line("if m and m != allowed:")
                 f.line("    allowed = m")
                 f.line(f"    why |= {lit(WHY[kind])}")
+
+    def _above(self, allowed: str, best: str) -> str:
+        """The cards of ``allowed`` that beat ``best`` in the trick: the table's row, or (a
+        pack of more than 64 cards) ``_above``'s count."""
+        return f"_above(c, {allowed}, base, led, {best})" if self.lay.wide else f"ABOVE_CARD[base + {best}]"
 
     def power(self, card: str) -> str:
         """How strongly ``card`` plays to the trick (``ti``, ``led`` and ``base`` in scope): a
@@ -461,8 +465,8 @@ class TrickPlay(TrickRunner, TrickCards, TrickTaking, TrickHooks, TrickDeclarati
             f.line("c.played_by[card] = p")
         entry = self.play_entry(dp.tricks.controlled)
         f.line(f"if {logged(entry)}: c.log.append({entry})")
-        if dp.tricks.window:
-            f.line(f"if i == 0 and window_{d}(c, p):")
+        if dp.tricks.window:  # (window_D's tests, written out: p has just led)
+            f.line(f"if i == 0 and ({' or '.join(f'({t})' for t in dp.extra['window_tests']) or 'False'}):")
             f.line("    c.window = p")
         if dp.extra.get("after_card"):
             f.line(f"after_card_{d}(c, p, card, i)")
@@ -470,7 +474,9 @@ class TrickPlay(TrickRunner, TrickCards, TrickTaking, TrickHooks, TrickDeclarati
             who, what = dp.extra["hook_slots"]
             f.line(f"c.v[{lit(who)}] = p")
             f.line(f"c.v[{lit(what)}] = card")
-        f.line("nxt = _next_with_cards(c, p)")
+        f.line(f"nxt = {onward(lay, 'p')}")  # (_next_with_cards's first step, written out)
+        f.line(f"if not c.z[{lit(lay.hand)} + nxt]:")
+        f.line("    nxt = _next_with_cards(c, p)")
 
     # ---------------------------------------------------------------- remedies reaching into trick play
     def _interrupted(self, w: Writer, what: str, finished: bool) -> None:

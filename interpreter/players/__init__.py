@@ -4,6 +4,8 @@ the information-set sampler of :mod:`interpreter.state.resample`).
 
 >>> make_agent("heuristic"), is_agent_name("search:200"), is_agent_name("search:0")
 (HeuristicAgent(), True, False)
+>>> make_agent("search:200:heuristic"), is_agent_name("search:random")
+(SearchAgent(budget=200, rollout='heuristic'), True)
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .agents import MAX_ACTIONS_PER_MATCH, Agent, HeuristicAgent, RandomAgent, play_match
-from .search import SearchAgent, make_search_agent
+from .search import SearchAgent, make_search_agent, search_spec
 
 __all__ = ["AGENTS", "MAX_ACTIONS_PER_MATCH", "Agent", "HeuristicAgent", "RandomAgent", "SearchAgent",
            "is_agent_name", "make_agent", "play_match"]
@@ -21,25 +23,34 @@ AGENTS: dict[str, Callable[[int | None], Agent]] = {
     "heuristic": HeuristicAgent,
     "search": lambda seed: make_search_agent("search", seed),
 }
-"""The built-in players by name (``search`` also takes a budget: ``search:200``)."""
+"""The built-in players by name (``search`` also takes a budget and a rollout policy:
+``search:200``, ``search:heuristic``, ``search:200:random``)."""
 
 _WITH_PARAMETER: dict[str, Callable[[str, int | None], Agent]] = {"search": make_search_agent}
 
 
 def is_agent_name(name: str) -> bool:
-    """Whether :func:`make_agent` knows this name (``search:N`` with N >= 1 included)."""
-    base, sep, parameter = name.partition(":")
+    """Whether :func:`make_agent` knows this name (``search:N`` with N >= 1, and a
+    search player's rollout policy, included)."""
+    base, sep, _ = name.partition(":")
     if not sep:
         return name in AGENTS
-    return base in _WITH_PARAMETER and parameter.isdigit() and int(parameter) >= 1
+    if base not in _WITH_PARAMETER:
+        return False
+    try:
+        search_spec(name)
+    except ValueError:
+        return False
+    return True
 
 
 def make_agent(name: str, seed: int | None = None) -> Agent:
-    """A built-in agent by name: 'random', 'heuristic', 'search' or 'search:BUDGET'
-    (rollouts per decision, see :mod:`interpreter.players.search`).
+    """A built-in agent by name: 'random', 'heuristic', 'search', 'search:BUDGET'
+    (rollouts per decision), 'search:ROLLOUT' or 'search:BUDGET:ROLLOUT' (a rollout
+    policy: greedy, heuristic or random; see :mod:`interpreter.players.search`).
 
     Raises:
-        ValueError: an unknown agent name, or a bad search budget.
+        ValueError: an unknown agent name, or a bad search budget or rollout policy.
     """
     base, sep, _ = name.partition(":")
     if sep and base in _WITH_PARAMETER:
@@ -47,4 +58,4 @@ def make_agent(name: str, seed: int | None = None) -> Agent:
     try:
         return AGENTS[name](seed)
     except KeyError:
-        raise ValueError(f"unknown player {name!r}: choose from {', '.join(AGENTS)} (or search:BUDGET)") from None
+        raise ValueError(f"unknown player {name!r}: choose from {', '.join(AGENTS)} (or search:BUDGET[:ROLLOUT])") from None

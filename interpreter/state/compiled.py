@@ -43,6 +43,10 @@ _MODULES_MAX = 64
 
 _GAMES: OrderedDict[tuple[type, str, str, tuple[tuple[str, Any], ...]], Any] = OrderedDict()
 _GAMES_MAX = 64
+_LAST: list[Any] = [None, None, None, None, None]
+"""The game :meth:`Compiled.of` gave last: its cache (``_GAMES``), class, ruleset object, a copy
+of the options and the game; the same ruleset object again is answered without building and
+sorting its key (a ruleset is immutable; its options are compared all the same)."""
 
 _NATIVE: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
 """Native builds given by :func:`use_module` (interpreter.native): rule text and options -> module."""
@@ -77,6 +81,7 @@ def flavour(on: bool) -> bool:
     before, FLAVOUR = FLAVOUR, on
     _MODULES.clear()
     _GAMES.clear()
+    _LAST[:] = [None] * 5
     return before
 
 
@@ -123,6 +128,7 @@ def use_module(ruleset: Ruleset, namespace: dict[str, Any]) -> None:
     key = _key(ruleset)
     _NATIVE[key] = namespace
     _MODULES.pop(key, None)
+    _LAST[:] = [None] * 5
     for k in [k for k in _GAMES if (k[1], k[3]) == key]:
         del _GAMES[k]
 
@@ -169,6 +175,12 @@ class Compiled:
         self.keyed: tuple[bool, ...] = tuple(
             acts is not None and all(self.code(i, a) == k for k, a in enumerate(acts))
             for i, acts in enumerate(self.dp_actions))
+        self.listed_codes: tuple[dict[int, int], ...] = tuple(
+            {id(a): k for k, a in enumerate(acts)} if keyed and acts is not None else {}
+            for keyed, acts in zip(self.keyed, self.dp_actions, strict=True))
+        """Per decision point listed by code (``keyed``), the code of each of its action
+        objects by the object's ``id`` (they live as long as this game): ``State.apply``
+        finds an action as listed without reading its text; empty elsewhere."""
 
     @classmethod
     def of(cls, ruleset: Ruleset) -> Self:
@@ -178,6 +190,10 @@ class Compiled:
             TypeError: ``ruleset`` is not a Ruleset.
             GameLimitError: the rule file's tables would be too large.
         """
+        last = _LAST
+        if last[2] is ruleset and last[1] is cls and last[0] is _GAMES and last[3] == ruleset.options:
+            got: Self = last[4]
+            return got
         if not isinstance(ruleset, Ruleset):
             raise TypeError(f"a Game is made from a Ruleset (tricklang.load), not {type(ruleset).__name__}")
         key = (cls, ruleset.digest, ruleset.path, tuple(sorted(ruleset.options.items())))
@@ -187,6 +203,7 @@ class Compiled:
             _GAMES[key] = game
             if len(_GAMES) > _GAMES_MAX:
                 _GAMES.popitem(last=False)
+        last[:] = [_GAMES, cls, ruleset, dict(ruleset.options), game]
         return game
 
     def _actions_of(self, dp: DecisionPoint) -> tuple[Action, ...] | None:

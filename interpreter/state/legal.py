@@ -134,22 +134,26 @@ def _unrank(cards: Sequence[int], lo: int, hi: int, starts: list[int], i: int) -
     return out
 
 
-def _subset(verb: str, cards: Sequence[int], lo: int, hi: int, codes: Sequence[str], shape: _Shape,
-            i: int) -> Action:
-    """The action choosing the i-th subset (0 <= i < shape.total): read from the shape's
-    list when it is small enough to be listed, else unranked."""
+def _chosen(cards: Sequence[int], lo: int, hi: int, shape: _Shape, i: int) -> list[int]:
+    """The cards of the i-th subset (0 <= i < shape.total), in listed order: read from the
+    shape's list when it is small enough to be listed, else unranked."""
     listed = shape.listed
     if listed is None and shape.total <= LIST_AT_MOST:
         listed = _list(shape, len(cards), lo, hi)
     if listed is not None:
-        positions = listed[i]
-        if not positions:
-            return Action(verb, ("none",))
-        return Action(verb, tuple([codes[cards[j]] for j in positions]))
-    combo = _unrank(cards, lo, hi, shape.starts, i)
-    if not combo:
-        return Action(verb, ("none",))
-    return Action(verb, tuple([codes[c] for c in combo]))
+        return [cards[j] for j in listed[i]]
+    return _unrank(cards, lo, hi, shape.starts, i)
+
+
+def _subset(verb: str, cards: Sequence[int], lo: int, hi: int, codes: Sequence[str], shape: _Shape,
+            i: int) -> Action:
+    """The action choosing the i-th subset (0 <= i < shape.total)."""
+    return chosen_action(verb, _chosen(cards, lo, hi, shape, i), codes)
+
+
+def chosen_action(verb: str, chosen: Sequence[int], codes: Sequence[str]) -> Action:
+    """The action choosing these cards (in listed order; ``verb none`` for no card)."""
+    return Action(verb, tuple([codes[k] for k in chosen]) if chosen else ("none",))
 
 
 def draw_subset(rng: random.Random, verb: str, cards: Sequence[int], lo: int, hi: int, codes: Sequence[str],
@@ -163,13 +167,20 @@ def draw_subset(rng: random.Random, verb: str, cards: Sequence[int], lo: int, hi
     >>> a == b, a.text
     (True, 'discard B')
     """
+    chosen = draw_chosen(rng, cards, lo, hi, most)
+    return None if chosen is None else chosen_action(verb, chosen, codes)
+
+
+def draw_chosen(rng: random.Random, cards: Sequence[int], lo: int, hi: int, most: int) -> list[int] | None:
+    """The cards of the subset :func:`draw_subset` draws (the same draw), in listed order;
+    None, drawing nothing, when there are more than ``most`` subsets."""
     shape = _SHAPES.get((len(cards), lo, hi))
     if shape is None:
         shape = _shape(len(cards), lo, hi)
     total = shape.total
     if total > most:
         return None
-    return _subset(verb, cards, lo, hi, codes, shape, randbelow(rng, total))
+    return _chosen(cards, lo, hi, shape, randbelow(rng, total))
 
 
 def listing(cache: dict[tuple[int, int, int], tuple[tuple[tuple[int, ...], ...], int]], n: int, lo: int,
@@ -202,7 +213,7 @@ class Selection:
     card index to its code. The empty subset is written ``verb none``.
     """
 
-    __slots__ = ("verb", "cards", "lo", "hi", "codes", "total", "_starts", "_pos", "_shape")
+    __slots__ = ("verb", "cards", "lo", "hi", "codes", "total", "_starts", "_pos", "_shape", "read")
 
     def __init__(self, verb: str, cards: tuple[int, ...], lo: int, hi: int, codes: Sequence[str]) -> None:
         self.verb = verb
@@ -217,6 +228,9 @@ class Selection:
         self.total = shape.total
         self._starts = shape.starts  # the index of the first subset of each size
         self._pos: dict[str, int] | None = None  # code -> position in `cards`, built on first use
+        self.read: tuple[Action, int] | None = None
+        """The action ``selection[i]`` last gave and its index ``i`` (the state applies it
+        without looking it up again)."""
 
     def __len__(self) -> int:
         return self.total
@@ -227,7 +241,13 @@ class Selection:
             i += total
         if not 0 <= i < total:
             raise IndexError("selection index out of range")
-        return _subset(self.verb, self.cards, self.lo, self.hi, self.codes, self._shape, i)
+        action = _subset(self.verb, self.cards, self.lo, self.hi, self.codes, self._shape, i)
+        self.read = (action, i)
+        return action
+
+    def chosen(self, i: int) -> list[int]:
+        """The cards of the i-th subset (0 <= i < len), in listed order (as :meth:`unrank`)."""
+        return _chosen(self.cards, self.lo, self.hi, self._shape, i)
 
     def action(self, combo: Sequence[int]) -> Action:
         """The action choosing these cards (given in listed order)."""
@@ -458,8 +478,10 @@ class LegalActions(Sequence[Action]):
 
 
 class PlayedCards(LegalActions):
-    """Legal actions that are all plays of cards: the cards in listed order, each one's
-    action built only when the actions are read (the random step draws a card without).
+    """Legal actions listed by local code (plays of cards, words, suits, declarations): the
+    codes in listed order and the decision's actions by code, read one by one (``legal[i]``
+    is ``acts[codes[i]]``: the legal loop builds no tuple); the tuple of them is built only
+    when the whole list is read.
 
     >>> acts = [Action("play", (code,), i) for i, code in enumerate(["AS", "KS", "QS"])]
     >>> legal = PlayedCards([2, 0], acts)
@@ -484,3 +506,23 @@ class PlayedCards(LegalActions):
 
     def __len__(self) -> int:
         return len(self._cards)
+
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Action, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> Action | tuple[Action, ...]:
+        if type(i) is int:
+            try:
+                return self._acts[self._cards[i]]
+            except IndexError:
+                raise IndexError("legal action index out of range") from None
+        return self._items[i]
+
+    def draw(self, rng: random.Random) -> Action:
+        cards = self._cards
+        if not cards:
+            raise ValueError("no legal action to draw")
+        return self._acts[cards[randbelow(rng, len(cards))]]

@@ -24,7 +24,7 @@ class Playouts:
 
     if TYPE_CHECKING:  # defined by State
         _legal: LegalActions | None
-        _drawn: tuple[Action, int | None] | None
+        _drawn: tuple[Action, int, int | list[int]] | None
         def _plain(self) -> bool: ...
         def _rolled_back(self, err: BaseException) -> None: ...
         def apply(self, action: Action | str) -> None: ...
@@ -43,25 +43,27 @@ class Playouts:
             TypeError: ``rng`` has no ``randrange`` (it is not a random generator); no
                 action is taken.
         """
-        if not callable(getattr(rng, "randrange", None)):
+        if type(rng) is not random.Random and not callable(getattr(rng, "randrange", None)):
             raise TypeError(f"playout() takes a random.Random (or another generator with randrange), "
                             f"not {type(rng).__name__}")
         taken = 0
         limit = 1 << 62 if max_actions is None else max_actions
         c = self._c
         stop_deal = c.deal_no if deal else -1
-        run = self._g.m["playout"]
-        plain = not c.table and self._plain() and self._g.copies == 1  # (copies: one action per face, below)
+        g = self._g
+        run = g.m["playout"]
+        plain = not c.table and self._plain() and g.copies == 1  # (copies: one action per face, below)
+        log = self._log
         while not self._c.terminal and taken < limit and (not deal or self._c.deal_no == stop_deal):
             if plain and self._legal is None:
                 self._drawn = None  # type: ignore[misc]  # (a slot of State)
-                n = len(self._log)
+                n = len(log)
                 try:
-                    run(self._c, rng, limit - taken, self._log, stop_deal)
+                    got = run(self._c, rng, limit - taken, log, stop_deal)  # (each action taken is logged)
                 except BaseException as err:
-                    taken += len(self._log) - n  # (a failed action is not logged)
+                    taken += len(log) - n  # (a failed action is not logged)
                     self._rolled_back(err)
-                got = len(self._log) - n
+                    got = len(log) - n
                 taken += got
                 if got:
                     continue

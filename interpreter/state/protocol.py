@@ -24,7 +24,7 @@ class StateLike(Protocol):
     _irr: list[tuple[int, int, tuple[int, ...]]]
     _legal: LegalActions | None
     _ids: Any
-    _drawn: tuple[Action, int | None] | None
+    _drawn: tuple[Action, int, int | list[int]] | None
     _rec: Any  # a replay.Recorder
 
     @property

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ..codegen.module import EVERY_EVENT
 from ..runtime.chance import ChanceNeeded
+from .legal import Selection
 from .protocol import StateLike
 
 if TYPE_CHECKING:
@@ -91,7 +92,7 @@ class Log:
 
     if TYPE_CHECKING:  # defined by State
         _legal: LegalActions | None
-        _drawn: tuple[Action, int | None] | None
+        _drawn: tuple[Action, int, int | list[int]] | None
         _codes: tuple[int, list[int]] | None
         def _error(self, err: BaseException) -> BaseException: ...
 
@@ -109,6 +110,24 @@ class Log:
         except BaseException as err:
             self._rolled_back(err)
         self._log.append(dp | (code + 1) << 16)
+
+    def _take_chosen(self, dp: int, chosen: list[int]) -> None:
+        """Carry out the choice of these cards (legal now, in listed order: a subset of the
+        pending selection's) at the selection of decision point ``dp``, as :meth:`_take`
+        does its key (without listing the cards of the key's mask again)."""
+        self._legal = None  # type: ignore[misc]  # (slots of State)
+        self._drawn = None  # type: ignore[misc]
+        self._codes = None  # type: ignore[misc]
+        mask = 0
+        for k in chosen:
+            mask |= 1 << k
+        c = self._c
+        c.steps = 0
+        try:
+            self._g.m["APPLY"][dp](c, chosen)
+        except BaseException as err:
+            self._rolled_back(err)
+        self._log.append(dp | (mask + 1) << 16)
 
     def _take(self, key: int) -> None:
         """Carry out the action with this log key (legal now), or put the state back as it
@@ -129,6 +148,63 @@ class Log:
                 self._irr.pop()
             self._rolled_back(err)
         self._log.append(key)
+
+    def _took_listed(self, legal: LegalActions, action: object) -> bool:
+        """Take this very action object if ``legal`` (this plain state's listing now) holds
+        it, as the general path of :meth:`apply` would, with no search by text (a selection's
+        action just read: its cards by its index); False, taking nothing, if not listed."""
+        key = legal.listed_key(action)
+        if key >= 0:
+            self._take(key)
+            return True
+        sel = legal.selection
+        if sel is not None and type(sel) is Selection and (read := sel.read) is not None and read[0] is action:
+            self._take_chosen(self._c.dp, sel.chosen(read[1]))
+            return True
+        for a in legal.explicit:
+            if a is action:
+                self._take(self._key(a))
+                return True
+        return False
+
+    def _take_legal(self, action: Action) -> None:
+        """Carry out a legal action (as listed)."""
+        self._take(self._key(action))
+
+    def _key(self, action: Action) -> int:
+        """The log key of a legal action now."""
+        g, c = self._g, self._c
+        if action.verb == "irregular":
+            from .irregular import parse
+
+            self._irr.append(parse(cast(StateLike, self), action))
+            return key_of(IRREGULAR_DP, len(self._irr) - 1)
+        dp = c.dp
+        if g.dps[dp].kind == "select":
+            mask = 0
+            if action.args != ("none",):
+                if g.copies > 1:
+                    return key_of(dp, self._copies_chosen(action.args))
+                for a in action.args:
+                    mask |= 1 << g.tables.index[a]
+            return key_of(dp, mask)
+        code = g.code(dp, action)
+        assert code is not None
+        return key_of(dp, code)
+
+    def _copies_chosen(self, faces: tuple[str, ...]) -> int:
+        """The cards a choice of faces takes from a pack with copies: of each face named k
+        times, the first k of its cards the pending selection offers (copies are equal cards)."""
+        g, c = self._g, self._c
+        n, index = g.copies, g.tables.index
+        mask = 0
+        for a in faces:
+            first = index[a]
+            for k in range(first, first + n):
+                if c.sel_cards >> k & 1 and not mask >> k & 1:
+                    mask |= 1 << k
+                    break
+        return mask
 
     def _rolled_back(self, err: BaseException) -> None:
         """Put the state back as it was before a failed action (replaying its log) and

@@ -29,11 +29,11 @@ from .events import recorded_kinds
 from .face_selection import FaceSelection
 from .facts import GameFacts
 from .failures import worded
-from .legal import LegalActions, Selection, draw_subset
+from .legal import LegalActions, PlayedCards, Selection, chosen_action, draw_chosen
 from .modes import Modes
 from .playouts import Playouts
 from .refusals import Refusals
-from .replay import IRREGULAR_DP, Log, Recorder, key_of
+from .replay import Log, Recorder
 from .saved import Saved, state_from_json
 from .snapshot import Outcome as Outcome
 from .snapshot import Snapshot as Snapshot
@@ -43,6 +43,8 @@ MAX_CHOICES = _MAX_CHOICES
 """The most card selections one decision may offer (the generated playout's bound too)."""
 
 _NO_ACTIONS = LegalActions()
+_new_listed = object.__new__
+"""Makes a :class:`PlayedCards` without a call of its ``__init__`` (the legal loop's listing)."""
 
 
 class Game(GameFacts, Compiled):
@@ -106,7 +108,8 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
     _log: list[int]  # every action taken, as key_of(dp, code)
     _irr: list[tuple[int, int, tuple[int, ...]]]  # the irregular actions taken: (irregularity, seat, arguments)
     _legal: LegalActions | None
-    _drawn: tuple[Action, int | None] | None  # sample_action's last draw and its key, while nothing changed
+    _drawn: tuple[Action, int, int | list[int]] | None  # sample_action's last draw, its decision point and
+    # code (a selection's: its cards in listed order), while nothing changed; -1, -1 for a draw from legal_actions
     _codes: tuple[int, list[int]] | None  # legal_action_ids' decision point and legal codes, while nothing changed
     _rec: Recorder | None
     _ids: tuple[Any, Any, tuple[tuple[int, Action], ...], dict[int, Action]] | None  # see embedding.spaces
@@ -224,9 +227,13 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
             try:
                 if g.dps[dp].kind == "select":
                     legal = LegalActions((), self._selection())
-                elif g.keyed[dp]:  # actions by code, each giving back its code: apply finds its key by position
+                elif g.keyed[dp]:  # actions by code, each giving back its code: apply finds it by the codes
                     codes = g.legal_fns[dp](c)
-                    legal = LegalActions(tuple(map(g.dp_actions[dp].__getitem__, codes)), None, (dp, codes))
+                    legal = _new_listed(PlayedCards)
+                    legal._cards = codes
+                    legal._acts = g.dp_actions[dp]
+                    if self._PLAIN and not c.table:
+                        self._codes = (dp, codes)
                 else:
                     action = g.action
                     legal = LegalActions(tuple([action(dp, k) for k in g.legal_fns[dp](c)]))
@@ -266,24 +273,20 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
                     code = sample(c, rng)
                     acts = g.dp_actions[dp]
                     action = acts[code] if acts is not None else g.action(dp, code)
-                    self._drawn = (action, dp | (code + 1) << 16)  # (key_of, inlined)
+                    self._drawn = (action, dp, code)
                     return action
                 dpi = g.dps[dp]
                 cards = g.m["in_order"](c, c.sel_cards)
-                drawn = draw_subset(rng, dpi.verb, cards, c.sel_lo, c.sel_hi, g.tables.codes, MAX_CHOICES)
-                if drawn is not None:
-                    mask = 0
-                    index = g.tables.index
-                    for code_ in drawn.args:
-                        if code_ != "none":
-                            mask |= 1 << index[code_]
-                    self._drawn = (drawn, key_of(dp, mask))
+                chosen = draw_chosen(rng, cards, c.sel_lo, c.sel_hi, MAX_CHOICES)
+                if chosen is not None:
+                    drawn = chosen_action(dpi.verb, chosen, g.tables.codes)
+                    self._drawn = (drawn, dp, chosen)
                     return drawn
             except Fault as fault:
                 raise self._error(fault) from None
         legal = self.legal_actions()
         action = legal.draw(rng)
-        self._drawn = (action, None)
+        self._drawn = (action, -1, -1)
         return action
 
     _PLAIN: ClassVar[bool] = True
@@ -312,20 +315,37 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
             TypeError: ``action`` is neither an :class:`Action` nor a string.
         """
         drawn = self._drawn
-        if drawn is not None and drawn[0] is action and drawn[1] is not None:
-            self._take(drawn[1])
+        dp = code = -1
+        if drawn is not None and drawn[0] is action and drawn[1] >= 0:  # sample_action's draw
+            dp, chosen = drawn[1], drawn[2]
+            if isinstance(chosen, list):  # (a drawn selection: its cards)
+                self._take_chosen(dp, chosen)
+                return
+            code = chosen
+        elif (listed := self._codes) is not None:  # (a plain state's legal codes: legal_actions, legal_action_ids)
+            got = self._g.listed_codes[listed[0]].get(id(action))
+            if got is not None and got in listed[1]:  # an action object of the listing, legal now
+                dp, code = listed[0], got
+        if dp >= 0:
+            self._legal = self._drawn = self._codes = None  # (Log._take_code, inlined: the random step)
+            c = self._c
+            c.steps = 0
+            try:
+                self._g.apply_fns[dp](c, code)
+            except BaseException as err:
+                self._rolled_back(err)
+            self._log.append(dp | (code + 1) << 16)
             return
         legal = self._legal
-        if legal is not None and self._PLAIN and (key := legal.listed_key(action)) >= 0:
-            self._take(key)  # (an action as listed: its key by its position, no lookup)
-            return
+        if legal is not None and self._PLAIN and self._took_listed(legal, action):
+            return  # (an action as listed: taken without parsing or searching)
         legal = self.legal_actions()
         if not isinstance(action, (Action, str)):
             raise TypeError(f"apply() takes an Action or its text, not {type(action).__name__}")
         if self._c.terminal:
             raise IllegalActionError(str(action), "the match is over")
-        if isinstance(action, Action) and legal.find(action) >= 0:  # as listed: no parsing
-            self._take_legal(legal[legal.find(action)])
+        if isinstance(action, Action) and (i := legal.find(action)) >= 0:  # as listed: no parsing
+            self._take_legal(legal[i])
             return
         text = self._canonical(action)
         i = legal.find(text)
@@ -337,45 +357,6 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
         """Deprecated: the same as :meth:`apply`, which is as cheap now."""
         warnings.warn("State.apply_unchecked is deprecated: use State.apply", DeprecationWarning, stacklevel=2)
         self.apply(action)
-
-    def _take_legal(self, action: Action) -> None:
-        """Carry out a legal action (as listed)."""
-        self._take(self._key(action))
-
-    def _key(self, action: Action) -> int:
-        """The log key of a legal action now."""
-        g, c = self._g, self._c
-        if action.verb == "irregular":
-            from .irregular import parse
-
-            self._irr.append(parse(self, action))
-            return key_of(IRREGULAR_DP, len(self._irr) - 1)
-        dp = c.dp
-        if g.dps[dp].kind == "select":
-            mask = 0
-            if action.args != ("none",):
-                if g.copies > 1:
-                    return key_of(dp, self._copies_chosen(action.args))
-                for a in action.args:
-                    mask |= 1 << g.tables.index[a]
-            return key_of(dp, mask)
-        code = g.code(dp, action)
-        assert code is not None
-        return key_of(dp, code)
-
-    def _copies_chosen(self, faces: tuple[str, ...]) -> int:
-        """The cards a choice of faces takes from a pack with copies: of each face named k
-        times, the first k of its cards the pending selection offers (copies are equal cards)."""
-        g, c = self._g, self._c
-        n, index = g.copies, g.tables.index
-        mask = 0
-        for a in faces:
-            first = index[a]
-            for k in range(first, first + n):
-                if c.sel_cards >> k & 1 and not mask >> k & 1:
-                    mask |= 1 << k
-                    break
-        return mask
 
     def _error(self, err: BaseException) -> BaseException:
         """A failure raised while rules ran, as the error users see."""
@@ -410,7 +391,7 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
         new._irr = list(self._irr)
         new._legal = self._legal
         new._drawn = None
-        new._codes = None
+        new._codes = self._codes  # (the legal codes of the same decision: read only)
         new._rec = None
         new._ids = self._ids
         self._clone_extra(new)
@@ -523,7 +504,7 @@ def new_game(
     """
     if not isinstance(ruleset, Ruleset):
         raise TypeError(f"new_game() takes a Ruleset (from tricklang.load), not {type(ruleset).__name__}")
-    game = Game.of(ruleset.with_options(options))
+    game = Game.of(ruleset.with_options(options) if options else ruleset)
     return start(game, seed=seed, deck=deck, dealer=dealer, mode=mode, selections=selections, chance=chance,
                  decks=decks, reseeds=reseeds, record_events=record_events)
 
@@ -537,9 +518,9 @@ def start(game: Compiled, *, seed: int | None, deck: Sequence[str] | None, deale
     cards = None if deck is None else prearranged(game, deck)
     later = later_decks(game, decks, cards is not None) if decks else {}
     seeds = later_seeds(reseeds) if reseeds else {}
-    rec = recorded_kinds(record_events)
-    modal = selections != "all" or chance != "automatic"
-    check_modes(game, mode, dealer, selections, chance, modal and bool(later or seeds or rec))
+    rec = 0 if record_events is False else recorded_kinds(record_events)
+    if (modal := selections != "all" or chance != "automatic") or mode != "strict" or dealer is not None:
+        check_modes(game, mode, dealer, selections, chance, modal and bool(later or seeds or rec))  # (defaults: none)
     if modal:
         return _modal_game(game, seed, cards, dealer, mode == "table", selections, chance)
     state = State.__new__(State)

@@ -1,4 +1,4 @@
-"""`--seats search` and `search:BUDGET` in `tricklang play` and `tricklang simulate`."""
+"""`--seats search`, `search:BUDGET` and `search:BUDGET:ROLLOUT` in `tricklang play` and `tricklang simulate`."""
 
 from __future__ import annotations
 
@@ -23,6 +23,14 @@ def test_play_with_search_players_at_every_seat(capsys: pytest.CaptureFixture[st
     assert "Match over" in capsys.readouterr().out
 
 
+def test_simulate_with_a_search_player_and_its_rollouts(capsys: pytest.CaptureFixture[str]) -> None:
+    """``search:BUDGET:ROLLOUT`` picks the rollout policy (greedy by default; heuristic, the
+    default before, stays available)."""
+    assert main(["simulate", ECARTE, "-n", "2", "--seats", "search:4:heuristic,search:random", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "search:4:heuristic" in out and "search:random" in out and "2 matches" in out
+
+
 def test_play_seats_and_a_human(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
     assert main(["play", ECARTE, "--seat", "1=search", "--seed", "4"]) == 0
@@ -32,6 +40,8 @@ def test_play_seats_and_a_human(capsys: pytest.CaptureFixture[str], monkeypatch:
     ["simulate", ECARTE, "--seats", "search:0,heuristic"],
     ["simulate", ECARTE, "--seats", "search:x"],
     ["play", ECARTE, "--seats", "human,search:none"],
+    ["play", ECARTE, "--seats", "human,search:4:smart"],
+    ["simulate", ECARTE, "--seats", "search:4:4,heuristic"],
     ["play", ECARTE, "--seats", "human"],
     ["play", ECARTE, "--seats", "human,search", "--seat", "0=human"],
 ])

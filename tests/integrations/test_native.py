@@ -104,6 +104,37 @@ def test_native_matches_are_the_python_matches_action_for_action(game: str) -> N
     assert state.to_json() == python["step"][3][0]
 
 
+def greedy_rollouts(rules: tricklang.Ruleset, seeds: range) -> list[Any]:
+    """From a point of each seed's first deal (random actions), the module's greedy
+    playout (the search player's greedy rollouts) to the end of the deal on a copy of the
+    core: its log, the scores, and the state of the random generator after it."""
+    out = []
+    m = module_of(rules)[1]
+    for seed in seeds:
+        state = interpreter.new_game(rules, seed=seed)
+        rng = random.Random(seed)
+        state.playout(rng, seed % 12)
+        c = m["copy"](state._c)
+        c.rec = False
+        log: list[int] = []
+        m["greedy_playout"](c, rng, 1 << 62, log, c.deal_no)
+        out.append((log, m["scores"](c), c.terminal, rng.getstate()))
+    return out
+
+
+@pytest.mark.parametrize("game", ["ecarte", "cinch", "euchre", "hearts"])
+def test_native_greedy_rollouts_are_the_python_ones(game: str) -> None:
+    """The search player's greedy rollouts make the same draws and take the same actions
+    natively as in CPython (the same generated source, compiled)."""
+    rules = tricklang.load(game)
+    assert not is_native(rules)
+    python = greedy_rollouts(rules, range(40))
+    assert sum(len(log) for log, *_ in python) > 40 * 5
+    native.accelerate(rules)
+    assert is_native(rules)
+    assert greedy_rollouts(rules, range(40)) == python
+
+
 def test_the_native_match_is_the_golden_transcript() -> None:
     native.accelerate(tricklang.load(ECARTE))
     assert is_native(tricklang.load(ECARTE))
@@ -171,6 +202,23 @@ def test_the_packs_and_first_dealers_drawn_in_c_are_pythons(seed: int, deal_no: 
     if abs(seed) < 10**18:  # (a seed new_game takes)
         assert m["new_core"](seed, None, None, False, None, None, None, False).first_dealer == \
             seeding.first_dealer(seed, 4)
+
+
+def test_the_packs_of_later_deals_drawn_four_at_once_are_pythons() -> None:
+    # From the second deal on, a native module may draw four deals' packs at once and keep
+    # them (per thread) for the same seed, deal and pack size: in order, out of order, and
+    # two pack sizes and seeds in turn, every pack is still the one Python draws.
+    modules = []
+    for name, size in (("hearts", 52), (ECARTE, 32)):
+        rules = tricklang.load(name)
+        native.accelerate(rules)
+        modules.append((module_of(rules)[1], size))
+    for seed in (0, 7, -3, 10**17):
+        for deal_no in (1, 2, 3, 4, 5, 9, 6, 2, 0, 12, 13, 11):
+            for m, size in modules:
+                core = m["make_core"](seed, None, False, None, None, None, False)
+                assert m["_pack_order"](core, deal_no) == seeding.deal_order(seed, deal_no, size), (seed, deal_no)
+                assert m["_pack_order"](core, deal_no + 1) == seeding.deal_order(seed, deal_no + 1, size)
 
 
 def test_the_mersenne_twister_in_c_draws_what_random_draws() -> None:

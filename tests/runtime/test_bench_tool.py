@@ -29,7 +29,7 @@ def test_every_figure_of_issue_27_has_a_line_with_its_target(python_lines: list[
     assert targets["Écarté native playout"] == targets["Écarté native batch"] == "≥ 10"
     for game in ("Euchre", "Hearts", "Spades", "Oh Hell"):
         assert (targets[f"{game} native batch"], targets[f"{game} native id step"]) == ("≥ 0.5", "≥ 2")
-    assert targets["simulate vs bare loop"] == "≤ 1.2" and targets["search player (Euchre)"] == "≥ 0.5"
+    assert targets["simulate vs bare loop"] == "≤ 1.2" and targets["search player native, greedy rollouts (the default) (Euchre)"] == "≥ 0.5"
     assert targets["native build (rules/ecarte.trick)"] == "≤ 20" and targets["cold check (rules/ecarte.trick)"] == "≤ 0.25"
     natives = [line for line in python_lines if "native" in line.name]
     assert natives and all(line.skipped == "--no-native" for line in natives)
