@@ -33,7 +33,7 @@ def in_order_tables(lay: Layout, w: Writer) -> None:
         w.line("NBYTES = (NC + 7) // 8")
         w.line("BYTE_CARDS = tuple([tuple([j * 8 + i for i in range(8) if b >> i & 1]) for j in range(NBYTES) "
                "for b in range(256)])")
-        w.line("ORDER_KEY = tuple([row.__getitem__ for row in (" + "".join(ints(k) + ", " for k in keys) + ")])")
+        w.line("ORDER_KEY = tuple([dict(enumerate(row)).get for row in (" + "".join(ints(k) + ", " for k in keys) + ")])")
 
 COUNTING_HELPERS = '''
 # ---------------------------------------------------------------- counting subsets

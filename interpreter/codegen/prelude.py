@@ -200,6 +200,13 @@ def _unstack(c: Core, k: cython.int, card: cython.int) -> None:
     n: cython.int = c.sl[k]
     i: cython.int = k * NC
     end: cython.int = i + n
+    if not cython.compiled:  # (CPython: the list's own search and a slice, the same shift)
+        held = c.stk[i:end]
+        if card in held:
+            j = held.index(card)
+            c.stk[i + j:end - 1] = held[j + 1:]
+        c.sl[k] = n - 1
+        return
     while i < end and c.stk[i] != card:
         i += 1
     while i < end - 1:
