@@ -16,7 +16,7 @@ from tricklang.bounds import DEFAULT_DEAL_LIMIT
 from . import exposure, teams
 from .auctions import bid_tables
 from .card_loops import HELPERS as CARD_LOOP_HELPERS
-from .counting import COUNTING_HELPERS
+from .counting import COUNTING_HELPERS, in_order_tables
 from .gaps import GAPS_HELPERS
 from .layout import UNSET, Layout
 from .match import match_flow
@@ -271,6 +271,7 @@ def tables(gen: Parts, w: Writer) -> None:
         starts.append(len(flat))
     table(w, "TORDER", "cython.int", flat)
     table(w, "TSTART", "cython.int", starts)
+    in_order_tables(lay, w)
     rank_key = [t.trump_strength[ti][c] * (nc + 1) + t.plains[ti][c] for ti in range(nt) for c in range(nc)]
     table(w, "RANKKEY", "cython.int", rank_key)
     table(w, "PAT", mask, [m for rows in lay.patterns for m in rows], wide)

@@ -144,6 +144,15 @@ def _in_order(c: Core, m: MASK) -> list:
     strongest first, then the other cards suit by suit, high first (deck order)."""
     out: list = []
     ti: cython.int = c.ti
+    if not cython.compiled and BYTE_CARDS:  # (CPython: a byte of the mask at a time, no call a card)
+        j = 0
+        for b in m.to_bytes(NBYTES, "little"):
+            if b:
+                out += BYTE_CARDS[j + b]
+            j += 256
+        if m & TRUMPS[ti]:  # (trumps strongest first, then deck order)
+            out.sort(key=ORDER_KEY[ti])
+        return out
     t: MASK = m & TRUMPS[ti]
     if t:
         for j in range(TSTART[ti], TSTART[ti + 1]):
@@ -177,45 +186,6 @@ def _ith(c: Core, m: MASK, i: cython.int) -> cython.int:
     return _low(m)
 
 
-def _select_total(c: Core) -> cython.longlong:
-    """How many subsets the selection pending offers (MAX_CHOICES + 1 when more)."""
-    n: cython.longlong = _pc(c.sel_cards)
-    total: cython.longlong = 0
-    k: cython.longlong
-    for k in range(c.sel_lo, c.sel_hi + 1):
-        total += _comb(n, k)
-        if total > MAX_CHOICES:
-            return MAX_CHOICES + 1
-    return total
-
-
-def _draw_select(c: Core, rng: object, total: cython.longlong) -> MASK:
-    """The cards of a subset of the selection pending drawn at random (``total`` of them):
-    the draw of the state's listed selection, ``randbelow(total)``-th in its order (smaller
-    subsets first, then in the order of the cards as listed)."""
-    cards: list = _in_order(c, c.sel_cards)
-    n: cython.longlong = len(cards)
-    i: cython.longlong = _randbelow(rng, total)
-    k: cython.longlong = c.sel_lo
-    cnt: cython.longlong = _comb(n, k)
-    while i >= cnt:
-        i -= cnt
-        k += 1
-        cnt = _comb(n, k)
-    out: MASK = 0
-    j: cython.longlong = 0
-    block: cython.longlong
-    while k:
-        block = _comb(n - j - 1, k - 1)
-        if i < block:
-            out |= BIT[cards[j]]
-            k -= 1
-        else:
-            i -= block
-        j += 1
-    return out
-
-
 def _push(c: Core, k: cython.int, card: cython.int) -> None:
     c.stk[k * NC + c.sl[k]] = card
     c.sl[k] += 1
@@ -230,6 +200,13 @@ def _unstack(c: Core, k: cython.int, card: cython.int) -> None:
     n: cython.int = c.sl[k]
     i: cython.int = k * NC
     end: cython.int = i + n
+    if not cython.compiled:  # (CPython: the list's own search and a slice, the same shift)
+        held = c.stk[i:end]
+        if card in held:
+            j = held.index(card)
+            c.stk[i + j:end - 1] = held[j + 1:]
+        c.sl[k] = n - 1
+        return
     while i < end and c.stk[i] != card:
         i += 1
     while i < end - 1:

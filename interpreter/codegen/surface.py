@@ -302,9 +302,10 @@ def playout(c: Core, rng: object, most: cython.longlong, log: object, stop_deal:
             total = _select_total(c)
             if total > MAX_CHOICES:
                 break
-            mask: MASK = _draw_select(c, rng, total)
+            chosen: list = []
+            mask: MASK = _draw_select(c, rng, total, chosen)
             c.steps = 0
-            _select_at(c, dp, _in_order(c, mask))
+            _select_at(c, dp, chosen)
             if log is not None:
                 if mask < LOG_WIDE:
                     log.append(dp | (mask + 1) << 16)

@@ -159,7 +159,7 @@ class Log:
             return True
         sel = legal.selection
         if sel is not None and type(sel) is Selection and (read := sel.read) is not None and read[0] is action:
-            self._take_chosen(self._c.dp, sel.chosen(read[1]))
+            self._take_chosen(self._c.dp, read[1])
             return True
         for a in legal.explicit:
             if a is action:

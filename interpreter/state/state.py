@@ -29,7 +29,7 @@ from .events import recorded_kinds
 from .face_selection import FaceSelection
 from .facts import GameFacts
 from .failures import worded
-from .legal import LegalActions, PlayedCards, Selection, chosen_action, draw_chosen
+from .legal import LegalActions, PlayedCards, Selection, SelectionActions, chosen_action, draw_chosen
 from .modes import Modes
 from .playouts import Playouts
 from .refusals import Refusals
@@ -226,12 +226,12 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
             dp = c.dp
             try:
                 if g.dps[dp].kind == "select":
-                    legal = LegalActions((), self._selection())
+                    legal = SelectionActions((), self._selection())
                 elif g.keyed[dp]:  # actions by code, each giving back its code: apply finds it by the codes
                     codes = g.legal_fns[dp](c)
                     legal = _new_listed(PlayedCards)
                     legal._cards = codes
-                    legal._acts = g.dp_actions[dp]
+                    legal._acts = g.listed_acts[dp]
                     if self._PLAIN and not c.table:
                         self._codes = (dp, codes)
                 else:
@@ -271,7 +271,7 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
             try:
                 if sample is not None:
                     code = sample(c, rng)
-                    acts = g.dp_actions[dp]
+                    acts = g.listed_acts[dp]
                     action = acts[code] if acts is not None else g.action(dp, code)
                     self._drawn = (action, dp, code)
                     return action
