@@ -481,12 +481,11 @@ def new_game(
             'one_card' (card by card, then ``done``; see :mod:`interpreter.state.modes`).
         chance: 'automatic' (default: seeded shuffles) or 'explicit' (shuffles and
             random moves are chance nodes; see :mod:`interpreter.runtime.chance`).
-        record_events: log the events as the match is played (each action a little
-            slower, its clones and snapshots a little larger), so that
-            :meth:`State.events` and :attr:`State.event_count` read them without replaying
-            the match, as they do by default; for tools that read the events of every
-            match they play; or only those of some types (``{"score", "match_end"}``), much
-            cheaper, for ``events(types=...)``. Default selections and chance only.
+        record_events: log the events as the match is played (each action a little slower, its clones and
+            snapshots a little larger), so that :meth:`State.events` and :attr:`State.event_count` read them
+            without replaying the match, as they do by default; for tools that read the events of every match
+            they play; or only those of some types (``{"score", "match_end"}``), much cheaper, for
+            ``events(types=...)``. Default selections and chance only.
 
     Raises:
         OptionError: an unknown option or a bad value.
@@ -504,10 +503,9 @@ def new_game(
     if not isinstance(ruleset, Ruleset):
         raise TypeError(f"new_game() takes a Ruleset (from tricklang.load), not {type(ruleset).__name__}")
     game = Game.of(ruleset.with_options(options) if options else ruleset)
-    if (type(seed) is int and -MAX_SEED <= seed <= MAX_SEED and deck is None and dealer is None and decks is None
-            and reseeds is None and record_events is False and mode == "strict" and selections == "all"
-            and chance == "automatic"):  # (a bool is no seed)
-        return _seeded(game, seed)
+    if (type(seed) is int and -MAX_SEED <= seed <= MAX_SEED and deck is dealer is decks is reseeds is None  # (all None)
+            and record_events is False and mode == "strict" and selections == "all" and chance == "automatic"):
+        return _seeded(game, seed)  # (a checked seed, every other argument its default; a bool is no seed)
     return start(game, seed=seed, deck=deck, dealer=dealer, mode=mode, selections=selections, chance=chance,
                  decks=decks, reseeds=reseeds, record_events=record_events)
 
