@@ -201,7 +201,7 @@ def constants(gen: Parts, w: Writer) -> None:
     w.line()
     w.comment("---------------------------------------------------------------- constants")
     w.line(f"MASK = cython.typedef({'object' if lay.wide else 'cython.ulonglong'})")
-    w.line(f"WIDE = {lit(lay.wide)}")
+    w.line(f"WIDE = cython.declare(cython.bint, {lit(lay.wide)})  # (a C constant natively: no global read a call)")
     values = {
         "N": lay.n, "NC": lay.nc, "NS": lay.ns, "NT": lay.nt, "NZ": lay.nz, "NV": max(1, len(lay.slot_names)),
         "NSIDES": lay.nsides, "ND": nd, "NW": nw, "WORD_KEY": nd, "BID_KEY": nd + nw, "NKEYS": keys,
