@@ -1,7 +1,9 @@
 """Helpers copied into every generated module after the prelude: the number of ways to
 choose k cards of n (``_comb``: Pascal's triangle read, ``COMB_TAB``, for the packs of up
-to 64 cards; counted out beyond); and the tables CPython's ``_in_order`` reads
-(:func:`in_order_tables`)."""
+to 64 cards; counted out beyond); natively, the cards of a mask in the order of their
+stamps (``_stamp_sorted``, which ``_by_stamp`` calls: a C insertion sort, stable as
+``list.sort`` is, where CPython sorts by a key function); and the tables CPython's
+``_in_order`` reads (:func:`in_order_tables`)."""
 
 from __future__ import annotations
 
@@ -106,5 +108,29 @@ def _draw_select(c: Core, rng: object, total: cython.longlong, out: list) -> MAS
             at -= COMB_N
         j += 1
     return mask
+
+
+def _stamp_sorted(c: Core, m: MASK) -> list:
+    """Natively: the cards of ``m`` by their stamps ``c.st`` (equal stamps in card order),
+    as ``_by_stamp_py`` sorts them."""
+    cards: list = []
+    k: cython.int
+    x: cython.int
+    s: cython.longlong
+    i: cython.Py_ssize_t
+    j: cython.Py_ssize_t
+    while m:
+        k = _low(m)
+        cards.append(k)
+        m ^= BIT[k]
+    for i in range(1, len(cards)):
+        x = cards[i]
+        s = c.st[x]
+        j = i - 1
+        while j >= 0 and c.st[cards[j]] > s:
+            cards[j + 1] = cards[j]
+            j -= 1
+        cards[j + 1] = x
+    return cards
 
 '''

@@ -220,6 +220,12 @@ def _stack_list(c: Core, k: cython.int) -> list:
 
 
 def _by_stamp(c: Core, m: MASK) -> list:
+    """The cards of ``m`` in the order of their stamps: natively sorted in C (no Python call
+    a card, the function a C one), in CPython by ``list.sort``."""
+    return _stamp_sorted(c, m) if cython.compiled else _by_stamp_py(c, m)
+
+
+def _by_stamp_py(c: Core, m: MASK) -> list:
     cards: list = []
     while m:
         k: cython.int = _low(m) if cython.compiled else (m & -m).bit_length() - 1

@@ -64,8 +64,15 @@ class TrickRunner(Parts):
                 # Logged once carried out, the trick taken and the rules after it too: a
                 # failure there leaves the card out of the log, and the state rolls back to
                 # before it (as the step does).
-                f.line("if log is not None:")
-                f.line(f"    log.append(LOG_KEYS[{lit(d)} * LOG_W + card + 1])  # ({lit(d)} | (card + 1) << 16, made once)")
+                f.line("if log is not None:  # (natively kept in the core's buffer: flush_keys)")
+                f.line("    if cython.compiled:")
+                f.line("        if c.kn < KEYS_BUF:  # (_keep_key's common case, written out)")
+                f.line(f"            c.kb[c.kn] = {lit(d)} | (card + 1) << 16")
+                f.line("            c.kn += 1")
+                f.line("        else:")
+                f.line(f"            _keep_key(c, log, {lit(d)} | (card + 1) << 16)")
+                f.line("    else:")
+                f.line(f"        log.append(LOG_KEYS[{lit(d)} * LOG_W + card + 1])  # ({lit(d)} | (card + 1) << 16, made once)")
                 f.line("taken += 1")
             f.line("return taken")
 
