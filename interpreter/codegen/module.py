@@ -313,8 +313,10 @@ def seat_tables(gen: Parts, w: Writer) -> None:
     # What a new deal resets, for CPython's slice assignments (a native build loops instead).
     nl = max(1, len(lay.labels))
     for name, value, size in (("UNSETS", UNSET, max(1, len(lay.slot_names))), ("NO_TRICKS", 0, lay.n),
-                              ("NO_BIDS", -1, lay.n), ("NOBODY_CARDS", -1, nc), ("NO_LABELS", 0, nl * lay.nsides)):
+                              ("NO_BIDS", -1, lay.n), ("NOBODY_CARDS", -1, nc), ("NO_LABELS", 0, nl * lay.nsides),
+                              ("NO_STACKS", 0, max(1, len(lay.stacks)))):
         w.line(f"{name} = ({lit(value)},) * {lit(size)}")
+    w.line(f"NO_CARDS = (0,) * {lit(lay.nz)}")  # (a mask array: Python ints either way)
     table(w, "SELECTS", "cython.bint", [int(d.kind == "select") for d in lay.dps])
     table(w, "TRICK_DPS", "cython.bint", [int(d.kind == "play") for d in lay.dps])
     table(w, "BITLEN", "cython.int", [n.bit_length() for n in range(256)])

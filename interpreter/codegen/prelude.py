@@ -249,6 +249,9 @@ def _suit_of(c: Core, z: cython.int) -> cython.int:
 
 
 def _top_suit(c: Core, z: cython.int, f: cython.int) -> cython.int:
+    m: MASK = c.z[z]
+    if STACK_OF[z] < 0 and m and not m & (m - 1):  # (one card, the top one: no list)
+        return SUIT[_low(m) if cython.compiled else (m & -m).bit_length() - 1]
     cards: list = _zone_list(c, z)
     if not cards:
         raise Fault(f)
@@ -383,12 +386,18 @@ def _deal_by_slices(c: Core, first: cython.int, packets: tuple, f: cython.int) -
                 c.tick = tick
                 raise Fault(f)
             m = 0
-            for card in reversed(stk[base + top - k:base + top]):
-                m |= bit[card]
-                st[card] = tick
-                tick += 1
-                if HOLDERS and c.dealt_to[card] < 0:
-                    c.dealt_to[card] = p
+            if HOLDERS:
+                for card in reversed(stk[base + top - k:base + top]):
+                    m |= bit[card]
+                    st[card] = tick
+                    tick += 1
+                    if c.dealt_to[card] < 0:
+                        c.dealt_to[card] = p
+            else:
+                for card in reversed(stk[base + top - k:base + top]):
+                    m |= bit[card]
+                    st[card] = tick
+                    tick += 1
             top -= k
             z[PACK] ^= m
             z[HAND + p] |= m
