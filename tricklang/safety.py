@@ -23,7 +23,7 @@ from typing import Any
 from . import model as m
 from .deck import card_codes, deck_size, suit_rank_lists
 from .diagnostics import Diagnostic
-from .walk import blocks, nodes, statements_of
+from .walk import blocks, every_node, nodes, statements_of
 
 MAX_ROLE_CHAIN = 16
 """Roles defined through other roles, at most this many deep."""
@@ -131,7 +131,7 @@ def _is_zero(e: Any) -> bool:
 
 def _division(rules: m.RuleFile) -> list[Diagnostic]:
     out = []
-    for node in _nodes(rules):
+    for node in every_node(rules):
         if isinstance(node, m.BinOp) and node.op in ("%", "/") and _is_zero(node.right):
             out.append(_error(rules, "division-by-zero", f"'{node.op}' by zero", node.span))
     return out
@@ -150,7 +150,7 @@ def _work(rules: m.RuleFile) -> list[Diagnostic]:
     if deck is not None:
         cells = (len(deck.suits) + 1) * sum(len(ranks) for ranks in suit_rank_lists(deck))
         work = 0
-        for node in _nodes(rules):
+        for node in every_node(rules):
             if isinstance(node, (m.PatWord, m.PatCard, m.PatNot, m.PatOr, m.PatAnd)):
                 work += cells * (1 + (len(node.options) if isinstance(node, (m.PatOr, m.PatAnd)) else 0))
         if work > MAX_PATTERN_WORK:

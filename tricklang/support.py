@@ -31,7 +31,7 @@ from typing import Final
 from . import model as m
 from .kinds import AUCTION_NAMES, BID_FORMS, NEW_NAMES
 from .types import BUILTIN_NAMES, FUNCTIONS, LOOP_NAMES, OF_FORMS, TRICK_NAMES
-from .walk import nodes
+from .walk import every_node
 from .words import STATEMENT_WORDS, snake
 
 RUNTIME: Final[frozenset[str]] = frozenset({
@@ -281,7 +281,7 @@ def keys_of(node: m.Node) -> list[str]:
 def constructs(rules: m.RuleFile) -> Iterator[tuple[str, m.Span | None]]:
     """Every construct a rule file uses, with where (the node's span, or None), in source order
     of discovery; names and ``X of Y`` forms, and :data:`CHECKED`, are left to the checker."""
-    for node in nodes(rules):
+    for node in every_node(rules):
         for key in keys_of(node):
             yield key, getattr(node, "span", None)
 

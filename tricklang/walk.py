@@ -148,6 +148,26 @@ def nodes(node: m.Node) -> Iterator[m.Node]:
             stack.extend(below)
 
 
+_WALKED: dict[int, tuple[m.Node, tuple[m.Node, ...]]] = {}
+"""The last few whole walks (:func:`every_node`), by the root's ``id`` (the root kept with
+them, so that the ``id`` stays its own)."""
+
+_WALKS_KEPT = 4
+
+
+def every_node(root: m.Node) -> tuple[m.Node, ...]:
+    """``tuple(nodes(root))``, made once for a root while it is among the last few walked this
+    way: the checker's passes each go through the whole rule file, and nodes never change."""
+    found = _WALKED.get(id(root))
+    if found is not None and found[0] is root:
+        return found[1]
+    walked = tuple(nodes(root))
+    if len(_WALKED) >= _WALKS_KEPT:
+        _WALKED.pop(next(iter(_WALKED)), None)
+    _WALKED[id(root)] = (root, walked)
+    return walked
+
+
 def names(e: m.Node) -> Iterator[m.Name]:
     """Every name used in an expression (or any node), depth first."""
     return (n for n in nodes(e) if isinstance(n, m.Name))

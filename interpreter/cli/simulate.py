@@ -23,7 +23,7 @@ from tricklang import Ruleset
 from tricklang.diagnostics import TrickLangError, brief, printable
 
 from ..errors import GameLimitError, RecordError
-from ..players import AGENTS, MAX_ACTIONS_PER_MATCH, is_agent_name, make_agent
+from ..players import AGENTS, MAX_ACTIONS_PER_MATCH, agent_name_problem, is_agent_name, make_agent
 from ..record import Record, bundled_game_of
 from ..state.actions import Action
 from ..state.events import Renders
@@ -358,6 +358,8 @@ def seat_names(ruleset: Ruleset, seats: str) -> list[str]:
     if len(names) != ruleset.player_count:
         raise UsageError(f"--seats: {ruleset.name} has {ruleset.player_count} seats, {len(names)} players given")
     for name in names:
+        if name.startswith("search:") and (problem := agent_name_problem(name)):
+            raise UsageError(f"--seats: {problem}")
         if not is_agent_name(name):
             raise UsageError(f"--seats: unknown player {name!r}; simulate plays {', '.join(AGENTS)}, search:N[:ROLLOUT]")
     return names

@@ -22,7 +22,7 @@ from tricklang import model as m
 from tricklang.walk import statements_of
 
 from ..errors import GameError, GameLimitError, RecordError
-from ..players import AGENTS, MAX_ACTIONS_PER_MATCH, Agent, is_agent_name, make_agent
+from ..players import AGENTS, MAX_ACTIONS_PER_MATCH, Agent, agent_name_problem, is_agent_name, make_agent
 from ..record import Record, rebuild
 from ..state.actions import Action
 from ..state.irregular import seen_by
@@ -73,6 +73,8 @@ def _parse_seats(specs: Sequence[str], players: int) -> list[str]:
             seat = int(seat_text)
         except ValueError:
             raise UsageError(f"--seat {spec!r}: expected N=PLAYER, e.g. --seat 0=human") from None
+        if sep and kind.startswith("search:") and (problem := agent_name_problem(kind)):
+            raise UsageError(f"--seat {spec!r}: {problem}")
         if not sep or (kind != HUMAN and not is_agent_name(kind)):
             raise UsageError(f"--seat {spec!r}: the player must be one of {', '.join(kinds)}")
         if not 0 <= seat < players:

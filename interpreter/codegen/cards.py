@@ -40,6 +40,23 @@ class CardMoves:
             w.line(f"if c.dealt_to[{card}] < 0:")
             w.line(f"    c.dealt_to[{card}] = {z} - {lit(decl.base)}")
 
+    def enter(self, w: Writer, decl: ZoneDecl, z: str, card: str) -> None:
+        """What :meth:`add` does for ``card`` but set its bit in the mask (the caller sets the
+        bits of all the cards it moves at once)."""
+        if decl.stack >= 0:
+            w.line(f"_push(c, {self.stack_index(decl, z)}, {card})")
+        else:
+            w.line(f"c.st[{card}] = c.tick")
+            w.line("c.tick += 1")
+        if decl.name == "hand" and self.layout.uses.holders:
+            w.line(f"if c.dealt_to[{card}] < 0:")
+            w.line(f"    c.dealt_to[{card}] = {z} - {lit(decl.base)}")
+
+    def leave(self, w: Writer, decl: ZoneDecl, z: str, card: str) -> None:
+        """What :meth:`remove` does for ``card`` but clear its bit in the mask."""
+        if decl.stack >= 0:
+            w.line(f"_unstack(c, {self.stack_index(decl, z)}, {card})")
+
     def remove(self, w: Writer, decl: ZoneDecl, z: str, card: str) -> None:
         """Take ``card`` (which is there) out of zone instance ``z``."""
         if decl.stack >= 0:

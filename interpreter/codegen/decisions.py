@@ -252,10 +252,14 @@ class Decisions(Auctions):
             f.line("d = c.sel_dst")
             if forced is not None:
                 forced_cards(f, forced, self.moves.ordered(src_decl, "s"))
+            f.line("chosen_bits: MASK = 0")  # (the cards' bits leave and enter the zones at once: one step each)
             f.line("for card in cards:")
             with f.indented():
-                self.moves.remove(f, src_decl, "s", "card")
-                self.moves.add(f, dst_decl, "d", "card")
+                self.moves.leave(f, src_decl, "s", "card")
+                self.moves.enter(f, dst_decl, "d", "card")
+                f.line("chosen_bits |= BIT[card]")
+            f.line("c.z[s] ^= chosen_bits")
+            f.line("c.z[d] |= chosen_bits")
             f.line("_ev(c)")
             f.line(f"if c.rec and c.rec >> SELECT & 1: c.log.append((SELECT, {lit(verb_id)}, p, tuple(cards), s, d, {lit(dp.laws)}, _vis(c, d, s, p)))")
             f.line(f"c.pc = {lit(cont)}")
@@ -430,7 +434,7 @@ class Decisions(Auctions):
 
     def auction_functions(self, st: m.Auction, dp: DecisionPoint, high: str) -> None:
         """Whether the auction is over, its legal bids (-1: pass), a bid taken, a bid drawn."""
-        lay, ex = self.lay, self.ex
+        lay = self.lay
         n = lay.n
         once = st.kind == "once_around"
         f = self.funcs
@@ -449,22 +453,8 @@ class Decisions(Auctions):
                 else:  # over too when no bid of the grid is above the highest
                     f.line(f"    return active <= 1 or c.au_high + {self.bid_step(st.step, dp.line)} > {high}")
                 f.line("return active == 0")
-        with f.block(f"def legal_{d}(c: Core) -> list:"):
-            f.line("if c.decl and _forbidden(c, BID_KEY, c.actor):")
-            f.line("    return [-1]")
-            f.line(f"low = {ex.expr(st.low)}")
-            if st.step is None:
-                f.line("lo = max(low, c.au_high + 1 if c.au_bidder >= 0 else low)")
-                f.line("step = 1")
-            else:  # bids on the grid low, low + step...: the first above the highest bid
-                f.line(f"step = {self.bid_step(st.step, dp.line)}")
-                f.line("lo = low")
-                f.line("if c.au_bidder >= 0 and c.au_high >= low:")
-                f.line("    lo = low + ((c.au_high - low) // step + 1) * step")
-            f.line(f"hi = {high}")
-            f.line(f"if (hi - lo) // step + 1 > {lit(MAX_CHOICES)}:")
-            f.line(f"    _too_many({lit(too_many)})")
-            f.line("return [-1] + list(range(lo, hi + 1, step))")
+        for drawn in (False, True):  # legal_D lists pass and the bids; sample_D draws one as from that list
+            self.auction_bids(st, dp, high, too_many, drawn)
         with f.block(f"def apply_{d}(c: Core, b: cython.longlong) -> None:"):
             f.line("p = c.actor")
             f.line("_ev(c)")
@@ -481,9 +471,34 @@ class Decisions(Auctions):
             f.line("c.au_pos += 1")
             f.line(f"c.pc = {lit(dp.extra['ready'])}")
             f.line("advance(c)")
-        with f.block(f"def sample_{d}(c: Core, rng: object) -> cython.longlong:"):
-            f.line(f"legal = legal_{d}(c)")
-            f.line("return legal[_randbelow(rng, len(legal))]")
+
+    def auction_bids(self, st: m.Auction, dp: DecisionPoint, high: str, too_many: int, drawn: bool) -> None:
+        """``legal_D``: pass (-1) and the bids above the highest; or (``drawn``) ``sample_D``, one
+        of them drawn as ``legal[randbelow(len(legal))]`` draws it, without making the list."""
+        f, d = self.funcs, dp.id
+        head = f"def sample_{d}(c: Core, rng: object) -> cython.longlong:" if drawn else f"def legal_{d}(c: Core) -> list:"
+        with f.block(head):
+            f.line("if c.decl and _forbidden(c, BID_KEY, c.actor):")
+            f.line("    " + ("_randbelow(rng, 1)" if drawn else "return [-1]"))
+            if drawn:
+                f.line("    return -1")
+            f.line(f"low = {self.ex.expr(st.low)}")
+            if st.step is None:
+                f.line("lo = max(low, c.au_high + 1 if c.au_bidder >= 0 else low)")
+                f.line("step = 1")
+            else:  # bids on the grid low, low + step...: the first above the highest bid
+                f.line(f"step = {self.bid_step(st.step, dp.line)}")
+                f.line("lo = low")
+                f.line("if c.au_bidder >= 0 and c.au_high >= low:")
+                f.line("    lo = low + ((c.au_high - low) // step + 1) * step")
+            f.line(f"hi = {high}")
+            f.line(f"if (hi - lo) // step + 1 > {lit(MAX_CHOICES)}:")
+            f.line(f"    _too_many({lit(too_many)})")
+            if drawn:  # (the r-th of [-1] + list(range(lo, hi + 1, step)))
+                f.line("r = _randbelow(rng, 1 + max(0, (hi - lo) // step + 1))")
+                f.line("return lo + (r - 1) * step if r else -1")
+            else:
+                f.line("return [-1] + list(range(lo, hi + 1, step))")
 
     # ---------------------------------------------------------------- the referee's pauses
     def pause(self, moment: str, st: m.Stmt, cont: int) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from tricklang import model as m
 
 from .parts import Parts
-from .writer import Writer, lit
+from .writer import Writer, lit, plus
 
 IN_PLAY = (m.Add, m.Expose, m.Melds, m.Joins, m.SetTrump, m.Move)
 """Statements that run in the middle of trick play as they run anywhere (they end no block)."""
@@ -30,11 +30,11 @@ class TrickDeclarations(Parts):
         hand = lay.hand
         conds: list[tuple[m.Declaration, int, str]] = []
         for j, (dcl, test, k) in enumerate(decls):
-            pat = f"PAT[{lit(lay.pattern(dcl.holding))} * NT + c.ti]"
+            pat = f"PAT[{plus(lay.pattern(dcl.holding) * lay.nt, 'c.ti')}]"
             if dcl.deadline == "after_leading_it":
                 cond = f"{pat} & BIT[c.tr_c[0]]"
             else:
-                cond = f"c.z[{lit(hand)} + p] & {pat}"
+                cond = f"c.z[{plus(hand, 'p')}] & {pat}"
                 if dcl.deadline == "before_first_card":
                     cond += " and not (c.played >> p & 1)"
                 elif dcl.deadline == "before_nth_card":  # the cards he played: one a trick he played to
@@ -49,9 +49,9 @@ class TrickDeclarations(Parts):
                     f.line("return ok")
                 cond += f" and guard_{d}_{j}(c, p)"
             conds.append((dcl, k, cond))
-        offer_tests = [f"not c.decl >> ({lit(k)} * N + p) & 1 and {cond}" for dcl, k, cond in conds
+        offer_tests = [f"not c.decl >> ({plus(k * lay.n, 'p')}) & 1 and {cond}" for dcl, k, cond in conds
                        if dcl.deadline != "after_leading_it"]
-        window_tests = [f"not c.decl >> ({lit(k)} * N + p) & 1 and {cond}" for dcl, k, cond in conds
+        window_tests = [f"not c.decl >> ({plus(k * lay.n, 'p')}) & 1 and {cond}" for dcl, k, cond in conds
                         if dcl.deadline == "after_leading_it"]
         mask = "object" if len(lay.declaration_names) > 64 else "cython.ulonglong"
         for window in (False, True):
@@ -64,7 +64,7 @@ class TrickDeclarations(Parts):
                 for dcl, k, cond in conds:
                     if (dcl.deadline == "after_leading_it") != window:
                         continue
-                    f.line(f"if not out >> {lit(k)} & 1 and not c.decl >> ({lit(k)} * N + p) & 1 and {cond}:")
+                    f.line(f"if not out >> {lit(k)} & 1 and not c.decl >> ({plus(k * lay.n, 'p')}) & 1 and {cond}:")
                     f.line(f"    out |= DBIT[{lit(k)}]")
                 f.line("return out")
         for j, (dcl, _test, _k) in enumerate(decls):

@@ -335,12 +335,16 @@ class CodeGenerator(Loops, CardLoops, Exposure, TrickPlay, MeldPlay, NamedLed, S
             w.line(f"need = {want}")
         w.line("drawn = []")
         w.line("back = []")
-        w.line(f"while need > 0 and c.sl[{self.moves.stack_index(src_decl, 's')}] > 0:")
+        k = self.moves.stack_index(src_decl, "s")
+        w.line("drawn_bits: MASK = 0")  # (the drawn cards' bits leave the stock at once)
+        w.line(f"while need > 0 and c.sl[{k}] > 0:")
         with w.indented():
-            w.line(f"card = _pop(c, {self.moves.stack_index(src_decl, 's')})")
-            w.line("c.z[s] ^= BIT[card]")
+            w.line(f"c.sl[{k}] -= 1")  # (_pop, written out)
+            w.line(f"card = c.stk[{k} * NC + c.sl[{k}]]")
+            w.line("drawn_bits |= BIT[card]")
             w.line("drawn.append(card)")
             w.line("need -= 1")
+        w.line("c.z[s] ^= drawn_bits")
         if st.fallback is not None:
             fb_decl = lay.zone_by_name[st.fallback.name]
             w.line(f"f = {ex.zone(st.fallback, 'p')}")
@@ -360,7 +364,8 @@ class CodeGenerator(Loops, CardLoops, Exposure, TrickPlay, MeldPlay, NamedLed, S
         w.line("h = " + (f"{lit(lay.hand)} + p" if lay.hand else "p"))
         w.line("for card in drawn:")
         with w.indented():
-            self.moves.add(w, hand, "h", "card")
+            self.moves.enter(w, hand, "h", "card")
+        w.line("c.z[h] |= drawn_bits")
         w.line("for card in back:")
         with w.indented():
             self.moves.add(w, hand, "h", "card")

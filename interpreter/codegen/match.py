@@ -204,10 +204,14 @@ def start_deal(c: Core) -> None:
         ChanceNeeded: explicit chance, and the tape holds too few outcomes.
     """
     i: cython.int
-    for i in range(NZ):
-        c.z[i] = 0
-    for i in range(NSTK):
-        c.sl[i] = 0
+    if cython.compiled:
+        for i in range(NZ):
+            c.z[i] = 0
+        for i in range(NSTK):
+            c.sl[i] = 0
+    else:  # (the same, by slices: CPython)
+        c.z[:] = NO_CARDS
+        c.sl[:] = NO_STACKS
     order = None
     if c.tape is not None and not (c.deal_no == 0 and c.deck is not None) and not (c.decks and c.deal_no in c.decks):
         _reset_deal(c)

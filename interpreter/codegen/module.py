@@ -16,7 +16,7 @@ from tricklang.bounds import DEFAULT_DEAL_LIMIT
 from . import exposure, teams
 from .auctions import bid_tables
 from .card_loops import HELPERS as CARD_LOOP_HELPERS
-from .counting import COUNTING_HELPERS
+from .counting import COUNTING_HELPERS, in_order_tables
 from .gaps import GAPS_HELPERS
 from .layout import UNSET, Layout
 from .match import match_flow
@@ -53,6 +53,10 @@ MAX_STEPS = 100_000
 """Automatic steps allowed between two decisions (a shuffle counts one per card)."""
 MAX_CHOICES = 20_000
 """The most ways to choose cards a selection may offer (more is a limit error)."""
+KEYS_BUF = 64
+"""Natively, the log keys a core holds (its C array ``kb``) for the playout: its actions'
+keys wait there, as C integers, until ``flush_keys`` appends them to the state's log (when
+it is read, or the buffer is full): a playout nobody reads the log of makes no int."""
 MAX_EVENTS_PER_DEAL = 20_000
 MAX_EVENTS_PER_MATCH = 1_000_000
 
@@ -148,10 +152,10 @@ def assemble(gen: Parts) -> Generated:
 
 PUBLIC = frozenset({
     # what the state, the players and the embeddings call (interpreter.state and the rest)
-    "advance", "begin", "bids", "copy", "counters", "exposed", "in_order", "irr_bound_values", "irr_by", "irr_holds",
-    "irr_start", "irr_values", "irr_zone", "ith", "make_core", "new_core", "playout", "random_matches", "scores",
-    "set_scores", "set_zone", "shown_to", "start_deal", "trick", "tricks_won", "variables", "zmask", "zone_cards",
-    "zone_masks",
+    "advance", "begin", "bids", "copy", "counters", "exposed", "flush_keys", "in_order", "irr_bound_values", "irr_by",
+    "irr_holds", "irr_start", "irr_values", "irr_zone", "ith", "make_core", "new_core", "new_match", "playout",
+    "random_matches", "scores", "set_scores", "set_zone", "shown_to", "start_deal", "trick", "tricks_won", "variables",
+    "zmask", "zone_cards", "zone_masks",
     # the search player's greedy rollouts (interpreter.players.search)
     "greedy_playout",
     # the integer-id step's native helpers (interpreter.state.spaces.CodeIds)
@@ -197,7 +201,7 @@ def constants(gen: Parts, w: Writer) -> None:
     w.line()
     w.comment("---------------------------------------------------------------- constants")
     w.line(f"MASK = cython.typedef({'object' if lay.wide else 'cython.ulonglong'})")
-    w.line(f"WIDE = {lit(lay.wide)}")
+    w.line(f"WIDE = cython.declare(cython.bint, {lit(lay.wide)})  # (a C constant natively: no global read a call)")
     values = {
         "N": lay.n, "NC": lay.nc, "NS": lay.ns, "NT": lay.nt, "NZ": lay.nz, "NV": max(1, len(lay.slot_names)),
         "NSIDES": lay.nsides, "ND": nd, "NW": nw, "WORD_KEY": nd, "BID_KEY": nd + nw, "NKEYS": keys,
@@ -271,6 +275,7 @@ def tables(gen: Parts, w: Writer) -> None:
         starts.append(len(flat))
     table(w, "TORDER", "cython.int", flat)
     table(w, "TSTART", "cython.int", starts)
+    in_order_tables(lay, w)
     rank_key = [t.trump_strength[ti][c] * (nc + 1) + t.plains[ti][c] for ti in range(nt) for c in range(nc)]
     table(w, "RANKKEY", "cython.int", rank_key)
     table(w, "PAT", mask, [m for rows in lay.patterns for m in rows], wide)
@@ -308,8 +313,10 @@ def seat_tables(gen: Parts, w: Writer) -> None:
     # What a new deal resets, for CPython's slice assignments (a native build loops instead).
     nl = max(1, len(lay.labels))
     for name, value, size in (("UNSETS", UNSET, max(1, len(lay.slot_names))), ("NO_TRICKS", 0, lay.n),
-                              ("NO_BIDS", -1, lay.n), ("NOBODY_CARDS", -1, nc), ("NO_LABELS", 0, nl * lay.nsides)):
+                              ("NO_BIDS", -1, lay.n), ("NOBODY_CARDS", -1, nc), ("NO_LABELS", 0, nl * lay.nsides),
+                              ("NO_STACKS", 0, max(1, len(lay.stacks)))):
         w.line(f"{name} = ({lit(value)},) * {lit(size)}")
+    w.line(f"NO_CARDS = (0,) * {lit(lay.nz)}")  # (a mask array: Python ints either way)
     table(w, "SELECTS", "cython.bint", [int(d.kind == "select") for d in lay.dps])
     table(w, "TRICK_DPS", "cython.bint", [int(d.kind == "play") for d in lay.dps])
     table(w, "BITLEN", "cython.int", [n.bit_length() for n in range(256)])
@@ -323,6 +330,7 @@ def seat_tables(gen: Parts, w: Writer) -> None:
     w.line(f"LOG_KEYS = cython.declare(tuple, tuple([d | k << 16 for d in range({lit(len(lay.dps))}) "
            f"for k in range({lit(log_w)})]))")
     w.line("LOG_WIDE = cython.declare(cython.ulonglong, 1 << 46)  # (below it, a selection's key is a C integer)")
+    w.line(f"KEYS_BUF = cython.declare(cython.int, {lit(KEYS_BUF)})  # (natively, the core's buffer of keys: flush_keys)")
     for name, values in gen.tables_extra:
         table(w, name, "cython.int", values)
     for name, ctype, values in bid_tables(lay):
@@ -361,6 +369,7 @@ def fields(lay: Layout) -> list[tuple[str, str, str]]:
         ("exp", "public object" if lay.nz > 64 else "public unsigned long long", "0"),
         ("log", "public object", "None"), ("tape", "public object", "None"), ("deck", "public object", "None"),
         ("decks", "public object", "None"), ("reseeds", "public object", "None"),
+        ("kn", "public int", "0"),  # (natively, the keys waiting in the buffer ``kb``: surface.flush_keys)
     ]
     if lay.keeps_led:  # the suit led, kept once set (interpreter.codegen.trick_cards)
         out.append(("tr_led", "public int", "-1"))
@@ -428,6 +437,8 @@ def core_class(gen: Parts, w: Writer) -> None:
                 w.line(f"n.{name} = list(c.{name})")
             elif name == "log":
                 w.line("n.log = list(c.log) if c.log is not None else None")
+            elif name == "kn":  # (the buffered keys are the log of the original's state: not copied)
+                w.line("n.kn = 0")
             else:
                 w.line(f"n.{name} = c.{name}")
         w.line("return n")
@@ -451,6 +462,7 @@ def pxd(lay: Layout) -> str:
             lines.append(f"    cdef {ctype} {name}[{size}")
         else:
             lines.append(f"    cdef {decl} {name}")
+    lines.append(f"    cdef long long kb[{KEYS_BUF}]  # (native only: the playout's keys until flush_keys)")
     return "\n".join(lines) + "\n"
 
 

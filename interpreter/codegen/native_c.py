@@ -110,7 +110,16 @@ C_HELPERS = r"""
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef __POPCNT__
 static inline int popcountll(unsigned long long m) { return __builtin_popcountll(m); }
+#else  /* (without the instruction, the builtin is a call into libgcc: the same count inline) */
+static inline int popcountll(unsigned long long m) {
+    m -= (m >> 1) & 0x5555555555555555ULL;
+    m = (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL);
+    m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int) ((m * 0x0101010101010101ULL) >> 56);
+}
+#endif
 static inline int ctzll(unsigned long long m) { return __builtin_ctzll(m); }
 static inline int _bitlen(long long n) { return n > 0 ? 64 - __builtin_clzll((unsigned long long) n) : 0; }
 

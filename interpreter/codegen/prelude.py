@@ -144,6 +144,15 @@ def _in_order(c: Core, m: MASK) -> list:
     strongest first, then the other cards suit by suit, high first (deck order)."""
     out: list = []
     ti: cython.int = c.ti
+    if not cython.compiled and BYTE_CARDS:  # (CPython: a byte of the mask at a time, no call a card)
+        j = 0
+        for b in m.to_bytes(NBYTES, "little"):
+            if b:
+                out += BYTE_CARDS[j + b]
+            j += 256
+        if m & TRUMPS[ti]:  # (trumps strongest first, then deck order)
+            out.sort(key=ORDER_KEY[ti])
+        return out
     t: MASK = m & TRUMPS[ti]
     if t:
         for j in range(TSTART[ti], TSTART[ti + 1]):
@@ -177,45 +186,6 @@ def _ith(c: Core, m: MASK, i: cython.int) -> cython.int:
     return _low(m)
 
 
-def _select_total(c: Core) -> cython.longlong:
-    """How many subsets the selection pending offers (MAX_CHOICES + 1 when more)."""
-    n: cython.longlong = _pc(c.sel_cards)
-    total: cython.longlong = 0
-    k: cython.longlong
-    for k in range(c.sel_lo, c.sel_hi + 1):
-        total += _comb(n, k)
-        if total > MAX_CHOICES:
-            return MAX_CHOICES + 1
-    return total
-
-
-def _draw_select(c: Core, rng: object, total: cython.longlong) -> MASK:
-    """The cards of a subset of the selection pending drawn at random (``total`` of them):
-    the draw of the state's listed selection, ``randbelow(total)``-th in its order (smaller
-    subsets first, then in the order of the cards as listed)."""
-    cards: list = _in_order(c, c.sel_cards)
-    n: cython.longlong = len(cards)
-    i: cython.longlong = _randbelow(rng, total)
-    k: cython.longlong = c.sel_lo
-    cnt: cython.longlong = _comb(n, k)
-    while i >= cnt:
-        i -= cnt
-        k += 1
-        cnt = _comb(n, k)
-    out: MASK = 0
-    j: cython.longlong = 0
-    block: cython.longlong
-    while k:
-        block = _comb(n - j - 1, k - 1)
-        if i < block:
-            out |= BIT[cards[j]]
-            k -= 1
-        else:
-            i -= block
-        j += 1
-    return out
-
-
 def _push(c: Core, k: cython.int, card: cython.int) -> None:
     c.stk[k * NC + c.sl[k]] = card
     c.sl[k] += 1
@@ -230,6 +200,13 @@ def _unstack(c: Core, k: cython.int, card: cython.int) -> None:
     n: cython.int = c.sl[k]
     i: cython.int = k * NC
     end: cython.int = i + n
+    if not cython.compiled:  # (CPython: the list's own search and a slice, the same shift)
+        held = c.stk[i:end]
+        if card in held:
+            j = held.index(card)
+            c.stk[i + j:end - 1] = held[j + 1:]
+        c.sl[k] = n - 1
+        return
     while i < end and c.stk[i] != card:
         i += 1
     while i < end - 1:
@@ -243,6 +220,12 @@ def _stack_list(c: Core, k: cython.int) -> list:
 
 
 def _by_stamp(c: Core, m: MASK) -> list:
+    """The cards of ``m`` in the order of their stamps: natively sorted in C (no Python call
+    a card, the function a C one), in CPython by ``list.sort``."""
+    return _stamp_sorted(c, m) if cython.compiled else _by_stamp_py(c, m)
+
+
+def _by_stamp_py(c: Core, m: MASK) -> list:
     cards: list = []
     while m:
         k: cython.int = _low(m) if cython.compiled else (m & -m).bit_length() - 1
@@ -266,6 +249,9 @@ def _suit_of(c: Core, z: cython.int) -> cython.int:
 
 
 def _top_suit(c: Core, z: cython.int, f: cython.int) -> cython.int:
+    m: MASK = c.z[z]
+    if STACK_OF[z] < 0 and m and not m & (m - 1):  # (one card, the top one: no list)
+        return SUIT[_low(m) if cython.compiled else (m & -m).bit_length() - 1]
     cards: list = _zone_list(c, z)
     if not cards:
         raise Fault(f)
@@ -400,12 +386,18 @@ def _deal_by_slices(c: Core, first: cython.int, packets: tuple, f: cython.int) -
                 c.tick = tick
                 raise Fault(f)
             m = 0
-            for card in reversed(stk[base + top - k:base + top]):
-                m |= bit[card]
-                st[card] = tick
-                tick += 1
-                if HOLDERS and c.dealt_to[card] < 0:
-                    c.dealt_to[card] = p
+            if HOLDERS:
+                for card in reversed(stk[base + top - k:base + top]):
+                    m |= bit[card]
+                    st[card] = tick
+                    tick += 1
+                    if c.dealt_to[card] < 0:
+                        c.dealt_to[card] = p
+            else:
+                for card in reversed(stk[base + top - k:base + top]):
+                    m |= bit[card]
+                    st[card] = tick
+                    tick += 1
             top -= k
             z[PACK] ^= m
             z[HAND + p] |= m

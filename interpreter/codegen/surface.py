@@ -286,8 +286,9 @@ def playout(c: Core, rng: object, most: cython.longlong, log: object, stop_deal:
     """Random legal actions until the match is over, ``most`` are taken, (``stop_deal``
     >= 0) the deal changes or a selection has more than MAX_CHOICES subsets; each taken
     is logged as ``dp | (code + 1) << 16`` (a selection's code: its cards' mask) unless
-    ``log`` is None. The same draws as the state's ``sample_action``. Returns how many
-    were taken."""
+    ``log`` is None: natively, the last ones (up to KEYS_BUF) may wait in the core's buffer
+    until ``flush_keys(c, log)``. The same draws as the state's ``sample_action``. Returns
+    how many were taken."""
     taken: cython.longlong = 0
     code: cython.longlong
     total: cython.longlong
@@ -302,25 +303,72 @@ def playout(c: Core, rng: object, most: cython.longlong, log: object, stop_deal:
             total = _select_total(c)
             if total > MAX_CHOICES:
                 break
-            mask: MASK = _draw_select(c, rng, total)
+            chosen: list = []
+            mask: MASK = _draw_select(c, rng, total, chosen)
             c.steps = 0
-            _select_at(c, dp, _in_order(c, mask))
+            _select_at(c, dp, chosen)
             if log is not None:
-                if mask < LOG_WIDE:
-                    log.append(dp | (mask + 1) << 16)
-                else:
+                if mask >= LOG_WIDE:
+                    flush_keys(c, log)  # (the keys before it first)
                     log.append(dp | (cython.cast(object, mask) + 1) << 16)  # (a Python int: it may pass 64 bits)
+                elif cython.compiled:
+                    _keep_key(c, log, dp | (mask + 1) << 16)
+                else:
+                    log.append(dp | (mask + 1) << 16)
         else:
             code = _sample_at(c, dp, rng)
             c.steps = 0
             _apply_at(c, dp, code)
             if log is not None:
-                if -1 <= code < LOG_W - 1:
-                    log.append(LOG_KEYS[dp * LOG_W + code + 1])  # (made once: no new int an action)
-                else:
+                if not -1 <= code < LOG_W - 1:
+                    flush_keys(c, log)  # (the keys before it first)
                     log.append(dp | (code + 1) << 16)
+                elif cython.compiled:
+                    _keep_key(c, log, dp | (code + 1) << 16)
+                else:
+                    log.append(LOG_KEYS[dp * LOG_W + code + 1])  # (made once: no new int an action)
         taken += 1
     return taken
+
+
+def _keep_key(c: Core, log: object, key: cython.longlong) -> None:
+    """Natively, a taken action's log key (of code -1..LOG_W - 2, or a selection's mask
+    below LOG_WIDE) kept in the core's buffer; a full buffer is appended to ``log`` first."""
+    if c.kn == KEYS_BUF:
+        flush_keys(c, log)
+    c.kb[c.kn] = key
+    c.kn += 1
+
+
+def flush_keys(c: Core, log: list) -> None:
+    """Append the log keys the playout left in the core's buffer (natively; none in CPython)
+    to ``log``, in the order taken, as the ints the playout would have appended, and empty it."""
+    i: cython.int
+    k: cython.longlong
+    code: cython.longlong
+    if cython.compiled:
+        for i in range(c.kn):
+            k = c.kb[i]
+            code = (k >> 16) - 1
+            if code < LOG_W - 1:
+                log.append(LOG_KEYS[(k & 0xFFFF) * LOG_W + code + 1])  # (made once)
+            else:
+                log.append(k)
+    c.kn = 0
+
+
+def new_match(seed: object) -> Core:
+    """A seeded match in the default modes (no deck, dealer, table, tape, later decks or
+    reseeds, no events logged) advanced to its first decision: ``new_core`` then
+    ``advance`` in one call (a new match of the public ``new_game`` with a seed only).
+
+    Raises:
+        Fault, GameLimitError: the rules failed, or ran over a limit, before the first decision.
+    """
+    c: Core = new_core(seed, None, None, False, None, None, None, False)
+    c.steps = 0
+    advance(c)
+    return c
 
 
 def random_matches(first_seed: cython.longlong, count: cython.longlong, rng: object, scores: list,
@@ -338,9 +386,7 @@ def random_matches(first_seed: cython.longlong, count: cython.longlong, rng: obj
     i: cython.longlong
     s: cython.int
     for i in range(count):
-        c: Core = new_core(first_seed + i, None, None, False, None, None, None, False)
-        c.steps = 0
-        advance(c)
+        c: Core = new_match(first_seed + i)
         taken += playout(c, rng, 1 << 62, None, 0 if first_deal else -1)
         if not c.terminal and not (first_deal and c.deal_no):
             break

@@ -18,14 +18,15 @@ from tricklang.types import CARD, PLAYER
 
 from .decisions import Decisions, wait
 from .declarations import TrickDeclarations
+from .hoist import hoisted
 from .hooks import TrickHooks
 from .layout import DecisionPoint
-from .runner import TrickRunner
+from .runner import HOT_ARRAYS, TrickRunner
 from .seats import SeatControl, onward
 from .ties import tie_function
 from .trick_cards import TrickCards
 from .trick_taking import TrickTaking
-from .writer import Writer, lit, logged
+from .writer import Writer, lit, logged, plus
 
 WHY = {"follow_suit": 1, "trump_if_void": 2, "beat_if_able": 4, "lead_until_broken": 8, "lead_first": 16,
        "not_first_trick": 32, "overtrump_if_able": 64, "no_undertrump": 128}
@@ -434,13 +435,14 @@ class TrickPlay(TrickRunner, TrickCards, TrickTaking, TrickHooks, TrickDeclarati
     def _play(self, f: Writer, dp: DecisionPoint, obligations: list[tuple[m.Obligation, str | bool]]) -> None:
         d = dp.id
         with f.block(f"def play_{d}(c: Core, card: cython.int) -> None:"):
-            self._play_card(f, dp, obligations)
-            if "hook_block" in dp.extra:  # (the hooks' blocks, then the trick goes on: _hook_blocks)
-                return
-            f.line("if nxt == c.tr_leader or nxt == p or c.tr_pm >> nxt & 1:")
-            f.line(f"    finish_{d}(c)")
-            f.line("else:")
-            f.line("    c.tr_turn = nxt")
+            body = Writer()
+            self._play_card(body, dp, obligations)
+            if "hook_block" not in dp.extra:  # (else the hooks' blocks, then the trick goes on: _hook_blocks)
+                body.line("if nxt == c.tr_leader or nxt == p or c.tr_pm >> nxt & 1:")
+                body.line(f"    finish_{d}(c)")
+                body.line("else:")
+                body.line("    c.tr_turn = nxt")
+            f.extend(hoisted(body, self.lay.wide, HOT_ARRAYS, 2))
 
     def _play_card(self, f: Writer, dp: DecisionPoint, obligations: list[tuple[m.Obligation, str | bool]]) -> None:
         """Statements playing ``card`` from the hand of ``c.tr_turn`` to the trick, leaving in
@@ -453,7 +455,7 @@ class TrickPlay(TrickRunner, TrickCards, TrickTaking, TrickHooks, TrickDeclarati
         if sets_trump:
             f.line("if c.trump < 0 and c.tr_no == 0 and c.tr_n == 0:")
             f.line(f"    _set_trump(c, SUIT[card], p, {lit(lay.law(sets_trump[0].cite))})")
-        f.line(f"c.z[{lit(lay.hand)} + p] ^= BIT[card]")
+        f.line(f"c.z[{plus(lay.hand, 'p')}] ^= BIT[card]")
         f.line("i = c.tr_n")
         f.line("c.tr_c[i] = card")
         f.line("c.tr_p[i] = p")
@@ -475,7 +477,7 @@ class TrickPlay(TrickRunner, TrickCards, TrickTaking, TrickHooks, TrickDeclarati
             f.line(f"c.v[{lit(who)}] = p")
             f.line(f"c.v[{lit(what)}] = card")
         f.line(f"nxt = {onward(lay, 'p')}")  # (_next_with_cards's first step, written out)
-        f.line(f"if not c.z[{lit(lay.hand)} + nxt]:")
+        f.line(f"if not c.z[{plus(lay.hand, 'nxt')}]:")
         f.line("    nxt = _next_with_cards(c, p)")
 
     # ---------------------------------------------------------------- remedies reaching into trick play

@@ -34,6 +34,16 @@ def lit(value: int | bool) -> str:
     return repr(value)
 
 
+def plus(base: int, index: str) -> str:
+    """``base + index`` as source, or ``index`` alone when ``base`` is 0 (an index into an
+    array whose rows the generator knows: no addition left for CPython to do).
+
+    >>> plus(0, "p"), plus(3, "c.ti")
+    ('p', '3 + c.ti')
+    """
+    return index if base == 0 else f"{lit(base)} + {index}"
+
+
 def ints(values: Iterable[int]) -> str:
     """A list literal of ints."""
     return "[" + ", ".join(lit(v) for v in values) + "]"

@@ -16,7 +16,7 @@ from .agents import MAX_ACTIONS_PER_MATCH, Agent, HeuristicAgent, RandomAgent, p
 from .search import SearchAgent, make_search_agent, search_spec
 
 __all__ = ["AGENTS", "MAX_ACTIONS_PER_MATCH", "Agent", "HeuristicAgent", "RandomAgent", "SearchAgent",
-           "is_agent_name", "make_agent", "play_match"]
+           "agent_name_problem", "is_agent_name", "make_agent", "play_match"]
 
 AGENTS: dict[str, Callable[[int | None], Agent]] = {
     "random": RandomAgent,
@@ -42,6 +42,25 @@ def is_agent_name(name: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def agent_name_problem(name: str) -> str | None:
+    """Why :func:`make_agent` does not know this name, in a sentence naming it (None when
+    it does): an unknown player, or what is wrong with a search player's budget or rollout.
+
+    >>> agent_name_problem("search:3:smart")[:46]
+    "search budget or rollout 'smart' in 'search:3:"
+    """
+    base, sep, _ = name.partition(":")
+    if sep and base in _WITH_PARAMETER:
+        try:
+            search_spec(name)
+        except ValueError as error:
+            return str(error)
+        return None
+    if name in AGENTS:
+        return None
+    return f"unknown player {name[:40]!r}: choose from {', '.join(AGENTS)} (or search:BUDGET[:ROLLOUT])"
 
 
 def make_agent(name: str, seed: int | None = None) -> Agent:

@@ -298,6 +298,12 @@ class _RolloutPolicy(HeuristicAgent):
         return legal[legal.index(text)]
 
 
+def _quoted(text: str, most: int = 40) -> str:
+    """``text`` quoted for a message, cut to ``most`` characters (a name may come from a
+    network client)."""
+    return repr(text) if len(text) <= most else repr(text[:most]) + "..."
+
+
 def search_spec(spec: str) -> tuple[int, str]:
     """The budget and rollout policy a search player's name gives: ``search``,
     ``search:BUDGET``, ``search:ROLLOUT`` or ``search:BUDGET:ROLLOUT`` (the defaults for
@@ -309,17 +315,23 @@ def search_spec(spec: str) -> tuple[int, str]:
     """
     base, *parts = spec.split(":")
     if base != "search" or len(parts) > 2:
-        raise ValueError(f"{spec!r} is not a search player: give search[:BUDGET][:ROLLOUT], e.g. search:200:greedy")
+        raise ValueError(f"{_quoted(spec)} is not a search player: give search[:BUDGET][:ROLLOUT], e.g. search:200:greedy")
     budget: int | None = None
     rollout: str | None = None
+    policies = ", ".join(ROLLOUTS)
     for part in parts:
         if part in ROLLOUTS and rollout is None:
             rollout = part
         elif part.isdigit() and int(part) >= 1 and budget is None:
             budget = int(part)
+        elif part in ROLLOUTS or part.isdigit() and int(part) >= 1:
+            what = "rollout policy" if part in ROLLOUTS else "budget"
+            raise ValueError(f"search budget or rollout {_quoted(part)} in {_quoted(spec)}: a {what} is given twice; give "
+                             f"search[:BUDGET][:ROLLOUT], e.g. search:200:greedy")
         else:
-            raise ValueError(f"search budget {part!r}: give a number of rollouts per decision, e.g. search:200, "
-                             f"and or a rollout policy ({', '.join(ROLLOUTS)}), e.g. search:200:heuristic")
+            raise ValueError(f"search budget or rollout {_quoted(part)} in {_quoted(spec)}: give a number of rollouts per "
+                             f"decision (1 or more, e.g. search:200) or a rollout policy ({policies}; "
+                             f"e.g. search:200:heuristic)")
     return (DEFAULT_BUDGET if budget is None else budget), (DEFAULT_ROLLOUT if rollout is None else rollout)
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from ..errors import GameError, IllegalActionError, InvalidActionError
-from ..players import MAX_ACTIONS_PER_MATCH, Agent, is_agent_name, make_agent
+from ..players import MAX_ACTIONS_PER_MATCH, Agent, agent_name_problem, is_agent_name, make_agent
 from ..record import Record
 from ..state import State, new_game
 from . import views
@@ -281,6 +281,8 @@ def parse_kinds(spec: str | Sequence[str] | None, players: int) -> list[str]:
     if len(names) != players:
         raise TableError(f"this game has {players} seats, {len(names)} players given")
     for name in names:
+        if isinstance(name, str) and name.startswith("search:") and (problem := agent_name_problem(name)):
+            raise TableError(problem)
         if not isinstance(name, str) or (name != HUMAN and not is_agent_name(name)):
             raise TableError(f"unknown player {str(name)[:40]!r}: a seat is {HUMAN}, random, heuristic or search:N")
     return names

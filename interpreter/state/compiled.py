@@ -133,6 +133,30 @@ def use_module(ruleset: Ruleset, namespace: dict[str, Any]) -> None:
         del _GAMES[k]
 
 
+class ByCode(dict[int, Action]):
+    """The actions of a decision point whose codes are many (bids), by local code, each made
+    on first use (``acts[code]``, as a tuple of the few fixed ones is read); ``ids``: each
+    action's code by its object's ``id`` (the objects are kept here, so their ids stand)."""
+
+    __slots__ = ("game", "dp", "ids")
+    MOST = 50_000
+    """Actions kept, at most (beyond, both maps start again: a bid range may be large)."""
+
+    def __init__(self, game: Compiled, dp: int) -> None:
+        super().__init__()
+        self.game = game
+        self.dp = dp
+        self.ids: dict[int, int] = {}
+
+    def __missing__(self, code: int) -> Action:
+        if len(self) >= self.MOST:
+            self.clear()
+            self.ids.clear()
+        action = self[code] = self.game.action(self.dp, code)
+        self.ids[id(action)] = code
+        return action
+
+
 class Compiled:
     """See the module docstring. Get one with :meth:`of` (cached per ruleset)."""
 
@@ -172,15 +196,22 @@ class Compiled:
         self.sample_fns: tuple[Any, ...] = namespace["SAMPLE"]
         self.plain_apply: dict[int, Any] = {
             i: fn for i, (dp, fn) in enumerate(zip(self.dps, self.apply_fns, strict=True)) if dp.kind != "select"}
+        self.listed_acts: list[tuple[Action, ...] | ByCode | None] = [
+            acts if acts is not None else ByCode(self, i) if dp.kind in ("auction", "bid") else None
+            for i, (dp, acts) in enumerate(zip(self.dps, self.dp_actions, strict=True))]
+        """Per decision point, its actions by local code: ``dp_actions``' tuple, or for bids
+        (whose codes give back their code by construction) a :class:`ByCode`; None for a
+        selection's."""
         self.keyed: tuple[bool, ...] = tuple(
-            acts is not None and all(self.code(i, a) == k for k, a in enumerate(acts))
-            for i, acts in enumerate(self.dp_actions))
+            isinstance(acts, ByCode) or acts is not None and all(self.code(i, a) == k for k, a in enumerate(acts))
+            for i, acts in enumerate(self.listed_acts))
         self.listed_codes: tuple[dict[int, int], ...] = tuple(
-            {id(a): k for k, a in enumerate(acts)} if keyed and acts is not None else {}
-            for keyed, acts in zip(self.keyed, self.dp_actions, strict=True))
+            acts.ids if isinstance(acts, ByCode) else {id(a): k for k, a in enumerate(acts)}
+            if keyed and acts is not None else {} for keyed, acts in zip(self.keyed, self.listed_acts, strict=True))
         """Per decision point listed by code (``keyed``), the code of each of its action
-        objects by the object's ``id`` (they live as long as this game): ``State.apply``
-        finds an action as listed without reading its text; empty elsewhere."""
+        objects by the object's ``id`` (they live as long as this game, or as its
+        :class:`ByCode` keeps them): ``State.apply`` finds an action as listed without
+        reading its text; empty elsewhere."""
 
     @classmethod
     def of(cls, ruleset: Ruleset) -> Self:

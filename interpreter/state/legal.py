@@ -24,7 +24,7 @@ False
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations
 from math import comb
 from typing import Any, overload
@@ -145,12 +145,6 @@ def _chosen(cards: Sequence[int], lo: int, hi: int, shape: _Shape, i: int) -> li
     return _unrank(cards, lo, hi, shape.starts, i)
 
 
-def _subset(verb: str, cards: Sequence[int], lo: int, hi: int, codes: Sequence[str], shape: _Shape,
-            i: int) -> Action:
-    """The action choosing the i-th subset (0 <= i < shape.total)."""
-    return chosen_action(verb, _chosen(cards, lo, hi, shape, i), codes)
-
-
 def chosen_action(verb: str, chosen: Sequence[int], codes: Sequence[str]) -> Action:
     """The action choosing these cards (in listed order; ``verb none`` for no card)."""
     return Action(verb, tuple([codes[k] for k in chosen]) if chosen else ("none",))
@@ -228,9 +222,9 @@ class Selection:
         self.total = shape.total
         self._starts = shape.starts  # the index of the first subset of each size
         self._pos: dict[str, int] | None = None  # code -> position in `cards`, built on first use
-        self.read: tuple[Action, int] | None = None
-        """The action ``selection[i]`` last gave and its index ``i`` (the state applies it
-        without looking it up again)."""
+        self.read: tuple[Action, list[int]] | None = None
+        """The action ``selection[i]`` last gave and its cards, in listed order (the state
+        applies it without looking it up again)."""
 
     def __len__(self) -> int:
         return self.total
@@ -241,8 +235,9 @@ class Selection:
             i += total
         if not 0 <= i < total:
             raise IndexError("selection index out of range")
-        action = _subset(self.verb, self.cards, self.lo, self.hi, self.codes, self._shape, i)
-        self.read = (action, i)
+        chosen = _chosen(self.cards, self.lo, self.hi, self._shape, i)
+        action = chosen_action(self.verb, chosen, self.codes)
+        self.read = (action, chosen)
         return action
 
     def chosen(self, i: int) -> list[int]:
@@ -477,8 +472,32 @@ class LegalActions(Sequence[Action]):
         return "<LegalActions " + ", ".join(a.text for a in self) + ">"
 
 
+class SelectionActions(LegalActions):
+    """The legal actions of a card selection alone (a plain decision to choose cards):
+    ``legal[i]`` is the selection's, read without asking which part ``i`` falls in.
+
+    >>> legal = SelectionActions((), Selection("discard", (0, 1, 2), 1, 1, ["AS", "KS", "QS"]))
+    >>> len(legal), legal[1].text, legal[-1].text, legal[:2] == ("discard AS", "discard KS")
+    (3, 'discard KS', 'discard QS', True)
+    """
+
+    __slots__ = ()
+
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Action, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> Action | tuple[Action, ...]:
+        sel = self._sel
+        if type(i) is int and sel is not None:
+            return sel[i]
+        return super().__getitem__(i)
+
+
 class PlayedCards(LegalActions):
-    """Legal actions listed by local code (plays of cards, words, suits, declarations): the
+    """Legal actions listed by local code (plays of cards, words, suits, declarations, bids): the
     codes in listed order and the decision's actions by code, read one by one (``legal[i]``
     is ``acts[codes[i]]``: the legal loop builds no tuple); the tuple of them is built only
     when the whole list is read.
@@ -494,7 +513,7 @@ class PlayedCards(LegalActions):
     _nsel = 0
     _keyed = None
 
-    def __init__(self, cards: list[int], acts: Sequence[Action]) -> None:  # no LegalActions.__init__
+    def __init__(self, cards: list[int], acts: Sequence[Action] | Mapping[int, Action]) -> None:  # no LegalActions.__init__
         self._cards = cards
         self._acts = acts
 

@@ -86,9 +86,26 @@ class Log:
     __slots__ = ()
     _g: Compiled
     _c: Any
-    _log: list[int]
+    _keys: list[int]  # the log as a list (see _log)
+    _pend: Any  # None, or a core whose buffer holds the log's last keys (a native playout's: see _log)
     _irr: list[tuple[int, int, tuple[int, ...]]]
     _rec: Recorder | None
+
+    @property
+    def _log(self) -> list[int]:
+        """Every action taken, as ``key_of(dp, code)``. A native playout that ends the match
+        leaves its last keys in the core's buffer (``_pend``): they are appended here, once,
+        when the log is first read (a playout nobody reads the log of makes no int)."""
+        pend = self._pend
+        if pend is not None:
+            self._pend = None
+            self._g.m["flush_keys"](pend, self._keys)
+        return self._keys
+
+    @_log.setter
+    def _log(self, keys: list[int]) -> None:
+        self._keys = keys  # type: ignore[misc]  # (slots of State)
+        self._pend = None
 
     if TYPE_CHECKING:  # defined by State
         _legal: LegalActions | None
@@ -109,7 +126,7 @@ class Log:
             self._g.apply_fns[dp](c, code)
         except BaseException as err:
             self._rolled_back(err)
-        self._log.append(dp | (code + 1) << 16)
+        self._keys.append(dp | (code + 1) << 16)  # (legal now: the match goes on, nothing is pending)
 
     def _take_chosen(self, dp: int, chosen: list[int]) -> None:
         """Carry out the choice of these cards (legal now, in listed order: a subset of the
@@ -127,7 +144,7 @@ class Log:
             self._g.m["APPLY"][dp](c, chosen)
         except BaseException as err:
             self._rolled_back(err)
-        self._log.append(dp | (mask + 1) << 16)
+        self._keys.append(dp | (mask + 1) << 16)  # (legal now: the match goes on, nothing is pending)
 
     def _take(self, key: int) -> None:
         """Carry out the action with this log key (legal now), or put the state back as it
@@ -159,7 +176,7 @@ class Log:
             return True
         sel = legal.selection
         if sel is not None and type(sel) is Selection and (read := sel.read) is not None and read[0] is action:
-            self._take_chosen(self._c.dp, sel.chosen(read[1]))
+            self._take_chosen(self._c.dp, read[1])
             return True
         for a in legal.explicit:
             if a is action:

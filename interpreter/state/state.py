@@ -29,7 +29,7 @@ from .events import recorded_kinds
 from .face_selection import FaceSelection
 from .facts import GameFacts
 from .failures import worded
-from .legal import LegalActions, PlayedCards, Selection, chosen_action, draw_chosen
+from .legal import LegalActions, PlayedCards, Selection, SelectionActions, chosen_action, draw_chosen
 from .modes import Modes
 from .playouts import Playouts
 from .refusals import Refusals
@@ -43,6 +43,8 @@ MAX_CHOICES = _MAX_CHOICES
 """The most card selections one decision may offer (the generated playout's bound too)."""
 
 _NO_ACTIONS = LegalActions()
+_DEFAULTS = ("strict", "all", "automatic")
+"""new_game's default mode, selections and chance."""
 _new_listed = object.__new__
 """Makes a :class:`PlayedCards` without a call of its ``__init__`` (the legal loop's listing)."""
 
@@ -101,11 +103,10 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
     cards in :class:`~interpreter.state.deals.Deals`, JSON in :class:`~interpreter.state.saved.Saved`.
     """
 
-    __slots__ = ("_g", "_c", "_log", "_irr", "_legal", "_drawn", "_rec", "_ids", "_codes")
+    __slots__ = ("_g", "_c", "_keys", "_pend", "_irr", "_legal", "_drawn", "_rec", "_ids", "_codes")
 
     _g: Compiled
     _c: Any  # the generated module's Core
-    _log: list[int]  # every action taken, as key_of(dp, code)
     _irr: list[tuple[int, int, tuple[int, ...]]]  # the irregular actions taken: (irregularity, seat, arguments)
     _legal: LegalActions | None
     _drawn: tuple[Action, int, int | list[int]] | None  # sample_action's last draw, its decision point and
@@ -226,12 +227,12 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
             dp = c.dp
             try:
                 if g.dps[dp].kind == "select":
-                    legal = LegalActions((), self._selection())
+                    legal = SelectionActions((), self._selection())
                 elif g.keyed[dp]:  # actions by code, each giving back its code: apply finds it by the codes
                     codes = g.legal_fns[dp](c)
                     legal = _new_listed(PlayedCards)
                     legal._cards = codes
-                    legal._acts = g.dp_actions[dp]
+                    legal._acts = g.listed_acts[dp]
                     if self._PLAIN and not c.table:
                         self._codes = (dp, codes)
                 else:
@@ -271,7 +272,7 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
             try:
                 if sample is not None:
                     code = sample(c, rng)
-                    acts = g.dp_actions[dp]
+                    acts = g.listed_acts[dp]
                     action = acts[code] if acts is not None else g.action(dp, code)
                     self._drawn = (action, dp, code)
                     return action
@@ -334,7 +335,7 @@ class State(Views, Refusals, Embedding, Deals, Saved, Playouts, Log):
                 self._g.apply_fns[dp](c, code)
             except BaseException as err:
                 self._rolled_back(err)
-            self._log.append(dp | (code + 1) << 16)
+            self._keys.append(dp | (code + 1) << 16)  # (legal now: the match goes on, nothing is pending)
             return
         legal = self._legal
         if legal is not None and self._PLAIN and self._took_listed(legal, action):
@@ -482,12 +483,11 @@ def new_game(
             'one_card' (card by card, then ``done``; see :mod:`interpreter.state.modes`).
         chance: 'automatic' (default: seeded shuffles) or 'explicit' (shuffles and
             random moves are chance nodes; see :mod:`interpreter.runtime.chance`).
-        record_events: log the events as the match is played (each action a little
-            slower, its clones and snapshots a little larger), so that
-            :meth:`State.events` and :attr:`State.event_count` read them without replaying
-            the match, as they do by default; for tools that read the events of every
-            match they play; or only those of some types (``{"score", "match_end"}``), much
-            cheaper, for ``events(types=...)``. Default selections and chance only.
+        record_events: log the events as the match is played (each action a little slower, its clones and
+            snapshots a little larger), so that :meth:`State.events` and :attr:`State.event_count` read them
+            without replaying the match, as they do by default; for tools that read the events of every match
+            they play; or only those of some types (``{"score", "match_end"}``), much cheaper, for
+            ``events(types=...)``. Default selections and chance only.
 
     Raises:
         OptionError: an unknown option or a bad value.
@@ -505,6 +505,9 @@ def new_game(
     if not isinstance(ruleset, Ruleset):
         raise TypeError(f"new_game() takes a Ruleset (from tricklang.load), not {type(ruleset).__name__}")
     game = Game.of(ruleset.with_options(options) if options else ruleset)
+    if type(seed) is int and deck is None and dealer is None and decks is None and reseeds is None:  # (no bool)
+        if -MAX_SEED <= seed <= MAX_SEED and record_events is False and (mode, selections, chance) == _DEFAULTS:
+            return _seeded(game, seed)  # (a checked seed, every other argument its default)
     return start(game, seed=seed, deck=deck, dealer=dealer, mode=mode, selections=selections, chance=chance,
                  decks=decks, reseeds=reseeds, record_events=record_events)
 
@@ -525,13 +528,10 @@ def start(game: Compiled, *, seed: int | None, deck: Sequence[str] | None, deale
         return _modal_game(game, seed, cards, dealer, mode == "table", selections, chance)
     state = State.__new__(State)
     state._g = game
-    state._log = []
+    state._keys = []
+    state._pend = None
     state._irr = []
-    state._legal = None
-    state._drawn = None
-    state._codes = None
-    state._rec = None
-    state._ids = None
+    state._legal = state._drawn = state._codes = state._rec = state._ids = None
     m = game.m
     try:
         c = m["new_core"](seed, cards, dealer, mode == "table", None, later or None, seeds or None,
@@ -539,6 +539,22 @@ def start(game: Compiled, *, seed: int | None, deck: Sequence[str] | None, deale
         state._c = c
         c.steps = 0
         m["advance"](c)
+    except BaseException as err:
+        raise state._error(err) from None
+    return state
+
+
+def _seeded(game: Compiled, seed: int) -> State:
+    """:func:`start` for a checked seed, every other argument its default: the core made and advanced to the
+    first decision by one call (``new_match``). Raises GameLimitError, RuleRuntimeError as :func:`start`."""
+    state = State.__new__(State)
+    state._g = game
+    state._keys = []
+    state._pend = None
+    state._irr = []
+    state._legal = state._drawn = state._codes = state._rec = state._ids = None
+    try:
+        state._c = game.m["new_match"](seed)
     except BaseException as err:
         raise state._error(err) from None
     return state

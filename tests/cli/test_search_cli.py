@@ -48,3 +48,19 @@ def test_play_seats_and_a_human(capsys: pytest.CaptureFixture[str], monkeypatch:
 def test_bad_search_players_are_usage_errors(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
     assert main(argv) == 2
     assert "error" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("argv", "reason"), [
+    (["simulate", ECARTE, "--seats", "search:4:smart,heuristic"], "rollout policy (greedy, heuristic, random"),
+    (["play", ECARTE, "--seats", "human,search:smart"], "rollout policy (greedy, heuristic, random"),
+    (["demo", "--seats", "search:3:smart"], "rollout policy (greedy, heuristic, random"),
+    (["simulate", ECARTE, "--seats", "search:4:4"], "a budget is given twice"),
+    (["play", ECARTE, "--seat", "1=search:greedy:random"], "a rollout policy is given twice"),
+])
+def test_a_bad_search_player_says_what_is_wrong(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                                 reason: str) -> None:
+    """The error names the part that is wrong and the rollout policies on offer, whatever
+    the command (not only 'unknown player')."""
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert reason in err and "Traceback" not in err

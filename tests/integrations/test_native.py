@@ -135,6 +135,34 @@ def test_native_greedy_rollouts_are_the_python_ones(game: str) -> None:
     assert greedy_rollouts(rules, range(40)) == python
 
 
+def logs_read_after_playouts(rules: tricklang.Ruleset, seeds: range) -> list[Any]:
+    """Each seed's match played out in pieces (to the end of a deal, a few actions, to the
+    end), its log read only afterwards, through a clone, a snapshot, JSON and the log
+    itself, then one playout more (none is left): what a native playout's deferred keys
+    must give exactly as CPython's appended ones."""
+    out = []
+    for seed in seeds:
+        state = interpreter.new_game(rules, seed=seed)
+        rng = random.Random(seed)
+        taken = [state.playout(rng, deal=True), state.playout(rng, seed % 7), state.playout(rng)]
+        clone = state.clone()
+        snapshot = state.snapshot()
+        log = list(state._log)
+        taken.append(state.playout(rng))
+        state.restore(snapshot)
+        out.append((taken, log, clone._log, snapshot.log, state._log, clone.to_json(), state.to_json()))
+    return out
+
+
+def test_a_native_playouts_log_read_later_is_the_python_log() -> None:
+    rules = tricklang.load(ECARTE)
+    python = logs_read_after_playouts(rules, range(30))
+    assert all(taken[-1] == 0 and len(log) == sum(taken) for taken, log, *_ in python)
+    native.accelerate(rules)
+    assert is_native(rules)
+    assert logs_read_after_playouts(rules, range(30)) == python
+
+
 def test_the_native_match_is_the_golden_transcript() -> None:
     native.accelerate(tricklang.load(ECARTE))
     assert is_native(tricklang.load(ECARTE))

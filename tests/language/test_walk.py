@@ -57,3 +57,19 @@ def test_a_variant_replaces_a_phase_at_any_depth_of_the_base() -> None:
     assert _dealt(rules) == [[2], [2]]
     base = tricklang.loads(BASE, path="base.trick").rules
     assert rules.deal[1] == base.deal[1].model_copy(update={"span": rules.deal[1].span})
+
+
+def test_every_node_is_the_walk_made_once_per_root() -> None:
+    from tricklang import parser
+    from tricklang.walk import every_node, nodes
+
+    rules = parser.parse(BASE)
+    walked = every_node(rules)
+    assert walked == tuple(nodes(rules)) and len(walked) > 20
+    assert every_node(rules) is walked  # the same root: the same walk
+    again = parser.parse(BASE)  # an equal tree, another root: walked anew
+    assert every_node(again) is not walked and every_node(again) == walked
+    others = [parser.parse(BASE) for _ in range(5)]
+    for other in others:
+        every_node(other)
+    assert every_node(rules) == walked  # no longer kept: walked again, the same

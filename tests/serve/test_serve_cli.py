@@ -58,6 +58,7 @@ def test_the_same_command_after_a_restart_takes_up_the_same_table(
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["--seats", "human,wizard"], "unknown player"),
+    (["--seats", "human,search:4:smart"], "rollout policy (greedy, heuristic, random"),
     (["--seats", "human,human,human"], "2 seats"),
     (["--pace", "-1"], "--pace"),
     (["--host", "256.1.2.3.4"], "--host"),
