@@ -256,12 +256,12 @@ def test_every_path_of_the_c_draws_draws_pythons_packs_and_dealers(simd: str) ->
     # TRICKLANG_NATIVE_SIMD takes the ones this machine would not: the same words on each.
     for name in ("hearts", str(ECARTE)):
         native.accelerate(tricklang.load(name))  # (built here, or from the cache: loaded below)
-    script = textwrap.dedent("""
+    script = textwrap.dedent(f"""
         import json, tricklang
         from interpreter import native
         from interpreter.state.compiled import module_of
         out = []
-        for name, size, players in (("hearts", 52, 4), (%r, 32, 2)):
+        for name, size, players in (("hearts", 52, 4), ({str(ECARTE)!r}, 32, 2)):
             rules = tricklang.load(name)
             native.accelerate(rules)
             m = module_of(rules)[1]
@@ -270,7 +270,7 @@ def test_every_path_of_the_c_draws_draws_pythons_packs_and_dealers(simd: str) ->
                 packs = [m["_pack_order"](core, d) for d in (0, 1, 5, 3, 2, 9)]
                 out.append([core.first_dealer, packs])
         print(json.dumps(out))
-    """ % str(ECARTE))
+    """)
     env = {**os.environ, "TRICKLANG_NATIVE_SIMD": simd}
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True,
                           timeout=300)
