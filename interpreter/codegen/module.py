@@ -174,9 +174,13 @@ def c_calls(source: str) -> str:
     """``source`` with every module-level function that is not declared otherwise marked
     ``@cython.ccall`` when it is in :data:`PUBLIC`, else ``@cython.cfunc``: natively, calls
     between them are C calls with C arguments. A function holding a closure (a lambda, a
-    generator) stays a Python function (Cython can make it neither)."""
+    generator) stays a Python function (Cython can make it neither). A C function only that
+    returns nothing (``-> None``) is made to return a C int, 0 (``-> cython.int``, its bare
+    ``return``s ``return 0``): natively Cython's ``-> None`` returns the object None, which
+    every call takes and gives back, where an int is checked against -1 (its error value)."""
     lines = source.split("\n")
-    marks = []
+    marks: list[tuple[int, str]] = []
+    edits: list[tuple[int, int, int, str]] = []  # (line, first column, column after, new text)
     for node in ast.parse(source).body:
         if not isinstance(node, ast.FunctionDef) or node.decorator_list:
             continue
@@ -185,10 +189,27 @@ def c_calls(source: str) -> str:
             continue
         if node.args.vararg or node.args.kwarg:
             continue
-        marks.append((node.lineno - 1, "@cython.ccall" if node.name in PUBLIC else "@cython.cfunc"))
+        public = node.name in PUBLIC
+        marks.append((node.lineno - 1, "@cython.ccall" if public else "@cython.cfunc"))
+        if not public and isinstance(node.returns, ast.Constant) and node.returns.value is None:
+            edits += _int_returns(node)
+    for line, start, end, text in sorted(edits, reverse=True):
+        lines[line] = lines[line][:start] + text + lines[line][end:]
     for i, mark in reversed(marks):
         lines.insert(i, mark)
     return "\n".join(lines)
+
+
+def _int_returns(node: ast.FunctionDef) -> list[tuple[int, int, int, str]]:
+    """The edits that make function ``node`` (``-> None``) return a C int: its annotation,
+    and ``return 0`` for each bare ``return`` (a falling off its end returns 0 natively)."""
+    ann = node.returns
+    assert ann is not None and ann.end_col_offset is not None  # pragma: no cover - checked
+    edits = [(ann.lineno - 1, ann.col_offset, ann.end_col_offset, "cython.int")]
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Return) and sub.value is None:
+            edits.append((sub.lineno - 1, sub.col_offset, sub.col_offset + len("return"), "return 0"))
+    return edits
 
 
 # ---------------------------------------------------------------- constants and tables

@@ -43,6 +43,8 @@ MAX_CHOICES = _MAX_CHOICES
 """The most card selections one decision may offer (the generated playout's bound too)."""
 
 _NO_ACTIONS = LegalActions()
+_DEFAULTS = ("strict", "all", "automatic")
+"""new_game's default mode, selections and chance."""
 _new_listed = object.__new__
 """Makes a :class:`PlayedCards` without a call of its ``__init__`` (the legal loop's listing)."""
 
@@ -503,8 +505,8 @@ def new_game(
     if type(ruleset) is not Ruleset and not isinstance(ruleset, Ruleset):
         raise TypeError(f"new_game() takes a Ruleset (from tricklang.load), not {type(ruleset).__name__}")
     game = Game.of(ruleset.with_options(options) if options else ruleset)
-    if type(seed) is int and deck is None is dealer is decks is reseeds and -MAX_SEED <= seed <= MAX_SEED:  # (all None)
-        if record_events is False and mode == "strict" and selections == "all" and chance == "automatic":
+    if type(seed) is int and deck is None and dealer is None and decks is None and reseeds is None:  # (no bool)
+        if -MAX_SEED <= seed <= MAX_SEED and record_events is False and (mode, selections, chance) == _DEFAULTS:
             return _seeded(game, seed)  # (a checked seed, every other argument its default)
     return start(game, seed=seed, deck=deck, dealer=dealer, mode=mode, selections=selections, chance=chance,
                  decks=decks, reseeds=reseeds, record_events=record_events)
