@@ -53,10 +53,12 @@ MAX_STEPS = 100_000
 """Automatic steps allowed between two decisions (a shuffle counts one per card)."""
 MAX_CHOICES = 20_000
 """The most ways to choose cards a selection may offer (more is a limit error)."""
-KEYS_BUF = 64
+KEYS_BUF = 128
 """Natively, the log keys a core holds (its C array ``kb``) for the playout: its actions'
 keys wait there, as C integers, until ``flush_keys`` appends them to the state's log (when
-it is read, or the buffer is full): a playout nobody reads the log of makes no int."""
+it is read, or the buffer is full): a playout nobody reads the log of makes no int. (128:
+a random Écarté match takes 55 actions on average, over 64 in more than a quarter of them,
+at most about 115.)"""
 MAX_EVENTS_PER_DEAL = 20_000
 MAX_EVENTS_PER_MATCH = 1_000_000
 
