@@ -46,17 +46,28 @@ def _seeds() -> Callable[[], int]:
     return next_seed
 
 
+def _seed_ranges() -> Callable[[int], range]:
+    """The seeds of :func:`_seeds` n at a time (1, 2, 3... as it gives them): a runner's loop
+    reads its match's seed as an embedder's ``for seed in seeds`` does, no call a match."""
+    box = [1]
+
+    def next_seeds(n: int) -> range:
+        box[0] += n
+        return range(box[0] - n, box[0])
+    return next_seeds
+
+
 # ---------------------------------------------------------------- tricklang, Python or native
 def step_matches(rules: tricklang.Ruleset, deal: bool = False) -> Runner:
     """Whole matches (or, with ``deal``, first deals) through the public step
     ``state.apply(state.sample_action(rng))``."""
-    seed = _seeds()
+    seeds = _seed_ranges()
     rng = random.Random(1)
 
     def run(n: int) -> int:
         actions = 0
-        for _ in range(n):
-            state = interpreter.new_game(rules, seed=seed())
+        for s in seeds(n):
+            state = interpreter.new_game(rules, seed=s)
             while not state.is_terminal() and not (deal and state.deal_number > 1):
                 state.apply(state.sample_action(rng))
                 actions += 1
@@ -67,13 +78,13 @@ def step_matches(rules: tricklang.Ruleset, deal: bool = False) -> Runner:
 def legal_loop_matches(rules: tricklang.Ruleset) -> Runner:
     """Whole matches by the loop most embedders write: ``legal_actions()``, one of them
     drawn uniformly, ``apply``."""
-    seed = _seeds()
+    seeds = _seed_ranges()
     rng = random.Random(2)
 
     def run(n: int) -> int:
         actions = 0
-        for _ in range(n):
-            state = interpreter.new_game(rules, seed=seed())
+        for s in seeds(n):
+            state = interpreter.new_game(rules, seed=s)
             while not state.is_terminal():
                 legal = state.legal_actions()
                 state.apply(legal[rng.randrange(len(legal))])
@@ -84,11 +95,14 @@ def legal_loop_matches(rules: tricklang.Ruleset) -> Runner:
 
 def playout_matches(rules: tricklang.Ruleset) -> Runner:
     """Whole matches by ``State.playout(rng)`` (the same draws as the public step)."""
-    seed = _seeds()
+    seeds = _seed_ranges()
     rng = random.Random(3)
 
     def run(n: int) -> int:
-        return sum(interpreter.new_game(rules, seed=seed()).playout(rng) for _ in range(n))
+        taken = 0
+        for s in seeds(n):
+            taken += interpreter.new_game(rules, seed=s).playout(rng)
+        return taken
     return run
 
 
@@ -105,13 +119,13 @@ def batch_matches(rules: tricklang.Ruleset, first_deal: bool = False) -> Runner:
 
 def id_step_deals(rules: tricklang.Ruleset) -> Runner:
     """First deals by the integer-id step: ``legal_action_ids()``, one drawn, ``apply_id``."""
-    seed = _seeds()
+    seeds = _seed_ranges()
     rng = random.Random(5)
 
     def run(n: int) -> int:
         actions = 0
-        for _ in range(n):
-            state = interpreter.new_game(rules, seed=seed())
+        for s in seeds(n):
+            state = interpreter.new_game(rules, seed=s)
             while not state.is_terminal() and state.deal_number == 1:
                 ids = state.legal_action_ids()
                 state.apply_id(ids[rng.randrange(len(ids))])

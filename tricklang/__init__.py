@@ -22,12 +22,13 @@ if TYPE_CHECKING:
     from .deck import card_codes
     from .model import RuleFile
     from .parser import parse
-    from .ruleset import Ruleset, load, loads
+    from .ruleset import OptionValues, Ruleset, load, loads
 
 _LAZY = {
     "card_codes": "deck",
     "RuleFile": "model",
     "parse": "parser",
+    "OptionValues": "ruleset",
     "Ruleset": "ruleset",
     "load": "ruleset",
     "loads": "ruleset",
@@ -36,6 +37,7 @@ _LAZY = {
 __all__ = [
     "Diagnostic",
     "OptionError",
+    "OptionValues",
     "RuleFile",
     "RulesError",
     "Ruleset",

@@ -10,9 +10,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, NoReturn, cast
 
-from pydantic import BaseModel, ConfigDict, Field, SkipValidation, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SkipValidation, field_validator, model_validator
 
 from . import catalog
 from . import model as m
@@ -29,6 +29,27 @@ from .types import Symbols
 OptionValue = int | bool | str
 
 
+class OptionValues(dict[str, OptionValue]):
+    """A ruleset's option values, by name: a dict that refuses changes, as the ruleset is
+    frozen (:meth:`Ruleset.with_options` makes a ruleset with other values), so that the game
+    made once for a ruleset (``interpreter.Game.of``) stays the game of its values.
+
+    Raises:
+        TypeError: on any change (``values[name] = v``, ``del``, ``update``, ``pop``...).
+    """
+
+    __slots__ = ()
+
+    def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
+        raise TypeError("a ruleset's option values cannot be changed: Ruleset.with_options makes a ruleset "
+                        "with other values")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse
+
+    def __reduce__(self) -> tuple[type[OptionValues], tuple[dict[str, OptionValue]]]:
+        return (OptionValues, (dict(self),))
+
+
 class Ruleset(BaseModel):
     """A parsed and checked rule file, with every option given a value.
 
@@ -41,6 +62,7 @@ class Ruleset(BaseModel):
     source: str
     path: str
     options: dict[str, OptionValue]
+    """Every option's value, by name (an :class:`OptionValues`: it cannot be changed)."""
     warnings: tuple[Diagnostic, ...] = ()
     bases: tuple[str, ...] = ()
     symbols: SkipValidation[Symbols] = Field(default=cast(Symbols, None), repr=False)
@@ -55,6 +77,11 @@ class Ruleset(BaseModel):
             checker.run()
             data = {**data, "symbols": checker.symbols}
         return data
+
+    @field_validator("options", mode="after")
+    @classmethod
+    def _frozen_options(cls, values: dict[str, OptionValue]) -> dict[str, OptionValue]:
+        return OptionValues(values)
 
     @property
     def name(self) -> str:
@@ -99,7 +126,7 @@ class Ruleset(BaseModel):
             problems = option_value_problems(rules, values)
             if problems:
                 raise OptionError(printable(problems[0]))
-        return self.model_copy(update={"options": values, "rules": rules})
+        return self.model_copy(update={"options": OptionValues(values), "rules": rules})
 
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.options.items() if v != _defaults(self.rules)[k]}
@@ -487,6 +514,7 @@ def _load_text(text: str, where: str, options: Mapping[str, Any] | None, anchor:
     if errors:
         raise RulesError(errors, text, list(warnings))
     values = _defaults(rules)
-    ruleset = Ruleset.model_construct(rules=rules, source=text, path=where, options=values, warnings=warnings,
+    ruleset = Ruleset.model_construct(rules=rules, source=text, path=where, options=OptionValues(values),
+                                      warnings=warnings,
                                       bases=tuple(bases), symbols=checker.symbols)
     return ruleset.with_options(options)

@@ -80,9 +80,11 @@ def _draw_select(c: Core, rng: object, total: cython.longlong, out: list) -> MAS
     """The cards of a subset of the selection pending drawn at random (``total`` of them):
     the draw of the state's listed selection, ``randbelow(total)``-th in its order (smaller
     subsets first, then in the order of the cards as listed). Its cards are appended to
-    ``out`` in that order; returns their mask."""
-    cards: list = _in_order(c, c.sel_cards)
-    n: cython.longlong = len(cards)
+    ``out`` in that order; returns their mask. (Natively each is found in the mask, _ith: no
+    list of the cards.)"""
+    sel: MASK = c.sel_cards
+    cards: list = None if cython.compiled else _in_order(c, sel)
+    n: cython.longlong = _pc(sel)
     i: cython.longlong = _randbelow(rng, total)
     k: cython.longlong = c.sel_lo
     cnt: cython.longlong = _comb(n, k)
@@ -98,7 +100,7 @@ def _draw_select(c: Core, rng: object, total: cython.longlong, out: list) -> MAS
     while k:
         block = COMB_TAB[at] if n < COMB_N else _comb(n - j - 1, k - 1)
         if i < block:
-            card = cards[j]
+            card = _ith(c, sel, j) if cython.compiled else cards[j]
             out.append(card)
             mask |= BIT[card]
             k -= 1

@@ -285,14 +285,12 @@ class CodeGenerator(Loops, CardLoops, Exposure, TrickPlay, MeldPlay, NamedLed, S
         w.line(f"if k > c.sl[{lit(lay.pack_stack)}]:")
         w.line(f"    _fail({lit(fault)})")
         w.line(f"d = {z}")
-        w.line("turned = []")
         w.line("for _ in range(k):")
         with w.indented():
             w.line(f"card = _pop(c, {lit(lay.pack_stack)})")
             w.line(f"c.z[{lit(lay.pack)}] ^= BIT[card]")
-            w.line("turned.append(card)")
             self.moves.add(w, decl, "d", "card")
-        self.event(w, "(TURN_UP, tuple(turned), d, _zmask(c, d))")
+        self.event(w, f"(TURN_UP, _popped(c, {lit(lay.pack_stack)}, k), d, _zmask(c, d))")  # (no list kept)
         return True
 
     def visit_SetTrump(self, st: m.SetTrump, w: Writer) -> bool:
@@ -327,29 +325,32 @@ class CodeGenerator(Loops, CardLoops, Exposure, TrickPlay, MeldPlay, NamedLed, S
         w.line(f"p = {p}")
         hand = lay.zone_by_name["hand"]
         src_decl = lay.zone_by_name[st.source.name]
+        k = self.moves.stack_index(src_decl, "s")
         w.line(f"s = {ex.zone(st.source, 'p')}")
         want = ex.expr(st.count.low)
         if st.count.kind == "to":
             w.line(f"need = {want} - _pc(c.z[{lit(lay.hand)} + p])")
         else:
             w.line(f"need = {want}")
-        w.line("drawn = []")
-        w.line("back = []")
-        k = self.moves.stack_index(src_decl, "s")
-        w.line("drawn_bits: MASK = 0")  # (the drawn cards' bits leave the stock at once)
+        w.line("h = " + (f"{lit(lay.hand)} + p" if lay.hand else "p"))
+        w.line(f"got = c.sl[{k}]")  # (less the stock's height after: the cards drawn, read back by the event)
+        w.line("drawn_bits: MASK = 0")  # (the drawn cards' bits leave the stock at once, and enter the hand)
         w.line(f"while need > 0 and c.sl[{k}] > 0:")
         with w.indented():
             w.line(f"c.sl[{k}] -= 1")  # (_pop, written out)
             w.line(f"card = c.stk[{k} * NC + c.sl[{k}]]")
             w.line("drawn_bits |= BIT[card]")
-            w.line("drawn.append(card)")
+            self.moves.enter(w, hand, "h", "card")  # (stamped as drawn: before the cards taken back, if any)
             w.line("need -= 1")
+        w.line(f"got -= c.sl[{k}]")
         w.line("c.z[s] ^= drawn_bits")
+        w.line("back = ()")
         if st.fallback is not None:
             fb_decl = lay.zone_by_name[st.fallback.name]
             w.line(f"f = {ex.zone(st.fallback, 'p')}")
             w.line("if need > 0:")
             with w.indented():
+                w.line("back = []")
                 w.line(f"for card in reversed({self.moves.ordered(fb_decl, 'f')}):")
                 with w.indented():
                     w.line("if need <= 0:")
@@ -361,17 +362,13 @@ class CodeGenerator(Loops, CardLoops, Exposure, TrickPlay, MeldPlay, NamedLed, S
                     self.moves.remove(w, fb_decl, "f", "card")
                     w.line("back.append(card)")
                     w.line("need -= 1")
-        w.line("h = " + (f"{lit(lay.hand)} + p" if lay.hand else "p"))
-        w.line("for card in drawn:")
-        with w.indented():
-            self.moves.enter(w, hand, "h", "card")
         w.line("c.z[h] |= drawn_bits")
         w.line("for card in back:")
         with w.indented():
             self.moves.add(w, hand, "h", "card")
-        w.line("if drawn or back:")
+        w.line("if got or back:")
         with w.indented():
-            self.event(w, f"(DRAW, p, tuple(drawn), tuple(back), {self.laws(st)}, _zmask(c, h) | (1 << p))")
+            self.event(w, f"(DRAW, p, _popped(c, {k}, got), tuple(back), {self.laws(st)}, _zmask(c, h) | (1 << p))")
         return True
 
     def visit_Move(self, st: m.Move, w: Writer) -> bool:

@@ -287,7 +287,7 @@ def begin(c: Core, dealer: object) -> None:
             dealer = _chance_draw(tape, 0, "dealer", range(N), 1)[0]
             c.tape_pos = 1
         elif cython.compiled and _c_seed(c.seed):
-            dealer = tl_first_dealer(c.seed, N)
+            dealer = tl_first_dealer(c.seed, N, NC)
         else:
             dealer = _first_dealer(c.seed, N)
     c.first_dealer = dealer

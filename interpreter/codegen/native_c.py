@@ -69,14 +69,24 @@ _KECCAK = "\n".join([
     *_keccak_function("static void tl_keccakf_plain(uint64_t s[25])"),
     "#ifdef TL_KECCAK_BMI",
     *_keccak_function('__attribute__((target("bmi,bmi2"))) static void tl_keccakf_bmi(uint64_t s[25])'),
-    "static int tl_bmi = -1;",
+    "/* What the processor running the module has, read the first time a draw is made: BMI1 and",
+    "   BMI2 (tl_bmi), and tl_simd 0 (no AVX2), 1 (AVX2) or 2 (AVX2 and AVX-512VL). The variable",
+    "   TRICKLANG_NATIVE_SIMD=none or =avx2 sets less (for tests and comparisons: the words are",
+    "   the same on every path). */",
+    "static int tl_bmi = -1, tl_simd = -1;",
+    "static void tl_cpu(void) {",
+    '    const char *cap = getenv("TRICKLANG_NATIVE_SIMD");',
+    "    __builtin_cpu_init();",
+    '    tl_bmi = __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");',
+    '    tl_simd = !__builtin_cpu_supports("avx2") ? 0',
+    '        : __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") ? 2 : 1;',
+    "    if (cap != NULL && strcmp(cap, \"none\") == 0) tl_bmi = tl_simd = 0;",
+    "    else if (cap != NULL && strcmp(cap, \"avx2\") == 0 && tl_simd > 1) tl_simd = 1;",
+    "}",
     "#endif",
     "static void tl_keccakf(uint64_t s[25]) {",
     "#ifdef TL_KECCAK_BMI",
-    "    if (tl_bmi < 0) {",
-    "        __builtin_cpu_init();",
-    '        tl_bmi = __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");',
-    "    }",
+    "    if (tl_bmi < 0) tl_cpu();",
     "    if (tl_bmi) {",
     "        tl_keccakf_bmi(s);",
     "        return;",
@@ -86,21 +96,19 @@ _KECCAK = "\n".join([
     "}",
     "",
     "#ifdef TL_KECCAK_BMI",
-    "/* Four permutations at once, each lane a vector of four (AVX2: about twice the",
-    "   permutations a second of tl_keccakf_bmi), for the orders of four deals (tl_orders4). */",
+    "/* Four permutations at once, each lane a vector of four, for the words of four keys drawn",
+    "   together (tl_draw4): with AVX2 (a 64-bit rotation is two shifts and an or) about twice the",
+    "   permutations a second of tl_keccakf_bmi; compiled again for AVX-512VL (a rotation and chi's",
+    "   three-input logic one instruction each), about 1.7 times that again. */",
     "typedef uint64_t tl_v4 __attribute__((vector_size(32)));",
     *_keccak_function('__attribute__((target("avx2"))) static void tl_keccakf4(tl_v4 s[25])', "tl_v4"),
-    "static int tl_avx2 = -1;",
-    "static int tl_has_avx2(void) {",
-    "    if (tl_avx2 < 0) {",
-    "        __builtin_cpu_init();",
-    '        tl_avx2 = __builtin_cpu_supports("avx2") != 0;',
-    "    }",
-    "    return tl_avx2;",
-    "}",
+    *_keccak_function('__attribute__((target("avx2,avx512f,avx512vl"))) static void tl_keccakf4_512(tl_v4 s[25])',
+                      "tl_v4"),
     "#endif",
     "",
 ])
+"""Keccak-f[1600] in C: one permutation (plain, and for BMI1/BMI2), four at once (AVX2,
+AVX-512VL)."""
 
 
 C_HELPERS = r"""
@@ -182,44 +190,69 @@ static void tl_sort_small(const uint64_t *words, int n, int *out) {
     }
 }
 
-/* The key "SEED/deal/N" of a deal's shuffle at key (64 bytes); returns its length. */
-static int tl_deal_key(char *key, long long seed, long long deal_no) {
+/* The key of a draw of a seed at key (64 bytes): "SEED/deal/N" (a deal's shuffle) for deal_no
+   N >= 0, "SEED/first-dealer" for -1. Returns its length. */
+static int tl_draw_key(char *key, long long seed, long long deal_no) {
     char *end = tl_digits(key, seed);
+    if (deal_no < 0) {
+        memcpy(end, "/first-dealer", 13);
+        return (int) (end + 13 - key);
+    }
     memcpy(end, "/deal/", 6);
     end = tl_digits(end + 6, deal_no);
     return (int) (end - key);
 }
 
 #ifdef TL_KECCAK_BMI
-/* The orders of the deals first..first + 3 of a seed (of n <= 64 cards), drawn together
-   (tl_keccakf4) once a match is past its first deal: the next three are then most often
-   played too. Kept per thread; only ever read for the same seed, deal and n. */
-typedef struct { long long seed, first; int n, ready; int order[4][64]; } tl_orders;
-static __thread tl_orders tl_ahead;
-
-__attribute__((target("avx2"))) static void tl_orders4(long long seed, long long first, int n, tl_orders *o) {
-    tl_v4 s[25];
+/* The draws of one seed made ahead, per thread: the first n words of four keys drawn together
+   (tl_draw4), the draws first..first + 3 (tl_draw_key's numbers), and the deal orders sorted
+   from them as they are asked for (bit j of sorted). A match's first draw takes its first
+   dealer's and its first three deals' words, a later deal's the words of the four deals from
+   it: most matches play on, so one four-lane permutation (or two, past 17 words) serves four
+   draws. Only ever read for the same seed, draw and n. */
+typedef struct {
+    long long seed, first;
+    int n, ready, sorted;
     uint64_t words[4][64];
+    int order[4][64];
+} tl_ahead_draws;
+static __thread tl_ahead_draws tl_ahead;
+
+__attribute__((target("avx2"))) static void tl_draw4(long long seed, long long first, int n, tl_ahead_draws *o) {
+    tl_v4 s[25];
     char key[64];
     int i, j, len, got = 0;
     memset(s, 0, sizeof s);
     for (j = 0; j < 4; j++) {  /* (the same absorbing as tl_shake_words, lane j of each word) */
-        len = tl_deal_key(key, seed, first + j);
+        len = tl_draw_key(key, seed, first + j);
         for (i = 0; i < len; i++) s[i >> 3][j] |= (uint64_t) (unsigned char) key[i] << (8 * (i & 7));
         s[len >> 3][j] ^= (uint64_t) 0x1F << (8 * (len & 7));
         s[16][j] ^= (uint64_t) 0x80 << 56;
     }
     for (;;) {
-        tl_keccakf4(s);
+        if (tl_simd > 1) tl_keccakf4_512(s); else tl_keccakf4(s);
         for (i = 0; i < 17 && got < n; i++, got++)
-            for (j = 0; j < 4; j++) words[j][got] = s[i][j];
+            for (j = 0; j < 4; j++) o->words[j][got] = s[i][j];
         if (got >= n) break;
     }
-    for (j = 0; j < 4; j++) tl_sort_small(words[j], n, o->order[j]);
     o->seed = seed;
     o->first = first;
     o->n = n;
     o->ready = 1;
+    o->sorted = 0;
+}
+
+/* The words of draw deal_no (-1: the first dealer) of a seed, n of them (1 <= n <= 64), from
+   the draws made ahead (drawn now if they are not there), with their lane's index at *lane;
+   NULL when the processor has no AVX2 (the caller draws one key alone). */
+static const uint64_t *tl_ahead_words(long long seed, long long deal_no, int n, int *lane) {
+    tl_ahead_draws *o = &tl_ahead;
+    if (tl_simd < 0) tl_cpu();
+    if (tl_simd == 0) return NULL;
+    if (!o->ready || o->seed != seed || o->n != n || deal_no < o->first || deal_no > o->first + 3)
+        tl_draw4(seed, deal_no < 3 ? -1 : deal_no, n, o);
+    *lane = (int) (deal_no - o->first);
+    return o->words[*lane];
 }
 #endif
 
@@ -233,15 +266,20 @@ static int tl_deal_order(long long seed, long long deal_no, int n, int *out) {
     int i, len;
     if (n < 0 || n > 1024) return -1;
 #ifdef TL_KECCAK_BMI
-    if (n <= 64 && deal_no >= 1 && deal_no < ((long long) 1 << 62) && tl_has_avx2()) {
-        tl_orders *o = &tl_ahead;
-        if (!o->ready || o->seed != seed || o->n != n || deal_no < o->first || deal_no > o->first + 3)
-            tl_orders4(seed, deal_no, n, o);
-        memcpy(out, o->order[deal_no - o->first], sizeof(int) * (size_t) n);
-        return 0;
+    if (n >= 1 && n <= 64 && deal_no >= 0 && deal_no < ((long long) 1 << 62)) {
+        int j;
+        const uint64_t *ahead = tl_ahead_words(seed, deal_no, n, &j);
+        if (ahead != NULL) {
+            if (!(tl_ahead.sorted >> j & 1)) {
+                tl_sort_small(ahead, n, tl_ahead.order[j]);
+                tl_ahead.sorted |= 1 << j;
+            }
+            memcpy(out, tl_ahead.order[j], sizeof(int) * (size_t) n);
+            return 0;
+        }
     }
 #endif
-    len = tl_deal_key(key, seed, deal_no);
+    len = tl_draw_key(key, seed, deal_no);
     tl_shake_words(key, len, words, n);
     if (n <= 64) {
         tl_sort_small(words, n, out);
@@ -315,15 +353,19 @@ static inline long long tl_mulhi(uint64_t w, uint64_t n) {
     return (long long) ((hi + (lo >> 32)) >> 32);
 }
 
-/* seeding.first_dealer(seed, players). */
-static int tl_first_dealer(long long seed, int players) {
-    char key[48];
+/* seeding.first_dealer(seed, players), for a module of n cards (the draws made ahead with it
+   are n words long). */
+static int tl_first_dealer(long long seed, int players, int n) {
+    char key[64];
     uint64_t w;
-    char *end = tl_digits(key, seed);
-    int len;
-    memcpy(end, "/first-dealer", 13);
-    len = (int) (end + 13 - key);
-    tl_shake_words(key, len, &w, 1);
+#ifdef TL_KECCAK_BMI
+    if (n >= 1 && n <= 64) {
+        int j;
+        const uint64_t *ahead = tl_ahead_words(seed, -1, n, &j);
+        if (ahead != NULL) return (int) tl_mulhi(ahead[0], (uint64_t) players);
+    }
+#endif
+    tl_shake_words(key, tl_draw_key(key, seed, -1), &w, 1);
     return (int) tl_mulhi(w, (uint64_t) players);
 }
 """.replace("%(keccak)s", _KECCAK)
@@ -334,7 +376,7 @@ C_DECLARATIONS = (
     "int ctzll(unsigned long long m) nogil",
     "int _bitlen(long long n) nogil",
     "int tl_deal_order(long long seed, long long deal_no, int n, int *out) nogil",
-    "int tl_first_dealer(long long seed, int players) nogil",
+    "int tl_first_dealer(long long seed, int players, int n) nogil",
     "int tl_mt_layout(object cls)",
     "unsigned long long tl_getrandbits(object rng, int k)",
 )

@@ -196,6 +196,14 @@ def _pop(c: Core, k: cython.int) -> cython.int:
     return c.stk[k * NC + c.sl[k]]
 
 
+def _popped(c: Core, k: cython.int, n: cython.int) -> tuple:
+    """The last ``n`` cards popped from stack ``k``, in the order they were popped: they stay
+    above its top until cards are pushed over them (an event lists them so, no list kept)."""
+    top: cython.int = k * NC + c.sl[k] + n - 1
+    i: cython.int
+    return tuple([c.stk[top - i] for i in range(n)])
+
+
 def _unstack(c: Core, k: cython.int, card: cython.int) -> None:
     n: cython.int = c.sl[k]
     i: cython.int = k * NC

@@ -20,7 +20,7 @@ from collections import OrderedDict
 from functools import cached_property
 from typing import Any, Self
 
-from tricklang import Ruleset
+from tricklang import OptionValues, Ruleset
 
 from ..codegen import Generated, generate
 from ..codegen.flavour import cpython_flavour
@@ -222,9 +222,11 @@ class Compiled:
             GameLimitError: the rule file's tables would be too large.
         """
         last = _LAST
-        if last[2] is ruleset and last[1] is cls and last[0] is _GAMES and last[3] == ruleset.options:
-            got: Self = last[4]
-            return got
+        if last[2] is ruleset and last[1] is cls and last[0] is _GAMES:
+            values = ruleset.options  # (a ruleset's OptionValues cannot change: the same object, the same values)
+            if values is last[3] if type(values) is OptionValues else values == last[3]:
+                got: Self = last[4]
+                return got
         if not isinstance(ruleset, Ruleset):
             raise TypeError(f"a Game is made from a Ruleset (tricklang.load), not {type(ruleset).__name__}")
         key = (cls, ruleset.digest, ruleset.path, tuple(sorted(ruleset.options.items())))
@@ -234,7 +236,8 @@ class Compiled:
             _GAMES[key] = game
             if len(_GAMES) > _GAMES_MAX:
                 _GAMES.popitem(last=False)
-        last[:] = [_GAMES, cls, ruleset, dict(ruleset.options), game]
+        values = ruleset.options
+        last[:] = [_GAMES, cls, ruleset, values if type(values) is OptionValues else dict(values), game]
         return game
 
     def _actions_of(self, dp: DecisionPoint) -> tuple[Action, ...] | None:

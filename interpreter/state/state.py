@@ -502,7 +502,7 @@ def new_game(
         GameLimitError, RuleRuntimeError: the rules fail before the first decision.
         TypeError: ``ruleset`` is not a :class:`~tricklang.Ruleset`.
     """
-    if not isinstance(ruleset, Ruleset):
+    if type(ruleset) is not Ruleset and not isinstance(ruleset, Ruleset):
         raise TypeError(f"new_game() takes a Ruleset (from tricklang.load), not {type(ruleset).__name__}")
     game = Game.of(ruleset.with_options(options) if options else ruleset)
     if type(seed) is int and deck is None and dealer is None and decks is None and reseeds is None:  # (no bool)

@@ -233,9 +233,10 @@ def test_the_packs_and_first_dealers_drawn_in_c_are_pythons(seed: int, deal_no: 
 
 
 def test_the_packs_of_later_deals_drawn_four_at_once_are_pythons() -> None:
-    # From the second deal on, a native module may draw four deals' packs at once and keep
-    # them (per thread) for the same seed, deal and pack size: in order, out of order, and
-    # two pack sizes and seeds in turn, every pack is still the one Python draws.
+    # A native module may draw four keys' words at once and keep them (per thread) for the
+    # same seed, draw and pack size (the first dealer's and the first three deals', or four
+    # later deals'): in order, out of order, and two pack sizes and seeds in turn, every pack
+    # is still the one Python draws.
     modules = []
     for name, size in (("hearts", 52), (ECARTE, 32)):
         rules = tricklang.load(name)
@@ -247,6 +248,35 @@ def test_the_packs_of_later_deals_drawn_four_at_once_are_pythons() -> None:
                 core = m["make_core"](seed, None, False, None, None, None, False)
                 assert m["_pack_order"](core, deal_no) == seeding.deal_order(seed, deal_no, size), (seed, deal_no)
                 assert m["_pack_order"](core, deal_no + 1) == seeding.deal_order(seed, deal_no + 1, size)
+
+
+@pytest.mark.parametrize("simd", ["none", "avx2"])
+def test_every_path_of_the_c_draws_draws_pythons_packs_and_dealers(simd: str) -> None:
+    # The processor picks the path (plain or BMI Keccak, four lanes with AVX2 or AVX-512VL);
+    # TRICKLANG_NATIVE_SIMD takes the ones this machine would not: the same words on each.
+    for name in ("hearts", str(ECARTE)):
+        native.accelerate(tricklang.load(name))  # (built here, or from the cache: loaded below)
+    script = textwrap.dedent(f"""
+        import json, tricklang
+        from interpreter import native
+        from interpreter.state.compiled import module_of
+        out = []
+        for name, size, players in (("hearts", 52, 4), ({str(ECARTE)!r}, 32, 2)):
+            rules = tricklang.load(name)
+            native.accelerate(rules)
+            m = module_of(rules)[1]
+            for seed in (0, 7, -3, 10**17):
+                core = m["new_core"](seed, None, None, False, None, None, None, False)
+                packs = [m["_pack_order"](core, d) for d in (0, 1, 5, 3, 2, 9)]
+                out.append([core.first_dealer, packs])
+        print(json.dumps(out))
+    """)
+    env = {**os.environ, "TRICKLANG_NATIVE_SIMD": simd}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True,
+                          timeout=300)
+    expected = [[seeding.first_dealer(seed, players), [seeding.deal_order(seed, d, size) for d in (0, 1, 5, 3, 2, 9)]]
+                for size, players in ((52, 4), (32, 2)) for seed in (0, 7, -3, 10**17)]
+    assert json.loads(done.stdout) == expected
 
 
 def test_the_mersenne_twister_in_c_draws_what_random_draws() -> None:

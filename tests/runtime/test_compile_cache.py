@@ -4,6 +4,10 @@ option values), shared by the games of the same text."""
 
 from __future__ import annotations
 
+import copy
+import json
+import pickle
+
 import pytest
 
 import interpreter
@@ -22,6 +26,23 @@ def test_the_same_ruleset_gets_its_own_game_back_and_other_options_another() -> 
     assert Game.of(rules) is game  # not the one made last
     assert Game.of(tricklang.load("euchre")) is game  # the same text and options: the cached game
     assert Game.of(rules.with_options({"target": 10})) is game  # the default, given: the same options
+
+
+def test_a_rulesets_option_values_cannot_change_under_its_game() -> None:
+    # Game.of finds the game of the ruleset it made last by the identity of its option values:
+    # they cannot be changed in place, only by with_options (another ruleset, another game).
+    rules = tricklang.load("euchre")
+    game = Game.of(rules)
+    for change in (lambda o: o.__setitem__("target", 5), lambda o: o.update(target=5), lambda o: o.pop("target"),
+                   lambda o: o.clear(), lambda o: o.setdefault("x", 1), lambda o: o.__delitem__("target")):
+        with pytest.raises(TypeError, match="with_options"):
+            change(rules.options)
+    assert rules.options["target"] == 10 and Game.of(rules) is game
+    made = tricklang.Ruleset(rules=rules.rules, source=rules.source, path=rules.path, options=dict(rules.options))
+    assert isinstance(made.options, tricklang.OptionValues) and made.options == rules.options
+    assert copy.deepcopy(rules.options) == pickle.loads(pickle.dumps(rules.options)) == rules.options
+    assert type(pickle.loads(pickle.dumps(rules.options))) is tricklang.OptionValues
+    assert json.loads(json.dumps(rules.options)) == dict(rules.options)
 
 
 def test_states_share_their_game_and_the_options_given_to_new_game_choose_it() -> None:
